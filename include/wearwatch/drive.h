@@ -1,0 +1,62 @@
+/* Discovery: what the system says a drive is, before any command is sent.
+ * Built from sysfs and /dev/disk/by-id, by-path only; opening devices is the
+ * collector's job. */
+#ifndef WEARWATCH_DRIVE_H
+#define WEARWATCH_DRIVE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "wearwatch/record.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define WW_MAX_PATHS 4
+
+/** One physical drive. A dual-ported SAS drive seen twice is one ww_drive with
+ * two block devices in `paths`; an NVMe controller is one ww_drive whose
+ * namespaces are listed in `namespaces`. */
+typedef struct ww_drive {
+	char id[160];          /* stable id: the /dev/disk/by-id name without
+				  directory ("wwn-0x5000...", "nvme-eui.00...",
+				  "ata-MODEL_SERIAL", "scsi-..."), else "dev-sdX" */
+	char block[32];        /* first block device name: "sda", "nvme0n1" */
+	char dev_path[64];     /* "/dev/sda", "/dev/nvme0n1" */
+	char cmd_path[64];     /* node health commands go to: "/dev/sg0" or
+				  "/dev/sda" for SG_IO, "/dev/nvme0" for NVMe */
+	char ctrl[32];         /* "nvme0" for NVMe */
+	char slot[160];        /* /dev/disk/by-path name, "" if none */
+	char paths[WW_MAX_PATHS][32]; /* every block device of this drive */
+	size_t n_paths;
+	char namespaces[WW_NVME_MAX_NS][32];
+	size_t n_namespaces;
+	ww_transport_t transport;
+	ww_protocol_t protocol;     /* how health will be read */
+	const char *no_health_reason; /* set when protocol == WW_PROTO_NONE */
+	bool rotational;
+	uint64_t capacity_bytes;     /* sysfs size x 512 */
+	uint32_t logical_block_bytes, physical_block_bytes;
+	char sysfs_model[64], sysfs_serial[64], sysfs_wwn[64], sysfs_vendor[16];
+} ww_drive_t;
+
+/** List drives under sysroot ("" or "/" for the live system; a test tree
+ * otherwise). Skips partitions, loop, ram, zram, dm-* and md unless the block
+ * name is in `include` (NULL-terminated, may be NULL). Returns the number of
+ * drives (>= 0) written to out (at most max), or -errno. */
+int ww_discover(const char *sysroot, const char *const *include,
+		ww_drive_t *out, size_t max);
+
+/** Runtime power status of a block device from
+ * /sys/block/NAME/device/power/runtime_status: "active", "suspended",
+ * "suspending", "resuming" or "unsupported". Returns 1 when the device must not
+ * be touched (suspended/suspending), 0 when it may, -errno on read failure
+ * (treated by callers as "may touch"). */
+int ww_runtime_suspended(const char *sysroot, const char *block);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,264 @@
+/* The health record: the one contract between decode and everything after it
+ * (model, store, exposition). Decoders fill it from device bytes; nothing after
+ * decode ever sees bytes.
+ *
+ * Conventions
+ *  - Every optional value is a ww_u64/ww_i64 whose `source` names where it came
+ *    from ("NVMe SMART/Health log 02h bytes 48-63", "ATA attribute 9", "SCSI log
+ *    page 0x19 param 0x0001"). source == NULL means "not reported". A value
+ *    cannot be set without naming its source: use WW_SET().
+ *  - Units are in field names (_bytes, _seconds, _celsius, _percent).
+ *  - Counters that the wire carries as 128 bits are kept whole in the protocol
+ *    section (ww_u128); the normalised u64 field saturates at UINT64_MAX and sets
+ *    `saturated`.
+ *  - Functions return 0 or a negative errno (-EINVAL garbage, -EMSGSIZE short
+ *    buffer, -ENOTSUP unsupported page/command).
+ */
+#ifndef WEARWATCH_RECORD_H
+#define WEARWATCH_RECORD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Optional unsigned value with its provenance. Present iff source != NULL. */
+typedef struct ww_u64 {
+	uint64_t value;
+	const char *source; /* static string; NULL = not reported */
+	bool saturated;     /* wire value did not fit in 64 bits */
+} ww_u64;
+
+/** Optional signed value with its provenance. Present iff source != NULL. */
+typedef struct ww_i64 {
+	int64_t value;
+	const char *source;
+} ww_i64;
+
+/** 128-bit little-endian counter as read from an NVMe log, kept whole. */
+typedef struct ww_u128 {
+	uint64_t lo, hi;
+} ww_u128;
+
+#define WW_SET(field, val, src)                                                \
+	do {                                                                   \
+		(field).value = (val);                                         \
+		(field).source = (src);                                        \
+	} while (0)
+#define WW_HAS(field) ((field).source != NULL)
+
+/** Command set the drive's health is read with. */
+typedef enum ww_protocol {
+	WW_PROTO_NONE = 0, /* no health interface (virtio-blk, unknown) */
+	WW_PROTO_NVME,
+	WW_PROTO_ATA,  /* SAT ATA PASS-THROUGH through an SG device */
+	WW_PROTO_SCSI, /* SCSI LOG SENSE / INQUIRY */
+	WW_PROTO_MAX
+} ww_protocol_t;
+
+/** Physical attachment, as admins name it (sysfs transport class, else VPD 0x83
+ * protocol identifier). */
+typedef enum ww_transport {
+	WW_TRANSPORT_OTHER = 0,
+	WW_TRANSPORT_NVME,
+	WW_TRANSPORT_SATA,
+	WW_TRANSPORT_SAS,
+	WW_TRANSPORT_USB,
+	WW_TRANSPORT_VIRTIO,
+	WW_TRANSPORT_MAX
+} ww_transport_t;
+
+/** SMART overall verdict as the drive states it. */
+typedef enum ww_smart_status {
+	WW_SMART_UNKNOWN = 0,
+	WW_SMART_PASSED,
+	WW_SMART_FAILED,
+} ww_smart_status_t;
+
+/* ---------------------------------------------------------------- NVMe --- */
+
+/** NVMe SMART / Health Information log (Log Identifier 02h), every field.
+ * Source: NVM Express Base Specification 2.0, Figure 207. Temperatures are kept
+ * in Kelvin as on the wire; 0 means "not reported" for sensors 1-8. */
+typedef struct ww_nvme_smart {
+	uint8_t critical_warning;            /* byte 0 bit field */
+	uint16_t composite_temperature_kelvin; /* bytes 1-2 */
+	uint8_t available_spare_percent;     /* byte 3 */
+	uint8_t available_spare_threshold_percent; /* byte 4 */
+	uint8_t percentage_used;             /* byte 5, may exceed 100, saturates at 255 */
+	uint8_t endurance_group_critical_warning; /* byte 6 */
+	ww_u128 data_units_read;             /* bytes 32-47, units of 1000 x 512 B */
+	ww_u128 data_units_written;          /* bytes 48-63 */
+	ww_u128 host_read_commands;          /* bytes 64-79 */
+	ww_u128 host_write_commands;         /* bytes 80-95 */
+	ww_u128 controller_busy_time_minutes; /* bytes 96-111 */
+	ww_u128 power_cycles;                /* bytes 112-127 */
+	ww_u128 power_on_hours;              /* bytes 128-143 */
+	ww_u128 unsafe_shutdowns;            /* bytes 144-159 */
+	ww_u128 media_errors;                /* bytes 160-175 */
+	ww_u128 error_log_entries;           /* bytes 176-191 */
+	uint32_t warning_temperature_time_minutes;  /* bytes 192-195 */
+	uint32_t critical_temperature_time_minutes; /* bytes 196-199 */
+	uint16_t temperature_sensor_kelvin[8];      /* bytes 200-215 */
+	uint32_t thermal_mgmt_temp1_transitions;    /* bytes 216-219 */
+	uint32_t thermal_mgmt_temp2_transitions;    /* bytes 220-223 */
+	uint32_t thermal_mgmt_temp1_time_seconds;   /* bytes 224-227 */
+	uint32_t thermal_mgmt_temp2_time_seconds;   /* bytes 228-231 */
+} ww_nvme_smart_t;
+
+/** Identify Controller (CNS 01h) fields the record keeps. */
+typedef struct ww_nvme_ctrl {
+	uint16_t vid;
+	uint32_t version;                /* VER, 0 on pre-1.2 controllers */
+	uint16_t wctemp_kelvin;          /* bytes 266-267, 0 = not reported */
+	uint16_t cctemp_kelvin;          /* bytes 268-269 */
+	ww_u128 tnvmcap_bytes;           /* bytes 280-295, often 0 */
+	uint32_t nn;                     /* number of namespaces */
+	uint8_t ieee_oui[3];             /* as printed by smartctl: [2][1][0] */
+	uint32_t ctratt;                 /* bit 4: endurance groups */
+	uint8_t lpa;
+} ww_nvme_ctrl_t;
+
+/** One namespace of an NVMe controller (Identify Namespace, CNS 00h). */
+typedef struct ww_nvme_ns {
+	uint32_t nsid;
+	uint64_t size_blocks;   /* NSZE */
+	uint32_t lba_bytes;     /* 2^LBADS of the formatted LBA format */
+	uint8_t eui64[8];       /* all-zero when not reported */
+	uint8_t nguid[16];
+	uint16_t endgid;
+	char block_name[32];    /* "nvme0n1" */
+} ww_nvme_ns_t;
+
+#define WW_NVME_MAX_NS 16
+
+/* ----------------------------------------------------------------- ATA --- */
+
+/** One SMART attribute as the drive stores it (SMART READ DATA entry, 12
+ * bytes) plus its threshold (SMART READ THRESHOLDS). raw is the 48-bit
+ * little-endian integer smartctl calls raw.value. */
+typedef struct ww_ata_attr {
+	uint8_t id;
+	uint16_t flags;
+	uint8_t value, worst, threshold;
+	bool has_threshold;
+	uint64_t raw;      /* 48-bit */
+	uint8_t raw_bytes[6];
+	const char *name;  /* smartmontools' default name, "Unknown_Attribute" */
+} ww_ata_attr_t;
+
+#define WW_ATA_MAX_ATTRS 30
+
+typedef struct ww_ata {
+	ww_ata_attr_t attrs[WW_ATA_MAX_ATTRS];
+	size_t n_attrs;
+	bool smart_supported, smart_enabled;
+	bool smart_data_checksum_ok, thresholds_checksum_ok, has_thresholds;
+	bool gp_log_supported;            /* IDENTIFY word 84 bit 5 / 87 bit 5 */
+	bool devstat_supported;           /* log 04h listed in the GP log directory */
+	uint8_t power_mode;               /* CHECK POWER MODE count register */
+	bool has_power_mode;
+	ww_u64 devstat_power_on_hours;        /* page 1 offset 0x10 */
+	ww_u64 devstat_logical_sectors_written; /* page 1 offset 0x18 */
+	ww_u64 devstat_logical_sectors_read;  /* page 1 offset 0x28 */
+	ww_i64 devstat_temperature_celsius;   /* page 5 offset 0x08 */
+	ww_u64 devstat_percentage_used;       /* page 7 offset 0x08 */
+	uint16_t rotation_rate;               /* IDENTIFY word 217: 1 = SSD */
+} ww_ata_t;
+
+/* ---------------------------------------------------------------- SCSI --- */
+
+/** SCSI log pages the drive lists in page 0x00 (page<<8 | subpage). */
+#define WW_SCSI_MAX_PAGES 64
+
+typedef struct ww_scsi_errcnt {
+	ww_u64 corrected_total;       /* param 0x0003 */
+	ww_u64 bytes_processed;       /* param 0x0005 */
+	ww_u64 uncorrected;           /* param 0x0006 */
+} ww_scsi_errcnt_t;
+
+typedef struct ww_scsi {
+	uint16_t supported_pages[WW_SCSI_MAX_PAGES];
+	size_t n_supported_pages;
+	ww_scsi_errcnt_t write_errors, read_errors, verify_errors; /* 0x02/0x03/0x05 */
+	ww_i64 temperature_celsius;           /* page 0x0D param 0 */
+	ww_i64 reference_temperature_celsius; /* page 0x0D param 1 */
+	ww_i64 env_temperature_celsius;       /* page 0x0D/0x01 param 0 */
+	ww_u64 start_stop_cycles;             /* page 0x0E param 0x0004 */
+	ww_u64 specified_start_stop_cycles;   /* page 0x0E param 0x0003 */
+	char manufacture_year[5], manufacture_week[3]; /* page 0x0E param 1 */
+	ww_u64 percentage_used;               /* page 0x11 param 1 */
+	ww_u64 power_on_minutes;              /* page 0x15 param 0 */
+	ww_u64 logical_blocks_written;        /* page 0x19 param 1 */
+	ww_u64 logical_blocks_read;           /* page 0x19 param 1 */
+	ww_u64 ie_asc, ie_ascq;               /* page 0x2F param 0 */
+	ww_i64 ie_temperature_celsius;        /* page 0x2F param 0 byte 6 */
+	uint8_t peripheral_type;
+	uint8_t protocol_id;                  /* VPD 0x83 PROTOCOL IDENTIFIER, 0xFF none */
+	uint16_t medium_rotation_rate;        /* VPD 0xB1, 1 = non-rotating */
+} ww_scsi_t;
+
+/* --------------------------------------------------------- the record --- */
+
+/** What one poll of one drive yields. Fill with decoders; read with anything. */
+typedef struct ww_health {
+	ww_protocol_t protocol;
+
+	/* identity reported by the device itself (space-trimmed, NUL-terminated) */
+	char model[64], serial[64], firmware[32], vendor[16];
+	char wwn[40];   /* "0x5000cca..." NAA from IDENTIFY words 108-111 or VPD 0x83 */
+	ww_u64 capacity_bytes;
+	ww_u64 logical_block_bytes, physical_block_bytes;
+	ww_u64 rotation_rate_rpm; /* 1 = non-rotating (ATA/SCSI convention) */
+
+	/* normalised health, what the metrics are made of */
+	ww_smart_status_t smart_status;
+	const char *smart_status_source;
+	ww_i64 temperature_celsius;
+	ww_i64 temperature_warning_celsius;   /* NVMe WCTEMP */
+	ww_i64 temperature_critical_celsius;  /* NVMe CCTEMP */
+	ww_i64 temperature_reference_celsius; /* SCSI page 0x0D param 1 */
+	ww_u64 host_written_bytes;
+	ww_u64 host_read_bytes;
+	ww_u64 power_on_seconds;
+	ww_u64 power_cycles;
+	ww_u64 unsafe_shutdowns;
+	ww_u64 media_errors;
+	ww_u64 endurance_used_percent;        /* drive's own percentage used */
+	ww_u64 available_spare_percent;
+	ww_u64 available_spare_threshold_percent;
+	ww_u64 critical_warning;              /* NVMe bit field */
+	ww_u64 error_log_entries;
+
+	/* protocol detail, valid per `protocol` */
+	ww_nvme_smart_t nvme_smart;
+	bool has_nvme_smart;
+	ww_nvme_ctrl_t nvme_ctrl;
+	bool has_nvme_ctrl;
+	ww_nvme_ns_t nvme_ns[WW_NVME_MAX_NS];
+	size_t n_nvme_ns;
+	ww_ata_t ata;
+	ww_scsi_t scsi;
+} ww_health_t;
+
+/** Human label of a protocol/transport ("nvme", "sata", ...). Never NULL. */
+const char *ww_protocol_name(ww_protocol_t p);
+const char *ww_transport_name(ww_transport_t t);
+
+/** 128-bit helpers: value as u64 (saturating; *saturated set when it did not
+ * fit), as long double (for exposition), and as a decimal string (buf >= 40). */
+uint64_t ww_u128_to_u64(ww_u128 v, bool *saturated);
+long double ww_u128_to_ld(ww_u128 v);
+char *ww_u128_to_dec(ww_u128 v, char *buf, size_t len);
+
+/** Multiply a 128-bit counter by a small factor into a saturated u64 (NVMe data
+ * units x 512000 -> bytes). */
+ww_u64 ww_u128_scale(ww_u128 v, uint64_t factor, const char *source);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,22 @@
+#!/bin/sh
+# Installs what wearwatch needs on Debian 12 (idempotent). Usage:
+#   scripts/deps.sh build    # libraries and compiler to build and run the service
+#   scripts/deps.sh test     # plus what the test suite uses (QEMU, kernel, tools)
+set -eu
+BUILD="build-essential cmake pkg-config libnvme-dev libsgutils2-dev libatasmart-dev
+ libmicrohttpd-dev libjson-c-dev libsqlite3-dev liburing-dev libsystemd-dev libinih-dev"
+TEST="qemu-system-x86 linux-image-amd64 busybox-static kmod cpio smartmontools nvme-cli
+ sg3-utils libatasmart-bin prometheus curl python3 fio ioping"
+want=$BUILD
+[ "${1:-build}" = test ] && want="$BUILD $TEST"
+missing=""
+for p in $want; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing="$missing $p"
+done
+if [ -n "$missing" ]; then
+	echo "deps: installing$missing"
+	export DEBIAN_FRONTEND=noninteractive
+	apt-get update -qq
+	# shellcheck disable=SC2086
+	apt-get install -y -qq --no-install-recommends $missing >/dev/null
+fi
