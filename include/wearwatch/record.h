@@ -167,6 +167,14 @@ typedef struct ww_ata {
 	ww_i64 devstat_temperature_celsius;   /* page 5 offset 0x08 */
 	ww_u64 devstat_percentage_used;       /* page 7 offset 0x08 */
 	uint16_t rotation_rate;               /* IDENTIFY word 217: 1 = SSD */
+	/* added for the ATA decoders (src/decode/ata.c) */
+	bool identify_has_checksum;           /* word 255 low byte = A5h */
+	bool identify_checksum_ok;            /* ... and the 512 bytes sum to 0 */
+	uint16_t smart_revision;              /* SMART READ DATA bytes 0-1 */
+	ww_smart_status_t return_status;      /* SMART RETURN STATUS (or blob SMST) */
+	uint16_t devstat_log_pages;           /* GP log directory count for log 04h */
+	uint8_t devstat_pages[32];            /* Device Statistics page 0 list */
+	size_t n_devstat_pages;
 } ww_ata_t;
 
 /* ---------------------------------------------------------------- SCSI --- */

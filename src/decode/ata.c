@@ -1,0 +1,351 @@
+/* ATA decoders (see ata.h for the contracts and spec sections). */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "decode/ata.h"
+
+static uint16_t ww_w(const uint8_t *buf, unsigned word)
+{
+	return (uint16_t)(buf[2 * word] | buf[2 * word + 1] << 8);
+}
+
+static uint64_t ww_le(const uint8_t *p, unsigned n)
+{
+	uint64_t v = 0;
+
+	while (n--)
+		v = v << 8 | p[n];
+	return v;
+}
+
+static bool ww_sum_ok(const uint8_t *buf)
+{
+	uint8_t s = 0;
+
+	for (unsigned i = 0; i < WW_ATA_SECTOR; i++)
+		s = (uint8_t)(s + buf[i]);
+	return s == 0;
+}
+
+/* IDENTIFY strings: each word holds two characters, the first in bits 15:8. */
+static void ww_ata_string(const uint8_t *buf, unsigned first, unsigned words,
+			  char *out, size_t outlen)
+{
+	size_t n = 0, start = 0;
+
+	for (unsigned i = 0; i < words && n + 2 < outlen; i++) {
+		uint16_t w = ww_w(buf, first + i);
+		char c[2] = { (char)(w >> 8), (char)(w & 0xff) };
+
+		for (int k = 0; k < 2; k++) {
+			unsigned char u = (unsigned char)c[k];
+
+			if (u == 0)
+				u = ' ';
+			else if (u < 0x20 || u > 0x7e)
+				u = '?';
+			out[n++] = (char)u;
+		}
+	}
+	while (n > 0 && out[n - 1] == ' ')
+		n--;
+	out[n] = '\0';
+	while (out[start] == ' ')
+		start++;
+	if (start)
+		memmove(out, out + start, n - start + 1);
+}
+
+/* Words whose bits 15:14 must read 01b for the rest to mean anything. */
+static bool ww_word_valid(uint16_t w)
+{
+	return (w & 0xc000) == 0x4000;
+}
+
+int ww_decode_ata_identify(const uint8_t *buf, size_t len, ww_health_t *h)
+{
+	uint16_t w106, w217;
+	uint64_t lba, logical = 512, physical;
+
+	if (!buf || !h)
+		return -EINVAL;
+	if (len < WW_ATA_SECTOR)
+		return -EMSGSIZE;
+
+	h->protocol = WW_PROTO_ATA;
+	ww_ata_string(buf, 27, 20, h->model, sizeof(h->model));
+	ww_ata_string(buf, 10, 10, h->serial, sizeof(h->serial));
+	ww_ata_string(buf, 23, 4, h->firmware, sizeof(h->firmware));
+
+	w106 = ww_w(buf, 106);
+	if (ww_word_valid(w106) && (w106 & (1u << 12))) {
+		uint64_t words = (uint64_t)ww_w(buf, 117) | (uint64_t)ww_w(buf, 118) << 16;
+
+		/* 256 words is the smallest size ACS allows; less is garbage */
+		if (words >= 256)
+			logical = words * 2;
+	}
+	physical = logical;
+	if (ww_word_valid(w106) && (w106 & (1u << 13)))
+		physical = logical << (w106 & 0xf);
+	WW_SET(h->logical_block_bytes, logical, "ATA IDENTIFY word 106/117-118");
+	WW_SET(h->physical_block_bytes, physical, "ATA IDENTIFY word 106");
+
+	lba = (uint64_t)ww_w(buf, 100) | (uint64_t)ww_w(buf, 101) << 16 |
+	      (uint64_t)ww_w(buf, 102) << 32 | (uint64_t)ww_w(buf, 103) << 48;
+	if (lba) {
+		unsigned __int128 b = (unsigned __int128)lba * logical;
+
+		WW_SET(h->capacity_bytes, b > UINT64_MAX ? UINT64_MAX : (uint64_t)b,
+		       "ATA IDENTIFY words 100-103 (LBA48) x logical sector");
+		h->capacity_bytes.saturated = b > UINT64_MAX;
+	} else {
+		lba = (uint64_t)ww_w(buf, 60) | (uint64_t)ww_w(buf, 61) << 16;
+		if (lba)
+			WW_SET(h->capacity_bytes, lba * logical,
+			       "ATA IDENTIFY words 60-61 (LBA28) x logical sector");
+	}
+
+	if (ww_w(buf, 108) | ww_w(buf, 109) | ww_w(buf, 110) | ww_w(buf, 111))
+		snprintf(h->wwn, sizeof(h->wwn), "0x%04x%04x%04x%04x",
+			 ww_w(buf, 108), ww_w(buf, 109), ww_w(buf, 110), ww_w(buf, 111));
+
+	w217 = ww_w(buf, 217);
+	h->ata.rotation_rate = w217;
+	if (w217 == 1 || (w217 >= 0x0401 && w217 != 0xffff))
+		WW_SET(h->rotation_rate_rpm, w217, "ATA IDENTIFY word 217");
+
+	/* 0000h/FFFFh in word 82 mean the word is not implemented */
+	h->ata.smart_supported = ww_w(buf, 82) != 0xffff && (ww_w(buf, 82) & 1);
+	h->ata.smart_enabled = ww_w(buf, 85) != 0xffff && (ww_w(buf, 85) & 1);
+	h->ata.gp_log_supported =
+		(ww_word_valid(ww_w(buf, 84)) && (ww_w(buf, 84) & (1u << 5))) ||
+		(ww_word_valid(ww_w(buf, 87)) && (ww_w(buf, 87) & (1u << 5)));
+
+	h->ata.identify_has_checksum = (ww_w(buf, 255) & 0xff) == 0xa5;
+	h->ata.identify_checksum_ok = h->ata.identify_has_checksum && ww_sum_ok(buf);
+	return 0;
+}
+
+int ww_decode_ata_smart_data(const uint8_t *buf, size_t len, ww_health_t *h)
+{
+	ww_ata_t *a;
+
+	if (!buf || !h)
+		return -EINVAL;
+	if (len < WW_ATA_SECTOR)
+		return -EMSGSIZE;
+
+	a = &h->ata;
+	memset(a->attrs, 0, sizeof(a->attrs));
+	a->n_attrs = 0;
+	a->has_thresholds = false;
+	a->smart_revision = (uint16_t)ww_le(buf, 2);
+	for (unsigned i = 0; i < WW_ATA_MAX_ATTRS; i++) {
+		const uint8_t *e = buf + 2 + 12 * i;
+		ww_ata_attr_t *at;
+
+		if (e[0] == 0)
+			continue;
+		at = &a->attrs[a->n_attrs++];
+		at->id = e[0];
+		at->flags = (uint16_t)ww_le(e + 1, 2);
+		at->value = e[3];
+		at->worst = e[4];
+		memcpy(at->raw_bytes, e + 5, 6);
+		at->raw = ww_le(e + 5, 6);
+		at->name = ww_ata_attr_name(e[0]);
+	}
+	a->smart_data_checksum_ok = ww_sum_ok(buf);
+	return 0;
+}
+
+int ww_decode_ata_smart_thresholds(const uint8_t *buf, size_t len, ww_health_t *h)
+{
+	ww_ata_t *a;
+
+	if (!buf || !h)
+		return -EINVAL;
+	if (len < WW_ATA_SECTOR)
+		return -EMSGSIZE;
+
+	a = &h->ata;
+	for (unsigned i = 0; i < WW_ATA_MAX_ATTRS; i++) {
+		const uint8_t *e = buf + 2 + 12 * i;
+
+		if (e[0] == 0)
+			continue;
+		for (size_t k = 0; k < a->n_attrs && k < WW_ATA_MAX_ATTRS; k++) {
+			if (a->attrs[k].id != e[0] || a->attrs[k].has_threshold)
+				continue;
+			a->attrs[k].threshold = e[1];
+			a->attrs[k].has_threshold = true;
+			break;
+		}
+	}
+	a->has_thresholds = true;
+	a->thresholds_checksum_ok = ww_sum_ok(buf);
+	return 0;
+}
+
+int ww_decode_ata_log_directory(const uint8_t *buf, size_t len, ww_health_t *h)
+{
+	if (!buf || !h)
+		return -EINVAL;
+	if (len < WW_ATA_SECTOR)
+		return -EMSGSIZE;
+	if (ww_w(buf, 0) == 0)
+		return -EINVAL;
+	h->ata.devstat_log_pages = ww_w(buf, 0x04);
+	h->ata.devstat_supported = h->ata.devstat_log_pages >= 1;
+	return 0;
+}
+
+/* A Device Statistics qword when flagged supported + valid (byte 7 bits 7,6). */
+static bool ww_devstat(const uint8_t *page, unsigned off, unsigned width, uint64_t *v)
+{
+	const uint8_t *q = page + off;
+
+	if ((q[7] & 0xc0) != 0xc0)
+		return false;
+	*v = ww_le(q, width);
+	return true;
+}
+
+int ww_decode_ata_devstat(const uint8_t *buf, size_t len, ww_health_t *h)
+{
+	ww_ata_t *a;
+	uint64_t v;
+
+	if (!buf || !h)
+		return -EINVAL;
+	if (len < WW_ATA_SECTOR)
+		return -EMSGSIZE;
+	if (ww_w(buf, 0) == 0)
+		return -EINVAL;
+
+	a = &h->ata;
+	switch (buf[2]) {
+	case 0x00: {
+		unsigned n = buf[8];
+
+		if (9 + n > WW_ATA_SECTOR)
+			return -EINVAL;
+		a->n_devstat_pages = 0;
+		for (unsigned i = 0; i < n; i++) {
+			if (a->n_devstat_pages >= sizeof(a->devstat_pages))
+				break;
+			a->devstat_pages[a->n_devstat_pages++] = buf[9 + i];
+		}
+		return 0;
+	}
+	case 0x01:
+		if (ww_devstat(buf, 0x10, 4, &v))
+			WW_SET(a->devstat_power_on_hours, v,
+			       "ATA Device Statistics page 1 offset 0x10");
+		if (ww_devstat(buf, 0x18, 6, &v))
+			WW_SET(a->devstat_logical_sectors_written, v,
+			       "ATA Device Statistics page 1 offset 0x18");
+		if (ww_devstat(buf, 0x28, 6, &v))
+			WW_SET(a->devstat_logical_sectors_read, v,
+			       "ATA Device Statistics page 1 offset 0x28");
+		return 0;
+	case 0x05:
+		if (ww_devstat(buf, 0x08, 1, &v))
+			WW_SET(a->devstat_temperature_celsius, (int8_t)v,
+			       "ATA Device Statistics page 5 offset 0x08");
+		return 0;
+	case 0x07:
+		if (ww_devstat(buf, 0x08, 1, &v))
+			WW_SET(a->devstat_percentage_used, v,
+			       "ATA Device Statistics page 7 offset 0x08");
+		return 0;
+	default:
+		return -ENOTSUP;
+	}
+}
+
+const ww_ata_attr_t *ww_ata_find_attr(const ww_health_t *h, uint8_t id)
+{
+	if (!h)
+		return NULL;
+	for (size_t i = 0; i < h->ata.n_attrs && i < WW_ATA_MAX_ATTRS; i++)
+		if (h->ata.attrs[i].id == id)
+			return &h->ata.attrs[i];
+	return NULL;
+}
+
+static ww_u64 ww_sectors_to_bytes(ww_u64 sectors, uint64_t sector_bytes, const char *src)
+{
+	ww_u64 r = { 0 };
+	uint64_t b;
+
+	if (!WW_HAS(sectors) || !sector_bytes)
+		return r;
+	if (__builtin_mul_overflow(sectors.value, sector_bytes, &b)) {
+		b = UINT64_MAX;
+		r.saturated = true;
+	}
+	WW_SET(r, b, src);
+	return r;
+}
+
+/* Temperature in an attribute raw: the low byte, whatever the packing. */
+static bool ww_attr_temp(const ww_health_t *h, uint8_t id, int64_t *t)
+{
+	const ww_ata_attr_t *at = ww_ata_find_attr(h, id);
+
+	if (!at || at->raw_bytes[0] == 0 || at->raw_bytes[0] > 127)
+		return false;
+	*t = at->raw_bytes[0];
+	return true;
+}
+
+void ww_ata_finish(ww_health_t *h)
+{
+	const ww_ata_attr_t *at;
+	ww_ata_t *a;
+	int64_t t;
+
+	if (!h)
+		return;
+	a = &h->ata;
+
+	if (WW_HAS(a->devstat_power_on_hours))
+		WW_SET(h->power_on_seconds, a->devstat_power_on_hours.value * 3600,
+		       "ATA Device Statistics page 1 offset 0x10 (hours)");
+	else if ((at = ww_ata_find_attr(h, 9)))
+		WW_SET(h->power_on_seconds, (at->raw & 0xffffffffu) * 3600,
+		       "ATA attribute 9 (low 32 bits, taken as hours)");
+
+	if (WW_HAS(a->devstat_temperature_celsius))
+		WW_SET(h->temperature_celsius, a->devstat_temperature_celsius.value,
+		       "ATA Device Statistics page 5 offset 0x08");
+	else if (ww_attr_temp(h, 194, &t))
+		WW_SET(h->temperature_celsius, t, "ATA attribute 194 (raw byte 0)");
+	else if (ww_attr_temp(h, 190, &t))
+		WW_SET(h->temperature_celsius, t, "ATA attribute 190 (raw byte 0)");
+
+	if (WW_HAS(h->logical_block_bytes)) {
+		h->host_written_bytes = ww_sectors_to_bytes(
+			a->devstat_logical_sectors_written, h->logical_block_bytes.value,
+			"ATA Device Statistics page 1 offset 0x18 x logical sector");
+		h->host_read_bytes = ww_sectors_to_bytes(
+			a->devstat_logical_sectors_read, h->logical_block_bytes.value,
+			"ATA Device Statistics page 1 offset 0x28 x logical sector");
+	}
+
+	if ((at = ww_ata_find_attr(h, 12)))
+		WW_SET(h->power_cycles, at->raw, "ATA attribute 12 (raw48)");
+	if ((at = ww_ata_find_attr(h, 187)))
+		WW_SET(h->media_errors, at->raw, "ATA attribute 187 (raw48)");
+	if (WW_HAS(a->devstat_percentage_used))
+		WW_SET(h->endurance_used_percent, a->devstat_percentage_used.value,
+		       "ATA Device Statistics page 7 offset 0x08");
+
+	if (a->return_status != WW_SMART_UNKNOWN) {
+		h->smart_status = a->return_status;
+		h->smart_status_source = "ATA SMART RETURN STATUS";
+	}
+}
