@@ -1,0 +1,169 @@
+/* Live NVMe transport: admin Identify and Get Log Page through libnvme 1.3
+ * (NVME_IOCTL_ADMIN_CMD underneath). Only these two read-only opcodes exist
+ * here; the device is opened O_RDONLY, which the kernel accepts for admin
+ * passthrough when the caller has CAP_SYS_ADMIN. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <libnvme.h>
+
+#include "wearwatch/transport.h"
+
+#define WW_NVME_TIMEOUT_MS 10000
+
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* rc is libnvme's return: -1 with errno for an ioctl failure, else the
+ * completion status field (SCT in bits 10:8, SC in 7:0, plus CRD/More/DNR
+ * above, which do not change the class). */
+static void classify(int rc, int err, uint32_t result, size_t len, uint64_t t0,
+		     ww_cmd_status_t *st)
+{
+	st->duration_ns = mono_ns() - t0;
+	st->nvme_result = result;
+	if (rc < 0) {
+		st->os_errno = err ? err : EIO;
+		if (err == ETIMEDOUT)
+			st->result = WW_CMD_TIMEOUT;
+		else if (err == ENOTTY || err == EOPNOTSUPP || err == ENOSYS)
+			st->result = WW_CMD_UNSUPPORTED;
+		else
+			st->result = WW_CMD_OS_ERROR;
+		return;
+	}
+	st->nvme_status = (uint16_t)(rc & 0x7ff);
+	if (rc == 0) {
+		st->result = WW_CMD_OK;
+		st->data_len = len; /* NVMe has no residual: the whole buffer */
+		return;
+	}
+
+	unsigned sct = ((unsigned)rc >> 8) & 0x7, sc = (unsigned)rc & 0xff;
+
+	if ((sct == 0 && (sc == 0x01 || sc == 0x02)) || /* Invalid Opcode / Field */
+	    (sct == 1 && sc == 0x09))			/* Invalid Log Page */
+		st->result = WW_CMD_UNSUPPORTED;
+	else if (sct == 0 && sc == 0x07)	/* Command Abort Requested: the
+						   driver aborts on timeout */
+		st->result = WW_CMD_TIMEOUT;
+	else if (sct == 3)			/* path related (host aborted,
+						   controller pathing error) */
+		st->result = WW_CMD_TRANSPORT_ERROR;
+	else
+		st->result = WW_CMD_DEVICE_ERROR;
+}
+
+static int x_identify(ww_xport_t *x, uint8_t cns, uint32_t nsid, uint8_t *buf,
+		      size_t len, ww_cmd_status_t *st)
+{
+	uint32_t result = 0;
+	uint64_t t0;
+	int rc;
+
+	if (!x || x->fd < 0 || !buf || !st)
+		return -EINVAL;
+	if (len < NVME_IDENTIFY_DATA_SIZE)
+		return -EMSGSIZE;
+	memset(st, 0, sizeof(*st));
+
+	struct nvme_identify_args args = {
+		.result = &result,
+		.data = buf,
+		.args_size = sizeof(args),
+		.fd = x->fd,
+		.timeout = WW_NVME_TIMEOUT_MS,
+		.cns = (enum nvme_identify_cns)cns,
+		.csi = NVME_CSI_NVM,
+		.nsid = nsid,
+		.cntid = NVME_CNTLID_NONE,
+		.cns_specific_id = NVME_CNSSPECID_NONE,
+		.uuidx = NVME_UUID_NONE,
+	};
+	t0 = mono_ns();
+	errno = 0;
+	rc = nvme_identify(&args);
+	classify(rc, errno, result, NVME_IDENTIFY_DATA_SIZE, t0, st);
+	return 0;
+}
+
+static int x_get_log(ww_xport_t *x, uint8_t lid, uint32_t nsid, uint8_t *buf,
+		     size_t len, ww_cmd_status_t *st)
+{
+	uint32_t result = 0;
+	uint64_t t0;
+	int rc;
+
+	if (!x || x->fd < 0 || !buf || !st)
+		return -EINVAL;
+	/* NUMD is a dword count; keep to whole dwords and one transfer. */
+	if (len == 0 || len % 4 || len > 65536)
+		return -EINVAL;
+	memset(st, 0, sizeof(*st));
+
+	struct nvme_get_log_args args = {
+		.lpo = 0,
+		.result = &result,
+		.log = buf,
+		.args_size = sizeof(args),
+		.fd = x->fd,
+		.timeout = WW_NVME_TIMEOUT_MS,
+		.lid = (enum nvme_cmd_get_log_lid)lid,
+		.len = (uint32_t)len,
+		.nsid = nsid,
+		.csi = NVME_CSI_NVM,
+		.lsi = NVME_LOG_LSI_NONE,
+		.lsp = NVME_LOG_LSP_NONE,
+		.uuidx = NVME_UUID_NONE,
+		.rae = true,	/* leave asynchronous events to their owner */
+		.ot = false,
+	};
+	t0 = mono_ns();
+	errno = 0;
+	rc = nvme_get_log(&args);
+	classify(rc, errno, result, len, t0, st);
+	return 0;
+}
+
+static void x_close(ww_xport_t *x)
+{
+	if (x && x->fd >= 0)
+		close(x->fd);
+	if (x)
+		x->fd = -1;
+}
+
+static const ww_xport_ops_t ww_nvme_ops = {
+	.scsi_in = NULL,
+	.nvme_identify = x_identify,
+	.nvme_get_log = x_get_log,
+	.close = x_close,
+};
+
+int ww_xport_open_nvme(const char *path, ww_xport_t *out)
+{
+	int fd;
+
+	if (!path || !out)
+		return -EINVAL;
+	memset(out, 0, sizeof(*out));
+	out->fd = -1;
+	if (strlen(path) >= sizeof(out->path))
+		return -ENAMETOOLONG;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	out->fd = fd;
+	out->ops = &ww_nvme_ops;
+	snprintf(out->path, sizeof(out->path), "%s", path);
+	return 0;
+}
