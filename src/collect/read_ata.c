@@ -1,0 +1,140 @@
+/* ATA reader through SAT (see collect.h): power check first, then IDENTIFY,
+ * SMART and the Device Statistics log. Only sat.h commands are sent, all of
+ * them reads. */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "decode/ata.h"
+#include "transport/sat.h"
+#include "wearwatch/collect.h"
+
+/* Record a command; a failure the SAT layer saw without the backend having
+ * classified it (short transfer, not issued) must not read as "ok". */
+static void ww_ata_note(ww_read_report_t *r, const char *what, ww_cmd_status_t *st, int rc)
+{
+	if (rc < 0 && rc != -ENODATA &&
+	    (st->result == WW_CMD_OK || st->result == WW_CMD_RECOVERED)) {
+		if (rc == -EMSGSIZE) {
+			st->result = WW_CMD_TRANSPORT_ERROR;
+		} else {
+			st->result = WW_CMD_OS_ERROR;
+			st->os_errno = -rc;
+		}
+	}
+	ww_report_cmd(r, what, st);
+}
+
+static void ww_ata_decoded(ww_read_report_t *r, int rc)
+{
+	if (rc < 0 && rc != -ENOTSUP)
+		r->n_decode_errors++;
+}
+
+static void ww_read_ata_devstat(ww_xport_t *x, ww_health_t *h, ww_read_report_t *r)
+{
+	static const uint8_t wanted[] = { 0x01, 0x05, 0x07 };
+	uint8_t buf[512];
+	ww_cmd_status_t st;
+	int rc;
+
+	rc = ww_sat_read_log_ext(x, 0x00, 0, 1, buf, sizeof(buf), &st);
+	ww_ata_note(r, "READ LOG EXT 00h (GP log directory)", &st, rc);
+	if (rc < 0)
+		return;
+	ww_ata_decoded(r, rc = ww_decode_ata_log_directory(buf, sizeof(buf), h));
+	if (rc < 0 || !h->ata.devstat_supported)
+		return;
+
+	rc = ww_sat_read_log_ext(x, 0x04, 0, 1, buf, sizeof(buf), &st);
+	ww_ata_note(r, "READ LOG EXT 04h page 0", &st, rc);
+	if (rc < 0)
+		return;
+	ww_ata_decoded(r, rc = ww_decode_ata_devstat(buf, sizeof(buf), h));
+	if (rc < 0 || buf[2] != 0x00)
+		return;
+
+	for (size_t i = 0; i < sizeof(wanted); i++) {
+		bool listed = false;
+		char what[48];
+
+		for (size_t k = 0; k < h->ata.n_devstat_pages; k++)
+			listed |= h->ata.devstat_pages[k] == wanted[i];
+		if (!listed || wanted[i] >= h->ata.devstat_log_pages)
+			continue;
+		rc = ww_sat_read_log_ext(x, 0x04, wanted[i], 1, buf, sizeof(buf), &st);
+		snprintf(what, sizeof(what), "READ LOG EXT 04h page %u", wanted[i]);
+		ww_ata_note(r, what, &st, rc);
+		if (rc < 0)
+			continue;
+		/* a page that answers with another page number is not that page */
+		if (buf[2] != wanted[i]) {
+			r->n_decode_errors++;
+			continue;
+		}
+		ww_ata_decoded(r, ww_decode_ata_devstat(buf, sizeof(buf), h));
+	}
+}
+
+int ww_read_ata(ww_xport_t *x, const ww_drive_t *d, ww_health_t *h, ww_read_report_t *r)
+{
+	uint8_t buf[512];
+	ww_cmd_status_t st;
+	ww_smart_status_t status;
+	uint8_t mode;
+	int rc;
+
+	(void)d;
+	if (!x || !h || !r)
+		return -EINVAL;
+	h->protocol = WW_PROTO_ATA;
+
+	/* A drive that cannot answer the power check is read anyway, as
+	 * smartctl -n standby does; one that says standby is left alone. */
+	rc = ww_sat_check_power_mode(x, &mode, &st);
+	ww_ata_note(r, "CHECK POWER MODE", &st, rc);
+	if (rc == 0) {
+		h->ata.power_mode = mode;
+		h->ata.has_power_mode = true;
+		if (ww_sat_power_mode_is_standby(mode)) {
+			r->standby = true;
+			return 0;
+		}
+	}
+
+	rc = ww_sat_identify(x, buf, &st);
+	ww_ata_note(r, "IDENTIFY DEVICE", &st, rc);
+	if (rc < 0)
+		return rc;
+	rc = ww_decode_ata_identify(buf, sizeof(buf), h);
+	if (rc < 0) {
+		r->n_decode_errors++;
+		return rc;
+	}
+
+	if (h->ata.smart_supported) {
+		rc = ww_sat_smart_return_status(x, &status, &st);
+		ww_ata_note(r, "SMART RETURN STATUS", &st, rc);
+		if (rc == 0)
+			h->ata.return_status = status;
+
+		rc = ww_sat_smart_read_data(x, buf, &st);
+		ww_ata_note(r, "SMART READ DATA", &st, rc);
+		if (rc == 0) {
+			ww_ata_decoded(r, rc = ww_decode_ata_smart_data(buf, sizeof(buf), h));
+			if (rc == 0) {
+				rc = ww_sat_smart_read_thresholds(x, buf, &st);
+				ww_ata_note(r, "SMART READ THRESHOLDS", &st, rc);
+				if (rc == 0)
+					ww_ata_decoded(r, ww_decode_ata_smart_thresholds(
+								  buf, sizeof(buf), h));
+			}
+		}
+	}
+
+	if (h->ata.gp_log_supported)
+		ww_read_ata_devstat(x, h, r);
+
+	ww_ata_finish(h);
+	return 0;
+}
