@@ -1,0 +1,397 @@
+/* LOG SENSE page decoders (see scsi.h): a table of handlers keyed by
+ * (page, subpage), each walking its parameters with the bounds-checked
+ * iterator. Handlers write into a copy of ww_scsi_t that is committed only
+ * when the whole page decoded. */
+#include <errno.h>
+#include <string.h>
+
+#include "decode/scsi.h"
+
+uint64_t ww_scsi_be_counter(const uint8_t *p, size_t n, bool *saturated)
+{
+	uint64_t v = 0;
+	bool sat = false;
+
+	for (size_t i = 0; i < n; i++) {
+		if (v >> 56) {
+			sat = true;
+			break;
+		}
+		v = v << 8 | p[i];
+	}
+	if (saturated)
+		*saturated = sat;
+	return sat ? UINT64_MAX : v;
+}
+
+int ww_scsi_log_begin(const uint8_t *buf, size_t len, uint8_t *page,
+		      uint8_t *subpage, ww_scsi_log_iter_t *it)
+{
+	size_t end;
+
+	if (!buf || len < 4)
+		return -EMSGSIZE;
+	if (!(buf[0] & 0x40) && buf[1] != 0)
+		return -EINVAL;
+	end = 4 + (size_t)(buf[2] << 8 | buf[3]);
+	if (end > len)
+		return -EMSGSIZE;
+	if (page)
+		*page = buf[0] & 0x3f;
+	if (subpage)
+		*subpage = buf[1];
+	if (it) {
+		it->buf = buf;
+		it->off = 4;
+		it->end = end;
+	}
+	return 0;
+}
+
+int ww_scsi_log_next(ww_scsi_log_iter_t *it, ww_scsi_log_param_t *p)
+{
+	const uint8_t *q;
+
+	if (it->off >= it->end)
+		return 0;
+	if (it->end - it->off < 4)
+		goto bad;
+	q = it->buf + it->off;
+	if (it->end - it->off - 4 < q[3])
+		goto bad;
+	p->code = (uint16_t)(q[0] << 8 | q[1]);
+	p->control = q[2];
+	p->len = q[3];
+	p->data = q + 4;
+	it->off += 4 + (size_t)q[3];
+	return 1;
+bad:
+	it->off = it->end; /* the walk stops here */
+	return -EINVAL;
+}
+
+/* Counter parameter into a ww_u64 with its source. */
+static void set_counter(ww_u64 *f, const ww_scsi_log_param_t *p, const char *src)
+{
+	bool sat;
+
+	if (p->len == 0)
+		return;
+	f->value = ww_scsi_be_counter(p->data, p->len, &sat);
+	f->saturated = sat;
+	f->source = src;
+}
+
+static int h_supported(const uint8_t *buf, size_t end, uint8_t subpage, ww_scsi_t *s)
+{
+	/* subpage 0x00: one page code per byte; 0xFF: (page, subpage) pairs */
+	size_t step = subpage == 0xff ? 2 : 1;
+
+	if (subpage == 0xff && (end - 4) % 2)
+		return -EINVAL;
+	for (size_t i = 4; i + step <= end; i += step) {
+		uint16_t v = (uint16_t)((buf[i] & 0x3f) << 8 | (step == 2 ? buf[i + 1] : 0));
+		bool dup = false;
+
+		for (size_t k = 0; k < s->n_supported_pages; k++)
+			dup |= s->supported_pages[k] == v;
+		if (!dup && s->n_supported_pages < WW_SCSI_MAX_PAGES)
+			s->supported_pages[s->n_supported_pages++] = v;
+	}
+	return 0;
+}
+
+static const char *const errcnt_src[3][3] = {
+	{ "SCSI log page 0x02 param 0x0003", "SCSI log page 0x02 param 0x0005",
+	  "SCSI log page 0x02 param 0x0006" },
+	{ "SCSI log page 0x03 param 0x0003", "SCSI log page 0x03 param 0x0005",
+	  "SCSI log page 0x03 param 0x0006" },
+	{ "SCSI log page 0x05 param 0x0003", "SCSI log page 0x05 param 0x0005",
+	  "SCSI log page 0x05 param 0x0006" },
+};
+
+static int walk_errcnt(ww_scsi_log_iter_t *it, ww_scsi_errcnt_t *e, int which)
+{
+	ww_scsi_log_param_t p;
+	int rc;
+
+	while ((rc = ww_scsi_log_next(it, &p)) > 0) {
+		if (p.code == 0x0003)
+			set_counter(&e->corrected_total, &p, errcnt_src[which][0]);
+		else if (p.code == 0x0005)
+			set_counter(&e->bytes_processed, &p, errcnt_src[which][1]);
+		else if (p.code == 0x0006)
+			set_counter(&e->uncorrected, &p, errcnt_src[which][2]);
+	}
+	return rc;
+}
+
+static int h_write_err(ww_scsi_log_iter_t *it, ww_scsi_t *s)
+{
+	return walk_errcnt(it, &s->write_errors, 0);
+}
+
+static int h_read_err(ww_scsi_log_iter_t *it, ww_scsi_t *s)
+{
+	return walk_errcnt(it, &s->read_errors, 1);
+}
+
+static int h_verify_err(ww_scsi_log_iter_t *it, ww_scsi_t *s)
+{
+	return walk_errcnt(it, &s->verify_errors, 2);
+}
+
+static int h_temperature(ww_scsi_log_iter_t *it, ww_scsi_t *s)
+{
+	ww_scsi_log_param_t p;
+	int rc;
+
+	while ((rc = ww_scsi_log_next(it, &p)) > 0) {
+		/* byte 5 of the parameter = data[1]; 0xFF = not available */
+		if (p.len < 2 || p.data[1] == 0xff)
+			continue;
+		if (p.code == 0x0000)
+			WW_SET(s->temperature_celsius, p.data[1],
+			       "SCSI log page 0x0D param 0x0000");
+		else if (p.code == 0x0001)
+			WW_SET(s->reference_temperature_celsius, p.data[1],
+			       "SCSI log page 0x0D param 0x0001");
+	}
+	return rc;
+}
+
+static int h_environment(ww_scsi_log_iter_t *it, ww_scsi_t *s)
+{
+	ww_scsi_log_param_t p;
+	int rc;
+
+	while ((rc = ww_scsi_log_next(it, &p)) > 0) {
+		/* temperature report 0x0000: byte 5 signed, 0x80 = not valid */
+		if (p.code == 0x0000 && p.len >= 2 && p.data[1] != 0x80)
+			WW_SET(s->env_temperature_celsius, (int8_t)p.data[1],
+			       "SCSI log page 0x0D/0x01 param 0x0000");
+	}
+	return rc;
+}
+
+static bool all_digits(const uint8_t *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (p[i] < '0' || p[i] > '9')
+			return false;
+	return true;
+}
+
+static int h_start_stop(ww_scsi_log_iter_t *it, ww_scsi_t *s)
+{
+	ww_scsi_log_param_t p;
+	int rc;
+
+	while ((rc = ww_scsi_log_next(it, &p)) > 0) {
+		switch (p.code) {
+		case 0x0001: /* YYYY then WW, ASCII; blanks when not set */
+			if (p.len >= 6 && all_digits(p.data, 6)) {
+				memcpy(s->manufacture_year, p.data, 4);
+				s->manufacture_year[4] = 0;
+				memcpy(s->manufacture_week, p.data + 4, 2);
+				s->manufacture_week[2] = 0;
+			}
+			break;
+		case 0x0003:
+			set_counter(&s->specified_start_stop_cycles, &p,
+				    "SCSI log page 0x0E param 0x0003");
+			break;
+		case 0x0004:
+			set_counter(&s->start_stop_cycles, &p,
+				    "SCSI log page 0x0E param 0x0004");
+			break;
+		}
+	}
+	return rc;
+}
+
+static int h_ssm(ww_scsi_log_iter_t *it, ww_scsi_t *s)
+{
+	ww_scsi_log_param_t p;
+	int rc;
+
+	while ((rc = ww_scsi_log_next(it, &p)) > 0)
+		if (p.code == 0x0001 && p.len >= 4) /* byte 7 = data[3] */
+			WW_SET(s->percentage_used, p.data[3],
+			       "SCSI log page 0x11 param 0x0001");
+	return rc;
+}
+
+static int h_bg_scan(ww_scsi_log_iter_t *it, ww_scsi_t *s)
+{
+	ww_scsi_log_param_t p;
+	int rc;
+
+	while ((rc = ww_scsi_log_next(it, &p)) > 0)
+		if (p.code == 0x0000 && p.len >= 4) /* bytes 4-7 = data[0..3] */
+			WW_SET(s->power_on_minutes, ww_scsi_be_counter(p.data, 4, NULL),
+			       "SCSI log page 0x15 param 0x0000");
+	return rc;
+}
+
+static int h_gen_stats(ww_scsi_log_iter_t *it, ww_scsi_t *s)
+{
+	ww_scsi_log_param_t p;
+	int rc;
+
+	while ((rc = ww_scsi_log_next(it, &p)) > 0) {
+		if (p.code != 0x0001 || p.len < 32)
+			continue;
+		/* bytes 20-27 blocks received, 28-35 blocks transmitted */
+		WW_SET(s->logical_blocks_written, ww_scsi_be_counter(p.data + 16, 8, NULL),
+		       "SCSI log page 0x19 param 0x0001 logical blocks received");
+		WW_SET(s->logical_blocks_read, ww_scsi_be_counter(p.data + 24, 8, NULL),
+		       "SCSI log page 0x19 param 0x0001 logical blocks transmitted");
+	}
+	return rc;
+}
+
+static int h_ie(ww_scsi_log_iter_t *it, ww_scsi_t *s)
+{
+	ww_scsi_log_param_t p;
+	int rc;
+
+	while ((rc = ww_scsi_log_next(it, &p)) > 0) {
+		if (p.code != 0x0000 || p.len < 2)
+			continue;
+		WW_SET(s->ie_asc, p.data[0], "SCSI log page 0x2F param 0x0000 byte 4");
+		WW_SET(s->ie_ascq, p.data[1], "SCSI log page 0x2F param 0x0000 byte 5");
+		if (p.len >= 3 && p.data[2] != 0xff)
+			WW_SET(s->ie_temperature_celsius, p.data[2],
+			       "SCSI log page 0x2F param 0x0000 byte 6");
+	}
+	return rc;
+}
+
+typedef struct log_handler {
+	uint8_t page, subpage;
+	int (*fn)(ww_scsi_log_iter_t *it, ww_scsi_t *s);
+} log_handler_t;
+
+static const log_handler_t log_handlers[] = {
+	{ 0x02, 0x00, h_write_err },
+	{ 0x03, 0x00, h_read_err },
+	{ 0x05, 0x00, h_verify_err },
+	{ 0x0d, 0x00, h_temperature },
+	{ 0x0d, 0x01, h_environment },
+	{ 0x0e, 0x00, h_start_stop },
+	{ 0x11, 0x00, h_ssm },
+	{ 0x15, 0x00, h_bg_scan },
+	{ 0x19, 0x00, h_gen_stats },
+	{ 0x2f, 0x00, h_ie },
+};
+
+int ww_decode_scsi_log_page(const uint8_t *buf, size_t len, ww_health_t *h)
+{
+	ww_scsi_log_iter_t it;
+	uint8_t page, subpage;
+	ww_scsi_t s;
+	int rc;
+
+	if (!h)
+		return -EINVAL;
+	rc = ww_scsi_log_begin(buf, len, &page, &subpage, &it);
+	if (rc)
+		return rc;
+	s = h->scsi;
+	if (page == 0x00 && (subpage == 0x00 || subpage == 0xff)) {
+		rc = h_supported(buf, it.end, subpage, &s);
+	} else {
+		rc = -ENOTSUP;
+		for (size_t i = 0; i < sizeof(log_handlers) / sizeof(log_handlers[0]); i++)
+			if (log_handlers[i].page == page && log_handlers[i].subpage == subpage) {
+				rc = log_handlers[i].fn(&it, &s);
+				break;
+			}
+	}
+	if (rc == 0)
+		h->scsi = s;
+	return rc;
+}
+
+bool ww_scsi_page_supported(const ww_health_t *h, uint8_t page, uint8_t subpage)
+{
+	uint16_t v = (uint16_t)(page << 8 | subpage);
+
+	for (size_t i = 0; i < h->scsi.n_supported_pages && i < WW_SCSI_MAX_PAGES; i++)
+		if (h->scsi.supported_pages[i] == v)
+			return true;
+	return false;
+}
+
+static void add_sat(ww_u64 *sum, const ww_u64 *x)
+{
+	if (!WW_HAS(*x))
+		return;
+	if (x->saturated || __builtin_add_overflow(sum->value, x->value, &sum->value)) {
+		sum->value = UINT64_MAX;
+		sum->saturated = true;
+	}
+	sum->source = "SCSI log pages 0x02/0x03/0x05 param 0x0006 (sum)";
+}
+
+static void blocks_to_bytes(ww_u64 *out, const ww_u64 *blocks, const ww_u64 *bs,
+			    const ww_u64 *fallback, const char *src)
+{
+	uint64_t v;
+
+	if (WW_HAS(*blocks) && WW_HAS(*bs) && bs->value) {
+		bool sat = __builtin_mul_overflow(blocks->value, bs->value, &v);
+		WW_SET(*out, sat ? UINT64_MAX : v, src);
+		out->saturated = sat;
+	} else if (WW_HAS(*fallback)) {
+		*out = *fallback;
+	}
+}
+
+void ww_scsi_finish(ww_health_t *h)
+{
+	ww_scsi_t *s = &h->scsi;
+
+	if (WW_HAS(s->temperature_celsius))
+		h->temperature_celsius = s->temperature_celsius;
+	else if (WW_HAS(s->env_temperature_celsius))
+		h->temperature_celsius = s->env_temperature_celsius;
+	else if (WW_HAS(s->ie_temperature_celsius))
+		h->temperature_celsius = s->ie_temperature_celsius;
+	if (WW_HAS(s->reference_temperature_celsius))
+		h->temperature_reference_celsius = s->reference_temperature_celsius;
+
+	blocks_to_bytes(&h->host_written_bytes, &s->logical_blocks_written,
+			&h->logical_block_bytes, &s->write_errors.bytes_processed,
+			"SCSI log page 0x19 param 0x0001 logical blocks received x logical block size");
+	blocks_to_bytes(&h->host_read_bytes, &s->logical_blocks_read,
+			&h->logical_block_bytes, &s->read_errors.bytes_processed,
+			"SCSI log page 0x19 param 0x0001 logical blocks transmitted x logical block size");
+
+	if (WW_HAS(s->power_on_minutes)) {
+		/* 32-bit minutes x 60 cannot overflow 64 bits */
+		WW_SET(h->power_on_seconds, s->power_on_minutes.value * 60,
+		       "SCSI log page 0x15 param 0x0000 accumulated power on minutes x 60");
+	}
+
+	ww_u64 media = { 0 };
+	add_sat(&media, &s->write_errors.uncorrected);
+	add_sat(&media, &s->read_errors.uncorrected);
+	add_sat(&media, &s->verify_errors.uncorrected);
+	if (WW_HAS(media))
+		h->media_errors = media;
+
+	if (WW_HAS(s->percentage_used))
+		h->endurance_used_percent = s->percentage_used;
+
+	if (WW_HAS(s->ie_asc)) {
+		if (s->ie_asc.value == 0x00)
+			h->smart_status = WW_SMART_PASSED;
+		else if (s->ie_asc.value == 0x5d)
+			h->smart_status = WW_SMART_FAILED;
+		else
+			h->smart_status = WW_SMART_UNKNOWN;
+		h->smart_status_source = "SCSI log page 0x2F param 0x0000 ASC";
+	}
+}

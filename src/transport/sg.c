@@ -1,0 +1,278 @@
+/* Live SG_IO transport through libsgutils2's sg_pt layer (see transport.h,
+ * sg.h). Every command is data-in or non-data; a CDB allow-list keeps this
+ * transport read-only whatever its callers build. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <scsi/sg_pt.h>
+
+#include "transport/sg.h"
+#include "wearwatch/transport.h"
+
+#define SAM_GOOD 0x00
+#define SAM_CHECK_CONDITION 0x02
+#define SAM_CONDITION_MET 0x04
+#define SAM_COMMAND_TERMINATED 0x22
+#define DID_TIME_OUT 0x03
+
+#define SK_NO_SENSE 0x0
+#define SK_RECOVERED_ERROR 0x1
+#define SK_ILLEGAL_REQUEST 0x5
+
+int ww_sg_parse_sense(const uint8_t *s, size_t len, uint8_t *key, uint8_t *asc,
+		      uint8_t *ascq, int *ata_status)
+{
+	uint8_t k = 0, a = 0, q = 0;
+	int ata = -1;
+
+	*key = *asc = *ascq = 0;
+	*ata_status = -1;
+	if (!s || len < 1)
+		return -EMSGSIZE;
+	switch (s[0] & 0x7f) {
+	case 0x70:
+	case 0x71:
+		if (len < 3)
+			return -EMSGSIZE;
+		k = s[2] & 0xf;
+		/* ASC/ASCQ exist when ADDITIONAL SENSE LENGTH reaches them */
+		if (len >= 14 && s[7] >= 6) {
+			a = s[12];
+			q = s[13];
+		}
+		if (a == 0x00 && q == 0x1d && len >= 5)
+			ata = s[4];
+		break;
+	case 0x72:
+	case 0x73: {
+		size_t end, off = 8;
+
+		if (len < 4)
+			return -EMSGSIZE;
+		k = s[1] & 0xf;
+		a = s[2];
+		q = s[3];
+		end = len >= 8 ? 8 + (size_t)s[7] : len;
+		if (end > len)
+			end = len; /* the sense buffer cut it short: walk what came */
+		while (off + 2 <= end) {
+			size_t dl = 2 + (size_t)s[off + 1];
+
+			if (off + dl > end)
+				break;
+			if (s[off] == 0x09 && dl >= 14) {
+				ata = s[off + 13];
+				break;
+			}
+			off += dl;
+		}
+		break;
+	}
+	default:
+		return -EINVAL;
+	}
+	*key = k;
+	*asc = a;
+	*ascq = q;
+	*ata_status = ata;
+	return 0;
+}
+
+void ww_sg_classify(const ww_sg_outcome_t *o, ww_cmd_status_t *st)
+{
+	uint8_t key = 0, asc = 0, ascq = 0;
+	int ata = -1;
+	bool have_sense = false;
+
+	st->os_errno = 0;
+	st->scsi_status = o->scsi_status;
+	st->sense_key = st->asc = st->ascq = 0;
+	if (st->sense_len > sizeof(st->sense))
+		st->sense_len = sizeof(st->sense);
+	if (st->sense_len &&
+	    ww_sg_parse_sense(st->sense, st->sense_len, &key, &asc, &ascq, &ata) == 0) {
+		have_sense = true;
+		st->sense_key = key;
+		st->asc = asc;
+		st->ascq = ascq;
+	}
+
+	if (o->os_err) {
+		st->os_errno = o->os_err;
+		if (o->os_err == ETIMEDOUT)
+			st->result = WW_CMD_TIMEOUT;
+		else if (o->os_err == ENOTTY || o->os_err == EOPNOTSUPP || o->os_err == ENOSYS)
+			st->result = WW_CMD_UNSUPPORTED;
+		else
+			st->result = WW_CMD_OS_ERROR;
+		return;
+	}
+	if (o->timed_out || o->host_status == DID_TIME_OUT) {
+		st->result = WW_CMD_TIMEOUT;
+		return;
+	}
+	if (o->host_status || o->driver_error) {
+		st->result = WW_CMD_TRANSPORT_ERROR;
+		return;
+	}
+
+	switch (o->scsi_status & 0xfe) {
+	case SAM_GOOD:
+	case SAM_CONDITION_MET:
+		/* sense with GOOD status: SATLs returning ATA registers */
+		if (have_sense && (ata >= 0 || key == SK_RECOVERED_ERROR))
+			st->result = (ata >= 0 && (ata & 0x21)) ? WW_CMD_DEVICE_ERROR
+								: WW_CMD_RECOVERED;
+		else
+			st->result = WW_CMD_OK;
+		return;
+	case SAM_CHECK_CONDITION:
+	case SAM_COMMAND_TERMINATED:
+		break;
+	default: /* BUSY, RESERVATION CONFLICT, TASK SET FULL, ACA ACTIVE... */
+		st->result = WW_CMD_DEVICE_ERROR;
+		return;
+	}
+	if (!have_sense) {
+		st->result = WW_CMD_DEVICE_ERROR;
+		return;
+	}
+	if (key == SK_ILLEGAL_REQUEST && (asc == 0x20 || asc == 0x24))
+		st->result = WW_CMD_UNSUPPORTED;
+	else if (ata >= 0)
+		st->result = (ata & 0x21) ? WW_CMD_DEVICE_ERROR : WW_CMD_RECOVERED;
+	else if (key == SK_RECOVERED_ERROR || key == SK_NO_SENSE)
+		st->result = WW_CMD_RECOVERED;
+	else
+		st->result = WW_CMD_DEVICE_ERROR;
+}
+
+/* Read-only guard: opcodes that only ever move data from the device. LOG
+ * SENSE with SP = 1 would make the device save its parameters: refused. */
+static bool cdb_allowed(const uint8_t *cdb, size_t n)
+{
+	if (!cdb || n < 6 || n > 16)
+		return false;
+	switch (cdb[0]) {
+	case 0x00: /* TEST UNIT READY */
+	case 0x03: /* REQUEST SENSE */
+	case 0x12: /* INQUIRY */
+	case 0x1a: /* MODE SENSE(6) */
+	case 0x1c: /* RECEIVE DIAGNOSTIC RESULTS */
+	case 0x25: /* READ CAPACITY(10) */
+	case 0x37: /* READ DEFECT DATA(10) */
+	case 0x5a: /* MODE SENSE(10) */
+	case 0xa0: /* REPORT LUNS */
+	case 0xb7: /* READ DEFECT DATA(12) */
+	case 0x85: /* ATA PASS-THROUGH(16): sat.c builds read-only commands only */
+	case 0xa1: /* ATA PASS-THROUGH(12) */
+		return true;
+	case 0x4d: /* LOG SENSE */
+		return n >= 10 && !(cdb[1] & 0x01);
+	case 0x9e: /* SERVICE ACTION IN(16): READ CAPACITY(16) only */
+		return n >= 16 && (cdb[1] & 0x1f) == 0x10;
+	default:
+		return false;
+	}
+}
+
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static int sg_scsi_in(ww_xport_t *x, const uint8_t *cdb, size_t cdb_len,
+		      uint8_t *buf, size_t len, int timeout_s, ww_cmd_status_t *st)
+{
+	struct sg_pt_base *pt;
+	ww_sg_outcome_t o = { 0 };
+	uint64_t t0;
+	int rc, resid, cat;
+
+	if (!x || x->fd < 0 || !st || (len && !buf) || len > 0x7fffffff)
+		return -EINVAL;
+	if (!cdb_allowed(cdb, cdb_len))
+		return -EPERM;
+	memset(st, 0, sizeof(*st));
+	pt = construct_scsi_pt_obj();
+	if (!pt)
+		return -ENOMEM;
+	set_scsi_pt_cdb(pt, cdb, (int)cdb_len);
+	set_scsi_pt_sense(pt, st->sense, (int)sizeof(st->sense));
+	if (len)
+		set_scsi_pt_data_in(pt, buf, (int)len);
+	t0 = mono_ns();
+	rc = do_scsi_pt(pt, x->fd, timeout_s > 0 ? timeout_s : 20, 0);
+	st->duration_ns = mono_ns() - t0;
+
+	if (rc < 0) {
+		o.os_err = -rc;
+	} else if (rc == SCSI_PT_DO_TIMEOUT) {
+		o.timed_out = true;
+	} else if (rc != 0) {
+		/* bad parameters / not supported by the pass-through layer */
+		o.os_err = get_scsi_pt_os_err(pt);
+		if (!o.os_err)
+			o.os_err = rc == SCSI_PT_DO_NOT_SUPPORTED ? EOPNOTSUPP : EINVAL;
+	} else {
+		cat = get_scsi_pt_result_category(pt);
+		o.os_err = cat == SCSI_PT_RESULT_OS_ERR ? get_scsi_pt_os_err(pt) : 0;
+		o.host_status = get_scsi_pt_transport_err(pt);
+		o.driver_error = cat == SCSI_PT_RESULT_TRANSPORT_ERR && !o.host_status;
+		o.scsi_status = (uint8_t)get_scsi_pt_status_response(pt);
+		if (cat == SCSI_PT_RESULT_OS_ERR && !o.os_err)
+			o.os_err = EIO;
+	}
+	if (rc == 0) {
+		int sl = get_scsi_pt_sense_len(pt);
+
+		st->sense_len = sl > 0 ? (size_t)sl : 0;
+		resid = get_scsi_pt_resid(pt);
+		if (resid < 0 || (size_t)resid > len)
+			resid = (int)len; /* nonsense residual: trust nothing */
+		st->data_len = len - (size_t)resid;
+	}
+	destruct_scsi_pt_obj(pt);
+	ww_sg_classify(&o, st);
+	if (st->result != WW_CMD_OK && st->result != WW_CMD_RECOVERED &&
+	    st->result != WW_CMD_DEVICE_ERROR)
+		st->data_len = 0;
+	return 0;
+}
+
+static void sg_close(ww_xport_t *x)
+{
+	if (x->fd >= 0)
+		scsi_pt_close_device(x->fd);
+	x->fd = -1;
+}
+
+static const ww_xport_ops_t sg_ops = {
+	.scsi_in = sg_scsi_in,
+	.close = sg_close,
+};
+
+int ww_xport_open_sg(const char *path, ww_xport_t *out)
+{
+	int fd;
+
+	if (!path || !out)
+		return -EINVAL;
+	memset(out, 0, sizeof(*out));
+	out->fd = -1;
+	if (snprintf(out->path, sizeof(out->path), "%s", path) >= (int)sizeof(out->path))
+		return -ENAMETOOLONG;
+	fd = scsi_pt_open_flags(path, O_RDONLY | O_NONBLOCK, 0);
+	if (fd < 0)
+		return fd;
+	out->fd = fd;
+	out->ops = &sg_ops;
+	return 0;
+}
