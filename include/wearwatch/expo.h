@@ -22,6 +22,42 @@ char *ww_json_render_health(const ww_drive_t *d, const ww_health_t *h,
 void ww_text_render_health(FILE *f, const ww_drive_t *d, const ww_health_t *h,
 			   const ww_read_report_t *r);
 
+/* ------------------------------------------- snapshot exposition (serve) --- */
+#include <time.h>
+#include "wearwatch/store.h"
+
+/** Content-Type of ww_metrics_render()'s output. */
+#define WW_METRICS_CONTENT_TYPE "text/plain; version=0.0.4; charset=utf-8"
+
+/** Prometheus text exposition format 0.0.4 of every drive in snap (see
+ * docs/metrics.md for each family, unit, label and source). Values of
+ * drives that are missing or were never read are omitted, never NaN. Returns
+ * malloc'd text (NUL-terminated, *len bytes without the NUL; len may be NULL)
+ * or NULL on allocation failure. */
+char *ww_metrics_render(const ww_snapshot_t *snap, time_t now, size_t *len);
+
+/** Short, stable machine label of where a normalised value came from, for the
+ * `source` label: "nvme_data_units", "ata_devstat", "scsi_general_statistics",
+ * "scsi_bytes_processed", "nvme_percentage_used", "scsi_ssd_log",
+ * "ata_attribute_<id>", else the protocol name. field must point into h.
+ * buf (>= 24 bytes) may be used for the result. NULL when field is absent. */
+const char *ww_metrics_source_label(const ww_health_t *h, const ww_u64 *field,
+				    char *buf, size_t len);
+
+/** JSON for GET /api/v1/drives: an array with one object per drive (identity,
+ * present/missing_since, standby/since, hung/since, last collect, values age,
+ * counters and a summary of key values). See docs/api.md. Malloc'd or NULL. */
+char *ww_json_render_drives(const ww_snapshot_t *snap, time_t now);
+
+/** JSON for GET /api/v1/drives/{id}: the state object of the list plus
+ * "health" (as ww_json_render_health) when values exist. NULL when id is
+ * unknown (*found = false) or on allocation failure (*found = true). */
+char *ww_json_render_drive(const ww_snapshot_t *snap, const char *id, time_t now,
+			   bool *found);
+
+/** Minimal HTML page listing the drives of snap (GET /). Malloc'd or NULL. */
+char *ww_html_render_index(const ww_snapshot_t *snap, time_t now);
+
 #ifdef __cplusplus
 }
 #endif

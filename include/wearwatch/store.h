@@ -1,0 +1,120 @@
+/* Store: per-drive state and the immutable snapshot readers see.
+ *
+ * Writers (the discovery timer, collector workers) change state through the
+ * ww_store_* calls below; each call copies the current snapshot, applies the
+ * change and swaps the new snapshot in under a short mutex. Readers (HTTP,
+ * exposition) take a reference with ww_store_acquire() and never block a
+ * writer for longer than a pointer swap; a snapshot stays valid and unchanged
+ * until its last reference is released. No call here touches a device or reads
+ * the clock: every time is the `now` argument (seconds since the epoch), so
+ * tests drive a fake clock.
+ */
+#ifndef WEARWATCH_STORE_H
+#define WEARWATCH_STORE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <time.h>
+
+#include "wearwatch/collect.h"
+#include "wearwatch/drive.h"
+#include "wearwatch/record.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Default time a drive that disappeared is still listed (present = false). */
+#define WW_STORE_DEFAULT_RETENTION_S 86400
+
+/** Everything known about one drive at one instant. Times are seconds since the
+ * epoch, 0 = never. */
+typedef struct ww_drive_state {
+	ww_drive_t drive;          /* latest discovery result */
+	time_t first_seen;
+
+	bool present;              /* listed by the latest discovery */
+	time_t missing_since;      /* first discovery that did not list it */
+
+	/* latest values: health/report of the last read that returned data */
+	bool has_health;
+	ww_health_t health;
+	ww_read_report_t report;
+	time_t values_time;        /* when `health` was read */
+
+	bool standby;              /* last read left the drive alone (standby or
+				      runtime-suspended); `health` is older */
+	time_t standby_since;
+
+	bool hung;                 /* a read was issued and has not returned */
+	time_t hung_since;
+
+	/* last collection attempt */
+	time_t last_collect;       /* when it finished */
+	bool last_success;         /* it returned data (rc 0) or found standby (rc 1) */
+	int last_rc;               /* ww_collect_drive() return value */
+	double last_duration_s;
+	uint64_t collections_total; /* finished attempts */
+	uint64_t errors_total;     /* attempts that failed (rc < 0) plus failed
+				      commands inside successful ones */
+} ww_drive_state_t;
+
+/** Immutable view of every drive; sorted by drive id. Obtain with
+ * ww_store_acquire(), give back with ww_snapshot_release(). */
+typedef struct ww_snapshot {
+	unsigned long refs_;       /* private: reference count (atomic) */
+	uint64_t generation;       /* increments with every swap */
+	time_t built;              /* `now` of the change that built it */
+	size_t n;
+	ww_drive_state_t *drives;
+} ww_snapshot_t;
+
+typedef struct ww_store ww_store_t;
+
+/** New empty store. retention_s: how long a disappeared drive stays listed
+ * (0 = WW_STORE_DEFAULT_RETENTION_S). Returns NULL on allocation failure. */
+ww_store_t *ww_store_new(uint64_t retention_s);
+
+/** Free the store and drop its reference on the current snapshot (readers that
+ * still hold references keep theirs). */
+void ww_store_free(ww_store_t *s);
+
+/** Current snapshot with one more reference. Never NULL for a live store. */
+ww_snapshot_t *ww_store_acquire(ww_store_t *s);
+
+/** Drop a reference; frees the snapshot with the last one. NULL is a no-op. */
+void ww_snapshot_release(ww_snapshot_t *snap);
+
+/** Drive state by stable id, or NULL. Valid while the snapshot is held. */
+const ww_drive_state_t *ww_snapshot_find(const ww_snapshot_t *snap, const char *id);
+
+/** Apply one discovery result (the complete list of drives present at `now`):
+ * new drives are added (present), listed ones get the new ww_drive_t and
+ * present = true, unlisted ones become present = false with missing_since set
+ * once, and those missing for longer than the retention are dropped.
+ * Returns 0 or -ENOMEM. */
+int ww_store_sync(ww_store_t *s, const ww_drive_t *drives, size_t n, time_t now);
+
+/** Record the end of one collection of drive `id` (unknown ids are ignored:
+ * -ENOENT). rc is ww_collect_drive()'s return: 0 = h/r are new values, 1 =
+ * drive left alone (standby/suspended: previous values kept, standby set),
+ * < 0 = failed (previous values kept, error counted). h/r may be NULL when
+ * rc != 0. Clears `hung`. Returns 0, -ENOENT or -ENOMEM. */
+int ww_store_update(ww_store_t *s, const char *id, int rc, const ww_health_t *h,
+		    const ww_read_report_t *r, double duration_s, time_t now);
+
+/** Set or clear the hung flag of drive `id` (hung_since = now when set).
+ * Returns 0, -ENOENT or -ENOMEM. */
+int ww_store_set_hung(ww_store_t *s, const char *id, bool hung, time_t now);
+
+/** Pure: true when a drive state has been missing longer than retention_s. */
+bool ww_drive_state_expired(const ww_drive_state_t *st, uint64_t retention_s, time_t now);
+
+/** Pure: age of the values in seconds at `now`, or -1 when there are none. */
+int64_t ww_drive_state_values_age(const ww_drive_state_t *st, time_t now);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,86 @@
+/* Minimal HTML index of the drives in a snapshot (GET /); the dashboard comes
+ * later. Every string from a drive is HTML-escaped. */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "wearwatch/expo.h"
+#include "wearwatch/store.h"
+
+static void esc(FILE *f, const char *s)
+{
+	for (; s && *s; s++) {
+		switch (*s) {
+		case '<': fputs("&lt;", f); break;
+		case '>': fputs("&gt;", f); break;
+		case '&': fputs("&amp;", f); break;
+		case '"': fputs("&quot;", f); break;
+		case '\'': fputs("&#39;", f); break;
+		default: fputc(*s, f);
+		}
+	}
+}
+
+static void td_time(FILE *f, time_t t, time_t now)
+{
+	struct tm tm;
+	char buf[32];
+
+	if (!t) {
+		fputs("<td>never</td>", f);
+		return;
+	}
+	gmtime_r(&t, &tm);
+	strftime(buf, sizeof(buf), "%Y-%m-%d %H:%M:%SZ", &tm);
+	fprintf(f, "<td>%s (%llds ago)</td>", buf, (long long)(now > t ? now - t : 0));
+}
+
+char *ww_html_render_index(const ww_snapshot_t *snap, time_t now)
+{
+	char *buf = NULL;
+	size_t n = 0;
+	FILE *f = open_memstream(&buf, &n);
+
+	if (!f)
+		return NULL;
+	fputs("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>wearwatch</title>"
+	      "<style>body{font-family:sans-serif}table{border-collapse:collapse}"
+	      "td,th{border:1px solid #ccc;padding:2px 6px;text-align:left}</style></head>\n"
+	      "<body><h1>wearwatch</h1>\n<p><a href=\"/metrics\">/metrics</a> "
+	      "<a href=\"/api/v1/drives\">/api/v1/drives</a></p>\n<table>\n"
+	      "<tr><th>drive</th><th>model</th><th>transport</th><th>temperature</th>"
+	      "<th>endurance used</th><th>written</th><th>state</th><th>last collected</th></tr>\n", f);
+	for (size_t i = 0; snap && i < snap->n; i++) {
+		const ww_drive_state_t *st = &snap->drives[i];
+		const ww_health_t *h = st->has_health ? &st->health : NULL;
+
+		fputs("<tr><td><a href=\"/api/v1/drives/", f);
+		esc(f, st->drive.id);
+		fputs("\">", f);
+		esc(f, st->drive.id);
+		fputs("</a></td><td>", f);
+		esc(f, h && h->model[0] ? h->model : st->drive.sysfs_model);
+		fprintf(f, "</td><td>%s</td>", ww_transport_name(st->drive.transport));
+		if (h && WW_HAS(h->temperature_celsius))
+			fprintf(f, "<td>%lld &deg;C</td>", (long long)h->temperature_celsius.value);
+		else
+			fputs("<td></td>", f);
+		if (h && WW_HAS(h->endurance_used_percent))
+			fprintf(f, "<td>%llu %%</td>", (unsigned long long)h->endurance_used_percent.value);
+		else
+			fputs("<td></td>", f);
+		if (h && WW_HAS(h->host_written_bytes))
+			fprintf(f, "<td>%llu bytes</td>", (unsigned long long)h->host_written_bytes.value);
+		else
+			fputs("<td></td>", f);
+		fprintf(f, "<td>%s%s%s</td>", st->present ? "present" : "missing",
+			st->standby ? ", standby" : "", st->hung ? ", hung" : "");
+		td_time(f, st->last_collect, now);
+		fputs("</tr>\n", f);
+	}
+	fputs("</table></body></html>\n", f);
+	if (fclose(f) != 0) {
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}

@@ -1,0 +1,491 @@
+/* JSON rendering of a health record, and of snapshot state for the HTTP API
+ * (see expo.h, docs/api.md). 64-bit values go out as JSON integers when they
+ * fit int64 and as decimal strings otherwise; nothing passes through double. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <json-c/json.h>
+
+#include "wearwatch/expo.h"
+#include "wearwatch/store.h"
+
+#define JFLAGS (JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE)
+
+static json_object *j_u64(uint64_t v)
+{
+	char buf[24];
+
+	if (v <= (uint64_t)INT64_MAX)
+		return json_object_new_int64((int64_t)v);
+	snprintf(buf, sizeof(buf), "%llu", (unsigned long long)v);
+	return json_object_new_string(buf);
+}
+
+static json_object *j_u128(ww_u128 v)
+{
+	char buf[48];
+
+	if (!v.hi && v.lo <= (uint64_t)INT64_MAX)
+		return json_object_new_int64((int64_t)v.lo);
+	return json_object_new_string(ww_u128_to_dec(v, buf, sizeof(buf)));
+}
+
+static json_object *j_hex(const uint8_t *b, size_t n)
+{
+	char buf[2 * 32 + 1];
+	size_t k = 0;
+
+	for (size_t i = 0; i < n && k + 2 < sizeof(buf); i++)
+		k += (size_t)snprintf(buf + k, sizeof(buf) - k, "%02x", b[i]);
+	buf[k] = 0;
+	return json_object_new_string(buf);
+}
+
+static bool all_zero(const uint8_t *b, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (b[i])
+			return false;
+	return true;
+}
+
+static void add(json_object *o, const char *k, json_object *v)
+{
+	json_object_object_add(o, k, v);
+}
+
+static void add_str(json_object *o, const char *k, const char *v)
+{
+	add(o, k, v ? json_object_new_string(v) : NULL);
+}
+
+/* {"value":..., "unit":..., "source":...} for a present value, nothing otherwise */
+static void add_u64f(json_object *o, const char *k, const ww_u64 *v, const char *unit)
+{
+	json_object *e;
+
+	if (!WW_HAS(*v))
+		return;
+	e = json_object_new_object();
+	add(e, "value", j_u64(v->value));
+	if (unit)
+		add_str(e, "unit", unit);
+	add_str(e, "source", v->source);
+	if (v->saturated)
+		add(e, "saturated", json_object_new_boolean(1));
+	add(o, k, e);
+}
+
+static void add_i64f(json_object *o, const char *k, const ww_i64 *v, const char *unit)
+{
+	json_object *e;
+
+	if (!WW_HAS(*v))
+		return;
+	e = json_object_new_object();
+	add(e, "value", json_object_new_int64(v->value));
+	if (unit)
+		add_str(e, "unit", unit);
+	add_str(e, "source", v->source);
+	add(o, k, e);
+}
+
+static json_object *drive_identity(const ww_drive_t *d)
+{
+	json_object *o = json_object_new_object(), *a;
+
+	add_str(o, "id", d->id);
+	add_str(o, "block", d->block);
+	add_str(o, "dev_path", d->dev_path);
+	add_str(o, "cmd_path", d->cmd_path);
+	if (d->ctrl[0])
+		add_str(o, "controller", d->ctrl);
+	add_str(o, "slot", d->slot);
+	a = json_object_new_array();
+	for (size_t i = 0; i < d->n_paths && i < WW_MAX_PATHS; i++)
+		json_object_array_add(a, json_object_new_string(d->paths[i]));
+	add(o, "paths", a);
+	if (d->n_namespaces) {
+		a = json_object_new_array();
+		for (size_t i = 0; i < d->n_namespaces && i < WW_NVME_MAX_NS; i++)
+			json_object_array_add(a, json_object_new_string(d->namespaces[i]));
+		add(o, "namespaces", a);
+	}
+	add_str(o, "transport", ww_transport_name(d->transport));
+	add_str(o, "protocol", ww_protocol_name(d->protocol));
+	if (d->no_health_reason)
+		add_str(o, "no_health_reason", d->no_health_reason);
+	add(o, "rotational", json_object_new_boolean(d->rotational));
+	add(o, "capacity_bytes", j_u64(d->capacity_bytes));
+	add(o, "logical_block_bytes", json_object_new_int64(d->logical_block_bytes));
+	add(o, "physical_block_bytes", json_object_new_int64(d->physical_block_bytes));
+	add_str(o, "sysfs_model", d->sysfs_model);
+	add_str(o, "sysfs_serial", d->sysfs_serial);
+	add_str(o, "sysfs_wwn", d->sysfs_wwn);
+	add_str(o, "sysfs_vendor", d->sysfs_vendor);
+	return o;
+}
+
+static const char *smart_status_name(ww_smart_status_t s)
+{
+	return s == WW_SMART_PASSED ? "passed" : s == WW_SMART_FAILED ? "failed" : "unknown";
+}
+
+static json_object *health_values(const ww_health_t *h)
+{
+	json_object *o = json_object_new_object(), *e;
+
+	add_u64f(o, "capacity_bytes", &h->capacity_bytes, "bytes");
+	add_u64f(o, "logical_block_bytes", &h->logical_block_bytes, "bytes");
+	add_u64f(o, "physical_block_bytes", &h->physical_block_bytes, "bytes");
+	add_u64f(o, "rotation_rate_rpm", &h->rotation_rate_rpm, "rpm");
+	if (h->smart_status != WW_SMART_UNKNOWN) {
+		e = json_object_new_object();
+		add_str(e, "value", smart_status_name(h->smart_status));
+		add_str(e, "source", h->smart_status_source);
+		add(o, "smart_status", e);
+	}
+	add_i64f(o, "temperature_celsius", &h->temperature_celsius, "celsius");
+	add_i64f(o, "temperature_warning_celsius", &h->temperature_warning_celsius, "celsius");
+	add_i64f(o, "temperature_critical_celsius", &h->temperature_critical_celsius, "celsius");
+	add_i64f(o, "temperature_reference_celsius", &h->temperature_reference_celsius, "celsius");
+	add_u64f(o, "host_written_bytes", &h->host_written_bytes, "bytes");
+	add_u64f(o, "host_read_bytes", &h->host_read_bytes, "bytes");
+	add_u64f(o, "power_on_seconds", &h->power_on_seconds, "seconds");
+	add_u64f(o, "power_cycles", &h->power_cycles, "count");
+	add_u64f(o, "unsafe_shutdowns", &h->unsafe_shutdowns, "count");
+	add_u64f(o, "media_errors", &h->media_errors, "count");
+	add_u64f(o, "endurance_used_percent", &h->endurance_used_percent, "percent");
+	add_u64f(o, "available_spare_percent", &h->available_spare_percent, "percent");
+	add_u64f(o, "available_spare_threshold_percent", &h->available_spare_threshold_percent, "percent");
+	add_u64f(o, "critical_warning", &h->critical_warning, "bitfield");
+	add_u64f(o, "error_log_entries", &h->error_log_entries, "count");
+	return o;
+}
+
+static json_object *nvme_section(const ww_health_t *h)
+{
+	json_object *o = json_object_new_object(), *s, *a;
+
+	if (h->has_nvme_smart) {
+		const ww_nvme_smart_t *n = &h->nvme_smart;
+
+		s = json_object_new_object();
+		add(s, "critical_warning", json_object_new_int(n->critical_warning));
+		add(s, "composite_temperature_kelvin", json_object_new_int(n->composite_temperature_kelvin));
+		add(s, "available_spare_percent", json_object_new_int(n->available_spare_percent));
+		add(s, "available_spare_threshold_percent", json_object_new_int(n->available_spare_threshold_percent));
+		add(s, "percentage_used", json_object_new_int(n->percentage_used));
+		add(s, "endurance_group_critical_warning", json_object_new_int(n->endurance_group_critical_warning));
+		add(s, "data_units_read", j_u128(n->data_units_read));
+		add(s, "data_units_written", j_u128(n->data_units_written));
+		add(s, "host_read_commands", j_u128(n->host_read_commands));
+		add(s, "host_write_commands", j_u128(n->host_write_commands));
+		add(s, "controller_busy_time_minutes", j_u128(n->controller_busy_time_minutes));
+		add(s, "power_cycles", j_u128(n->power_cycles));
+		add(s, "power_on_hours", j_u128(n->power_on_hours));
+		add(s, "unsafe_shutdowns", j_u128(n->unsafe_shutdowns));
+		add(s, "media_errors", j_u128(n->media_errors));
+		add(s, "error_log_entries", j_u128(n->error_log_entries));
+		add(s, "warning_temperature_time_minutes", j_u64(n->warning_temperature_time_minutes));
+		add(s, "critical_temperature_time_minutes", j_u64(n->critical_temperature_time_minutes));
+		a = json_object_new_array();
+		for (int i = 0; i < 8; i++)
+			json_object_array_add(a, json_object_new_int(n->temperature_sensor_kelvin[i]));
+		add(s, "temperature_sensor_kelvin", a);
+		add(s, "thermal_mgmt_temp1_transitions", j_u64(n->thermal_mgmt_temp1_transitions));
+		add(s, "thermal_mgmt_temp2_transitions", j_u64(n->thermal_mgmt_temp2_transitions));
+		add(s, "thermal_mgmt_temp1_time_seconds", j_u64(n->thermal_mgmt_temp1_time_seconds));
+		add(s, "thermal_mgmt_temp2_time_seconds", j_u64(n->thermal_mgmt_temp2_time_seconds));
+		add_str(s, "source", "NVMe SMART / Health Information log 02h");
+		add(o, "smart_log", s);
+	}
+	if (h->has_nvme_ctrl) {
+		const ww_nvme_ctrl_t *c = &h->nvme_ctrl;
+		uint8_t oui[3] = { c->ieee_oui[2], c->ieee_oui[1], c->ieee_oui[0] };
+
+		s = json_object_new_object();
+		add(s, "vid", json_object_new_int(c->vid));
+		add(s, "version", j_u64(c->version));
+		add(s, "wctemp_kelvin", json_object_new_int(c->wctemp_kelvin));
+		add(s, "cctemp_kelvin", json_object_new_int(c->cctemp_kelvin));
+		add(s, "tnvmcap_bytes", j_u128(c->tnvmcap_bytes));
+		add(s, "nn", j_u64(c->nn));
+		add(s, "ieee_oui", j_hex(oui, 3));
+		add(s, "ctratt", j_u64(c->ctratt));
+		add(s, "lpa", json_object_new_int(c->lpa));
+		add_str(s, "source", "NVMe Identify Controller (CNS 01h)");
+		add(o, "controller", s);
+	}
+	a = json_object_new_array();
+	for (size_t i = 0; i < h->n_nvme_ns && i < WW_NVME_MAX_NS; i++) {
+		const ww_nvme_ns_t *ns = &h->nvme_ns[i];
+
+		s = json_object_new_object();
+		add(s, "nsid", j_u64(ns->nsid));
+		add(s, "size_blocks", j_u64(ns->size_blocks));
+		add(s, "lba_bytes", j_u64(ns->lba_bytes));
+		if (!all_zero(ns->eui64, sizeof(ns->eui64)))
+			add(s, "eui64", j_hex(ns->eui64, sizeof(ns->eui64)));
+		if (!all_zero(ns->nguid, sizeof(ns->nguid)))
+			add(s, "nguid", j_hex(ns->nguid, sizeof(ns->nguid)));
+		add(s, "endgid", json_object_new_int(ns->endgid));
+		add_str(s, "block_name", ns->block_name);
+		json_object_array_add(a, s);
+	}
+	add(o, "namespaces", a);
+	return o;
+}
+
+static json_object *ata_section(const ww_ata_t *t)
+{
+	json_object *o = json_object_new_object(), *a, *e;
+
+	add(o, "smart_supported", json_object_new_boolean(t->smart_supported));
+	add(o, "smart_enabled", json_object_new_boolean(t->smart_enabled));
+	add(o, "smart_data_checksum_ok", json_object_new_boolean(t->smart_data_checksum_ok));
+	add(o, "has_thresholds", json_object_new_boolean(t->has_thresholds));
+	add(o, "thresholds_checksum_ok", json_object_new_boolean(t->thresholds_checksum_ok));
+	add(o, "gp_log_supported", json_object_new_boolean(t->gp_log_supported));
+	add(o, "devstat_supported", json_object_new_boolean(t->devstat_supported));
+	if (t->has_power_mode)
+		add(o, "power_mode", json_object_new_int(t->power_mode));
+	add(o, "rotation_rate", json_object_new_int(t->rotation_rate));
+	a = json_object_new_array();
+	for (size_t i = 0; i < t->n_attrs && i < WW_ATA_MAX_ATTRS; i++) {
+		const ww_ata_attr_t *at = &t->attrs[i];
+
+		e = json_object_new_object();
+		add(e, "id", json_object_new_int(at->id));
+		add_str(e, "name", at->name ? at->name : "Unknown_Attribute");
+		add(e, "flags", json_object_new_int(at->flags));
+		add(e, "value", json_object_new_int(at->value));
+		add(e, "worst", json_object_new_int(at->worst));
+		if (at->has_threshold)
+			add(e, "threshold", json_object_new_int(at->threshold));
+		add(e, "raw", j_u64(at->raw));
+		add(e, "raw_bytes", j_hex(at->raw_bytes, sizeof(at->raw_bytes)));
+		json_object_array_add(a, e);
+	}
+	add(o, "attributes", a);
+	e = json_object_new_object();
+	add_u64f(e, "power_on_hours", &t->devstat_power_on_hours, "hours");
+	add_u64f(e, "logical_sectors_written", &t->devstat_logical_sectors_written, "sectors");
+	add_u64f(e, "logical_sectors_read", &t->devstat_logical_sectors_read, "sectors");
+	add_i64f(e, "temperature_celsius", &t->devstat_temperature_celsius, "celsius");
+	add_u64f(e, "percentage_used", &t->devstat_percentage_used, "percent");
+	add(o, "device_statistics", e);
+	return o;
+}
+
+static json_object *errcnt(const ww_scsi_errcnt_t *c)
+{
+	json_object *o = json_object_new_object();
+
+	add_u64f(o, "corrected_total", &c->corrected_total, "count");
+	add_u64f(o, "bytes_processed", &c->bytes_processed, "bytes");
+	add_u64f(o, "uncorrected", &c->uncorrected, "count");
+	return o;
+}
+
+static json_object *scsi_section(const ww_scsi_t *s)
+{
+	json_object *o = json_object_new_object(), *a;
+	char buf[16];
+
+	a = json_object_new_array();
+	for (size_t i = 0; i < s->n_supported_pages && i < WW_SCSI_MAX_PAGES; i++) {
+		uint16_t p = s->supported_pages[i];
+
+		if (p & 0xff)
+			snprintf(buf, sizeof(buf), "0x%02x/0x%02x", p >> 8, p & 0xff);
+		else
+			snprintf(buf, sizeof(buf), "0x%02x", p >> 8);
+		json_object_array_add(a, json_object_new_string(buf));
+	}
+	add(o, "supported_log_pages", a);
+	add(o, "write_errors", errcnt(&s->write_errors));
+	add(o, "read_errors", errcnt(&s->read_errors));
+	add(o, "verify_errors", errcnt(&s->verify_errors));
+	add_i64f(o, "temperature_celsius", &s->temperature_celsius, "celsius");
+	add_i64f(o, "reference_temperature_celsius", &s->reference_temperature_celsius, "celsius");
+	add_i64f(o, "environment_temperature_celsius", &s->env_temperature_celsius, "celsius");
+	add_u64f(o, "start_stop_cycles", &s->start_stop_cycles, "count");
+	add_u64f(o, "specified_start_stop_cycles", &s->specified_start_stop_cycles, "count");
+	if (s->manufacture_year[0])
+		add_str(o, "manufacture_year", s->manufacture_year);
+	if (s->manufacture_week[0])
+		add_str(o, "manufacture_week", s->manufacture_week);
+	add_u64f(o, "percentage_used", &s->percentage_used, "percent");
+	add_u64f(o, "power_on_minutes", &s->power_on_minutes, "minutes");
+	add_u64f(o, "logical_blocks_written", &s->logical_blocks_written, "blocks");
+	add_u64f(o, "logical_blocks_read", &s->logical_blocks_read, "blocks");
+	add_u64f(o, "ie_asc", &s->ie_asc, NULL);
+	add_u64f(o, "ie_ascq", &s->ie_ascq, NULL);
+	add_i64f(o, "ie_temperature_celsius", &s->ie_temperature_celsius, "celsius");
+	add(o, "peripheral_type", json_object_new_int(s->peripheral_type));
+	if (s->protocol_id != 0xff)
+		add(o, "protocol_id", json_object_new_int(s->protocol_id));
+	add(o, "medium_rotation_rate", json_object_new_int(s->medium_rotation_rate));
+	return o;
+}
+
+static json_object *report_object(const ww_read_report_t *r)
+{
+	json_object *o = json_object_new_object(), *a = json_object_new_array(), *e;
+
+	for (size_t i = 0; i < r->n_cmds && i < WW_READ_MAX_CMDS; i++) {
+		const ww_cmd_note_t *c = &r->cmds[i];
+
+		e = json_object_new_object();
+		add_str(e, "command", c->what);
+		add_str(e, "result", ww_cmd_result_name(c->result));
+		if (c->os_errno)
+			add(e, "errno", json_object_new_int(c->os_errno));
+		if (c->sense_key || c->asc || c->ascq) {
+			add(e, "sense_key", json_object_new_int(c->sense_key));
+			add(e, "asc", json_object_new_int(c->asc));
+			add(e, "ascq", json_object_new_int(c->ascq));
+		}
+		if (c->nvme_status)
+			add(e, "nvme_status", json_object_new_int(c->nvme_status));
+		json_object_array_add(a, e);
+	}
+	add(o, "commands", a);
+	add(o, "errors", json_object_new_int64(r->n_errors));
+	add(o, "unsupported", json_object_new_int64(r->n_unsupported));
+	add(o, "decode_errors", json_object_new_int64(r->n_decode_errors));
+	add(o, "standby", json_object_new_boolean(r->standby));
+	return o;
+}
+
+static json_object *health_object(const ww_drive_t *d, const ww_health_t *h,
+				  const ww_read_report_t *r)
+{
+	json_object *o = json_object_new_object(), *id;
+
+	if (d)
+		add(o, "drive", drive_identity(d));
+	if (h) {
+		id = json_object_new_object();
+		add_str(id, "protocol", ww_protocol_name(h->protocol));
+		add_str(id, "model", h->model);
+		add_str(id, "serial", h->serial);
+		add_str(id, "firmware", h->firmware);
+		add_str(id, "vendor", h->vendor);
+		add_str(id, "wwn", h->wwn);
+		add(o, "identity", id);
+		add(o, "values", health_values(h));
+		if (h->protocol == WW_PROTO_NVME || h->has_nvme_smart || h->has_nvme_ctrl)
+			add(o, "nvme", nvme_section(h));
+		if (h->protocol == WW_PROTO_ATA)
+			add(o, "ata", ata_section(&h->ata));
+		if (h->protocol == WW_PROTO_SCSI)
+			add(o, "scsi", scsi_section(&h->scsi));
+	}
+	if (r)
+		add(o, "report", report_object(r));
+	return o;
+}
+
+static char *to_text(json_object *o)
+{
+	char *s = NULL;
+
+	if (o) {
+		const char *t = json_object_to_json_string_ext(o, JFLAGS);
+
+		s = t ? strdup(t) : NULL;
+		json_object_put(o);
+	}
+	return s;
+}
+
+char *ww_json_render_health(const ww_drive_t *d, const ww_health_t *h,
+			    const ww_read_report_t *r)
+{
+	return to_text(health_object(d, h, r));
+}
+
+static json_object *j_time(time_t t)
+{
+	return t ? json_object_new_int64((int64_t)t) : NULL;
+}
+
+static json_object *state_object(const ww_drive_state_t *st, time_t now)
+{
+	const ww_drive_t *d = &st->drive;
+	const ww_health_t *h = st->has_health ? &st->health : NULL;
+	json_object *o = json_object_new_object(), *e;
+	int64_t age = ww_drive_state_values_age(st, now);
+
+	add_str(o, "id", d->id);
+	add_str(o, "device", d->dev_path);
+	add_str(o, "model", h && h->model[0] ? h->model : d->sysfs_model);
+	add_str(o, "serial", h && h->serial[0] ? h->serial : d->sysfs_serial);
+	add_str(o, "transport", ww_transport_name(d->transport));
+	add_str(o, "protocol", ww_protocol_name(d->protocol));
+	add(o, "present", json_object_new_boolean(st->present));
+	add(o, "missing_since", j_time(st->missing_since));
+	add(o, "standby", json_object_new_boolean(st->standby));
+	add(o, "standby_since", j_time(st->standby_since));
+	add(o, "hung", json_object_new_boolean(st->hung));
+	add(o, "hung_since", j_time(st->hung_since));
+	add(o, "first_seen", j_time(st->first_seen));
+
+	e = json_object_new_object();
+	add(e, "timestamp", j_time(st->last_collect));
+	add(e, "success", st->collections_total ? json_object_new_boolean(st->last_success) : NULL);
+	add(e, "rc", st->collections_total ? json_object_new_int(st->last_rc) : NULL);
+	add(e, "duration_seconds", st->collections_total ? json_object_new_double(st->last_duration_s) : NULL);
+	add(o, "last_collect", e);
+	add(o, "values_timestamp", j_time(st->has_health ? st->values_time : 0));
+	add(o, "values_age_seconds", age >= 0 ? json_object_new_int64(age) : NULL);
+	add(o, "collections_total", j_u64(st->collections_total));
+	add(o, "errors_total", j_u64(st->errors_total));
+
+	e = json_object_new_object();
+	if (h) {
+		if (WW_HAS(h->temperature_celsius))
+			add(e, "temperature_celsius", json_object_new_int64(h->temperature_celsius.value));
+		if (WW_HAS(h->endurance_used_percent))
+			add(e, "endurance_used_percent", j_u64(h->endurance_used_percent.value));
+		if (WW_HAS(h->host_written_bytes))
+			add(e, "host_written_bytes", j_u64(h->host_written_bytes.value));
+		if (WW_HAS(h->power_on_seconds))
+			add(e, "power_on_seconds", j_u64(h->power_on_seconds.value));
+		if (WW_HAS(h->available_spare_percent))
+			add(e, "available_spare_percent", j_u64(h->available_spare_percent.value));
+		if (h->smart_status != WW_SMART_UNKNOWN)
+			add_str(e, "smart_status", smart_status_name(h->smart_status));
+	}
+	add(o, "summary", e);
+	return o;
+}
+
+char *ww_json_render_drives(const ww_snapshot_t *snap, time_t now)
+{
+	json_object *a = json_object_new_array();
+
+	for (size_t i = 0; snap && i < snap->n; i++)
+		json_object_array_add(a, state_object(&snap->drives[i], now));
+	return to_text(a);
+}
+
+char *ww_json_render_drive(const ww_snapshot_t *snap, const char *id, time_t now,
+			   bool *found)
+{
+	const ww_drive_state_t *st = ww_snapshot_find(snap, id);
+	json_object *o;
+
+	if (found)
+		*found = st != NULL;
+	if (!st)
+		return NULL;
+	o = state_object(st, now);
+	add(o, "drive", drive_identity(&st->drive));
+	if (st->has_health)
+		add(o, "health", health_object(NULL, &st->health, &st->report));
+	return to_text(o);
+}
