@@ -40,6 +40,9 @@ typedef struct ww_drive {
 	uint64_t capacity_bytes;     /* sysfs size x 512 */
 	uint32_t logical_block_bytes, physical_block_bytes;
 	char sysfs_model[64], sysfs_serial[64], sysfs_wwn[64], sysfs_vendor[16];
+	char sysfs_firmware[32];     /* NVMe firmware_rev, SCSI INQUIRY rev */
+	char sysfs_path[256];        /* resolved /sys/devices/... path of
+					`block`, relative to sysroot */
 } ww_drive_t;
 
 /** List drives under sysroot ("" or "/" for the live system; a test tree
@@ -55,6 +58,15 @@ int ww_discover(const char *sysroot, const char *const *include,
  * be touched (suspended/suspending), 0 when it may, -errno on read failure
  * (treated by callers as "may touch"). */
 int ww_runtime_suspended(const char *sysroot, const char *block);
+
+/** Transport as best known after a read: discovery's, refined by the VPD 0x83
+ * PROTOCOL IDENTIFIER the SCSI reader stored (6 = SAS, as scsi_debug reports)
+ * when sysfs could not tell (WW_TRANSPORT_OTHER). h may be NULL. */
+ww_transport_t ww_drive_transport(const ww_drive_t *d, const ww_health_t *h);
+
+/** How health is read, for people: "nvme admin", "ata via sat",
+ * "scsi log sense", "none: <reason>". Returns buf. */
+const char *ww_drive_protocol_label(const ww_drive_t *d, char *buf, size_t len);
 
 #ifdef __cplusplus
 }

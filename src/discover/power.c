@@ -1,0 +1,100 @@
+/* Runtime PM status and the sysfs readers discovery shares. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "discover/sysfs.h"
+#include "wearwatch/drive.h"
+
+int ww_sysfs_path(char *buf, size_t len, const char *sysroot, const char *fmt, ...)
+{
+	size_t n;
+	va_list ap;
+	int m;
+
+	if (!sysroot)
+		sysroot = "";
+	n = strlen(sysroot);
+	while (n && sysroot[n - 1] == '/')
+		n--;
+	if (n >= len)
+		return -ENAMETOOLONG;
+	memcpy(buf, sysroot, n);
+	va_start(ap, fmt);
+	m = vsnprintf(buf + n, len - n, fmt, ap);
+	va_end(ap);
+	if (m < 0 || (size_t)m >= len - n)
+		return -ENAMETOOLONG;
+	return 0;
+}
+
+int ww_sysfs_read(const char *path, char *buf, size_t len)
+{
+	ssize_t n;
+	int fd;
+
+	if (!len)
+		return -EINVAL;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, len - 1);
+	if (n < 0) {
+		int e = errno;
+		close(fd);
+		return -e;
+	}
+	close(fd);
+	buf[n] = 0;
+	/* attributes are one line; keep only the first */
+	char *nl = strchr(buf, '\n');
+	if (nl)
+		*nl = 0;
+	n = (ssize_t)strlen(buf);
+	while (n && (buf[n - 1] == ' ' || buf[n - 1] == '\t' || buf[n - 1] == '\r'))
+		buf[--n] = 0;
+	return (int)n;
+}
+
+int ww_sysfs_read_u64(const char *path, uint64_t *v)
+{
+	char buf[32], *end;
+	int n = ww_sysfs_read(path, buf, sizeof(buf));
+
+	if (n < 0)
+		return n;
+	errno = 0;
+	*v = strtoull(buf, &end, 0);
+	if (errno || end == buf)
+		return -EINVAL;
+	return 0;
+}
+
+int ww_runtime_suspended(const char *sysroot, const char *block)
+{
+	char p[4096], st[32];
+	int n = -ENOENT;
+
+	if (!block || !*block || strchr(block, '/'))
+		return -EINVAL;
+	/* NVMe: /sys/block/nvme0n1/device is the controller (class device,
+	 * always "unsupported"); runtime PM lives on its parent, the PCI
+	 * function, at .../device/device. */
+	if (!strncmp(block, "nvme", 4) &&
+	    !ww_sysfs_path(p, sizeof(p), sysroot,
+			   "/sys/block/%s/device/device/power/runtime_status", block))
+		n = ww_sysfs_read(p, st, sizeof(st));
+	if (n < 0) {
+		if (ww_sysfs_path(p, sizeof(p), sysroot,
+				  "/sys/block/%s/device/power/runtime_status", block))
+			return -ENAMETOOLONG;
+		n = ww_sysfs_read(p, st, sizeof(st));
+	}
+	if (n < 0)
+		return n;
+	return !strcmp(st, "suspended") || !strcmp(st, "suspending");
+}
