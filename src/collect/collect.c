@@ -1,0 +1,112 @@
+/* One read of one drive: power check, open, dispatch, close (see collect.h). */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "wearwatch/collect.h"
+
+static void note(ww_read_report_t *r, const char *what, ww_cmd_result_t res, int err)
+{
+	ww_cmd_status_t st;
+
+	memset(&st, 0, sizeof(st));
+	st.result = res;
+	st.os_errno = err;
+	ww_report_cmd(r, what, &st);
+}
+
+/* Identity the device did not report, from sysfs; device values win. */
+static void fill_from_sysfs(const ww_drive_t *d, ww_health_t *h)
+{
+	if (!*h->model && *d->sysfs_model)
+		snprintf(h->model, sizeof(h->model), "%s", d->sysfs_model);
+	if (!*h->serial && *d->sysfs_serial)
+		snprintf(h->serial, sizeof(h->serial), "%s", d->sysfs_serial);
+	if (!*h->firmware && *d->sysfs_firmware)
+		snprintf(h->firmware, sizeof(h->firmware), "%s", d->sysfs_firmware);
+	if (!*h->vendor && *d->sysfs_vendor)
+		snprintf(h->vendor, sizeof(h->vendor), "%s", d->sysfs_vendor);
+	if (!*h->wwn && !strncmp(d->sysfs_wwn, "naa.", 4))
+		snprintf(h->wwn, sizeof(h->wwn), "0x%s", d->sysfs_wwn + 4);
+	if (!WW_HAS(h->capacity_bytes) && d->capacity_bytes)
+		WW_SET(h->capacity_bytes, d->capacity_bytes, "sysfs size x 512");
+	if (!WW_HAS(h->logical_block_bytes) && d->logical_block_bytes)
+		WW_SET(h->logical_block_bytes, d->logical_block_bytes,
+		       "sysfs queue/logical_block_size");
+	if (!WW_HAS(h->physical_block_bytes) && d->physical_block_bytes)
+		WW_SET(h->physical_block_bytes, d->physical_block_bytes,
+		       "sysfs queue/physical_block_size");
+}
+
+static int read_sg(ww_xport_t *x, const ww_drive_t *d, ww_health_t *h,
+		   ww_read_report_t *r)
+{
+	bool is_ata = d->protocol == WW_PROTO_ATA;
+
+	if (!is_ata) {
+		/* SAT layers other than libata (HBAs, some SAS expanders) show a
+		 * vendor other than "ATA"; VPD 0x89 tells. */
+		int ret = ww_scsi_probe_ata(x, &is_ata);
+
+		if (ret < 0 && ret != -ENOTSUP && ret != -EOPNOTSUPP)
+			note(r, "INQUIRY VPD 0x00 (probe ATA)", WW_CMD_OS_ERROR, -ret);
+		if (ret < 0)
+			is_ata = false;
+	}
+	h->protocol = is_ata ? WW_PROTO_ATA : WW_PROTO_SCSI;
+	return is_ata ? ww_read_ata(x, d, h, r) : ww_read_scsi(x, d, h, r);
+}
+
+int ww_collect_drive(const char *sysroot, const ww_drive_t *d, ww_health_t *h,
+		     ww_read_report_t *r)
+{
+	ww_xport_t x;
+	int ret;
+
+	if (!d || !h || !r)
+		return -EINVAL;
+	memset(h, 0, sizeof(*h));
+	memset(r, 0, sizeof(*r));
+	memset(&x, 0, sizeof(x));
+	x.fd = -1;
+	h->protocol = d->protocol;
+
+	/* never wake a runtime-suspended device; a read error means "may touch" */
+	if (ww_runtime_suspended(sysroot, d->block) == 1) {
+		fill_from_sysfs(d, h);
+		return 1;
+	}
+
+	switch (d->protocol) {
+	case WW_PROTO_NVME:
+		ret = ww_xport_open_nvme(d->cmd_path, &x);
+		break;
+	case WW_PROTO_ATA:
+	case WW_PROTO_SCSI:
+		ret = ww_xport_open_sg(d->cmd_path, &x);
+		break;
+	default:
+		note(r, "no health interface", WW_CMD_UNSUPPORTED, 0);
+		fill_from_sysfs(d, h);
+		return -EOPNOTSUPP;
+	}
+	if (ret < 0) {
+		char what[48];
+
+		snprintf(what, sizeof(what), "open %.40s", d->cmd_path);
+		note(r, what, WW_CMD_OS_ERROR, -ret);
+		fill_from_sysfs(d, h);
+		return ret;
+	}
+
+	if (d->protocol == WW_PROTO_NVME)
+		ret = ww_read_nvme(&x, d, h, r);
+	else
+		ret = read_sg(&x, d, h, r);
+	ww_xport_close(&x);
+
+	fill_from_sysfs(d, h);
+	if (ret < 0)
+		return ret;
+	return r->standby ? 1 : 0;
+}
