@@ -1,0 +1,338 @@
+/* Human-readable rendering of one read, for `wearwatch show` (see expo.h). */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "wearwatch/expo.h"
+
+#define LBL "  %-28s "
+
+static void u64_line(FILE *f, const char *label, const char *unit, const ww_u64 *v)
+{
+	if (!WW_HAS(*v))
+		return;
+	fprintf(f, LBL "%" PRIu64 "%s%s%s   [%s]\n", label, v->value, *unit ? " " : "",
+		unit, v->saturated ? " (saturated)" : "", v->source);
+}
+
+static void i64_line(FILE *f, const char *label, const char *unit, const ww_i64 *v)
+{
+	if (!WW_HAS(*v))
+		return;
+	fprintf(f, LBL "%" PRId64 "%s%s   [%s]\n", label, v->value, *unit ? " " : "", unit,
+		v->source);
+}
+
+static void str_line(FILE *f, const char *label, const char *s)
+{
+	if (s && *s)
+		fprintf(f, LBL "%s\n", label, s);
+}
+
+static const char *human_bytes(uint64_t b, char *buf, size_t len)
+{
+	static const char *const u[] = { "B", "kB", "MB", "GB", "TB", "PB", "EB" };
+	long double v = (long double)b;
+	int i = 0;
+
+	while (v >= 1000 && i < 6) {
+		v /= 1000;
+		i++;
+	}
+	snprintf(buf, len, "%.2Lf %s", v, u[i]);
+	return buf;
+}
+
+static void render_drive(FILE *f, const ww_drive_t *d, const ww_health_t *h)
+{
+	char buf[256];
+	size_t o = 0;
+
+	fprintf(f, "Drive %s\n", d->id);
+	str_line(f, "device", d->dev_path);
+	for (size_t i = 0; i < d->n_paths && o < sizeof(buf); i++)
+		o += (size_t)snprintf(buf + o, sizeof(buf) - o, "%s%s", i ? " " : "", d->paths[i]);
+	if (d->n_paths > 1)
+		str_line(f, "paths", buf);
+	o = 0;
+	buf[0] = 0;
+	for (size_t i = 0; i < d->n_namespaces && o < sizeof(buf); i++)
+		o += (size_t)snprintf(buf + o, sizeof(buf) - o, "%s%s", i ? " " : "",
+				      d->namespaces[i]);
+	str_line(f, "namespaces", buf);
+	str_line(f, "command node", d->cmd_path);
+	str_line(f, "transport", ww_transport_name(ww_drive_transport(d, h)));
+	str_line(f, "health read with", ww_drive_protocol_label(d, buf, sizeof(buf)));
+	str_line(f, "slot", d->slot);
+	fprintf(f, LBL "%s   [sysfs queue/rotational]\n", "rotational", d->rotational ? "yes" : "no");
+}
+
+static void render_identity(FILE *f, const ww_health_t *h)
+{
+	char hb[32];
+
+	fprintf(f, "Identity\n");
+	str_line(f, "model", h->model);
+	str_line(f, "serial", h->serial);
+	str_line(f, "firmware", h->firmware);
+	str_line(f, "vendor", h->vendor);
+	str_line(f, "wwn", h->wwn);
+	if (WW_HAS(h->capacity_bytes))
+		fprintf(f, LBL "%" PRIu64 " bytes (%s)   [%s]\n", "capacity",
+			h->capacity_bytes.value, human_bytes(h->capacity_bytes.value, hb, sizeof(hb)),
+			h->capacity_bytes.source);
+	u64_line(f, "logical block size", "bytes", &h->logical_block_bytes);
+	u64_line(f, "physical block size", "bytes", &h->physical_block_bytes);
+	if (WW_HAS(h->rotation_rate_rpm) && h->rotation_rate_rpm.value == 1)
+		fprintf(f, LBL "non-rotating (solid state)   [%s]\n", "rotation rate",
+			h->rotation_rate_rpm.source);
+	else
+		u64_line(f, "rotation rate", "rpm", &h->rotation_rate_rpm);
+}
+
+static void render_health(FILE *f, const ww_health_t *h)
+{
+	char hb[32];
+
+	fprintf(f, "Health\n");
+	if (h->smart_status != WW_SMART_UNKNOWN)
+		fprintf(f, LBL "%s   [%s]\n", "SMART overall status",
+			h->smart_status == WW_SMART_PASSED ? "PASSED" : "FAILED",
+			h->smart_status_source ? h->smart_status_source : "?");
+	i64_line(f, "temperature", "Celsius", &h->temperature_celsius);
+	i64_line(f, "warning temperature", "Celsius", &h->temperature_warning_celsius);
+	i64_line(f, "critical temperature", "Celsius", &h->temperature_critical_celsius);
+	i64_line(f, "reference temperature", "Celsius", &h->temperature_reference_celsius);
+	if (WW_HAS(h->host_written_bytes))
+		fprintf(f, LBL "%" PRIu64 " bytes (%s)%s   [%s]\n", "host written",
+			h->host_written_bytes.value,
+			human_bytes(h->host_written_bytes.value, hb, sizeof(hb)),
+			h->host_written_bytes.saturated ? " (saturated)" : "",
+			h->host_written_bytes.source);
+	if (WW_HAS(h->host_read_bytes))
+		fprintf(f, LBL "%" PRIu64 " bytes (%s)%s   [%s]\n", "host read",
+			h->host_read_bytes.value,
+			human_bytes(h->host_read_bytes.value, hb, sizeof(hb)),
+			h->host_read_bytes.saturated ? " (saturated)" : "",
+			h->host_read_bytes.source);
+	if (WW_HAS(h->power_on_seconds))
+		fprintf(f, LBL "%" PRIu64 " seconds (%" PRIu64 " h)   [%s]\n", "power on time",
+			h->power_on_seconds.value, h->power_on_seconds.value / 3600,
+			h->power_on_seconds.source);
+	u64_line(f, "power cycles", "", &h->power_cycles);
+	u64_line(f, "unsafe shutdowns", "", &h->unsafe_shutdowns);
+	u64_line(f, "media errors", "", &h->media_errors);
+	u64_line(f, "endurance used", "%", &h->endurance_used_percent);
+	u64_line(f, "available spare", "%", &h->available_spare_percent);
+	u64_line(f, "available spare threshold", "%", &h->available_spare_threshold_percent);
+	if (WW_HAS(h->critical_warning))
+		fprintf(f, LBL "0x%02" PRIx64 "   [%s]\n", "critical warning",
+			h->critical_warning.value, h->critical_warning.source);
+	u64_line(f, "error log entries", "", &h->error_log_entries);
+}
+
+static void u128_line(FILE *f, const char *label, const char *unit, ww_u128 v)
+{
+	char b[48];
+
+	fprintf(f, LBL "%s%s%s\n", label, ww_u128_to_dec(v, b, sizeof(b)), *unit ? " " : "", unit);
+}
+
+static void render_nvme(FILE *f, const ww_health_t *h)
+{
+	const ww_nvme_smart_t *s = &h->nvme_smart;
+
+	if (h->has_nvme_ctrl) {
+		const ww_nvme_ctrl_t *c = &h->nvme_ctrl;
+
+		fprintf(f, "NVMe Identify Controller (CNS 01h)\n");
+		fprintf(f, LBL "0x%04x\n", "PCI vendor id", c->vid);
+		if (c->version)
+			fprintf(f, LBL "%u.%u.%u\n", "NVMe version", c->version >> 16,
+				(c->version >> 8) & 0xff, c->version & 0xff);
+		fprintf(f, LBL "%02x%02x%02x\n", "IEEE OUI", c->ieee_oui[2], c->ieee_oui[1],
+			c->ieee_oui[0]);
+		fprintf(f, LBL "%u\n", "namespaces (NN)", c->nn);
+		if (c->wctemp_kelvin)
+			fprintf(f, LBL "%u Kelvin\n", "WCTEMP", c->wctemp_kelvin);
+		if (c->cctemp_kelvin)
+			fprintf(f, LBL "%u Kelvin\n", "CCTEMP", c->cctemp_kelvin);
+		u128_line(f, "TNVMCAP", "bytes", c->tnvmcap_bytes);
+	}
+	for (size_t i = 0; i < h->n_nvme_ns; i++) {
+		const ww_nvme_ns_t *n = &h->nvme_ns[i];
+
+		fprintf(f, LBL "nsid %u: %" PRIu64 " blocks x %u bytes%s%s\n", "namespace",
+			n->nsid, n->size_blocks, n->lba_bytes, *n->block_name ? " " : "",
+			n->block_name);
+	}
+	if (!h->has_nvme_smart)
+		return;
+	fprintf(f, "NVMe SMART/Health Information (Log 02h)\n");
+	fprintf(f, LBL "0x%02x\n", "critical warning", s->critical_warning);
+	fprintf(f, LBL "%u Kelvin\n", "composite temperature", s->composite_temperature_kelvin);
+	fprintf(f, LBL "%u %%\n", "available spare", s->available_spare_percent);
+	fprintf(f, LBL "%u %%\n", "available spare threshold",
+		s->available_spare_threshold_percent);
+	fprintf(f, LBL "%u %%\n", "percentage used", s->percentage_used);
+	fprintf(f, LBL "0x%02x\n", "endurance group crit. warning",
+		s->endurance_group_critical_warning);
+	u128_line(f, "data units read", "x 512000 bytes", s->data_units_read);
+	u128_line(f, "data units written", "x 512000 bytes", s->data_units_written);
+	u128_line(f, "host read commands", "", s->host_read_commands);
+	u128_line(f, "host write commands", "", s->host_write_commands);
+	u128_line(f, "controller busy time", "minutes", s->controller_busy_time_minutes);
+	u128_line(f, "power cycles", "", s->power_cycles);
+	u128_line(f, "power on hours", "hours", s->power_on_hours);
+	u128_line(f, "unsafe shutdowns", "", s->unsafe_shutdowns);
+	u128_line(f, "media and data integrity errors", "", s->media_errors);
+	u128_line(f, "error log entries", "", s->error_log_entries);
+	fprintf(f, LBL "%u minutes\n", "warning temperature time",
+		s->warning_temperature_time_minutes);
+	fprintf(f, LBL "%u minutes\n", "critical temperature time",
+		s->critical_temperature_time_minutes);
+	for (int i = 0; i < 8; i++)
+		if (s->temperature_sensor_kelvin[i])
+			fprintf(f, "  temperature sensor %d%*s %u Kelvin\n", i + 1, 8, "",
+				s->temperature_sensor_kelvin[i]);
+	fprintf(f, LBL "%u / %u\n", "thermal mgmt transitions 1/2",
+		s->thermal_mgmt_temp1_transitions, s->thermal_mgmt_temp2_transitions);
+	fprintf(f, LBL "%u / %u seconds\n", "thermal mgmt time 1/2",
+		s->thermal_mgmt_temp1_time_seconds, s->thermal_mgmt_temp2_time_seconds);
+}
+
+static void render_ata(FILE *f, const ww_health_t *h)
+{
+	const ww_ata_t *a = &h->ata;
+
+	fprintf(f, "ATA\n");
+	fprintf(f, LBL "%s, %s\n", "SMART", a->smart_supported ? "supported" : "not supported",
+		a->smart_enabled ? "enabled" : "disabled");
+	if (a->has_power_mode)
+		fprintf(f, LBL "0x%02x   [CHECK POWER MODE]\n", "power mode", a->power_mode);
+	if (a->rotation_rate)
+		fprintf(f, LBL "%u%s   [IDENTIFY word 217]\n", "rotation rate", a->rotation_rate,
+			a->rotation_rate == 1 ? " (non-rotating)" : " rpm");
+	u64_line(f, "devstat power on", "hours", &a->devstat_power_on_hours);
+	u64_line(f, "devstat logical sectors written", "sectors",
+		 &a->devstat_logical_sectors_written);
+	u64_line(f, "devstat logical sectors read", "sectors", &a->devstat_logical_sectors_read);
+	i64_line(f, "devstat temperature", "Celsius", &a->devstat_temperature_celsius);
+	u64_line(f, "devstat percentage used", "%", &a->devstat_percentage_used);
+	if (!a->n_attrs)
+		return;
+	fprintf(f, "SMART Attributes Data Structure%s\n",
+		a->smart_data_checksum_ok ? "" : " (checksum mismatch)");
+	fprintf(f, "ID# ATTRIBUTE_NAME          FLAG     VALUE WORST THRESH RAW_VALUE\n");
+	for (size_t i = 0; i < a->n_attrs && i < WW_ATA_MAX_ATTRS; i++) {
+		const ww_ata_attr_t *t = &a->attrs[i];
+		char th[8];
+
+		if (t->has_threshold)
+			snprintf(th, sizeof(th), "%03u", t->threshold);
+		else
+			snprintf(th, sizeof(th), "---");
+		fprintf(f, "%3u %-23s 0x%04x   %03u   %03u   %-6s %" PRIu64 "\n", t->id,
+			t->name ? t->name : "Unknown_Attribute", t->flags, t->value, t->worst,
+			th, t->raw);
+	}
+}
+
+static void render_scsi(FILE *f, const ww_health_t *h)
+{
+	const ww_scsi_t *s = &h->scsi;
+	static const struct {
+		const char *name;
+		size_t off;
+	} ec[] = {
+		{ "write", offsetof(ww_scsi_t, write_errors) },
+		{ "read", offsetof(ww_scsi_t, read_errors) },
+		{ "verify", offsetof(ww_scsi_t, verify_errors) },
+	};
+	char lbl[64];
+
+	fprintf(f, "SCSI\n");
+	fprintf(f, LBL "%u\n", "peripheral device type", s->peripheral_type);
+	if (s->protocol_id != 0xff)
+		fprintf(f, LBL "%u%s   [VPD 0x83]\n", "protocol identifier", s->protocol_id,
+			s->protocol_id == 6 ? " (SAS)" : "");
+	if (s->medium_rotation_rate)
+		fprintf(f, LBL "%u%s   [VPD 0xB1]\n", "medium rotation rate",
+			s->medium_rotation_rate, s->medium_rotation_rate == 1 ? " (non-rotating)" : " rpm");
+	if (s->n_supported_pages) {
+		fprintf(f, LBL, "supported log pages");
+		for (size_t i = 0; i < s->n_supported_pages && i < WW_SCSI_MAX_PAGES; i++) {
+			uint16_t p = s->supported_pages[i];
+			if (p & 0xff)
+				fprintf(f, "%s0x%02x/0x%02x", i ? " " : "", p >> 8, p & 0xff);
+			else
+				fprintf(f, "%s0x%02x", i ? " " : "", p >> 8);
+		}
+		fputc('\n', f);
+	}
+	for (size_t i = 0; i < sizeof(ec) / sizeof(ec[0]); i++) {
+		const ww_scsi_errcnt_t *e = (const void *)((const char *)s + ec[i].off);
+
+		snprintf(lbl, sizeof(lbl), "%s errors corrected", ec[i].name);
+		u64_line(f, lbl, "", &e->corrected_total);
+		snprintf(lbl, sizeof(lbl), "%s bytes processed", ec[i].name);
+		u64_line(f, lbl, "bytes", &e->bytes_processed);
+		snprintf(lbl, sizeof(lbl), "%s errors uncorrected", ec[i].name);
+		u64_line(f, lbl, "", &e->uncorrected);
+	}
+	i64_line(f, "temperature", "Celsius", &s->temperature_celsius);
+	i64_line(f, "reference temperature", "Celsius", &s->reference_temperature_celsius);
+	i64_line(f, "environment temperature", "Celsius", &s->env_temperature_celsius);
+	u64_line(f, "start-stop cycles", "", &s->start_stop_cycles);
+	u64_line(f, "specified start-stop cycles", "", &s->specified_start_stop_cycles);
+	if (*s->manufacture_year)
+		fprintf(f, LBL "%s week %s   [log page 0x0E param 1]\n", "manufactured",
+			s->manufacture_year, s->manufacture_week);
+	u64_line(f, "percentage used", "%", &s->percentage_used);
+	u64_line(f, "power on", "minutes", &s->power_on_minutes);
+	u64_line(f, "logical blocks written", "blocks", &s->logical_blocks_written);
+	u64_line(f, "logical blocks read", "blocks", &s->logical_blocks_read);
+	if (WW_HAS(s->ie_asc))
+		fprintf(f, LBL "ASC 0x%02" PRIx64 " ASCQ 0x%02" PRIx64 "   [%s]\n",
+			"informational exception", s->ie_asc.value,
+			WW_HAS(s->ie_ascq) ? s->ie_ascq.value : 0, s->ie_asc.source);
+	i64_line(f, "IE temperature", "Celsius", &s->ie_temperature_celsius);
+}
+
+static void render_report(FILE *f, const ww_read_report_t *r)
+{
+	fprintf(f, "Commands sent (%zu)\n", r->n_cmds);
+	for (size_t i = 0; i < r->n_cmds && i < WW_READ_MAX_CMDS; i++) {
+		const ww_cmd_note_t *n = &r->cmds[i];
+
+		fprintf(f, "  %-34s %s", n->what, ww_cmd_result_name(n->result));
+		if (n->result == WW_CMD_OS_ERROR && n->os_errno)
+			fprintf(f, " (%s, errno %d)", strerror(n->os_errno), n->os_errno);
+		if (n->sense_key || n->asc || n->ascq)
+			fprintf(f, " (sense key 0x%x, ASC 0x%02x, ASCQ 0x%02x)", n->sense_key,
+				n->asc, n->ascq);
+		if (n->nvme_status)
+			fprintf(f, " (NVMe status 0x%04x)", n->nvme_status);
+		fputc('\n', f);
+	}
+	fprintf(f, "  errors %u, unsupported %u, decode errors %u%s\n", r->n_errors,
+		r->n_unsupported, r->n_decode_errors, r->standby ? ", stopped: drive in standby" : "");
+}
+
+void ww_text_render_health(FILE *f, const ww_drive_t *d, const ww_health_t *h,
+			   const ww_read_report_t *r)
+{
+	if (!f || !d || !h)
+		return;
+	render_drive(f, d, h);
+	render_identity(f, h);
+	render_health(f, h);
+	if (h->protocol == WW_PROTO_NVME)
+		render_nvme(f, h);
+	else if (h->protocol == WW_PROTO_ATA)
+		render_ata(f, h);
+	else if (h->protocol == WW_PROTO_SCSI)
+		render_scsi(f, h);
+	if (r)
+		render_report(f, r);
+}
