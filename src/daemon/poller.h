@@ -1,0 +1,51 @@
+/* Polling scheduler of `wearwatch serve`: rediscovery on the timer thread,
+ * device reads on a small pool of worker threads. A drive whose read has not
+ * returned gets no new command; after hung_after_s it is marked hung in the
+ * store and, if that leaves fewer than `workers` threads free, a replacement
+ * worker is started, so a hung drive never delays the others. */
+#ifndef WW_DAEMON_POLLER_H
+#define WW_DAEMON_POLLER_H
+
+#include <stdbool.h>
+
+#include "wearwatch/collect.h"
+#include "wearwatch/drive.h"
+#include "wearwatch/store.h"
+
+typedef int (*ww_discover_fn)(const char *sysroot, const char *const *include,
+			      ww_drive_t *out, size_t max);
+typedef int (*ww_collect_fn)(const char *sysroot, const ww_drive_t *d,
+			     ww_health_t *h, ww_read_report_t *r);
+
+typedef struct ww_poller_cfg {
+	const char *sysroot;            /* "" = live system */
+	const char *const *include;     /* NULL-terminated block names, or NULL */
+	unsigned interval_s;            /* solid-state drives */
+	unsigned interval_rotational_s; /* rotational drives */
+	unsigned rediscover_s;
+	unsigned workers;               /* normal pool size (>= 1) */
+	unsigned hung_after_s;          /* outstanding read -> hung */
+	ww_discover_fn discover;        /* NULL = ww_discover */
+	ww_collect_fn collect;          /* NULL = ww_collect_drive */
+} ww_poller_cfg_t;
+
+#define WW_POLLER_MAX_DRIVES 256
+#define WW_POLLER_MAX_EXTRA_WORKERS 16
+
+typedef struct ww_poller ww_poller_t;
+
+/** Create the scheduler and start its workers. Returns NULL on failure. */
+ww_poller_t *ww_poller_start(const ww_poller_cfg_t *cfg, ww_store_t *store);
+
+/** Timer step (call about once a second from one thread): rediscover when due,
+ * queue reads of drives that are due and not in flight, mark overdue reads
+ * hung. Never issues a device command itself. */
+void ww_poller_tick(ww_poller_t *p);
+
+/** Stop: no new reads, wait up to timeout_s for workers. Frees everything and
+ * returns true when all workers exited; otherwise (a read is stuck in the
+ * kernel) leaves the poller allocated for the exiting process and returns
+ * false. */
+bool ww_poller_stop(ww_poller_t *p, unsigned timeout_s);
+
+#endif
