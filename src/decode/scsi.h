@@ -11,8 +11,9 @@
  *  -ENODEV   INQUIRY peripheral qualifier 011b (no logical unit)
  * On error the record is left as it was (each decoder commits at the end).
  *
- * Specs: SPC-5 (T10/BSR INCITS 502) 6.7 INQUIRY, 7.3 log parameters, 7.7 VPD;
- * SBC-4 (INCITS 506) 5.20 READ CAPACITY (16), 6.4 VPD, 6.5 log pages.
+ * Specs (cited by clause name; numbers differ between revisions): SPC-5
+ * INQUIRY command, log parameters, vital product data parameters; SBC-4 READ
+ * CAPACITY (16) command, its VPD pages and log pages.
  */
 #ifndef WW_DECODE_SCSI_H
 #define WW_DECODE_SCSI_H
@@ -25,14 +26,14 @@
 
 /* ------------------------------------------------- INQUIRY and VPD --- */
 
-/** Standard INQUIRY data (SPC-5 6.7.2): peripheral device type (byte 0 bits
+/** Standard INQUIRY data (SPC-5 standard INQUIRY data): peripheral device type (byte 0 bits
  * 4-0) -> h->scsi.peripheral_type; T10 VENDOR IDENTIFICATION (bytes 8-15) ->
  * h->vendor, PRODUCT IDENTIFICATION (16-31) -> h->model, PRODUCT REVISION LEVEL
  * (32-35) -> h->firmware, each space-trimmed. Needs 36 bytes (buffer and
  * ADDITIONAL LENGTH + 5), else -EMSGSIZE. Qualifier 011b -> -ENODEV. */
 int ww_decode_scsi_inquiry(const uint8_t *buf, size_t len, ww_health_t *h);
 
-/** VPD 0x00 Supported VPD Pages (SPC-5 7.7.15): returns 1 when `page` is
+/** VPD 0x00 Supported VPD Pages (SPC-5): returns 1 when `page` is
  * listed, 0 when not, -EINVAL (not page 0x00) or -EMSGSIZE (truncated). */
 int ww_scsi_vpd_lists(const uint8_t *buf, size_t len, uint8_t page);
 
@@ -40,23 +41,23 @@ int ww_scsi_vpd_lists(const uint8_t *buf, size_t len, uint8_t page);
  * the device is an ATA device behind a SAT layer. 1, 0 or -errno as above. */
 int ww_decode_scsi_vpd_pages(const uint8_t *buf, size_t len);
 
-/** VPD 0x80 Unit Serial Number (SPC-5 7.7.17) -> h->serial, trimmed. */
+/** VPD 0x80 Unit Serial Number (SPC-5) -> h->serial, trimmed. */
 int ww_decode_scsi_vpd_serial(const uint8_t *buf, size_t len, ww_health_t *h);
 
-/** VPD 0x83 Device Identification (SPC-5 7.7.6). The first NAA designator
+/** VPD 0x83 Device Identification (SPC-5). The first NAA designator
  * (type 3) with association 00b (logical unit) -> h->wwn as "0x" + lowercase
  * hex of the 8 or 16 designator bytes ("0x5000c500..."); the PROTOCOL
  * IDENTIFIER of the first descriptor with PIV = 1 and association 01b/10b
- * (target port/device) -> h->scsi.protocol_id (6 = SAS, SPC-5 7.6.1), else
+ * (target port/device) -> h->scsi.protocol_id (6 = SAS, SPC-5 protocol identifier values), else
  * 0xFF. A designator running past the page -> -EINVAL. */
 int ww_decode_scsi_vpd_devid(const uint8_t *buf, size_t len, ww_health_t *h);
 
-/** VPD 0xB1 Block Device Characteristics (SBC-4 6.6.2): MEDIUM ROTATION RATE
+/** VPD 0xB1 Block Device Characteristics (SBC-4): MEDIUM ROTATION RATE
  * (bytes 4-5) -> h->scsi.medium_rotation_rate and, when 1 (non-rotating) or
  * 0x0401-0xFFFE (rpm), h->rotation_rate_rpm. 0 = not reported. */
 int ww_decode_scsi_vpd_bdc(const uint8_t *buf, size_t len, ww_health_t *h);
 
-/** READ CAPACITY (16) parameter data (SBC-4 5.20.2, 32 bytes): (RETURNED
+/** READ CAPACITY (16) parameter data (SBC-4, 32 bytes): (RETURNED
  * LOGICAL BLOCK ADDRESS + 1) x LOGICAL BLOCK LENGTH IN BYTES -> capacity_bytes
  * (saturated on overflow), block length -> logical_block_bytes, block length
  * << LOGICAL BLOCKS PER PHYSICAL BLOCK EXPONENT (byte 13 bits 3-0) ->
@@ -65,7 +66,7 @@ int ww_decode_scsi_read_capacity16(const uint8_t *buf, size_t len, ww_health_t *
 
 /* ------------------------------------------------------- LOG SENSE --- */
 
-/** One log parameter (SPC-5 7.3.2.2.1): code, control byte, and the
+/** One log parameter (SPC-5 log parameter format): code, control byte, and the
  * PARAMETER LENGTH bytes that follow the 4-byte parameter header. */
 typedef struct ww_scsi_log_param {
 	uint16_t code;
@@ -80,7 +81,7 @@ typedef struct ww_scsi_log_iter {
 	size_t off, end; /* end = 4 + PAGE LENGTH, never beyond len */
 } ww_scsi_log_iter_t;
 
-/** Parse the 4-byte log page header (SPC-5 7.3.2.1): page code (byte 0 bits
+/** Parse the 4-byte log page header (SPC-5 log page format): page code (byte 0 bits
  * 5-0), subpage (byte 1, 0 unless SPF = byte 0 bit 6), PAGE LENGTH (bytes 2-3).
  * Sets up `it` over the parameters. -EMSGSIZE when len < 4 or len < 4 + PAGE
  * LENGTH; -EINVAL when SPF = 0 but the subpage byte is not 0. */
@@ -103,20 +104,20 @@ uint64_t ww_scsi_be_counter(const uint8_t *p, size_t n, bool *saturated);
  *   0x02, 0x03, 0x05 write/read/verify error counters: param 0x0003 total
  *        corrected, 0x0005 total bytes processed, 0x0006 total uncorrected
  *   0x0D temperature: param 0 byte 5 current (0xFF = not available), param 1
- *        byte 5 reference (SPC-5 7.3.21)
+ *        byte 5 reference (SPC-5 Temperature log page)
  *   0x0D/0x01 environmental reporting: param 0x0000 byte 5 signed current
- *        (0x80 = not available) (SPC-5 7.3.9.2)
+ *        (0x80 = not available) (SPC-5 Environmental Reporting log page)
  *   0x0E start-stop cycle counter: param 1 date of manufacture YYYYWW ASCII,
- *        3 specified cycles over device lifetime, 4 accumulated (SPC-5 7.3.23)
+ *        3 specified cycles over device lifetime, 4 accumulated (SPC-5 Start-Stop Cycle Counter log page)
  *   0x11 solid state media: param 1 byte 7 percentage used endurance
- *        indicator (SBC-4 6.5.16)
+ *        indicator (SBC-4 Solid State Media log page)
  *   0x15 background scan results: param 0 bytes 4-7 accumulated power on
- *        minutes (SBC-4 6.5.2)
+ *        minutes (SBC-4 Background Scan Results log page)
  *   0x19 general statistics and performance: param 1 bytes 20-27 number of
  *        logical blocks received (written), 28-35 transmitted (read) (SPC-5
- *        7.3.12.2)
+ *        General Access Statistics and Performance parameter)
  *   0x2F informational exceptions: param 0 byte 4 ASC, 5 ASCQ, 6 most recent
- *        temperature (SPC-5 7.3.14)
+ *        temperature (SPC-5 Informational Exceptions log page)
  * Unknown and vendor parameters are skipped by length. Bytes beyond 4 + PAGE
  * LENGTH are ignored. Returns 0, -ENOTSUP (no handler), -EMSGSIZE, -EINVAL;
  * on error h is unchanged. */

@@ -12,7 +12,7 @@
 
 /** Sense key, ASC and ASCQ of fixed (response code 70h/71h: byte 2 bits 3-0,
  * bytes 12, 13) or descriptor (72h/73h: byte 1 bits 3-0, bytes 2, 3) sense
- * data (SPC-5 4.4). *ata_status is the ATA STATUS of an ATA Status Return
+ * data (SPC-5 sense data formats). *ata_status is the ATA STATUS of an ATA Status Return
  * descriptor (09h, byte 13; SAT-4) or of fixed-format ATA PASS THROUGH
  * INFORMATION AVAILABLE sense (ASC/ASCQ 00h/1Dh, INFORMATION byte 4 = sense
  * byte 4), else -1. Returns 0, -EMSGSIZE when too short for its format,
