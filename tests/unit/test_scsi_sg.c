@@ -1,5 +1,5 @@
 /* SG_IO transport and SCSI reader: sense parsing and classification (fixed
- * and descriptor formats, built from SPC-5 4.4 / SAT-4 layouts), the live
+ * and descriptor formats, built from the SPC-5 sense / SAT-4 layouts), the live
  * transport's open/guard paths on this host, and ww_read_scsi() against a
  * scripted transport serving the spec-constructed pages of tests/fixtures/scsi.
  * No shared fixtures needed: always runs. */
