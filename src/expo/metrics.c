@@ -147,19 +147,24 @@ const char *ww_metrics_source_label(const ww_health_t *h, const ww_u64 *field,
 
 		if (h->protocol == WW_PROTO_NVME)
 			return "nvme_data_units";
-		if (same_source(src, wr ? h->ata.devstat_logical_sectors_written.source :
+		/* the decoders' derived sources name the page they were computed
+		 * from; an unchanged copy shares the protocol field's source */
+		if (strstr(src, "Device Statistics") ||
+		    same_source(src, wr ? h->ata.devstat_logical_sectors_written.source :
 					  h->ata.devstat_logical_sectors_read.source))
 			return "ata_devstat";
-		if (same_source(src, wr ? h->scsi.logical_blocks_written.source :
-					  h->scsi.logical_blocks_read.source))
-			return "scsi_general_statistics";
 		if (same_source(src, wr ? h->scsi.write_errors.bytes_processed.source :
 					  h->scsi.read_errors.bytes_processed.source))
 			return "scsi_bytes_processed";
+		if (strstr(src, "page 0x19") ||
+		    same_source(src, wr ? h->scsi.logical_blocks_written.source :
+					  h->scsi.logical_blocks_read.source))
+			return "scsi_general_statistics";
 	} else if (field == &h->endurance_used_percent) {
 		if (h->protocol == WW_PROTO_NVME)
 			return "nvme_percentage_used";
-		if (same_source(src, h->ata.devstat_percentage_used.source))
+		if (strstr(src, "Device Statistics") ||
+		    same_source(src, h->ata.devstat_percentage_used.source))
 			return "ata_devstat";
 		if (same_source(src, h->scsi.percentage_used.source))
 			return "scsi_ssd_log";
