@@ -59,7 +59,7 @@ char *ww_html_render_index(const ww_snapshot_t *snap, time_t now)
 		esc(f, st->drive.id);
 		fputs("</a></td><td>", f);
 		esc(f, h && h->model[0] ? h->model : st->drive.sysfs_model);
-		fprintf(f, "</td><td>%s</td>", ww_transport_name(st->drive.transport));
+		fprintf(f, "</td><td>%s</td>", ww_transport_name(ww_drive_transport(&st->drive, h)));
 		if (h && WW_HAS(h->temperature_celsius))
 			fprintf(f, "<td>%lld &deg;C</td>", (long long)h->temperature_celsius.value);
 		else

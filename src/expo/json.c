@@ -424,7 +424,7 @@ static json_object *state_object(const ww_drive_state_t *st, time_t now)
 	add_str(o, "device", d->dev_path);
 	add_str(o, "model", h && h->model[0] ? h->model : d->sysfs_model);
 	add_str(o, "serial", h && h->serial[0] ? h->serial : d->sysfs_serial);
-	add_str(o, "transport", ww_transport_name(d->transport));
+	add_str(o, "transport", ww_transport_name(ww_drive_transport(d, h)));
 	add_str(o, "protocol", ww_protocol_name(d->protocol));
 	add(o, "present", json_object_new_boolean(st->present));
 	add(o, "missing_since", j_time(st->missing_since));

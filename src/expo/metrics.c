@@ -289,7 +289,7 @@ static void render(FILE *f, const ww_snapshot_t *snap, time_t now)
 		s_lbl(o, "serial", h && h->serial[0] ? h->serial : d->sysfs_serial);
 		s_lbl(o, "firmware", h ? h->firmware : "");
 		s_lbl(o, "wwn", h && h->wwn[0] ? h->wwn : d->sysfs_wwn);
-		s_lbl(o, "transport", ww_transport_name(d->transport));
+		s_lbl(o, "transport", ww_transport_name(ww_drive_transport(d, h)));
 		s_lbl(o, "protocol", ww_protocol_name(d->protocol));
 		s_lbl(o, "slot", d->slot);
 		s_u64(o, 1);
