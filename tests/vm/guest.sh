@@ -89,7 +89,10 @@ if [ "$WW_SERVE" = 1 ] && [ -x "$WW_BINARY" ]; then
 	"$WW_BINARY" serve --help >"$SHARE/serve-help.txt" 2>&1
 	echo "rc=$?" >>"$SHARE/serve-help.txt"
 	set -- serve --listen "0.0.0.0:$WW_PORT"
-	grep -q -- '--poll-interval' "$SHARE/serve-help.txt" && set -- "$@" --poll-interval "$WW_POLL"
+	# One short interval for every drive (QEMU's ide-hd reports no rotation
+	# rate, so the kernel calls it rotational).
+	grep -q -- '--poll-interval ' "$SHARE/serve-help.txt" && set -- "$@" --poll-interval "$WW_POLL"
+	grep -q -- '--poll-interval-rotational' "$SHARE/serve-help.txt" && set -- "$@" --poll-interval-rotational "$WW_POLL"
 	log "starting: $WW_BINARY $*"
 	echo "$WW_BINARY $*" >"$SHARE/serve-cmdline.txt"
 	"$WW_BINARY" "$@" >"$SHARE/service.log" 2>&1 &

@@ -165,7 +165,8 @@ class VM:
         guest = os.path.join(os.path.abspath(self.args.source), "tests/vm/guest.sh")
         cmd = [
             "qemu-system-x86_64", "-accel", "tcg", "-m", "1024", "-smp", "1",
-            "-nographic", "-no-reboot",
+            # -nodefaults: no floppy, CD-ROM or VGA; only the drives below
+            "-nodefaults", "-nographic", "-serial", "stdio", "-no-reboot",
             "-kernel", self.kernel, "-initrd", initrd,
             "-append", "console=ttyS0 panic=-1 quiet loglevel=4 ww.guest=" + guest,
             "-virtfs", "local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap",
@@ -635,6 +636,18 @@ def run_checks(vm, c, args):
 
     nv, sa, ss = ids.get("nvme"), ids.get("sata"), ids.get("sas")
 
+    # Keep what `wearwatch scan` and `show` say about each drive (triage).
+    vm.run("""WW=%s
+A=/run/ww-share/show
+mkdir -p $A
+"$WW" scan >$A/scan.txt 2>&1; echo "rc=$?" >>$A/scan.txt
+for d in $NVME_NS $SATA $SAS; do
+	n=${d#/dev/}
+	"$WW" show $d --json >$A/$n.json 2>$A/$n.stderr; echo "rc=$?" >>$A/$n.stderr
+	"$WW" show $d >$A/$n.txt 2>&1; echo "rc=$?" >>$A/$n.txt
+done
+""" % ww, timeout=120)
+
     # /api/v1/drives
     def api_check():
         ast, doc = c.api("api")
@@ -646,8 +659,11 @@ def run_checks(vm, c, args):
             for role, did in ids.items():
                 if did in leaves:
                     tr[role] = t
-        ok = ast == 200 and tr == {"nvme": "nvme", "sata": "sata", "sas": "sas"}
-        return ok, "status %s, %d drives, transports by role %s" % (ast, len(lst), tr)
+        others = [d.get("id") if isinstance(d, dict) else d for d in lst
+                  if not (isinstance(d, dict) and d.get("id") in ids.values())]
+        ok = ast == 200 and tr == {"nvme": "nvme", "sata": "sata", "sas": "sas"} and not others
+        return ok, "status %s, %d drives, transports by role %s (want nvme/sata/sas), other drives %s" % (
+            ast, len(lst), tr, others or "none")
     c.check("api_drives_transports", api_check)
 
     def promtool_check():
