@@ -59,8 +59,10 @@ int ww_read_ata(ww_xport_t *x, const ww_drive_t *d, ww_health_t *h, ww_read_repo
  * succeeded, -errno otherwise. */
 int ww_read_scsi(ww_xport_t *x, const ww_drive_t *d, ww_health_t *h, ww_read_report_t *r);
 
-/** Ask an SG device whether it is an ATA device behind a SAT layer: VPD page
- * 0x00 lists page 0x89 (ATA Information). *is_ata set; returns 0 or -errno. */
+/** Ask an SG device whether it is an ATA device behind a SAT layer: standard
+ * INQUIRY vendor is "ATA" and VPD page 0x00 lists page 0x89 (ATA Information;
+ * scsi_debug lists 0x89 too, so the page alone is not proof). *is_ata set;
+ * returns 0 or -errno. */
 int ww_scsi_probe_ata(ww_xport_t *x, bool *is_ata);
 
 /** Read one drive once: checks runtime status, opens the right transport

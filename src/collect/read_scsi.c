@@ -74,6 +74,14 @@ int ww_scsi_probe_ata(ww_xport_t *x, bool *is_ata)
 	if (!x || !x->ops || !x->ops->scsi_in || !is_ata)
 		return -EINVAL;
 	*is_ata = false;
+	/* VPD 0x89 alone is not enough: scsi_debug lists it too. A SATL (libata,
+	 * SAS HBAs) reports T10 vendor "ATA", the same test smartctl uses to pick
+	 * -d sat on its own. */
+	rc = inquiry(x, false, 0x00, buf, 36, "INQUIRY", &st, NULL);
+	if (rc < 0)
+		return rc;
+	if (st.data_len < 16 || memcmp(buf + 8, "ATA     ", 8) != 0)
+		return 0;
 	rc = inquiry(x, true, 0x00, buf, sizeof(buf), "INQUIRY VPD 0x00", &st, NULL);
 	if (rc == -ENOTSUP)
 		return 0; /* no VPD pages at all: not a SATL */
