@@ -30,6 +30,9 @@ typedef struct ww_u64 {
 	uint64_t value;
 	const char *source; /* static string; NULL = not reported */
 	bool saturated;     /* wire value did not fit in 64 bits */
+	const char *label;  /* short stable name of the source for metric labels
+			       ("nvme_data_units", "ata_devstat"); set by the
+			       finish step on values with a `source` label */
 } ww_u64;
 
 /** Optional signed value with its provenance. Present iff source != NULL. */

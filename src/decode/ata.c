@@ -334,6 +334,8 @@ void ww_ata_finish(ww_health_t *h)
 		h->host_read_bytes = ww_sectors_to_bytes(
 			a->devstat_logical_sectors_read, h->logical_block_bytes.value,
 			"ATA Device Statistics page 1 offset 0x28 x logical sector");
+		h->host_written_bytes.label = "ata_devstat";
+		h->host_read_bytes.label = "ata_devstat";
 	}
 
 	if ((at = ww_ata_find_attr(h, 12)))
@@ -341,8 +343,11 @@ void ww_ata_finish(ww_health_t *h)
 	if ((at = ww_ata_find_attr(h, 187)))
 		WW_SET(h->media_errors, at->raw, "ATA attribute 187 (raw48)");
 	if (WW_HAS(a->devstat_percentage_used))
+	{
 		WW_SET(h->endurance_used_percent, a->devstat_percentage_used.value,
 		       "ATA Device Statistics page 7 offset 0x08");
+		h->endurance_used_percent.label = "ata_devstat";
+	}
 
 	if (a->return_status != WW_SMART_UNKNOWN) {
 		h->smart_status = a->return_status;

@@ -214,12 +214,15 @@ int ww_decode_nvme_smart_log(const uint8_t *buf, size_t len, ww_health_t *h)
 	WW_SET(h->available_spare_threshold_percent,
 	       s->available_spare_threshold_percent, SMART_SRC("byte 4"));
 	WW_SET(h->endurance_used_percent, s->percentage_used, SMART_SRC("byte 5"));
+	h->endurance_used_percent.label = "nvme_percentage_used";
 
 	/* A data unit is 1000 x 512 bytes whatever the LBA format. */
 	h->host_read_bytes = ww_u128_scale(s->data_units_read, 512000,
 					   SMART_SRC("bytes 32-47 x 512000"));
 	h->host_written_bytes = ww_u128_scale(s->data_units_written, 512000,
 					      SMART_SRC("bytes 48-63 x 512000"));
+	h->host_read_bytes.label = "nvme_data_units";
+	h->host_written_bytes.label = "nvme_data_units";
 	h->power_cycles = ww_u128_scale(s->power_cycles, 1, SMART_SRC("bytes 112-127"));
 	h->power_on_seconds = ww_u128_scale(s->power_on_hours, 3600,
 					    SMART_SRC("bytes 128-143 x 3600"));

@@ -344,8 +344,10 @@ static void blocks_to_bytes(ww_u64 *out, const ww_u64 *blocks, const ww_u64 *bs,
 		bool sat = __builtin_mul_overflow(blocks->value, bs->value, &v);
 		WW_SET(*out, sat ? UINT64_MAX : v, src);
 		out->saturated = sat;
+		out->label = "scsi_general_statistics";
 	} else if (WW_HAS(*fallback)) {
 		*out = *fallback;
+		out->label = "scsi_bytes_processed";
 	}
 }
 
@@ -382,8 +384,10 @@ void ww_scsi_finish(ww_health_t *h)
 	if (WW_HAS(media))
 		h->media_errors = media;
 
-	if (WW_HAS(s->percentage_used))
+	if (WW_HAS(s->percentage_used)) {
 		h->endurance_used_percent = s->percentage_used;
+		h->endurance_used_percent.label = "scsi_ssd_media";
+	}
 
 	if (WW_HAS(s->ie_asc)) {
 		if (s->ie_asc.value == 0x00)

@@ -117,11 +117,6 @@ static const ww_health_t *vis(const ww_drive_state_t *st)
 	return st->present && st->has_health ? &st->health : NULL;
 }
 
-static bool same_source(const char *a, const char *b)
-{
-	return a && b && (a == b || !strcmp(a, b));
-}
-
 /* "ata_attribute_241" from a source like "ATA attribute 241", else NULL */
 static const char *attr_label(const char *src, char *buf, size_t len)
 {
@@ -142,33 +137,9 @@ const char *ww_metrics_source_label(const ww_health_t *h, const ww_u64 *field,
 
 	if (!src)
 		return NULL;
-	if (field == &h->host_written_bytes || field == &h->host_read_bytes) {
-		bool wr = field == &h->host_written_bytes;
-
-		if (h->protocol == WW_PROTO_NVME)
-			return "nvme_data_units";
-		/* the decoders' derived sources name the page they were computed
-		 * from; an unchanged copy shares the protocol field's source */
-		if (strstr(src, "Device Statistics") ||
-		    same_source(src, wr ? h->ata.devstat_logical_sectors_written.source :
-					  h->ata.devstat_logical_sectors_read.source))
-			return "ata_devstat";
-		if (same_source(src, wr ? h->scsi.write_errors.bytes_processed.source :
-					  h->scsi.read_errors.bytes_processed.source))
-			return "scsi_bytes_processed";
-		if (strstr(src, "page 0x19") ||
-		    same_source(src, wr ? h->scsi.logical_blocks_written.source :
-					  h->scsi.logical_blocks_read.source))
-			return "scsi_general_statistics";
-	} else if (field == &h->endurance_used_percent) {
-		if (h->protocol == WW_PROTO_NVME)
-			return "nvme_percentage_used";
-		if (strstr(src, "Device Statistics") ||
-		    same_source(src, h->ata.devstat_percentage_used.source))
-			return "ata_devstat";
-		if (same_source(src, h->scsi.percentage_used.source))
-			return "scsi_ssd_log";
-	}
+	/* the decoders name the counter a derived value came from */
+	if (field->label)
+		return field->label;
 	a = attr_label(src, buf, len);
 	if (a)
 		return a;
