@@ -19,6 +19,7 @@ import json
 import os
 import re
 import shutil
+import signal
 import socket
 import subprocess
 import sys
@@ -130,6 +131,15 @@ class QMP:
             pass
 
 
+def die_with_parent():
+    """In the QEMU child: get SIGKILL when the test process dies (PR_SET_PDEATHSIG)."""
+    try:
+        import ctypes
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL, 0, 0, 0)
+    except Exception:
+        pass
+
+
 class VM:
     def __init__(self, args, kver, kernel, serve):
         self.args = args
@@ -185,7 +195,8 @@ class VM:
         self.console = open(os.path.join(self.art, "console.log"), "wb")
         self.t0 = time.time()
         self.proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=self.console,
-                                     stderr=subprocess.STDOUT, start_new_session=True)
+                                     stderr=subprocess.STDOUT, start_new_session=True,
+                                     preexec_fn=die_with_parent)
         self.qmp = QMP(self.qmp_path)
 
     def alive(self):
@@ -546,26 +557,50 @@ def timing_check(vm, c, ww):
                     "wall_s": round(sum(r["wall_s"] for r in rr), 3),
                     "cpu_s": round(sum(r["user_s"] + r["sys_s"] for r in rr), 3),
                     "all_rc0": all(r["rc"] == 0 for r in rr)})
+    per_drive = {}
+    for r in runs:
+        per_drive.setdefault("%s %s" % (r["tool"], r["device"]), []).append(r)
+    per_drive_median = {}
+    for k, rr in per_drive.items():
+        w = sorted(r["wall_s"] for r in rr)
+        cpu = sorted(r["user_s"] + r["sys_s"] for r in rr)
+        per_drive_median[k] = {"wall_s": round(w[len(w) // 2], 4), "cpu_s": round(cpu[len(cpu) // 2], 4),
+                               "rc": sorted({r["rc"] for r in rr})}
     doc = {"what": "one poll of the three VM drives (NVMe, SATA, scsi_debug): `wearwatch show DEV --json` "
                    "per drive vs `smartctl -j -x` per drive, in the QEMU TCG guest (1 vCPU); wall = perf_counter, "
                    "CPU = user+sys from wait4() rusage (tests/vm/guest_time.py); 3 repetitions; "
                    "per_poll_sums = sum over the 3 drives per repetition",
-           "guest_kernel": vm.kver, "per_run": runs, "per_poll_sums": summ}
+           "guest_kernel": vm.kver, "per_drive_median": per_drive_median,
+           "per_poll_sums": summ, "per_run": runs}
     with open(os.path.join(vm.art, "vm-timing.json"), "w") as f:
         json.dump(doc, f, indent=1)
     def med(tool, k):
         v = sorted(x[k] for x in summ.get(tool, []))
         return v[len(v) // 2] if v else None
     ww_ok = all(x["all_rc0"] for x in summ.get("wearwatch_show", [{"all_rc0": False}]))
-    for r in runs:
-        log("vm-timing: %-15s %-13s rep %d rc %d wall %.4f s cpu %.4f s" % (
-            r["tool"], r["device"], r["rep"], r["rc"], r["wall_s"], r["user_s"] + r["sys_s"]))
+    for k, m in sorted(per_drive_median.items()):
+        log("vm-timing: %-28s median of 3: wall %.4f s CPU %.4f s (exit %s)" % (k, m["wall_s"], m["cpu_s"], m["rc"]))
     line = ("3 drives, median of 3: wearwatch show wall %.4f s CPU %.4f s; smartctl -j -x wall %.4f s CPU %.4f s; "
             "process start /bin/true CPU %.4f s" % (med("wearwatch_show", "wall_s") or 0, med("wearwatch_show", "cpu_s") or 0,
                                                    med("smartctl_x", "wall_s") or 0, med("smartctl_x", "cpu_s") or 0,
                                                    med("start", "cpu_s") or 0))
     log("vm-timing: " + line)
     return ww_ok, line + ("" if ww_ok else "; `wearwatch show` exited non-zero (see vm-timing.json)")
+
+
+def service_exit(vm):
+    """guest.sh sends SIGTERM at power-off and records the exit status."""
+    p = os.path.join(vm.share, "service.rc")
+    if not os.path.exists(p):
+        return False, "no service.rc: the guest did not reach its orderly power-off"
+    with open(p) as f:
+        rc = f.read().strip()
+    gl = ""
+    with open(os.path.join(vm.share, "guest.log")) as f:
+        gl = f.read()
+    killed = "ignored SIGTERM" in gl
+    return rc == "0" and not killed, "exit status %s after SIGTERM%s" % (
+        rc, " (needed SIGKILL after 5 s)" if killed else "")
 
 
 def run_checks(vm, c, args):
@@ -907,10 +942,19 @@ def main():
     if not shutil.which("qemu-system-x86_64"):
         log("SKIP vm_integration: qemu-system-x86_64 not installed (scripts/deps.sh test)")
         return SKIP
+    if not glob.glob("/boot/vmlinuz-*"):
+        log("SKIP vm_integration: no /boot/vmlinuz-* (apt package linux-image-amd64; scripts/deps.sh test)")
+        return SKIP
     kver, kernel = find_kernel()
     if not kernel:
-        log("SKIP vm_integration: no /boot/vmlinuz-* with /lib/modules (linux-image-amd64)")
-        return SKIP
+        log("FAIL vm_integration: /boot/vmlinuz-* present but no matching /lib/modules/KVER")
+        log("vm_integration: 0 passed, 1 failed")
+        return 1
+    # ctest's timeout sends SIGTERM (or SIGKILL): end QEMU with us either way.
+    def on_signal(signum, _frame):
+        raise KeyboardInterrupt("signal %d" % signum)
+    signal.signal(signal.SIGTERM, on_signal)
+    signal.signal(signal.SIGHUP, on_signal)
 
     art = os.path.abspath(args.artifacts)
     args.artifacts = art
@@ -941,12 +985,14 @@ def main():
     try:
         vm.start()
         run_checks(vm, c, args)
-    except Exception as e:
+    except (Exception, KeyboardInterrupt) as e:
         c.record(False, "harness", "%s: %s" % (type(e).__name__, e))
     finally:
         vm.stop()
-        with open(os.path.join(art, "results.json"), "w") as f:
-            json.dump(c.results, f, indent=1)
+    if os.path.exists(os.path.join(vm.share, "serve-cmdline.txt")):
+        c.check("service_sigterm_exit", lambda: service_exit(vm))
+    with open(os.path.join(art, "results.json"), "w") as f:
+        json.dump(c.results, f, indent=1)
     log("vm_integration: %d passed, %d failed" % (c.passed, c.failed)
         + (" (%d skipped)" % c.skipped if c.skipped else ""))
     return 0 if c.failed == 0 and c.passed > 0 else 1
