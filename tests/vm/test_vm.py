@@ -816,15 +816,18 @@ done
         du0, du1 = int(b["data_units_written"]), int(a["data_units_written"])
         want = du1 * 512000
         deadline = time.time() + 2 * poll + 10
-        v = None
+        v = du = None
         while time.time() < deadline:
-            v = one(c.scrape("nvme-after-dd")[2], "wearwatch_drive_host_written_bytes_total", nv)
+            smp = c.scrape("nvme-after-dd")[2]
+            v = one(smp, "wearwatch_drive_host_written_bytes_total", nv)
+            du = one(smp, "wearwatch_drive_nvme_data_units_written_total", nv)
             if v == want:
                 break
             time.sleep(1)
-        ok = du1 - du0 >= 204 and v == want
-        return ok, ("nvme-cli data_units_written %d -> %d (+%d, want >= 204); metric %s -> %s, want %d x 512000 = %d"
-                    % (du0, du1, du1 - du0, m0, v, du1, want))
+        ok = du1 - du0 >= 204 and v == want and du == du1
+        return ok, ("nvme-cli data_units_written %d -> %d (+%d, want >= 204); host_written_bytes_total %s -> %s, "
+                    "want %d x 512000 = %d; nvme_data_units_written_total %s (want %d)"
+                    % (du0, du1, du1 - du0, m0, v, du1, want, du, du1))
     c.check("nvme_host_written_bytes", nvme_written)
 
     def nvme_written_api():
