@@ -70,6 +70,7 @@ int ww_collect_drive(const char *sysroot, const ww_drive_t *d, ww_health_t *h,
 	memset(&x, 0, sizeof(x));
 	x.fd = -1;
 	h->protocol = d->protocol;
+	h->scsi.protocol_id = 0xff; /* none until VPD 0x83 says */
 
 	/* never wake a runtime-suspended device; a read error means "may touch" */
 	if (ww_runtime_suspended(sysroot, d->block) == 1) {
