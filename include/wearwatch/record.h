@@ -253,6 +253,11 @@ typedef struct ww_health {
 	size_t n_nvme_ns;
 	ww_ata_t ata;
 	ww_scsi_t scsi;
+
+	/* which backend produced the values: NULL or "native" (our transports),
+	 * "smartctl" (src/collect/smartctl.c: every value's source then starts
+	 * with "smartctl"), "replay" (a recorded capture, src/transport/replay.c) */
+	const char *backend;
 } ww_health_t;
 
 /** Human label of a protocol/transport ("nvme", "sata", ...). Never NULL. */
