@@ -93,6 +93,9 @@ if [ "$WW_SERVE" = 1 ] && [ -x "$WW_BINARY" ]; then
 	# rate, so the kernel calls it rotational).
 	grep -q -- '--poll-interval ' "$SHARE/serve-help.txt" && set -- "$@" --poll-interval "$WW_POLL"
 	grep -q -- '--poll-interval-rotational' "$SHARE/serve-help.txt" && set -- "$@" --poll-interval-rotational "$WW_POLL"
+	# extra flags from tests/vm/checks_*.py SERVE_ARGS (no spaces inside one)
+	# shellcheck disable=SC2086
+	[ -n "${WW_SERVE_EXTRA:-}" ] && set -- "$@" $WW_SERVE_EXTRA
 	log "starting: $WW_BINARY $*"
 	echo "$WW_BINARY $*" >"$SHARE/serve-cmdline.txt"
 	"$WW_BINARY" "$@" >"$SHARE/service.log" 2>&1 &

@@ -165,9 +165,12 @@ class VM:
         subprocess.run(["sh", os.path.join(self.args.source, "tests/vm/mkinitramfs.sh"),
                         self.kver, initrd], check=True)
         with open(os.path.join(self.share, "config.env"), "w") as f:
-            f.write("WW_BINARY=%s\nWW_POLL=%d\nWW_PORT=%d\nWW_SERVE=%d\n" % (
+            extra = []
+            for mod in getattr(self, "plugins", []):
+                extra += getattr(mod, "SERVE_ARGS", [])
+            f.write("WW_BINARY=%s\nWW_POLL=%d\nWW_PORT=%d\nWW_SERVE=%d\nWW_SERVE_EXTRA='%s'\n" % (
                 os.path.abspath(self.args.binary) if self.args.binary else "",
-                self.args.poll, GUEST_PORT, 1 if self.serve else 0))
+                self.args.poll, GUEST_PORT, 1 if self.serve else 0, " ".join(extra)))
         self.port = free_port()
         self.qmp_path = os.path.join(self.art, "qmp.sock")
         if os.path.exists(self.qmp_path):
@@ -190,6 +193,9 @@ class VM:
             "-device", "e1000,netdev=n0",
             "-qmp", "unix:%s,server,nowait" % self.qmp_path,
         ]
+        for mod in getattr(self, "plugins", []):
+            if hasattr(mod, "qemu_args"):
+                cmd += mod.qemu_args(self, imgdir)
         with open(os.path.join(self.art, "qemu-cmdline.txt"), "w") as f:
             f.write(" ".join(cmd) + "\n")
         self.console = open(os.path.join(self.art, "console.log"), "wb")
@@ -887,6 +893,14 @@ echo "active_ms=$(cat $d/power/runtime_active_time)"
                     % (time.time() - t0, poll, m2.group(1) if m2 else out2, act1 - act0, sb))
     c.check("sata_runtime_suspend", sata_suspend)
 
+    # ---- checks from tests/vm/checks_*.py (before the NVMe faults below)
+    ctx = Ctx(vm, c, ids, poll, ww)
+    for mod in getattr(vm, "plugins", []):
+        try:
+            mod.run(ctx)
+        except Exception as e:  # a plugin that crashes fails, the rest go on
+            c.record(False, mod.__name__, "plugin raised %s: %s" % (type(e).__name__, e))
+
     # ---- NVMe critical warning injection
     def nvme_cw():
         vm.qmp.cmd("qom-set", path="/machine/peripheral/nvme0", property="smart_critical_warning", value=16)
@@ -930,6 +944,29 @@ echo "active_ms=$(cat $d/power/runtime_active_time)"
                         "seen" if ev else "NOT seen", out.strip().replace("\n", " "), pres,
                         time.time() - t0, hz, ms, alive.strip()))
     c.check("nvme_hot_remove", nvme_remove)
+
+
+def load_plugins(source):
+    """tests/vm/checks_*.py modules, sorted by name (see README "Adding checks")."""
+    import importlib.util
+    mods = []
+    for path in sorted(glob.glob(os.path.join(source, "tests/vm/checks_*.py"))):
+        name = os.path.splitext(os.path.basename(path))[0]
+        spec = importlib.util.spec_from_file_location(name, path)
+        mod = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(mod)
+        mods.append(mod)
+    return mods
+
+
+class Ctx:
+    """What a plugin's run(ctx) gets: the VM, the check recorder, the drive ids
+    by kind ("nvme", "sata", "sas"), the poll interval, the binary path, and
+    the harness helpers."""
+    def __init__(self, vm, c, ids, poll, binary):
+        self.vm, self.c, self.ids, self.poll, self.binary = vm, c, ids, poll, binary
+        self.series, self.one, self.guest_json = series, one, guest_json
+        self.parse_prom = parse_prom
 
 
 def main():
@@ -984,6 +1021,8 @@ def main():
         return 1
 
     vm = VM(args, kver, kernel, serve=True)
+    vm.plugins = load_plugins(os.path.abspath(args.source))
+    log("vm: plugins %s" % [m.__name__ for m in vm.plugins])
     c = Checks(vm)
     try:
         vm.start()
