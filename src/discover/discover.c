@@ -41,7 +41,7 @@ static bool is_partition(const char *root, const char *name)
 static bool skipped_by_name(const char *name)
 {
 	static const char *const skip[] = { "loop", "ram", "zram", "dm-", "md",
-					    "sr", "nbd", NULL };
+					    "sr", "nbd", "fd", NULL }; /* fd: floppy */
 
 	for (const char *const *s = skip; *s; s++)
 		if (starts(name, *s))

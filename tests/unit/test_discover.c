@@ -143,6 +143,7 @@ static void test_basic(void)
 
 	CHECK(find(d, n, "sda1") == NULL);
 	CHECK(find(d, n, "loop0") == NULL);
+	CHECK(find(d, n, "fd0") == NULL);
 	CHECK(find(d, n, "dm-0") == NULL);
 
 	char lbl[128];
