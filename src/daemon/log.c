@@ -1,13 +1,34 @@
-/* One log sink and chrony-style per-drive rate limiting (see log.h). */
+/* One log sink and chrony-style per-drive rate limiting (see log.h). Under
+ * systemd the sink is sd_journal_send() so DRIVE=, DEVICE= and MESSAGE_ID=
+ * stay machine-readable; elsewhere it is stderr. */
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+
+#include <systemd/sd-journal.h>
 
 #include "daemon/log.h"
 
 static pthread_mutex_t log_lock = PTHREAD_MUTEX_INITIALIZER;
+static int journal_mode = -1; /* -1 undecided, 0 stderr, 1 journal */
+
+/* Fixed ids, one per event kind; generated once with `systemd-id128 new` and
+ * never to be changed (catalog/wearwatch.catalog documents each). */
+static const char *const message_ids[WW_EV_KIND_MAX] = {
+	[WW_EV_HEALTH_CHANGE] = "4943aef8bf1d48ee9cd023768583368e",
+	[WW_EV_CRITICAL_WARNING] = "8b28107f9849479e8d6b9a3b23d6de85",
+	[WW_EV_STANDBY] = "9046a741b9504b7a9f79c4c053669470",
+	[WW_EV_DRIVE_MISSING] = "ffbb87394eec48c494f28abffbca981d",
+	[WW_EV_COLLECT_FAILURE] = "54d2b236027b41208d13c88982bf63fc",
+};
+
+const char *ww_log_message_id(ww_event_kind_t kind)
+{
+	return (unsigned)kind < WW_EV_KIND_MAX ? message_ids[kind] : "";
+}
 
 struct rl_entry {
 	struct rl_entry *next;
@@ -30,12 +51,88 @@ static const char *level_name(ww_log_level_t l)
 	}
 }
 
-static void vlog_locked(ww_log_level_t level, const char *fmt, va_list ap)
+/* systemd.exec(5): $JOURNAL_STREAM is "dev:ino" of the stream connected to
+ * stderr/stdout; it only counts when stderr is still that stream. */
+static bool stderr_is_journal(void)
 {
-	fprintf(stderr, "wearwatch[%s]: ", level_name(level));
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
+	const char *e = getenv("JOURNAL_STREAM");
+	unsigned long long dev, ino;
+	struct stat st;
+
+	if (!e || sscanf(e, "%llu:%llu", &dev, &ino) != 2 || fstat(2, &st))
+		return false;
+	return st.st_dev == (dev_t)dev && st.st_ino == (ino_t)ino;
+}
+
+void ww_log_set_journal(int mode)
+{
+	pthread_mutex_lock(&log_lock);
+	journal_mode = mode < 0 ? (stderr_is_journal() ? 1 : 0) : !!mode;
+	pthread_mutex_unlock(&log_lock);
+}
+
+static bool journal_locked(void)
+{
+	if (journal_mode < 0)
+		journal_mode = stderr_is_journal();
+	return journal_mode;
+}
+
+bool ww_log_to_journal(void)
+{
+	bool j;
+
+	pthread_mutex_lock(&log_lock);
+	j = journal_locked();
+	pthread_mutex_unlock(&log_lock);
+	return j;
+}
+
+/* The sink. kind < 0: plain message; drive/device may be NULL. */
+static void emit_locked(ww_log_level_t level, int kind, const char *drive, const char *device,
+			const char *msg)
+{
+	if (journal_locked()) {
+		char mid[48] = "", drv[200] = "", dev[96] = "";
+
+		if (kind >= 0)
+			snprintf(mid, sizeof(mid), "MESSAGE_ID=%s", message_ids[kind]);
+		if (drive)
+			snprintf(drv, sizeof(drv), "DRIVE=%s", drive);
+		if (device && *device)
+			snprintf(dev, sizeof(dev), "DEVICE=%s", device);
+		/* empty strings end the field list early: order the optional ones last */
+		const char *opt[3] = { mid, drv, dev };
+		const char *f[3] = { NULL, NULL, NULL };
+		int n = 0;
+
+		for (int i = 0; i < 3; i++)
+			if (opt[i][0])
+				f[n++] = opt[i];
+		if (drive)
+			sd_journal_send("MESSAGE=%s: %s", drive, msg, "PRIORITY=%d", (int)level,
+					"SYSLOG_IDENTIFIER=wearwatch", f[0], f[1], f[2], NULL);
+		else
+			sd_journal_send("MESSAGE=%s", msg, "PRIORITY=%d", (int)level,
+					"SYSLOG_IDENTIFIER=wearwatch", f[0], f[1], f[2], NULL);
+		return;
+	}
+	if (drive)
+		fprintf(stderr, "wearwatch[%s]: %s: %s\n", level_name(level), drive, msg);
+	else
+		fprintf(stderr, "wearwatch[%s]: %s\n", level_name(level), msg);
 	fflush(stderr);
+}
+
+static void vemit_locked(ww_log_level_t level, int kind, const char *drive, const char *device,
+			 const char *prefix, const char *fmt, va_list ap)
+{
+	char msg[1024];
+	size_t n = (size_t)snprintf(msg, sizeof(msg), "%s", prefix ? prefix : "");
+
+	if (n < sizeof(msg))
+		vsnprintf(msg + n, sizeof(msg) - n, fmt, ap);
+	emit_locked(level, kind, drive, device, msg);
 }
 
 void ww_log(ww_log_level_t level, const char *fmt, ...)
@@ -44,7 +141,21 @@ void ww_log(ww_log_level_t level, const char *fmt, ...)
 
 	va_start(ap, fmt);
 	pthread_mutex_lock(&log_lock);
-	vlog_locked(level, fmt, ap);
+	vemit_locked(level, -1, NULL, NULL, NULL, fmt, ap);
+	pthread_mutex_unlock(&log_lock);
+	va_end(ap);
+}
+
+void ww_log_event(ww_event_kind_t kind, ww_log_level_t level, const char *drive,
+		  const char *device, const char *fmt, ...)
+{
+	va_list ap;
+
+	if ((unsigned)kind >= WW_EV_KIND_MAX)
+		return;
+	va_start(ap, fmt);
+	pthread_mutex_lock(&log_lock);
+	vemit_locked(level, (int)kind, drive ? drive : "-", device, NULL, fmt, ap);
 	pthread_mutex_unlock(&log_lock);
 	va_end(ap);
 }
@@ -73,19 +184,13 @@ bool ww_log_drive_failure(const char *id, time_t now, const char *fmt, ...)
 	pthread_mutex_lock(&log_lock);
 	e = rl_get(id, true);
 	if (!e || !e->failing || now - e->last_logged >= WW_LOG_REPEAT_S) {
+		char prefix[64] = "";
+
+		if (e && e->suppressed)
+			snprintf(prefix, sizeof(prefix), "(%lu similar failures not logged) ",
+				 e->suppressed);
 		va_start(ap, fmt);
-		if (e && e->suppressed) {
-			fprintf(stderr, "wearwatch[%s]: %s: (%lu similar failures not logged) ",
-				level_name(WW_LOG_WARNING), id, e->suppressed);
-			vfprintf(stderr, fmt, ap);
-			fputc('\n', stderr);
-			fflush(stderr);
-		} else {
-			fprintf(stderr, "wearwatch[%s]: %s: ", level_name(WW_LOG_WARNING), id);
-			vfprintf(stderr, fmt, ap);
-			fputc('\n', stderr);
-			fflush(stderr);
-		}
+		vemit_locked(WW_LOG_WARNING, WW_EV_COLLECT_FAILURE, id, NULL, prefix, fmt, ap);
 		va_end(ap);
 		if (e) {
 			e->failing = true;
@@ -107,11 +212,14 @@ void ww_log_drive_ok(const char *id, time_t now)
 	pthread_mutex_lock(&log_lock);
 	e = rl_get(id, false);
 	if (e && e->failing) {
-		fprintf(stderr, "wearwatch[%s]: %s: reads work again", level_name(WW_LOG_NOTICE), id);
+		char msg[96];
+
 		if (e->suppressed)
-			fprintf(stderr, " (%lu failures not logged)", e->suppressed);
-		fputc('\n', stderr);
-		fflush(stderr);
+			snprintf(msg, sizeof(msg), "reads work again (%lu failures not logged)",
+				 e->suppressed);
+		else
+			snprintf(msg, sizeof(msg), "reads work again");
+		emit_locked(WW_LOG_NOTICE, -1, id, NULL, msg);
 		e->failing = false;
 		e->suppressed = 0;
 		e->last_logged = now;

@@ -1,4 +1,6 @@
-/* Daemon logging: one sink (stderr for now) and per-drive rate limiting. */
+/* Daemon logging: one sink and per-drive rate limiting. The sink is the
+ * systemd journal (sd_journal_send, structured fields) when stderr is the
+ * journal stream systemd gave us ($JOURNAL_STREAM), else plain stderr. */
 #ifndef WW_DAEMON_LOG_H
 #define WW_DAEMON_LOG_H
 
@@ -13,7 +15,8 @@ typedef enum ww_log_level {
 	WW_LOG_DEBUG = 7,
 } ww_log_level_t;
 
-/** The one sink: "wearwatch[<level>]: message" on stderr. Thread-safe. */
+/** The one sink: "wearwatch[<level>]: message" on stderr, or a journal entry
+ * with PRIORITY= under systemd. Thread-safe. */
 void ww_log(ww_log_level_t level, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
@@ -29,5 +32,32 @@ bool ww_log_drive_failure(const char *id, time_t now, const char *fmt, ...)
 /** Note that drive `id` works again: logs "recovered" once if a failure had
  * been logged, and resets its rate limit. */
 void ww_log_drive_ok(const char *id, time_t now);
+
+/** Event kinds with a fixed MESSAGE_ID each (catalog: catalog/wearwatch.catalog). */
+typedef enum ww_event_kind {
+	WW_EV_HEALTH_CHANGE,     /* health state changed (ok/warning/failed) */
+	WW_EV_CRITICAL_WARNING,  /* NVMe critical warning bits newly set, SMART FAILED */
+	WW_EV_STANDBY,           /* drive left alone: standby / runtime-suspended */
+	WW_EV_DRIVE_MISSING,     /* drive no longer listed by discovery */
+	WW_EV_COLLECT_FAILURE,   /* a read of the drive failed */
+	WW_EV_KIND_MAX,
+} ww_event_kind_t;
+
+/** 32 lowercase hex digits of the event kind's MESSAGE_ID, "" for invalid. */
+const char *ww_log_message_id(ww_event_kind_t kind);
+
+/** Log one drive event: journal entry with MESSAGE_ID=, DRIVE=<id>,
+ * DEVICE=<dev path>, PRIORITY= and MESSAGE=, or
+ * "wearwatch[<level>]: <drive>: message" on stderr. device may be NULL. */
+void ww_log_event(ww_event_kind_t kind, ww_log_level_t level, const char *drive,
+		  const char *device, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+
+/** Force the sink: 1 journal, 0 stderr, -1 decide from $JOURNAL_STREAM
+ * (default). For tests and `--log-target`. */
+void ww_log_set_journal(int mode);
+
+/** True when entries go to the journal. */
+bool ww_log_to_journal(void);
 
 #endif
