@@ -258,6 +258,18 @@ typedef struct ww_health {
 	 * "smartctl" (src/collect/smartctl.c: every value's source then starts
 	 * with "smartctl"), "replay" (a recorded capture, src/transport/replay.c) */
 	const char *backend;
+
+	/* endurance (issue 3; decoders in src/decode/nvme_endurance.c,
+	 * src/decode/scsi_utilization.c) */
+	ww_u64 endurance_estimate_bytes; /* NVMe log 09h bytes 32-47 x 10^9, or
+					    OCP C0h bytes 176-191 (bytes) */
+	ww_u64 media_written_bytes;      /* NVMe log 09h bytes 80-95 x 10^9, or
+					    OCP C0h bytes 0-15 (bytes) */
+	ww_u64 workload_utilization_centipercent; /* SCSI log page 0x0E/0x01
+					    param 0x0000, 0.01 % of the annual
+					    workload rating (reads + writes) */
+	ww_u64 plp_start_count;          /* OCP C0h bytes 160-175 */
+	ww_u64 capacitor_health_percent; /* OCP C0h bytes 128-129 */
 } ww_health_t;
 
 /** Human label of a protocol/transport ("nvme", "sata", ...). Never NULL. */

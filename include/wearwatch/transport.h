@@ -63,6 +63,11 @@ typedef struct ww_xport_ops {
 	int (*nvme_get_log)(ww_xport_t *x, uint8_t lid, uint32_t nsid,
 			    uint8_t *buf, size_t len, ww_cmd_status_t *st);
 	void (*close)(ww_xport_t *x);
+	/** NVMe Get Log Page with a Log Specific Identifier (CDW11 bits 31:16),
+	 * e.g. the Endurance Group Information log 09h for ENDGID lsi. NULL on
+	 * transports that cannot send it (the reader records "unsupported"). */
+	int (*nvme_get_log_lsi)(ww_xport_t *x, uint8_t lid, uint32_t nsid, uint16_t lsi,
+				uint8_t *buf, size_t len, ww_cmd_status_t *st);
 } ww_xport_ops_t;
 
 struct ww_xport {

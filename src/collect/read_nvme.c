@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "decode/nvme.h"
+#include "decode/nvme_endurance.h"
 #include "wearwatch/collect.h"
 
 /* Negative errno for a command that did not yield data. */
@@ -112,5 +113,7 @@ int ww_read_nvme(ww_xport_t *x, const ww_drive_t *d, ww_health_t *h, ww_read_rep
 	}
 
 	ww_nvme_finish(h);
+	if (rc == 0)
+		ww_read_nvme_endurance(x, h, r);
 	return rc;
 }

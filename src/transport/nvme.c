@@ -96,8 +96,17 @@ static int x_identify(ww_xport_t *x, uint8_t cns, uint32_t nsid, uint8_t *buf,
 	return 0;
 }
 
+static int x_get_log_any(ww_xport_t *x, uint8_t lid, uint32_t nsid, uint16_t lsi,
+			 uint8_t *buf, size_t len, ww_cmd_status_t *st);
+
 static int x_get_log(ww_xport_t *x, uint8_t lid, uint32_t nsid, uint8_t *buf,
 		     size_t len, ww_cmd_status_t *st)
+{
+	return x_get_log_any(x, lid, nsid, NVME_LOG_LSI_NONE, buf, len, st);
+}
+
+static int x_get_log_any(ww_xport_t *x, uint8_t lid, uint32_t nsid, uint16_t lsi,
+			 uint8_t *buf, size_t len, ww_cmd_status_t *st)
 {
 	uint32_t result = 0;
 	uint64_t t0;
@@ -121,7 +130,7 @@ static int x_get_log(ww_xport_t *x, uint8_t lid, uint32_t nsid, uint8_t *buf,
 		.len = (uint32_t)len,
 		.nsid = nsid,
 		.csi = NVME_CSI_NVM,
-		.lsi = NVME_LOG_LSI_NONE,
+		.lsi = lsi,
 		.lsp = NVME_LOG_LSP_NONE,
 		.uuidx = NVME_UUID_NONE,
 		.rae = true,	/* leave asynchronous events to their owner */
@@ -147,6 +156,7 @@ static const ww_xport_ops_t ww_nvme_ops = {
 	.nvme_identify = x_identify,
 	.nvme_get_log = x_get_log,
 	.close = x_close,
+	.nvme_get_log_lsi = x_get_log_any,
 };
 
 int ww_xport_open_nvme(const char *path, ww_xport_t *out)

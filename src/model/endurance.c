@@ -1,0 +1,322 @@
+/* Endurance arithmetic and the health verdict (contract in model.h). Pure:
+ * `now` is a parameter, nothing here reads a clock or a device. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "wearwatch/model.h"
+
+const unsigned ww_window_days[WW_WIN_MAX] = { 1, 7, 30 };
+const char *const ww_window_name[WW_WIN_MAX] = { "1d", "7d", "30d" };
+
+const char *ww_reason_name(ww_reason_t r)
+{
+	static const char *const n[WW_R_MAX] = {
+		"rated_endurance_80", "rated_endurance_95", "wearout_before_warranty_end",
+		"critical_warning", "spare_below_threshold", "power_loss_protection_failed",
+		"temperature_over_limit", "media_errors_increased_24h", "smart_failed",
+		"drive_missing",
+	};
+	return r < WW_R_MAX ? n[r] : "unknown";
+}
+
+const char *ww_capacity_basis_name(ww_capacity_basis_t b)
+{
+	static const char *const n[] = { "none", "table_nominal", "config", "drive" };
+	return b <= WW_CAP_DRIVE ? n[b] : "none";
+}
+
+const char *ww_wstart_basis_name(ww_wstart_basis_t b)
+{
+	static const char *const n[] = { "none", "config", "manufacture_date", "power_on_time",
+					 "first_seen" };
+	return b <= WW_WS_FIRST_SEEN ? n[b] : "none";
+}
+
+uint64_t ww_model_rated_bytes(double dwpd, uint64_t capacity_bytes, unsigned years)
+{
+	/* exact in long double for every realistic figure (30 x 8e11 x 1825) */
+	long double b = (long double)dwpd * capacity_bytes * WW_YEAR_DAYS * years;
+
+	if (b <= 0)
+		return 0;
+	if (b >= 18446744073709551615.0L)
+		return UINT64_MAX;
+	return (uint64_t)llroundl(b);
+}
+
+long ww_model_pick_base(const ww_sample_t *s, size_t n, time_t now, unsigned window_days)
+{
+	time_t from = now - (time_t)window_days * WW_DAY_S;
+
+	if (!n)
+		return -1;
+	for (size_t i = 0; i < n; i++)
+		if (s[i].t >= from && s[i].segment == s[n - 1].segment && s[i].has_written)
+			return (long)i;
+	return -1;
+}
+
+bool ww_model_window_dwpd(const ww_sample_t *base, const ww_sample_t *latest,
+			  unsigned window_days, uint64_t capacity_bytes, double *dwpd)
+{
+	double span, days;
+
+	if (!base || !latest || !capacity_bytes || !base->has_written || !latest->has_written ||
+	    base->segment != latest->segment || latest->written_bytes < base->written_bytes)
+		return false;
+	span = (double)(latest->t - base->t);
+	if (span < WW_WINDOW_COVERAGE * window_days * WW_DAY_S || span <= 0)
+		return false;
+	days = span / WW_DAY_S;
+	*dwpd = (double)(latest->written_bytes - base->written_bytes) / capacity_bytes / days;
+	return true;
+}
+
+/* Monday of ISO week `week` of `year`, 00:00 UTC. */
+static time_t iso_week_start(int year, int week)
+{
+	struct tm jan4 = { .tm_year = year - 1900, .tm_mon = 0, .tm_mday = 4 };
+	time_t t = timegm(&jan4);
+	int wday;
+
+	gmtime_r(&t, &jan4);
+	wday = jan4.tm_wday ? jan4.tm_wday : 7; /* Monday = 1 .. Sunday = 7 */
+	return t - (time_t)(wday - 1) * WW_DAY_S + (time_t)(week - 1) * 7 * WW_DAY_S;
+}
+
+ww_wstart_basis_t ww_model_warranty_start(const ww_rating_row_t *config, const ww_health_t *h,
+					  time_t first_seen, time_t now, time_t *start)
+{
+	*start = 0;
+	if (config && config->warranty_start) {
+		*start = config->warranty_start;
+		return WW_WS_CONFIG;
+	}
+	if (h && h->scsi.manufacture_year[0] && h->scsi.manufacture_week[0]) {
+		int y = atoi(h->scsi.manufacture_year), w = atoi(h->scsi.manufacture_week);
+
+		if (y >= 1990 && y <= 2200 && w >= 1 && w <= 53) {
+			*start = iso_week_start(y, w);
+			return WW_WS_MANUFACTURE;
+		}
+	}
+	if (h && WW_HAS(h->power_on_seconds) && h->power_on_seconds.value < (uint64_t)now) {
+		*start = now - (time_t)h->power_on_seconds.value;
+		return WW_WS_POWER_ON;
+	}
+	if (first_seen) {
+		*start = first_seen;
+		return WW_WS_FIRST_SEEN;
+	}
+	return WW_WS_NONE;
+}
+
+/* Choose the rating: config, drive's own 09h / C0h estimate, table, none. */
+static void pick_rating(const ww_model_in_t *in, ww_endurance_t *o)
+{
+	const ww_health_t *h = in->h;
+	const ww_rating_row_t *r = NULL;
+
+	o->capacity_bytes = in->drive_capacity_bytes;
+	o->capacity_basis = in->drive_capacity_bytes ? WW_CAP_DRIVE : WW_CAP_NONE;
+	if (in->config) {
+		r = in->config;
+		o->rating_source = WW_RATING_CONFIG;
+		if (r->capacity_bytes) {
+			o->capacity_bytes = r->capacity_bytes;
+			o->capacity_basis = WW_CAP_CONFIG;
+		}
+	} else if (h && WW_HAS(h->endurance_estimate_bytes) && h->endurance_estimate_bytes.value) {
+		bool ocp = h->endurance_estimate_bytes.label &&
+			   !strcmp(h->endurance_estimate_bytes.label, "ocp_c0");
+
+		o->rating_source = ocp ? WW_RATING_OCP_C0 : WW_RATING_NVME_EG;
+		o->has_rated_bytes = true;
+		o->rated_bytes = h->endurance_estimate_bytes.value;
+		snprintf(o->rating_row, sizeof(o->rating_row), "%s", h->endurance_estimate_bytes.source);
+		snprintf(o->rating_note, sizeof(o->rating_note), "the drive's own endurance estimate");
+		/* warranty years unknown: a table row may still give them */
+		if (in->table)
+			o->warranty_years = in->table->warranty_years;
+		if (o->capacity_bytes) {
+			o->has_rated_dwpd = o->warranty_years > 0;
+			if (o->has_rated_dwpd)
+				o->rated_dwpd = (double)o->rated_bytes / o->capacity_bytes /
+						WW_YEAR_DAYS / o->warranty_years;
+		}
+		return;
+	} else if (in->table) {
+		r = in->table;
+		o->rating_source = WW_RATING_TABLE;
+		if (r->capacity_bytes) {
+			o->capacity_bytes = r->capacity_bytes;
+			o->capacity_basis = WW_CAP_TABLE;
+		}
+	}
+	if (!r) {
+		o->rating_source = WW_RATING_NONE;
+		snprintf(o->rating_note, sizeof(o->rating_note), "no rating known");
+		return;
+	}
+	snprintf(o->rating_row, sizeof(o->rating_row), "%s", r->line);
+	snprintf(o->rating_note, sizeof(o->rating_note), "%s", r->source);
+	o->warranty_years = r->warranty_years;
+	if (r->rated_bytes) {
+		o->has_rated_bytes = true;
+		o->rated_bytes = r->rated_bytes;
+	} else if (r->dwpd && o->capacity_bytes && r->warranty_years) {
+		o->has_rated_bytes = true;
+		o->rated_bytes = ww_model_rated_bytes(r->dwpd, o->capacity_bytes, r->warranty_years);
+	}
+	if (r->dwpd) {
+		o->has_rated_dwpd = true;
+		o->rated_dwpd = r->dwpd;
+	} else if (o->has_rated_bytes && o->capacity_bytes && r->warranty_years) {
+		o->has_rated_dwpd = true;
+		o->rated_dwpd = (double)o->rated_bytes / o->capacity_bytes / WW_YEAR_DAYS /
+				r->warranty_years;
+	}
+}
+
+static void verdict(const ww_model_in_t *in, ww_endurance_t *o)
+{
+	const ww_health_t *h = in->h;
+	static const ww_health_status_t level[WW_R_MAX] = {
+		[WW_R_RATED_ENDURANCE_80] = WW_HS_WARNING,
+		[WW_R_RATED_ENDURANCE_95] = WW_HS_CRITICAL,
+		[WW_R_WEAROUT_BEFORE_WARRANTY] = WW_HS_WARNING,
+		[WW_R_CRITICAL_WARNING] = WW_HS_CRITICAL,
+		[WW_R_SPARE_LOW] = WW_HS_CRITICAL,
+		[WW_R_PLP_FAILED] = WW_HS_CRITICAL,
+		[WW_R_TEMPERATURE] = WW_HS_WARNING,
+		[WW_R_MEDIA_ERRORS_24H] = WW_HS_WARNING,
+		[WW_R_SMART_FAILED] = WW_HS_CRITICAL,
+		[WW_R_MISSING] = WW_HS_CRITICAL,
+	};
+	bool temp_crit = false;
+
+	if (o->has_rated_used) {
+		o->reason[WW_R_RATED_ENDURANCE_80] = o->rated_used_ratio >= 0.80;
+		o->reason[WW_R_RATED_ENDURANCE_95] = o->rated_used_ratio >= 0.95;
+	}
+	if (o->has_warranty_end &&
+	    ((o->has_wearout_write_rate && o->wearout_write_rate < o->warranty_end) ||
+	     (o->has_wearout_pct && o->wearout_pct < o->warranty_end)))
+		o->reason[WW_R_WEAROUT_BEFORE_WARRANTY] = true;
+	o->reason[WW_R_MISSING] = !in->present;
+	if (h) {
+		if (WW_HAS(h->critical_warning) && h->critical_warning.value)
+			o->reason[WW_R_CRITICAL_WARNING] = true;
+		if (WW_HAS(h->available_spare_percent) && WW_HAS(h->available_spare_threshold_percent) &&
+		    h->available_spare_percent.value < h->available_spare_threshold_percent.value)
+			o->reason[WW_R_SPARE_LOW] = true;
+		/* NVMe critical warning bit 4: volatile memory backup failed (the
+		 * power-loss capacitor); OCP C0h capacitor health 0 % likewise */
+		if ((WW_HAS(h->critical_warning) && (h->critical_warning.value & 0x10)) ||
+		    (WW_HAS(h->capacitor_health_percent) && h->capacitor_health_percent.value == 0))
+			o->reason[WW_R_PLP_FAILED] = true;
+		if (WW_HAS(h->temperature_celsius)) {
+			int64_t t = h->temperature_celsius.value;
+
+			if (WW_HAS(h->temperature_critical_celsius) && t >= h->temperature_critical_celsius.value)
+				temp_crit = true;
+			if (temp_crit || (WW_HAS(h->temperature_warning_celsius) &&
+					  t >= h->temperature_warning_celsius.value))
+				o->reason[WW_R_TEMPERATURE] = true;
+		}
+		if (h->smart_status == WW_SMART_FAILED)
+			o->reason[WW_R_SMART_FAILED] = true;
+	}
+	if (in->latest && in->base_24h && in->latest->has_media_errors && in->base_24h->has_media_errors &&
+	    in->latest->segment == in->base_24h->segment &&
+	    in->latest->media_errors > in->base_24h->media_errors)
+		o->reason[WW_R_MEDIA_ERRORS_24H] = true;
+
+	o->status = WW_HS_OK;
+	for (int r = 0; r < WW_R_MAX; r++)
+		if (o->reason[r] && level[r] > o->status)
+			o->status = level[r];
+	if (temp_crit)
+		o->status = WW_HS_CRITICAL;
+}
+
+void ww_model_compute(const ww_model_in_t *in, time_t now, ww_endurance_t *o)
+{
+	const ww_health_t *h = in->h;
+
+	memset(o, 0, sizeof(*o));
+	o->computed = now;
+	pick_rating(in, o);
+
+	if (h && WW_HAS(h->endurance_used_percent)) {
+		o->has_drive_used = true;
+		o->drive_used_ratio = h->endurance_used_percent.value / 100.0;
+	}
+	if (h && o->has_rated_bytes && o->rated_bytes && WW_HAS(h->host_written_bytes)) {
+		o->has_rated_used = true;
+		o->rated_used_ratio = (double)h->host_written_bytes.value / o->rated_bytes;
+		if (o->has_drive_used) {
+			double a = o->rated_used_ratio, b = o->drive_used_ratio;
+			double hi = a > b ? a : b, lo = a > b ? b : a;
+
+			o->used_disagree = hi - lo > 0.2 && hi > 2 * lo;
+		}
+	}
+
+	/* windows: baselines chosen by the history query, 90 % coverage rule */
+	for (int w = 0; w < WW_WIN_MAX; w++)
+		o->has_window[w] = ww_model_window_dwpd(in->base[w], in->latest, ww_window_days[w],
+							o->capacity_bytes, &o->window_dwpd[w]);
+	/* lifetime: host written per capacity per power-on day, from the first poll */
+	if (h && o->capacity_bytes && WW_HAS(h->host_written_bytes) && WW_HAS(h->power_on_seconds) &&
+	    h->power_on_seconds.value >= 3600) {
+		o->has_lifetime_dwpd = true;
+		o->lifetime_dwpd = (double)h->host_written_bytes.value / o->capacity_bytes /
+				   ((double)h->power_on_seconds.value / WW_DAY_S);
+	}
+
+	o->warranty_start_basis = ww_model_warranty_start(in->config, h, in->first_seen, now,
+							  &o->warranty_start);
+	if (o->warranty_start_basis != WW_WS_NONE && o->warranty_years) {
+		o->has_warranty_end = true;
+		o->warranty_end = o->warranty_start + (time_t)o->warranty_years * WW_YEAR_DAYS * WW_DAY_S;
+	}
+
+	/* wear-out at the 30-day write rate: remaining rated bytes / bytes per
+	 * second; omitted when the rate is zero (never +Inf) */
+	if (o->has_window[WW_WIN_30D] && o->window_dwpd[WW_WIN_30D] > 0 && o->has_rated_used) {
+		double bps = o->window_dwpd[WW_WIN_30D] * o->capacity_bytes / WW_DAY_S;
+		double left = (double)o->rated_bytes - (double)h->host_written_bytes.value;
+		double dt = left > 0 ? left / bps : 0;
+
+		if (dt < 1e11) {
+			o->has_wearout_write_rate = true;
+			o->wearout_write_rate = now + (time_t)dt;
+		}
+	}
+	/* at the drive's own percentage-used lifetime rate: used% per power-on second */
+	if (o->has_drive_used && o->drive_used_ratio > 0 && WW_HAS(h->power_on_seconds) &&
+	    h->power_on_seconds.value > 0) {
+		double rate = o->drive_used_ratio / h->power_on_seconds.value;
+		double left = 1.0 - o->drive_used_ratio;
+		double dt = left > 0 ? left / rate : 0;
+
+		if (dt < 1e11) {
+			o->has_wearout_pct = true;
+			o->wearout_pct = now + (time_t)dt;
+		}
+	}
+
+	if (h && WW_HAS(h->media_written_bytes) && WW_HAS(h->host_written_bytes) &&
+	    h->host_written_bytes.value > 0) {
+		o->has_waf = true;
+		o->write_amplification = (double)h->media_written_bytes.value / h->host_written_bytes.value;
+	}
+	if (h && WW_HAS(h->workload_utilization_centipercent)) {
+		o->has_utilization = true;
+		o->utilization_ratio = h->workload_utilization_centipercent.value / 10000.0;
+	}
+	verdict(in, o);
+}
