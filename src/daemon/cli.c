@@ -10,6 +10,7 @@
 #include <json-c/json.h>
 
 #include "daemon/cli.h"
+#include "daemon/probe_daemon.h"
 #include "wearwatch/collect.h"
 #include "wearwatch/drive.h"
 #include "wearwatch/expo.h"
@@ -25,6 +26,7 @@ static const char usage_main[] =
 	"  scan [--json]               list drives and how their health is read\n"
 	"  show DEVICE [--json]        read one drive once and print everything\n"
 	"  serve [--listen HOST:PORT]  run the monitoring service\n"
+	"  probe DEVICE [--json]       measure read latency (random O_DIRECT reads)\n"
 	"\n"
 	"`wearwatch COMMAND --help` describes a command.\n";
 
@@ -390,6 +392,8 @@ int ww_cli_main(int argc, char **argv)
 		return cmd_show(argc, argv);
 	if (!strcmp(argv[1], "serve"))
 		return ww_serve_main(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "probe"))
+		return ww_probe_cli_main(argc, argv);
 	fprintf(stderr, "wearwatch: unknown command '%s'\n%s", argv[1], usage_main);
 	return EXIT_USAGE;
 }
