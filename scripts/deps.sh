@@ -5,6 +5,7 @@
 set -eu
 BUILD="build-essential cmake pkg-config libnvme-dev libsgutils2-dev libatasmart-dev
  libmicrohttpd-dev libjson-c-dev libsqlite3-dev liburing-dev libsystemd-dev libinih-dev
+ libjs-chart.js
  libyaml-dev libcrypt-dev"
 TEST="qemu-system-x86 linux-image-amd64 busybox-static kmod cpio smartmontools nvme-cli
  sg3-utils libatasmart-bin prometheus curl python3 fio ioping udev"

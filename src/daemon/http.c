@@ -14,6 +14,7 @@
 #include <microhttpd.h>
 
 #include "daemon/http.h"
+#include "daemon/http_assets.h"
 #include "wearwatch/expo.h"
 
 #if MHD_VERSION < 0x00097002
@@ -181,6 +182,12 @@ static MHD_RESULT handle(void *cls, struct MHD_Connection *c, const char *url,
 		return reply_text(c, MHD_HTTP_METHOD_NOT_ALLOWED, "method not allowed\n");
 	if (!strcmp(url, "/healthz"))
 		return reply_text(c, MHD_HTTP_OK, "ok\n");
+	{
+		int aret; /* dashboard: /, /drives/{drive}, /assets/NAME (http_assets.c) */
+
+		if (ww_http_assets_reply(c, url, &aret))
+			return (MHD_RESULT)aret;
+	}
 
 	snap = ww_store_acquire(h->store);
 	if (!strcmp(url, "/metrics")) {
@@ -198,7 +205,7 @@ static MHD_RESULT handle(void *cls, struct MHD_Connection *c, const char *url,
 			ret = reply_json_error(c, MHD_HTTP_NOT_FOUND, "unknown drive", id);
 		else
 			ret = reply(c, MHD_HTTP_OK, "application/json", body, body ? strlen(body) : 0);
-	} else if (!strcmp(url, "/") || !strcmp(url, "/index.html")) {
+	} else if (!strcmp(url, "/table")) { /* no-JavaScript table; / is the dashboard */
 		body = ww_html_render_index(snap, now);
 		ret = reply(c, MHD_HTTP_OK, "text/html; charset=utf-8", body, body ? strlen(body) : 0);
 	} else {

@@ -192,7 +192,7 @@ int main(void)
 	CHECK(r.body && !strcmp(r.body, "ok\n"));
 	free(r.body);
 
-	CHECK_EQ_I64(request(port, "GET", "/", &r), 0);
+	CHECK_EQ_I64(request(port, "GET", "/table", &r), 0);
 	CHECK_EQ_I64(r.status, 200);
 	CHECK_STR(r.ctype, "text/html; charset=utf-8");
 	CHECK(r.body && strstr(r.body, "Samsung &lt;SSD&gt; 970")); /* escaped */
