@@ -1,0 +1,144 @@
+/* The smartctl backend as a drive reader: per-drive forcing, the -d TYPE
+ * choice, and one read with its report (see smartctl.h). */
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "collect/smartctl.h"
+
+#define WW_SMARTCTL_MAX_FORCED 64
+
+struct ww_sc_forced {
+	char match[160];
+	char type[32];
+};
+
+static pthread_mutex_t ww_sc_force_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct ww_sc_forced ww_sc_forced[WW_SMARTCTL_MAX_FORCED];
+static size_t ww_sc_n_forced;
+
+int ww_smartctl_force(const char *match, const char *type)
+{
+	int ret = 0;
+
+	if (!match || !*match || !type || !*type)
+		return -EINVAL;
+	pthread_mutex_lock(&ww_sc_force_lock);
+	if (ww_sc_n_forced >= WW_SMARTCTL_MAX_FORCED) {
+		ret = -ENOSPC;
+	} else {
+		struct ww_sc_forced *f = &ww_sc_forced[ww_sc_n_forced++];
+
+		snprintf(f->match, sizeof(f->match), "%s", match);
+		snprintf(f->type, sizeof(f->type), "%s", type);
+	}
+	pthread_mutex_unlock(&ww_sc_force_lock);
+	return ret;
+}
+
+void ww_smartctl_force_clear(void)
+{
+	pthread_mutex_lock(&ww_sc_force_lock);
+	ww_sc_n_forced = 0;
+	pthread_mutex_unlock(&ww_sc_force_lock);
+}
+
+const char *ww_smartctl_forced_type(const ww_drive_t *d)
+{
+	const char *t = NULL;
+
+	if (!d)
+		return NULL;
+	pthread_mutex_lock(&ww_sc_force_lock);
+	for (size_t i = 0; i < ww_sc_n_forced && !t; i++) {
+		const char *m = ww_sc_forced[i].match;
+
+		if (!strcmp(m, d->id) || !strcmp(m, d->block) ||
+		    !strcmp(m, d->dev_path) || !strcmp(m, d->cmd_path))
+			t = ww_sc_forced[i].type; /* entries are never freed */
+	}
+	pthread_mutex_unlock(&ww_sc_force_lock);
+	return t;
+}
+
+const char *ww_smartctl_default_type(const ww_drive_t *d)
+{
+	if (d && d->protocol == WW_PROTO_NVME)
+		return "nvme";
+	if (d && d->protocol == WW_PROTO_ATA)
+		return "sat";
+	return "scsi";
+}
+
+static void note(ww_read_report_t *r, const char *type, ww_cmd_result_t res,
+		 int err)
+{
+	ww_cmd_status_t st;
+	char what[48];
+
+	memset(&st, 0, sizeof(st));
+	st.result = res;
+	st.os_errno = err;
+	snprintf(what, sizeof(what), "smartctl -d %.32s", type);
+	ww_report_cmd(r, what, &st);
+}
+
+int ww_collect_smartctl(const ww_drive_t *d, const char *type, int timeout_s,
+			ww_health_t *h, ww_read_report_t *r)
+{
+	ww_smartctl_info_t info;
+	const char *dev;
+	char *json = NULL;
+	size_t len = 0;
+	int es, ret;
+
+	if (!d || !h || !r)
+		return -EINVAL;
+	if (!type)
+		type = ww_smartctl_forced_type(d);
+	if (!type)
+		type = ww_smartctl_default_type(d);
+	dev = *d->dev_path ? d->dev_path : d->cmd_path;
+	memset(h, 0, sizeof(*h));
+	h->backend = "smartctl";
+
+	ret = ww_smartctl_run(dev, type, NULL, timeout_s, &json, &len, &es);
+	if (ret < 0) {
+		note(r, type, ret == -ETIMEDOUT ? WW_CMD_TIMEOUT : WW_CMD_OS_ERROR, -ret);
+		return ret;
+	}
+	ret = ww_smartctl_parse(json, len, h, &info);
+	free(json);
+	h->backend = "smartctl";
+	if (es == WW_SMARTCTL_STANDBY_EXIT || info.standby) {
+		note(r, type, WW_CMD_OK, 0);
+		r->standby = true;
+		return 1;
+	}
+	if (ret == -EINVAL) {
+		note(r, type, WW_CMD_DEVICE_ERROR, 0);
+		r->n_decode_errors++;
+		return -EINVAL;
+	}
+	if (ret == -ENODATA || !info.reached) {
+		/* nothing describes a device: open failed or no such member */
+		note(r, type, WW_CMD_OS_ERROR, ENODEV);
+		return -ENODEV;
+	}
+	if (!info.has_smart) {
+		/* reached, no SMART (QEMU's megasas disk, virtual volumes) */
+		note(r, type, WW_CMD_UNSUPPORTED, 0);
+		return -ENODATA;
+	}
+	/* bit 2 alone is common on healthy SAS and RAID members, bit 6 alone
+	 * is a healthy drive with logged errors: the data is still good */
+	note(r, type, (es & ~(WW_SMARTCTL_BIT_CMDFAIL | WW_SMARTCTL_BIT_ERRLOG |
+			      WW_SMARTCTL_BIT_PAST | WW_SMARTCTL_BIT_SELFTEST |
+			      WW_SMARTCTL_BIT_FAILING | WW_SMARTCTL_BIT_PREFAIL)) ?
+			      WW_CMD_DEVICE_ERROR :
+		      (es & WW_SMARTCTL_BIT_CMDFAIL) ? WW_CMD_RECOVERED : WW_CMD_OK,
+	     0);
+	return 0;
+}

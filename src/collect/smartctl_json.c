@@ -1,0 +1,576 @@
+/* smartctl JSON (-j) into the health record (see smartctl.h). Every key is
+ * optional: the schema drifts between smartctl 6.7 and 7.5 (scsi_model_name
+ * from 7.3, endurance_used from 7.5, trimmed files without the smartctl
+ * block). Integers are read as integers: json-c keeps 64-bit values exactly
+ * (int64/uint64), and a value it had to turn into a double is ignored rather
+ * than rounded. */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <json-c/json.h>
+
+#include "collect/smartctl.h"
+#include "decode/ata.h"
+#include "decode/nvme.h"
+#include "decode/scsi.h"
+
+#define SRC(k) ("smartctl JSON " k)
+
+/* object at a dotted path ("power_on_time.hours"), or NULL */
+static json_object *jget(json_object *o, const char *path)
+{
+	char key[64];
+
+	while (o && *path) {
+		const char *dot = strchr(path, '.');
+		size_t n = dot ? (size_t)(dot - path) : strlen(path);
+
+		if (n >= sizeof(key) || !json_object_is_type(o, json_type_object))
+			return NULL;
+		memcpy(key, path, n);
+		key[n] = '\0';
+		if (!json_object_object_get_ex(o, key, &o))
+			return NULL;
+		path += n + (dot ? 1 : 0);
+	}
+	return o;
+}
+
+/* Decimal string to 128 bits (smartctl writes counters that do not fit 64
+ * bits as strings). Returns false on anything but digits. */
+static bool dec_to_u128(const char *s, ww_u128 *v)
+{
+	unsigned __int128 x = 0;
+
+	if (!s || !*s)
+		return false;
+	for (; *s; s++) {
+		if (*s < '0' || *s > '9')
+			return false;
+		x = x * 10 + (unsigned)(*s - '0');
+	}
+	v->lo = (uint64_t)x;
+	v->hi = (uint64_t)(x >> 64);
+	return true;
+}
+
+/* Unsigned integer at path: an int node (never a double), or a decimal
+ * string, or the "<key>_s" string smartctl adds for wide counters. */
+static bool jget_u128(json_object *o, const char *path, ww_u128 *v)
+{
+	json_object *n = jget(o, path);
+	char alt[96];
+
+	snprintf(alt, sizeof(alt), "%s_s", path);
+	if (jget(o, alt) && dec_to_u128(json_object_get_string(jget(o, alt)), v))
+		return true;
+	if (!n)
+		return false;
+	if (json_object_is_type(n, json_type_int)) {
+		if (json_object_get_int64(n) < 0)
+			return false;
+		v->lo = json_object_get_uint64(n);
+		v->hi = 0;
+		return true;
+	}
+	if (json_object_is_type(n, json_type_string))
+		return dec_to_u128(json_object_get_string(n), v);
+	return false;
+}
+
+static bool jget_u64(json_object *o, const char *path, uint64_t *v)
+{
+	ww_u128 w;
+
+	if (!jget_u128(o, path, &w) || w.hi)
+		return false;
+	*v = w.lo;
+	return true;
+}
+
+static bool jget_i64(json_object *o, const char *path, int64_t *v)
+{
+	json_object *n = jget(o, path);
+
+	if (!n || !json_object_is_type(n, json_type_int))
+		return false;
+	*v = json_object_get_int64(n);
+	return true;
+}
+
+static bool jget_bool(json_object *o, const char *path, bool *v)
+{
+	json_object *n = jget(o, path);
+
+	if (!n || !json_object_is_type(n, json_type_boolean))
+		return false;
+	*v = json_object_get_boolean(n);
+	return true;
+}
+
+static void jget_str(json_object *o, const char *path, char *dst, size_t len)
+{
+	json_object *n = jget(o, path);
+
+	if (n && json_object_is_type(n, json_type_string) && !*dst)
+		snprintf(dst, len, "%s", json_object_get_string(n));
+}
+
+/* "11523.849" (10^9 bytes, three decimals) to bytes, exactly. */
+static bool gb_string_to_bytes(const char *s, uint64_t *bytes)
+{
+	unsigned __int128 whole = 0, frac = 0;
+	int fd = 0;
+
+	if (!s || !*s)
+		return false;
+	for (; *s && *s != '.'; s++) {
+		if (*s < '0' || *s > '9')
+			return false;
+		whole = whole * 10 + (unsigned)(*s - '0');
+	}
+	if (*s == '.')
+		for (s++; *s; s++) {
+			if (*s < '0' || *s > '9')
+				return false;
+			if (fd < 9) {
+				frac = frac * 10 + (unsigned)(*s - '0');
+				fd++;
+			}
+		}
+	for (; fd < 9; fd++)
+		frac *= 10;
+	whole = whole * 1000000000u + frac;
+	*bytes = whole > UINT64_MAX ? UINT64_MAX : (uint64_t)whole;
+	return true;
+}
+
+static void parse_identity(json_object *j, ww_health_t *h)
+{
+	uint64_t v, naa, oui, id;
+
+	jget_str(j, "model_name", h->model, sizeof(h->model));
+	jget_str(j, "scsi_model_name", h->model, sizeof(h->model));
+	jget_str(j, "scsi_product", h->model, sizeof(h->model));
+	jget_str(j, "serial_number", h->serial, sizeof(h->serial));
+	jget_str(j, "firmware_version", h->firmware, sizeof(h->firmware));
+	jget_str(j, "scsi_revision", h->firmware, sizeof(h->firmware));
+	jget_str(j, "scsi_vendor", h->vendor, sizeof(h->vendor));
+	jget_str(j, "vendor", h->vendor, sizeof(h->vendor));
+	if (jget_u64(j, "wwn.naa", &naa) && jget_u64(j, "wwn.oui", &oui) &&
+	    jget_u64(j, "wwn.id", &id))
+		snprintf(h->wwn, sizeof(h->wwn), "0x%01" PRIx64 "%06" PRIx64 "%09" PRIx64,
+			 naa & 0xf, oui & 0xffffff, id & (uint64_t)0xfffffffff);
+	if (jget_u64(j, "user_capacity.bytes", &v))
+		WW_SET(h->capacity_bytes, v, SRC("user_capacity.bytes"));
+	if (jget_u64(j, "logical_block_size", &v))
+		WW_SET(h->logical_block_bytes, v, SRC("logical_block_size"));
+	if (jget_u64(j, "physical_block_size", &v))
+		WW_SET(h->physical_block_bytes, v, SRC("physical_block_size"));
+	/* smartctl writes 0 for "Solid State Device"; the record uses 1 */
+	if (jget_u64(j, "rotation_rate", &v))
+		WW_SET(h->rotation_rate_rpm, v ? v : 1, SRC("rotation_rate"));
+}
+
+static void parse_ata(json_object *j, ww_health_t *h)
+{
+	json_object *t = jget(j, "ata_smart_attributes.table");
+	json_object *pages = jget(j, "ata_device_statistics.pages");
+	bool passed;
+
+	if (t && json_object_is_type(t, json_type_array)) {
+		size_t n = json_object_array_length(t);
+
+		h->ata.smart_supported = h->ata.smart_enabled = true;
+		for (size_t i = 0; i < n && h->ata.n_attrs < WW_ATA_MAX_ATTRS; i++) {
+			json_object *e = json_object_array_get_idx(t, i);
+			ww_ata_attr_t *a = &h->ata.attrs[h->ata.n_attrs];
+			uint64_t v;
+
+			if (!jget_u64(e, "id", &v) || !v || v > 255)
+				continue;
+			memset(a, 0, sizeof(*a));
+			a->id = (uint8_t)v;
+			if (jget_u64(e, "flags.value", &v))
+				a->flags = (uint16_t)v;
+			if (jget_u64(e, "value", &v))
+				a->value = (uint8_t)v;
+			if (jget_u64(e, "worst", &v))
+				a->worst = (uint8_t)v;
+			if (jget_u64(e, "thresh", &v)) {
+				a->threshold = (uint8_t)v;
+				a->has_threshold = true;
+				h->ata.has_thresholds = true;
+			}
+			if (jget_u64(e, "raw.value", &v)) {
+				a->raw = v & 0xffffffffffffull;
+				for (int b = 0; b < 6; b++)
+					a->raw_bytes[b] = (uint8_t)(v >> (8 * b));
+			}
+			a->name = ww_ata_attr_name(a->id);
+			h->ata.n_attrs++;
+		}
+	}
+	if (jget_bool(j, "smart_support.enabled", &passed))
+		h->ata.smart_enabled = passed;
+
+	for (size_t p = 0; pages && json_object_is_type(pages, json_type_array) &&
+			   p < json_object_array_length(pages); p++) {
+		json_object *pg = json_object_array_get_idx(pages, p);
+		json_object *tb = jget(pg, "table");
+		uint64_t num;
+
+		if (!jget_u64(pg, "number", &num) || !tb ||
+		    !json_object_is_type(tb, json_type_array))
+			continue;
+		h->ata.devstat_supported = true;
+		for (size_t i = 0; i < json_object_array_length(tb); i++) {
+			json_object *e = json_object_array_get_idx(tb, i);
+			uint64_t off, v, fl = 0;
+			int64_t sv;
+			bool valid = true;
+
+			if (!jget_u64(e, "offset", &off))
+				continue;
+			if (jget_u64(e, "flags.value", &fl))
+				valid = (fl & 0xc0) == 0xc0;
+			jget_bool(e, "flags.valid", &valid);
+			if (!valid)
+				continue;
+			if (num == 1 && off == 0x10 && jget_u64(e, "value", &v))
+				WW_SET(h->ata.devstat_power_on_hours, v,
+				       SRC("ata_device_statistics page 1 offset 0x10"));
+			else if (num == 1 && off == 0x18 && jget_u64(e, "value", &v))
+				WW_SET(h->ata.devstat_logical_sectors_written, v,
+				       SRC("ata_device_statistics page 1 offset 0x18"));
+			else if (num == 1 && off == 0x28 && jget_u64(e, "value", &v))
+				WW_SET(h->ata.devstat_logical_sectors_read, v,
+				       SRC("ata_device_statistics page 1 offset 0x28"));
+			else if (num == 5 && off == 0x08 && jget_i64(e, "value", &sv))
+				WW_SET(h->ata.devstat_temperature_celsius, sv,
+				       SRC("ata_device_statistics page 5 offset 0x08"));
+			else if (num == 7 && off == 0x08 && jget_u64(e, "value", &v))
+				WW_SET(h->ata.devstat_percentage_used, v,
+				       SRC("ata_device_statistics page 7 offset 0x08"));
+		}
+	}
+	if (jget_bool(j, "smart_status.passed", &passed))
+		h->ata.return_status = passed ? WW_SMART_PASSED : WW_SMART_FAILED;
+}
+
+#define NV(k) SRC("nvme_smart_health_information_log." k)
+
+static void parse_nvme(json_object *log, ww_health_t *h)
+{
+	ww_nvme_smart_t *s = &h->nvme_smart;
+	uint64_t v;
+	int64_t t;
+
+	h->has_nvme_smart = true;
+	if (jget_u64(log, "critical_warning", &v)) {
+		s->critical_warning = (uint8_t)v;
+		WW_SET(h->critical_warning, v, NV("critical_warning"));
+	}
+	/* smartctl prints Celsius; the log carries Kelvin */
+	if (jget_i64(log, "temperature", &t)) {
+		s->composite_temperature_kelvin = (uint16_t)(t + 273);
+		WW_SET(h->temperature_celsius, t, NV("temperature"));
+	}
+	if (jget_u64(log, "available_spare", &v)) {
+		s->available_spare_percent = (uint8_t)v;
+		WW_SET(h->available_spare_percent, v, NV("available_spare"));
+	}
+	if (jget_u64(log, "available_spare_threshold", &v)) {
+		s->available_spare_threshold_percent = (uint8_t)v;
+		WW_SET(h->available_spare_threshold_percent, v,
+		       NV("available_spare_threshold"));
+	}
+	if (jget_u64(log, "percentage_used", &v)) {
+		s->percentage_used = v > 255 ? 255 : (uint8_t)v;
+		WW_SET(h->endurance_used_percent, v, NV("percentage_used"));
+		h->endurance_used_percent.label = "smartctl";
+	}
+	if (jget_u128(log, "data_units_read", &s->data_units_read)) {
+		h->host_read_bytes = ww_u128_scale(s->data_units_read, 512000,
+						   NV("data_units_read x 512000"));
+		h->host_read_bytes.label = "smartctl";
+	}
+	if (jget_u128(log, "data_units_written", &s->data_units_written)) {
+		h->host_written_bytes = ww_u128_scale(s->data_units_written, 512000,
+						      NV("data_units_written x 512000"));
+		h->host_written_bytes.label = "smartctl";
+	}
+	jget_u128(log, "host_reads", &s->host_read_commands);
+	jget_u128(log, "host_writes", &s->host_write_commands);
+	jget_u128(log, "controller_busy_time", &s->controller_busy_time_minutes);
+	if (jget_u128(log, "power_cycles", &s->power_cycles))
+		h->power_cycles = ww_u128_scale(s->power_cycles, 1, NV("power_cycles"));
+	if (jget_u128(log, "power_on_hours", &s->power_on_hours))
+		h->power_on_seconds = ww_u128_scale(s->power_on_hours, 3600,
+						    NV("power_on_hours x 3600"));
+	if (jget_u128(log, "unsafe_shutdowns", &s->unsafe_shutdowns))
+		h->unsafe_shutdowns = ww_u128_scale(s->unsafe_shutdowns, 1,
+						    NV("unsafe_shutdowns"));
+	if (jget_u128(log, "media_errors", &s->media_errors))
+		h->media_errors = ww_u128_scale(s->media_errors, 1, NV("media_errors"));
+	if (jget_u128(log, "num_err_log_entries", &s->error_log_entries))
+		h->error_log_entries = ww_u128_scale(s->error_log_entries, 1,
+						     NV("num_err_log_entries"));
+	if (jget_u64(log, "warning_temp_time", &v))
+		s->warning_temperature_time_minutes = (uint32_t)v;
+	if (jget_u64(log, "critical_comp_time", &v))
+		s->critical_temperature_time_minutes = (uint32_t)v;
+}
+
+static bool parse_errcnt(json_object *j, const char *dir, ww_scsi_errcnt_t *c)
+{
+	char p[96];
+	uint64_t v;
+	json_object *n;
+	bool any = false;
+
+	snprintf(p, sizeof(p), "scsi_error_counter_log.%s.total_errors_corrected", dir);
+	if (jget_u64(j, p, &v)) {
+		WW_SET(c->corrected_total, v, SRC("scsi_error_counter_log total_errors_corrected"));
+		any = true;
+	}
+	snprintf(p, sizeof(p), "scsi_error_counter_log.%s.total_uncorrected_errors", dir);
+	if (jget_u64(j, p, &v)) {
+		WW_SET(c->uncorrected, v, SRC("scsi_error_counter_log total_uncorrected_errors"));
+		any = true;
+	}
+	snprintf(p, sizeof(p), "scsi_error_counter_log.%s.gigabytes_processed", dir);
+	n = jget(j, p);
+	if (n && json_object_is_type(n, json_type_string) &&
+	    gb_string_to_bytes(json_object_get_string(n), &v)) {
+		WW_SET(c->bytes_processed, v,
+		       SRC("scsi_error_counter_log gigabytes_processed x 10^9"));
+		any = true;
+	}
+	return any;
+}
+
+static void parse_scsi(json_object *j, ww_health_t *h)
+{
+	ww_scsi_t *s = &h->scsi;
+	uint64_t v, m = 0;
+	int64_t t;
+
+	if (parse_errcnt(j, "write", &s->write_errors))
+		s->supported_pages[s->n_supported_pages++] = 0x02 << 8;
+	if (parse_errcnt(j, "read", &s->read_errors))
+		s->supported_pages[s->n_supported_pages++] = 0x03 << 8;
+	if (parse_errcnt(j, "verify", &s->verify_errors))
+		s->supported_pages[s->n_supported_pages++] = 0x05 << 8;
+	/* smartctl >= 7.4 may print temperature.current = 0 with the reading
+	 * in the environmental reports (scrutiny#717) */
+	if (jget_i64(j, "temperature.current", &t) && t != 0)
+		WW_SET(s->temperature_celsius, t, SRC("temperature.current"));
+	if (jget_i64(j, "scsi_environmental_reports.temperature_1.current", &t))
+		WW_SET(s->env_temperature_celsius, t,
+		       SRC("scsi_environmental_reports.temperature_1.current"));
+	if (jget_i64(j, "temperature.drive_trip", &t))
+		WW_SET(s->reference_temperature_celsius, t, SRC("temperature.drive_trip"));
+	if (jget_u64(j, "scsi_percentage_used_endurance_indicator", &v))
+		WW_SET(s->percentage_used, v, SRC("scsi_percentage_used_endurance_indicator"));
+	if (jget_u64(j, "endurance_used.current_percent", &v))
+		WW_SET(s->percentage_used, v, SRC("endurance_used.current_percent"));
+	if (jget_u64(j, "scsi_start_stop_cycle_counter.accumulated_start_stop_cycles", &v))
+		WW_SET(s->start_stop_cycles, v,
+		       SRC("scsi_start_stop_cycle_counter.accumulated_start_stop_cycles"));
+	if (jget_u64(j, "power_on_time.hours", &v)) {
+		jget_u64(j, "power_on_time.minutes", &m);
+		WW_SET(s->power_on_minutes, v * 60 + m, SRC("power_on_time"));
+	}
+}
+
+/* smartctl's normalised keys apply its drive database; they win. */
+static unsigned parse_common(json_object *j, ww_health_t *h, bool scsi)
+{
+	uint64_t v, m = 0;
+	int64_t t;
+	bool passed;
+
+	if (!scsi && jget_i64(j, "temperature.current", &t) &&
+	    (h->protocol == WW_PROTO_ATA || !WW_HAS(h->temperature_celsius)))
+		WW_SET(h->temperature_celsius, t, SRC("temperature.current"));
+	if (h->protocol != WW_PROTO_NVME && jget_u64(j, "power_on_time.hours", &v)) {
+		jget_u64(j, "power_on_time.minutes", &m);
+		WW_SET(h->power_on_seconds, v * 3600 + m * 60, SRC("power_on_time"));
+	}
+	if (h->protocol == WW_PROTO_ATA && jget_u64(j, "power_cycle_count", &v))
+		WW_SET(h->power_cycles, v, SRC("power_cycle_count"));
+	if (jget_bool(j, "smart_status.passed", &passed)) {
+		h->smart_status = passed ? WW_SMART_PASSED : WW_SMART_FAILED;
+		h->smart_status_source = SRC("smart_status.passed");
+	}
+	return 0;
+}
+
+static unsigned count_values(const ww_health_t *h)
+{
+	const ww_u64 *u[] = { &h->host_written_bytes, &h->host_read_bytes,
+			      &h->power_on_seconds, &h->power_cycles,
+			      &h->unsafe_shutdowns, &h->media_errors,
+			      &h->endurance_used_percent, &h->available_spare_percent,
+			      &h->critical_warning, &h->error_log_entries };
+	unsigned n = WW_HAS(h->temperature_celsius) + (h->smart_status != WW_SMART_UNKNOWN);
+
+	for (size_t i = 0; i < sizeof(u) / sizeof(u[0]); i++)
+		n += WW_HAS(*u[i]);
+	return n;
+}
+
+int ww_smartctl_parse(const char *json, size_t len, ww_health_t *h,
+		      ww_smartctl_info_t *info)
+{
+	ww_smartctl_info_t dummy;
+	struct json_tokener *tok;
+	json_object *j, *log, *msgs;
+	char proto[16] = "";
+	int64_t es;
+	bool scsi;
+
+	if (!json || !h)
+		return -EINVAL;
+	if (!info)
+		info = &dummy;
+	memset(h, 0, sizeof(*h));
+	memset(info, 0, sizeof(*info));
+	info->exit_status = -1;
+	h->scsi.protocol_id = 0xff;
+	h->backend = "smartctl";
+
+	tok = json_tokener_new();
+	if (!tok)
+		return -ENOMEM;
+	j = json_tokener_parse_ex(tok, json, (int)len);
+	json_tokener_free(tok);
+	if (!j || !json_object_is_type(j, json_type_object)) {
+		json_object_put(j);
+		return -EINVAL;
+	}
+
+	if (jget_i64(j, "smartctl.exit_status", &es))
+		info->exit_status = (int)es;
+	if ((log = jget(j, "smartctl.version")) && json_object_is_type(log, json_type_array) &&
+	    json_object_array_length(log) >= 2) {
+		info->version_major = json_object_get_int(json_object_array_get_idx(log, 0));
+		info->version_minor = json_object_get_int(json_object_array_get_idx(log, 1));
+	}
+	msgs = jget(j, "smartctl.messages");
+	if (msgs && json_object_is_type(msgs, json_type_array) &&
+	    json_object_array_length(msgs) > 0)
+		jget_str(json_object_array_get_idx(msgs, 0), "string", info->message,
+			 sizeof(info->message));
+	jget_str(j, "device.name", info->device_name, sizeof(info->device_name));
+	jget_str(j, "device.type", info->device_type, sizeof(info->device_type));
+	jget_str(j, "device.protocol", proto, sizeof(proto));
+	snprintf(info->protocol, sizeof(info->protocol), "%s", proto);
+	info->standby = info->exit_status == WW_SMARTCTL_STANDBY_EXIT ||
+			(jget(j, "power_mode") && strstr(info->message, "STANDBY"));
+
+	parse_identity(j, h);
+	info->reached = *h->model || *h->serial || WW_HAS(h->capacity_bytes);
+
+	log = jget(j, "nvme_smart_health_information_log");
+	scsi = false;
+	if (!strcmp(proto, "NVMe") || log) {
+		h->protocol = WW_PROTO_NVME;
+		if (log)
+			parse_nvme(log, h);
+		ww_nvme_finish(h);
+	} else if (!strcmp(proto, "ATA") || jget(j, "ata_smart_attributes") ||
+		   jget(j, "ata_smart_data")) {
+		h->protocol = WW_PROTO_ATA;
+		parse_ata(j, h);
+		ww_ata_finish(h);
+	} else if (!strcmp(proto, "SCSI") || jget(j, "scsi_error_counter_log") ||
+		   jget(j, "scsi_model_name") || jget(j, "scsi_vendor")) {
+		h->protocol = WW_PROTO_SCSI;
+		scsi = true;
+		parse_scsi(j, h);
+		ww_scsi_finish(h);
+	}
+	parse_common(j, h, scsi);
+	info->n_values = count_values(h);
+	info->has_smart = info->n_values > 0;
+	json_object_put(j);
+	if (!info->reached && !info->has_smart)
+		return -ENODATA;
+	return 0;
+}
+
+const char *ww_smartctl_exit_explain(int status, char *buf, size_t len)
+{
+	static const char *const bits[8] = {
+		"command line did not parse", "device open failed",
+		"SMART command failed or checksum error", "SMART status: failing",
+		"prefail attribute at or below threshold",
+		"attribute was at or below threshold in the past",
+		"error log has records", "self-test log has errors",
+	};
+	size_t off = 0;
+
+	if (!buf || !len)
+		return "";
+	buf[0] = '\0';
+	if (status < 0) {
+		snprintf(buf, len, "killed or not run");
+		return buf;
+	}
+	if (status == 0) {
+		snprintf(buf, len, "ok");
+		return buf;
+	}
+	if (status == WW_SMARTCTL_STANDBY_EXIT) {
+		snprintf(buf, len, "standby (not woken)");
+		return buf;
+	}
+	for (int b = 0; b < 8; b++) {
+		if (!(status & (1 << b)))
+			continue;
+		int n = snprintf(buf + off, len - off, "%s%s", off ? ", " : "", bits[b]);
+
+		if (n < 0 || (size_t)n >= len - off)
+			break;
+		off += (size_t)n;
+	}
+	return buf;
+}
+
+int ww_smartctl_scan_parse(const char *json, size_t len, ww_smartctl_dev_t *out,
+			   size_t max)
+{
+	json_object *j, *devs;
+	struct json_tokener *tok = json_tokener_new();
+	int n = 0;
+
+	if (!tok)
+		return -ENOMEM;
+	j = json_tokener_parse_ex(tok, json, (int)len);
+	json_tokener_free(tok);
+	if (!j || !json_object_is_type(j, json_type_object)) {
+		json_object_put(j);
+		return -EINVAL;
+	}
+	devs = jget(j, "devices");
+	for (size_t i = 0; devs && json_object_is_type(devs, json_type_array) &&
+			   i < json_object_array_length(devs) && (size_t)n < max; i++) {
+		json_object *d = json_object_array_get_idx(devs, i);
+		ww_smartctl_dev_t *o = &out[n];
+
+		memset(o, 0, sizeof(*o));
+		jget_str(d, "name", o->name, sizeof(o->name));
+		jget_str(d, "type", o->type, sizeof(o->type));
+		jget_str(d, "protocol", o->protocol, sizeof(o->protocol));
+		jget_str(d, "info_name", o->info_name, sizeof(o->info_name));
+		if (*o->name)
+			n++;
+	}
+	json_object_put(j);
+	return n;
+}
