@@ -19,6 +19,7 @@
 
 #include "wearwatch/collect.h"
 #include "wearwatch/drive.h"
+#include "wearwatch/probe.h"
 #include "wearwatch/record.h"
 
 #ifdef __cplusplus
@@ -58,6 +59,10 @@ typedef struct ww_drive_state {
 	uint64_t collections_total; /* finished attempts */
 	uint64_t errors_total;     /* attempts that failed (rc < 0) plus failed
 				      commands inside successful ones */
+
+	/* latency probes (src/probe, set by ww_store_set_probe) */
+	bool has_probe;
+	ww_probe_summary_t probe;
 } ww_drive_state_t;
 
 /** Immutable view of every drive; sorted by drive id. Obtain with
@@ -107,6 +112,11 @@ int ww_store_update(ww_store_t *s, const char *id, int rc, const ww_health_t *h,
 /** Set or clear the hung flag of drive `id` (hung_since = now when set).
  * Returns 0, -ENOENT or -ENOMEM. */
 int ww_store_set_hung(ww_store_t *s, const char *id, bool hung, time_t now);
+
+/** Replace the probe summary of drive `id` (has_probe = true). Returns 0,
+ * -ENOENT or -ENOMEM. */
+int ww_store_set_probe(ww_store_t *s, const char *id, const ww_probe_summary_t *p,
+		       time_t now);
 
 /** Pure: true when a drive state has been missing longer than retention_s. */
 bool ww_drive_state_expired(const ww_drive_state_t *st, uint64_t retention_s, time_t now);

@@ -15,6 +15,7 @@
 #include "daemon/http.h"
 #include "daemon/log.h"
 #include "daemon/poller.h"
+#include "daemon/probe_daemon.h"
 #include "wearwatch/store.h"
 
 #define WW_SERVE_DEFAULT_LISTEN ":9786"
@@ -34,7 +35,9 @@ static void usage(FILE *f)
 		"  --hung-after SECONDS            mark a drive hung when a read is out this long (default 30)\n"
 		"  --workers N                     device reader threads (default 4)\n"
 		"  --include NAME                  also monitor block device NAME (dm-*, md*, loop*); repeatable\n"
-		"  --help                          this text\n"
+		"  --help                          this text\n");
+	ww_probe_serve_usage(f);
+	fprintf(f,
 		"Endpoints: /metrics /api/v1/drives /api/v1/drives/{drive} /healthz /\n");
 }
 
@@ -77,6 +80,7 @@ int ww_serve_main(int argc, char **argv)
 		{ "workers", required_argument, NULL, OPT_WORKERS },
 		{ "include", required_argument, NULL, OPT_INCLUDE },
 		{ "help", no_argument, NULL, OPT_HELP },
+		WW_PROBE_SERVE_OPTIONS,
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *listen = WW_SERVE_DEFAULT_LISTEN;
@@ -85,12 +89,15 @@ int ww_serve_main(int argc, char **argv)
 	unsigned poll = 60, poll_rot = 600, rediscover = 0, retention = WW_STORE_DEFAULT_RETENTION_S;
 	unsigned hung_after = 30, workers = 4;
 	ww_poller_cfg_t cfg;
+	ww_probe_sched_cfg_t probe_cfg = { .sysroot = "" };
+	ww_probe_sched_t *probe = NULL;
 	ww_store_t *store;
 	ww_poller_t *poller;
 	ww_http_t *http;
 	sigset_t sigs;
 	int c, err = 0, sig;
 
+	ww_probe_policy_default(&probe_cfg.policy);
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
 		switch (c) {
@@ -121,6 +128,9 @@ int ww_serve_main(int argc, char **argv)
 				return 2;
 			}
 			include[n_include++] = optarg;
+			break;
+		case WW_OPT_PROBE_FIRST ... WW_OPT_PROBE_LAST:
+			err |= ww_probe_serve_opt(c, optarg, &probe_cfg.policy);
 			break;
 		case OPT_HELP:
 		case 'h':
@@ -175,6 +185,9 @@ int ww_serve_main(int argc, char **argv)
 		ww_store_free(store);
 		return 1;
 	}
+	probe = ww_probe_sched_start(&probe_cfg, store, &err);
+	if (!probe && err)
+		ww_log(WW_LOG_WARNING, "latency probes not started: %s", strerror(-err));
 	ww_log(WW_LOG_INFO, "serving on %s (port %u); poll %u s, rotational %u s, rediscover %u s",
 	       listen, ww_http_port(http), poll, poll_rot, rediscover);
 
@@ -188,6 +201,7 @@ int ww_serve_main(int argc, char **argv)
 	}
 	ww_log(WW_LOG_INFO, "%s: stopping", strsignal(sig));
 	ww_http_stop(http);
+	ww_probe_sched_stop(probe);
 	if (ww_poller_stop(poller, 5))
 		ww_store_free(store);
 	else

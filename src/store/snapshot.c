@@ -291,3 +291,15 @@ int ww_store_set_hung(ww_store_t *s, const char *id, bool hung, time_t now)
 
 	return modify_one(s, id, now, apply_hung, &a);
 }
+
+static void apply_probe(ww_drive_state_t *st, const void *arg)
+{
+	st->probe = *(const ww_probe_summary_t *)arg;
+	st->has_probe = true;
+}
+
+int ww_store_set_probe(ww_store_t *s, const char *id, const ww_probe_summary_t *p,
+		       time_t now)
+{
+	return modify_one(s, id, now, apply_probe, p);
+}
