@@ -55,6 +55,21 @@ char *ww_json_render_drives(const ww_snapshot_t *snap, time_t now);
 char *ww_json_render_drive(const ww_snapshot_t *snap, const char *id, time_t now,
 			   bool *found);
 
+/** Endurance families (rated bytes, windows, projections, verdict) of every
+ * drive in snap that the registered endurance service has a result for
+ * (src/expo/metrics_endurance.c; nothing when none is registered). */
+void ww_metrics_render_endurance(FILE *f, const ww_snapshot_t *snap, time_t now);
+
+/** The "endurance" object of one drive for the JSON API, or NULL when the
+ * service has no result (src/expo/json_endurance.c). Returns a json_object *
+ * as void * so this header needs no json-c. */
+void *ww_json_endurance_object(const char *id, bool present);
+
+/** JSON of a history query (GET /api/v1/drives/{id}/history): *status gets
+ * the HTTP status (200, 400, 404, 503). Malloc'd body. */
+char *ww_json_render_history(const char *id, const char *metric, const char *from,
+			     const char *to, const char *max_points, time_t now, unsigned *status);
+
 /** Minimal HTML page listing the drives of snap (GET /). Malloc'd or NULL. */
 char *ww_html_render_index(const ww_snapshot_t *snap, time_t now);
 

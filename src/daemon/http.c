@@ -196,6 +196,22 @@ static MHD_RESULT handle(void *cls, struct MHD_Connection *c, const char *url,
 	} else if (!strcmp(url, DRIVES_PATH) || !strcmp(url, DRIVES_PATH "/")) {
 		body = ww_json_render_drives(snap, now);
 		ret = reply(c, MHD_HTTP_OK, "application/json", body, body ? strlen(body) : 0);
+	} else if (!strncmp(url, DRIVES_PATH "/", sizeof(DRIVES_PATH)) &&
+		   strlen(url) > sizeof(DRIVES_PATH) + 8 &&
+		   !strcmp(url + strlen(url) - 8, "/history")) {
+		/* issue 3: GET /api/v1/drives/{drive}/history (docs/api.md) */
+		char hid[256];
+		unsigned status = 500;
+
+		snprintf(hid, sizeof(hid), "%.*s", (int)(strlen(url) - 8 - sizeof(DRIVES_PATH)),
+			 url + sizeof(DRIVES_PATH));
+		body = ww_json_render_history(hid,
+			MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "metric"),
+			MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "from"),
+			MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "to"),
+			MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "max_points"),
+			now, &status);
+		ret = reply(c, status, "application/json", body, body ? strlen(body) : 0);
 	} else if (!strncmp(url, DRIVES_PATH "/", sizeof(DRIVES_PATH))) {
 		const char *id = url + sizeof(DRIVES_PATH);
 		bool found;

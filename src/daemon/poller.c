@@ -124,6 +124,8 @@ static void *worker(void *arg)
 		dt = mono_now() - t0;
 		ww_store_update(p->store, j->d.id, rc, rc == 0 ? h : NULL,
 				rc == 0 ? r : NULL, dt, time(NULL));
+		if (p->cfg.after_collect)
+			p->cfg.after_collect(p->cfg.after_collect_arg, p->store, &j->d, rc, time(NULL));
 		collected(p, &j->d, rc, r, dt);
 
 		pthread_mutex_lock(&p->lock);

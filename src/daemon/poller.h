@@ -7,6 +7,7 @@
 #define WW_DAEMON_POLLER_H
 
 #include <stdbool.h>
+#include <time.h>
 
 #include "wearwatch/collect.h"
 #include "wearwatch/drive.h"
@@ -27,6 +28,11 @@ typedef struct ww_poller_cfg {
 	unsigned hung_after_s;          /* outstanding read -> hung */
 	ww_discover_fn discover;        /* NULL = ww_discover */
 	ww_collect_fn collect;          /* NULL = ww_collect_drive */
+	/* called on the worker after each collection's ww_store_update() (issue 3:
+	 * history + endurance model, ww_endurance_after_collect); NULL = none */
+	void (*after_collect)(void *arg, ww_store_t *store, const ww_drive_t *d, int rc,
+			      time_t now);
+	void *after_collect_arg;
 } ww_poller_cfg_t;
 
 #define WW_POLLER_MAX_DRIVES 256

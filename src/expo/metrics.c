@@ -616,6 +616,7 @@ static void render(FILE *f, const ww_snapshot_t *snap, time_t now)
 		s_u64(o, st->report.n_unsupported);
 	}
 
+	ww_metrics_render_endurance(f, snap, now);
 	(void)now;
 	fputs("# HELP wearwatch_build_info wearwatch build; value is always 1.\n"
 	      "# TYPE wearwatch_build_info gauge\n"

@@ -1,0 +1,103 @@
+/* History: one sample per drive per successful poll, in SQLite (WAL), keyed
+ * by the drive's stable id (a replaced drive in the same slot has another id,
+ * so it never inherits the old one's history). A counter that goes backwards
+ * (host bytes written, power-on time) starts a new segment, so no rate is ever
+ * computed across a reset. Samples older than the raw retention are thinned
+ * to the last one of each hour, older than the hourly retention to the last
+ * one of each day (kept forever: ~365 rows per drive per year).
+ *
+ * Durability: WAL with synchronous=NORMAL: a committed sample survives the
+ * process being killed (kill -9); only an OS crash or power loss can lose the
+ * last transactions (never corrupt the file). One connection, serialised by a
+ * mutex; every call is thread-safe. Times are the `now` arguments.
+ */
+#ifndef WEARWATCH_HISTORY_H
+#define WEARWATCH_HISTORY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <time.h>
+
+#include "wearwatch/model.h"
+#include "wearwatch/record.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define WW_HISTORY_DEFAULT_DIR "/var/lib/wearwatch"
+#define WW_HISTORY_FILE "history.db"
+#define WW_HISTORY_RAW_S (7 * 86400)
+#define WW_HISTORY_HOURLY_S (90 * 86400)
+
+/** Stored metrics, in column order; names are the API's `metric` values. */
+typedef enum ww_hmetric {
+	WW_HM_WRITTEN = 0, WW_HM_READ, WW_HM_PCT_USED, WW_HM_TEMP, WW_HM_POH,
+	WW_HM_UNSAFE, WW_HM_MEDIA_ERR, WW_HM_SPARE, WW_HM_PRESENT, WW_HM_MAX
+} ww_hmetric_t;
+
+typedef struct ww_hmetric_info {
+	const char *name;  /* "host_written_bytes" */
+	const char *unit;  /* "bytes" */
+	bool counter;      /* downsample by last value (else mean) */
+} ww_hmetric_info_t;
+extern const ww_hmetric_info_t ww_hmetrics[WW_HM_MAX];
+
+/** Metric by API name, or -1. */
+int ww_hmetric_find(const char *name);
+
+typedef struct ww_history_cfg {
+	uint64_t raw_s;     /* 0 = WW_HISTORY_RAW_S */
+	uint64_t hourly_s;  /* 0 = WW_HISTORY_HOURLY_S */
+} ww_history_cfg_t;
+
+typedef struct ww_history ww_history_t;
+
+/** Open (creating) the database file at path. Returns 0 or -errno (-EIO
+ * with a SQLite error logged nowhere: *errmsg gets a static/short reason when
+ * non-NULL). */
+int ww_history_open(const char *path, const ww_history_cfg_t *cfg, ww_history_t **out,
+		    char *errmsg, size_t errlen);
+void ww_history_close(ww_history_t *h);
+
+/** Append one sample of drive id at now (one transaction). rec may be NULL
+ * (only `present` stored). Sets *latest (may be NULL) to the stored sample
+ * with its segment. Thins old samples about once an hour. Returns 0 or -EIO. */
+int ww_history_append(ww_history_t *h, const char *id, const ww_health_t *rec, bool present,
+		      time_t now, ww_sample_t *latest);
+
+/** Oldest sample of `segment` with t >= from and bytes written (the window
+ * baseline). Returns 1 found, 0 none, -EIO. */
+int ww_history_baseline(ww_history_t *h, const char *id, int64_t segment, time_t from,
+			ww_sample_t *out);
+
+/** Newest sample of the drive. Returns 1 found, 0 none, -EIO. */
+int ww_history_latest(ww_history_t *h, const char *id, ww_sample_t *out);
+
+/** One point of a history query. */
+typedef struct ww_hpoint {
+	time_t t;
+	bool has_value;
+	double value;
+	int64_t segment;
+} ww_hpoint_t;
+
+/** Samples of one metric in [from, to], at most max_points (bucketed: last
+ * value for counters, mean for gauges). *out is malloc'd (caller frees).
+ * Returns the number of points, or -ENOENT (drive has no samples at all),
+ * -EINVAL, -ENOMEM, -EIO. */
+long ww_history_query(ww_history_t *h, const char *id, ww_hmetric_t m, time_t from,
+		      time_t to, unsigned max_points, ww_hpoint_t **out);
+
+/** Thin and expire now (also done by append). Returns 0 or -EIO. */
+int ww_history_maintain(ww_history_t *h, time_t now);
+
+/** Number of stored rows of a drive per tier (0 raw, 1 hourly, 2 daily), for
+ * tests and docs. Returns 0 or -EIO. */
+int ww_history_count(ww_history_t *h, const char *id, long counts[3]);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

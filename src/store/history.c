@@ -1,0 +1,396 @@
+/* History in SQLite (contract in history.h). SQLite because it is Debian's
+ * well-kept embedded database: crash-safe commits, WAL for readers beside
+ * the writer, and integrity_check for tests. */
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <sqlite3.h>
+
+#include "wearwatch/history.h"
+
+const ww_hmetric_info_t ww_hmetrics[WW_HM_MAX] = {
+	{ "host_written_bytes", "bytes", true },
+	{ "host_read_bytes", "bytes", true },
+	{ "endurance_used_percent", "percent", false },
+	{ "temperature_celsius", "celsius", false },
+	{ "power_on_seconds", "seconds", true },
+	{ "unsafe_shutdowns", "count", true },
+	{ "media_errors", "count", true },
+	{ "available_spare_percent", "percent", false },
+	{ "present", "boolean", false },
+};
+
+struct ww_history {
+	sqlite3 *db;
+	pthread_mutex_t lock;
+	ww_history_cfg_t cfg;
+	time_t last_maintain;
+};
+
+int ww_hmetric_find(const char *name)
+{
+	for (int i = 0; name && i < WW_HM_MAX; i++)
+		if (!strcmp(ww_hmetrics[i].name, name))
+			return i;
+	return -1;
+}
+
+static const char schema[] =
+	"PRAGMA journal_mode=WAL;"
+	"PRAGMA synchronous=NORMAL;"
+	"CREATE TABLE IF NOT EXISTS samples("
+	" drive TEXT NOT NULL, tier INTEGER NOT NULL, t INTEGER NOT NULL,"
+	" segment INTEGER NOT NULL,"
+	" host_written_bytes INTEGER, host_read_bytes INTEGER,"
+	" endurance_used_percent INTEGER, temperature_celsius INTEGER,"
+	" power_on_seconds INTEGER, unsafe_shutdowns INTEGER, media_errors INTEGER,"
+	" available_spare_percent INTEGER, present INTEGER,"
+	" PRIMARY KEY(drive, tier, t)) WITHOUT ROWID;"
+	"CREATE INDEX IF NOT EXISTS samples_t ON samples(drive, t);";
+
+#define COLS "host_written_bytes, host_read_bytes, endurance_used_percent, " \
+	     "temperature_celsius, power_on_seconds, unsafe_shutdowns, media_errors, " \
+	     "available_spare_percent, present"
+
+int ww_history_open(const char *path, const ww_history_cfg_t *cfg, ww_history_t **out,
+		    char *errmsg, size_t errlen)
+{
+	ww_history_t *h = calloc(1, sizeof(*h));
+	char *err = NULL;
+
+	*out = NULL;
+	if (!h)
+		return -ENOMEM;
+	if (cfg)
+		h->cfg = *cfg;
+	if (!h->cfg.raw_s)
+		h->cfg.raw_s = WW_HISTORY_RAW_S;
+	if (!h->cfg.hourly_s)
+		h->cfg.hourly_s = WW_HISTORY_HOURLY_S;
+	if (sqlite3_open_v2(path, &h->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE |
+			    SQLITE_OPEN_FULLMUTEX, NULL) != SQLITE_OK ||
+	    sqlite3_busy_timeout(h->db, 5000) != SQLITE_OK ||
+	    sqlite3_exec(h->db, schema, NULL, NULL, &err) != SQLITE_OK) {
+		if (errmsg)
+			snprintf(errmsg, errlen, "%s: %s", path,
+				 err ? err : h->db ? sqlite3_errmsg(h->db) : "cannot open");
+		sqlite3_free(err);
+		sqlite3_close(h->db);
+		free(h);
+		return -EIO;
+	}
+	pthread_mutex_init(&h->lock, NULL);
+	*out = h;
+	return 0;
+}
+
+void ww_history_close(ww_history_t *h)
+{
+	if (!h)
+		return;
+	sqlite3_close(h->db);
+	pthread_mutex_destroy(&h->lock);
+	free(h);
+}
+
+static void bind_u64(sqlite3_stmt *st, int i, const ww_u64 *v)
+{
+	if (v && WW_HAS(*v))
+		sqlite3_bind_int64(st, i, v->value > INT64_MAX ? INT64_MAX : (int64_t)v->value);
+	else
+		sqlite3_bind_null(st, i);
+}
+
+static void row_to_sample(sqlite3_stmt *st, int c0, ww_sample_t *s)
+{
+	/* c0: t, segment, written, poh, media_errors */
+	memset(s, 0, sizeof(*s));
+	s->t = (time_t)sqlite3_column_int64(st, c0);
+	s->segment = sqlite3_column_int64(st, c0 + 1);
+	if ((s->has_written = sqlite3_column_type(st, c0 + 2) != SQLITE_NULL))
+		s->written_bytes = (uint64_t)sqlite3_column_int64(st, c0 + 2);
+	if ((s->has_poh = sqlite3_column_type(st, c0 + 3) != SQLITE_NULL))
+		s->power_on_seconds = (uint64_t)sqlite3_column_int64(st, c0 + 3);
+	if ((s->has_media_errors = sqlite3_column_type(st, c0 + 4) != SQLITE_NULL))
+		s->media_errors = (uint64_t)sqlite3_column_int64(st, c0 + 4);
+}
+
+#define SAMPLE_COLS "t, segment, host_written_bytes, power_on_seconds, media_errors"
+
+static int latest_locked(ww_history_t *h, const char *id, ww_sample_t *out)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	if (sqlite3_prepare_v2(h->db, "SELECT " SAMPLE_COLS " FROM samples WHERE drive=?1"
+			       " ORDER BY t DESC, tier ASC LIMIT 1", -1, &st, NULL) != SQLITE_OK)
+		return -EIO;
+	sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW)
+		row_to_sample(st, 0, out);
+	sqlite3_finalize(st);
+	return rc == SQLITE_ROW ? 1 : rc == SQLITE_DONE ? 0 : -EIO;
+}
+
+int ww_history_latest(ww_history_t *h, const char *id, ww_sample_t *out)
+{
+	int rc;
+
+	pthread_mutex_lock(&h->lock);
+	rc = latest_locked(h, id, out);
+	pthread_mutex_unlock(&h->lock);
+	return rc;
+}
+
+/* A counter that went backwards starts a new segment. */
+static bool went_backwards(const ww_sample_t *prev, const ww_health_t *rec)
+{
+	if (!rec)
+		return false;
+	if (prev->has_written && WW_HAS(rec->host_written_bytes) &&
+	    rec->host_written_bytes.value < prev->written_bytes)
+		return true;
+	if (prev->has_poh && WW_HAS(rec->power_on_seconds) &&
+	    rec->power_on_seconds.value + 3600 < prev->power_on_seconds) /* hour granularity */
+		return true;
+	return false;
+}
+
+int ww_history_append(ww_history_t *h, const char *id, const ww_health_t *rec, bool present,
+		      time_t now, ww_sample_t *latest)
+{
+	sqlite3_stmt *st = NULL;
+	ww_sample_t prev;
+	int64_t segment = 0;
+	int rc, ret = -EIO;
+
+	pthread_mutex_lock(&h->lock);
+	if (sqlite3_exec(h->db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK)
+		goto out;
+	rc = latest_locked(h, id, &prev);
+	if (rc < 0)
+		goto rollback;
+	if (rc == 1)
+		segment = prev.segment + (went_backwards(&prev, rec) ? 1 : 0);
+	if (sqlite3_prepare_v2(h->db, "INSERT OR REPLACE INTO samples(drive, tier, t, segment, " COLS
+			       ") VALUES(?1, 0, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
+			       -1, &st, NULL) != SQLITE_OK)
+		goto rollback;
+	sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 2, now);
+	sqlite3_bind_int64(st, 3, segment);
+	bind_u64(st, 4, rec ? &rec->host_written_bytes : NULL);
+	bind_u64(st, 5, rec ? &rec->host_read_bytes : NULL);
+	bind_u64(st, 6, rec ? &rec->endurance_used_percent : NULL);
+	if (rec && WW_HAS(rec->temperature_celsius))
+		sqlite3_bind_int64(st, 7, rec->temperature_celsius.value);
+	else
+		sqlite3_bind_null(st, 7);
+	bind_u64(st, 8, rec ? &rec->power_on_seconds : NULL);
+	bind_u64(st, 9, rec ? &rec->unsafe_shutdowns : NULL);
+	bind_u64(st, 10, rec ? &rec->media_errors : NULL);
+	bind_u64(st, 11, rec ? &rec->available_spare_percent : NULL);
+	sqlite3_bind_int(st, 12, present);
+	if (sqlite3_step(st) != SQLITE_DONE)
+		goto rollback;
+	if (sqlite3_exec(h->db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK)
+		goto rollback;
+	ret = 0;
+	if (latest) {
+		memset(latest, 0, sizeof(*latest));
+		latest->t = now;
+		latest->segment = segment;
+		if (rec && (latest->has_written = WW_HAS(rec->host_written_bytes)))
+			latest->written_bytes = rec->host_written_bytes.value;
+		if (rec && (latest->has_poh = WW_HAS(rec->power_on_seconds)))
+			latest->power_on_seconds = rec->power_on_seconds.value;
+		if (rec && (latest->has_media_errors = WW_HAS(rec->media_errors)))
+			latest->media_errors = rec->media_errors.value;
+	}
+	goto out;
+rollback:
+	sqlite3_exec(h->db, "ROLLBACK", NULL, NULL, NULL);
+out:
+	sqlite3_finalize(st);
+	pthread_mutex_unlock(&h->lock);
+	if (ret == 0 && now - h->last_maintain >= 3600)
+		ww_history_maintain(h, now);
+	return ret;
+}
+
+int ww_history_baseline(ww_history_t *h, const char *id, int64_t segment, time_t from,
+			ww_sample_t *out)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	pthread_mutex_lock(&h->lock);
+	rc = sqlite3_prepare_v2(h->db, "SELECT " SAMPLE_COLS " FROM samples WHERE drive=?1"
+				" AND segment=?2 AND t>=?3 AND host_written_bytes IS NOT NULL"
+				" ORDER BY t ASC LIMIT 1", -1, &st, NULL);
+	if (rc == SQLITE_OK) {
+		sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
+		sqlite3_bind_int64(st, 2, segment);
+		sqlite3_bind_int64(st, 3, from);
+		rc = sqlite3_step(st);
+		if (rc == SQLITE_ROW)
+			row_to_sample(st, 0, out);
+		sqlite3_finalize(st);
+	}
+	pthread_mutex_unlock(&h->lock);
+	return rc == SQLITE_ROW ? 1 : rc == SQLITE_DONE ? 0 : -EIO;
+}
+
+/* Promote the last sample of each `bucket` seconds of tier `from` older than
+ * cut to tier from + 1, then drop tier `from` older than cut. */
+static int thin(ww_history_t *h, int from, time_t cut, int64_t bucket)
+{
+	char sql[1024];
+
+	snprintf(sql, sizeof(sql),
+		 "INSERT OR REPLACE INTO samples(drive, tier, t, segment, " COLS ")"
+		 " SELECT drive, %d, t, segment, " COLS " FROM samples s WHERE tier=%d AND t<%lld"
+		 " AND t=(SELECT max(t) FROM samples s2 WHERE s2.drive=s.drive AND s2.tier=%d"
+		 " AND s2.t<%lld AND s2.t/%lld=s.t/%lld);"
+		 "DELETE FROM samples WHERE tier=%d AND t<%lld;",
+		 from + 1, from, (long long)cut, from, (long long)cut, (long long)bucket,
+		 (long long)bucket, from, (long long)cut);
+	return sqlite3_exec(h->db, sql, NULL, NULL, NULL) == SQLITE_OK ? 0 : -EIO;
+}
+
+int ww_history_maintain(ww_history_t *h, time_t now)
+{
+	int rc;
+
+	pthread_mutex_lock(&h->lock);
+	h->last_maintain = now;
+	rc = sqlite3_exec(h->db, "BEGIN IMMEDIATE", NULL, NULL, NULL) == SQLITE_OK ? 0 : -EIO;
+	if (!rc)
+		rc = thin(h, 0, now - (time_t)h->cfg.raw_s, 3600);
+	if (!rc)
+		rc = thin(h, 1, now - (time_t)h->cfg.hourly_s, 86400);
+	sqlite3_exec(h->db, rc ? "ROLLBACK" : "COMMIT", NULL, NULL, NULL);
+	pthread_mutex_unlock(&h->lock);
+	return rc;
+}
+
+int ww_history_count(ww_history_t *h, const char *id, long counts[3])
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	counts[0] = counts[1] = counts[2] = 0;
+	pthread_mutex_lock(&h->lock);
+	rc = sqlite3_prepare_v2(h->db, "SELECT tier, count(*) FROM samples WHERE drive=?1"
+				" GROUP BY tier", -1, &st, NULL);
+	if (rc == SQLITE_OK) {
+		sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
+		while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+			int tier = sqlite3_column_int(st, 0);
+
+			if (tier >= 0 && tier < 3)
+				counts[tier] = sqlite3_column_int64(st, 1);
+		}
+		sqlite3_finalize(st);
+	}
+	pthread_mutex_unlock(&h->lock);
+	return rc == SQLITE_DONE ? 0 : -EIO;
+}
+
+long ww_history_query(ww_history_t *h, const char *id, ww_hmetric_t m, time_t from,
+		      time_t to, unsigned max_points, ww_hpoint_t **out)
+{
+	sqlite3_stmt *st = NULL;
+	ww_hpoint_t *raw = NULL, *pts;
+	size_t n = 0, cap = 0, k = 0;
+	char sql[256];
+	long ret = -EIO;
+	int rc;
+
+	*out = NULL;
+	if (m < 0 || m >= WW_HM_MAX || to < from || !max_points)
+		return -EINVAL;
+	pthread_mutex_lock(&h->lock);
+	if (sqlite3_prepare_v2(h->db, "SELECT 1 FROM samples WHERE drive=?1 LIMIT 1", -1, &st,
+			       NULL) != SQLITE_OK)
+		goto out;
+	sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
+	rc = sqlite3_step(st);
+	sqlite3_finalize(st);
+	st = NULL;
+	if (rc != SQLITE_ROW) {
+		ret = rc == SQLITE_DONE ? -ENOENT : -EIO;
+		goto out;
+	}
+	/* one row per time: the finest tier wins where tiers overlap */
+	snprintf(sql, sizeof(sql), "SELECT t, %s, segment FROM samples WHERE drive=?1 AND t>=?2"
+		 " AND t<=?3 GROUP BY t HAVING tier=min(tier) ORDER BY t", ww_hmetrics[m].name);
+	if (sqlite3_prepare_v2(h->db, sql, -1, &st, NULL) != SQLITE_OK)
+		goto out;
+	sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 2, from);
+	sqlite3_bind_int64(st, 3, to);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if (n == cap) {
+			void *nr = realloc(raw, (cap = cap ? cap * 2 : 256) * sizeof(*raw));
+
+			if (!nr) {
+				ret = -ENOMEM;
+				goto out;
+			}
+			raw = nr;
+		}
+		raw[n].t = (time_t)sqlite3_column_int64(st, 0);
+		raw[n].has_value = sqlite3_column_type(st, 1) != SQLITE_NULL;
+		raw[n].value = raw[n].has_value ? (double)sqlite3_column_int64(st, 1) : 0;
+		raw[n].segment = sqlite3_column_int64(st, 2);
+		n++;
+	}
+	if (rc != SQLITE_DONE)
+		goto out;
+	if (n <= max_points) {
+		*out = raw;
+		raw = NULL;
+		ret = (long)n;
+		goto out;
+	}
+	pts = calloc(max_points, sizeof(*pts));
+	if (!pts) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	/* equal buckets over [from, to]: counters take the bucket's last sample,
+	 * gauges the mean of its samples that have a value */
+	for (size_t i = 0; i < n;) {
+		long double width = ((long double)(to - from) + 1) / max_points;
+		size_t b = (size_t)((raw[i].t - from) / width), j = i;
+		double sum = 0;
+		size_t cnt = 0;
+
+		while (j < n && (size_t)((raw[j].t - from) / width) == b) {
+			if (raw[j].has_value) {
+				sum += raw[j].value;
+				cnt++;
+			}
+			j++;
+		}
+		pts[k] = raw[j - 1];
+		if (!ww_hmetrics[m].counter) {
+			pts[k].has_value = cnt > 0;
+			pts[k].value = cnt ? sum / cnt : 0;
+		}
+		k++;
+		i = j;
+	}
+	*out = pts;
+	ret = (long)k;
+out:
+	sqlite3_finalize(st);
+	pthread_mutex_unlock(&h->lock);
+	free(raw);
+	return ret;
+}
