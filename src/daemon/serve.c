@@ -16,6 +16,7 @@
 #include "daemon/log.h"
 #include "daemon/poller.h"
 #include "daemon/probe_daemon.h"
+#include "daemon/endurance_opts.h"
 #include "wearwatch/store.h"
 
 #define WW_SERVE_DEFAULT_LISTEN ":9786"
@@ -37,8 +38,9 @@ static void usage(FILE *f)
 		"  --include NAME                  also monitor block device NAME (dm-*, md*, loop*); repeatable\n"
 		"  --help                          this text\n");
 	ww_probe_serve_usage(f);
+	ww_endurance_serve_usage(f);
 	fprintf(f,
-		"Endpoints: /metrics /api/v1/drives /api/v1/drives/{drive} /healthz /\n");
+		"Endpoints: /metrics /api/v1/drives /api/v1/drives/{drive} /api/v1/drives/{drive}/history /healthz /\n");
 }
 
 static int parse_uint(const char *opt, const char *s, unsigned min, unsigned *out)
@@ -81,6 +83,7 @@ int ww_serve_main(int argc, char **argv)
 		{ "include", required_argument, NULL, OPT_INCLUDE },
 		{ "help", no_argument, NULL, OPT_HELP },
 		WW_PROBE_SERVE_OPTIONS,
+		WW_ENDURANCE_SERVE_OPTIONS,
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *listen = WW_SERVE_DEFAULT_LISTEN;
@@ -91,6 +94,8 @@ int ww_serve_main(int argc, char **argv)
 	ww_poller_cfg_t cfg;
 	ww_probe_sched_cfg_t probe_cfg = { .sysroot = "" };
 	ww_probe_sched_t *probe = NULL;
+	ww_endurance_opts_t end_opts = { 0 };
+	ww_endurance_svc_t *endurance = NULL;
 	ww_store_t *store;
 	ww_poller_t *poller;
 	ww_http_t *http;
@@ -128,6 +133,9 @@ int ww_serve_main(int argc, char **argv)
 				return 2;
 			}
 			include[n_include++] = optarg;
+			break;
+		case WW_OPT_END_FIRST ... WW_OPT_END_LAST:
+			err |= ww_endurance_serve_opt(c, optarg, &end_opts);
 			break;
 		case WW_OPT_PROBE_FIRST ... WW_OPT_PROBE_LAST:
 			err |= ww_probe_serve_opt(c, optarg, &probe_cfg.policy);
@@ -178,6 +186,14 @@ int ww_serve_main(int argc, char **argv)
 	cfg.rediscover_s = rediscover;
 	cfg.workers = workers;
 	cfg.hung_after_s = hung_after;
+	endurance = ww_endurance_serve_start(&end_opts);
+	if (!endurance) {
+		ww_http_stop(http);
+		ww_store_free(store);
+		return 1;
+	}
+	cfg.after_collect = ww_endurance_after_collect;
+	cfg.after_collect_arg = endurance;
 	poller = ww_poller_start(&cfg, store);
 	if (!poller) {
 		ww_log(WW_LOG_ERR, "cannot start reader threads");
@@ -202,9 +218,10 @@ int ww_serve_main(int argc, char **argv)
 	ww_log(WW_LOG_INFO, "%s: stopping", strsignal(sig));
 	ww_http_stop(http);
 	ww_probe_sched_stop(probe);
-	if (ww_poller_stop(poller, 5))
+	if (ww_poller_stop(poller, 5)) {
 		ww_store_free(store);
-	else
+		ww_endurance_svc_free(endurance); /* closes the history database */
+	} else
 		ww_log(WW_LOG_WARNING, "a device read is still outstanding; exiting without waiting");
 	return 0;
 }
