@@ -1,0 +1,245 @@
+/* Snapshot diff -> journal events and the notification program (events.h). */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "daemon/config.h"
+#include "daemon/events.h"
+#include "daemon/log.h"
+
+extern char **environ;
+
+const char *ww_health_state_name(ww_health_state_t s)
+{
+	static const char *const n[] = { "unknown", "ok", "warning", "failed" };
+
+	return (unsigned)s <= WW_STATE_FAILED ? n[s] : "unknown";
+}
+
+static void add_reason(char *b, size_t len, const char *r)
+{
+	size_t n = strlen(b);
+
+	snprintf(b + n, len - n, "%s%s", n ? "; " : "", r);
+}
+
+ww_health_state_t ww_health_state_of(const ww_drive_state_t *st, char *reasons, size_t len)
+{
+	const ww_health_t *h = &st->health;
+	ww_health_state_t s = WW_STATE_OK;
+	char buf[96];
+
+	reasons[0] = 0;
+	if (!st->has_health)
+		return WW_STATE_UNKNOWN;
+	if (h->smart_status == WW_SMART_FAILED) {
+		add_reason(reasons, len, "SMART overall status FAILED");
+		s = WW_STATE_FAILED;
+	}
+	if (h->critical_warning.source && h->critical_warning.value) {
+		snprintf(buf, sizeof(buf), "NVMe critical warning 0x%02llx",
+			 (unsigned long long)h->critical_warning.value);
+		add_reason(reasons, len, buf);
+		s = WW_STATE_FAILED;
+	}
+	if (h->available_spare_percent.source && h->available_spare_threshold_percent.source &&
+	    h->available_spare_percent.value < h->available_spare_threshold_percent.value) {
+		snprintf(buf, sizeof(buf), "available spare %llu%% below threshold %llu%%",
+			 (unsigned long long)h->available_spare_percent.value,
+			 (unsigned long long)h->available_spare_threshold_percent.value);
+		add_reason(reasons, len, buf);
+		if (s < WW_STATE_WARNING)
+			s = WW_STATE_WARNING;
+	}
+	if (h->endurance_used_percent.source && h->endurance_used_percent.value >= 100) {
+		snprintf(buf, sizeof(buf), "percentage used %llu%%",
+			 (unsigned long long)h->endurance_used_percent.value);
+		add_reason(reasons, len, buf);
+		if (s < WW_STATE_WARNING)
+			s = WW_STATE_WARNING;
+	}
+	return s;
+}
+
+#define MAX_CHILDREN 16
+static struct { pid_t pid; time_t started; } children[MAX_CHILDREN];
+
+pid_t ww_events_exec(const char *prog, const ww_event_env_t *ev)
+{
+	const char *names[] = { "WEARWATCH_EVENT", "WEARWATCH_DRIVE", "WEARWATCH_DEVICE",
+				"WEARWATCH_MODEL", "WEARWATCH_SERIAL", "WEARWATCH_OLD_STATE",
+				"WEARWATCH_NEW_STATE", "WEARWATCH_REASONS", "WEARWATCH_MESSAGE",
+				"WEARWATCH_MESSAGE_ID" };
+	const char *vals[] = { ev->event, ev->drive, ev->device, ev->model, ev->serial,
+			       ev->old_state, ev->new_state, ev->reasons, ev->message,
+			       ev->message_id };
+	char *envp[64], *argv[] = { (char *)prog, NULL };
+	size_t n = 0;
+	posix_spawn_file_actions_t fa;
+	pid_t pid;
+	int rc;
+
+	/* keep PATH, LANG and the like; drop any inherited WEARWATCH_* */
+	for (char **e = environ; *e && n < 40; e++)
+		if (strncmp(*e, "WEARWATCH_", 10) && strncmp(*e, "NOTIFY_SOCKET=", 14) &&
+		    strncmp(*e, "WATCHDOG_", 9) && strncmp(*e, "LISTEN_", 7))
+			envp[n++] = *e;
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (asprintf(&envp[n], "%s=%s", names[i], vals[i] ? vals[i] : "") > 0)
+			n++;
+	envp[n] = NULL;
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+	rc = posix_spawn(&pid, prog, &fa, NULL, argv, envp);
+	posix_spawn_file_actions_destroy(&fa);
+	for (char **e = envp; *e; e++)
+		if (!strncmp(*e, "WEARWATCH_", 10))
+			free(*e);
+	if (rc)
+		return -rc;
+	for (int i = 0; i < MAX_CHILDREN; i++)
+		if (!children[i].pid) {
+			children[i].pid = pid;
+			children[i].started = time(NULL);
+			break;
+		}
+	return pid;
+}
+
+void ww_events_reap(unsigned timeout_s)
+{
+	time_t now = time(NULL);
+
+	for (int i = 0; i < MAX_CHILDREN; i++) {
+		int status;
+
+		if (!children[i].pid)
+			continue;
+		if (waitpid(children[i].pid, &status, WNOHANG) == children[i].pid) {
+			if (!WIFEXITED(status) || WEXITSTATUS(status))
+				ww_log(WW_LOG_WARNING, "notification program (pid %d) failed: status %d",
+				       (int)children[i].pid, status);
+			children[i].pid = 0;
+		} else if (timeout_s && now - children[i].started > (time_t)timeout_s) {
+			ww_log(WW_LOG_WARNING, "notification program (pid %d) ran over %u s; killed",
+			       (int)children[i].pid, timeout_s);
+			kill(children[i].pid, SIGKILL);
+		}
+	}
+}
+
+static const ww_drive_state_t *find(const ww_snapshot_t *s, const char *id)
+{
+	return s ? ww_snapshot_find(s, id) : NULL;
+}
+
+int ww_events_diff(const ww_snapshot_t *prev, const ww_snapshot_t *cur, const char *notify_exec)
+{
+	int n = 0;
+
+	if (!prev || !cur)
+		return 0;
+	for (size_t i = 0; i < cur->n; i++) {
+		const ww_drive_state_t *c = &cur->drives[i], *p = find(prev, c->drive.id);
+		const char *id = c->drive.id, *dev = c->drive.dev_path;
+		char rc_[256], rp[256], msg[512];
+		ww_health_state_t sc, sp;
+
+		if (!p)
+			continue;
+		if (p->present && !c->present) {
+			ww_log_event(WW_EV_DRIVE_MISSING, WW_LOG_WARNING, id, dev,
+				     "no longer listed by discovery");
+			n++;
+		}
+		if (!p->standby && c->standby) {
+			ww_log_event(WW_EV_STANDBY, WW_LOG_INFO, id, dev,
+				     "in standby or suspended; left alone");
+			n++;
+		}
+		sc = ww_health_state_of(c, rc_, sizeof(rc_));
+		sp = ww_health_state_of(p, rp, sizeof(rp));
+		if (sc == WW_STATE_FAILED && sp != WW_STATE_FAILED) {
+			ww_log_event(WW_EV_CRITICAL_WARNING, WW_LOG_ERR, id, dev, "%s", rc_);
+			n++;
+		}
+		if (sc != sp && sc != WW_STATE_UNKNOWN &&
+		    !(sp == WW_STATE_UNKNOWN && sc == WW_STATE_OK)) {
+			snprintf(msg, sizeof(msg), "health %s -> %s%s%s", ww_health_state_name(sp),
+				 ww_health_state_name(sc), rc_[0] ? ": " : "", rc_);
+			ww_log_event(WW_EV_HEALTH_CHANGE,
+				     sc == WW_STATE_OK ? WW_LOG_NOTICE : WW_LOG_WARNING, id, dev,
+				     "%s", msg);
+			n++;
+			if (notify_exec && *notify_exec) {
+				ww_event_env_t ev = {
+					.event = "health_change", .drive = id, .device = dev,
+					.model = c->health.model[0] ? c->health.model : c->drive.sysfs_model,
+					.serial = c->health.serial[0] ? c->health.serial : c->drive.sysfs_serial,
+					.old_state = ww_health_state_name(sp),
+					.new_state = ww_health_state_name(sc), .reasons = rc_,
+					.message = msg,
+					.message_id = ww_log_message_id(WW_EV_HEALTH_CHANGE),
+				};
+				pid_t pid = ww_events_exec(notify_exec, &ev);
+
+				if (pid < 0)
+					ww_log(WW_LOG_ERR, "cannot run %s: %s", notify_exec,
+					       strerror((int)-pid));
+			}
+		}
+	}
+	return n;
+}
+
+int ww_notify_test_main(int argc, char **argv)
+{
+	ww_conf_t *c = malloc(sizeof(*c));
+	char err[512];
+	int status, rc = 1;
+	pid_t pid;
+
+	if (!c)
+		return 1;
+	if (ww_conf_build(c, argc, argv, err, sizeof(err))) {
+		fprintf(stderr, "wearwatch notify-test: %s\n", err);
+		free(c);
+		return 2;
+	}
+	if (!c->notify_exec[0]) {
+		fprintf(stderr, "wearwatch notify-test: no [notify] exec configured (or --notify-exec)\n");
+		free(c);
+		return 2;
+	}
+	ww_event_env_t ev = {
+		.event = "test", .drive = "test-drive", .device = "/dev/null",
+		.model = "wearwatch test", .serial = "0", .old_state = "ok",
+		.new_state = "warning", .reasons = "notification test",
+		.message = "wearwatch notify-test: this is a test notification",
+		.message_id = ww_log_message_id(WW_EV_HEALTH_CHANGE),
+	};
+	pid = ww_events_exec(c->notify_exec, &ev);
+	if (pid < 0) {
+		fprintf(stderr, "wearwatch notify-test: cannot run %s: %s\n", c->notify_exec,
+			strerror((int)-pid));
+	} else if (waitpid(pid, &status, 0) == pid) {
+		for (int i = 0; i < MAX_CHILDREN; i++)
+			if (children[i].pid == pid)
+				children[i].pid = 0;
+		if (WIFEXITED(status) && !WEXITSTATUS(status)) {
+			printf("%s: exit 0\n", c->notify_exec);
+			rc = 0;
+		} else {
+			fprintf(stderr, "%s: failed (status %d)\n", c->notify_exec, status);
+		}
+	}
+	free(c);
+	return rc;
+}
