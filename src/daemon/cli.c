@@ -10,6 +10,8 @@
 #include <json-c/json.h>
 
 #include "daemon/cli.h"
+#include "daemon/events.h"
+#include "daemon/service.h"
 #include "daemon/probe_daemon.h"
 #include "wearwatch/collect.h"
 #include "wearwatch/drive.h"
@@ -27,6 +29,9 @@ static const char usage_main[] =
 	"  show DEVICE [--json]        read one drive once and print everything\n"
 	"  serve [--listen HOST:PORT]  run the monitoring service\n"
 	"  probe DEVICE [--json]       measure read latency (random O_DIRECT reads)\n"
+	"  collector                   privileged half of the service (drives, no network)\n"
+	"  web                         unprivileged half (HTTP/TLS, asks the collector)\n"
+	"  notify-test                 run the configured notification program once\n"
 	"\n"
 	"`wearwatch COMMAND --help` describes a command.\n";
 
@@ -390,6 +395,12 @@ int ww_cli_main(int argc, char **argv)
 		return cmd_scan(argc, argv);
 	if (!strcmp(argv[1], "show"))
 		return cmd_show(argc, argv);
+	if (!strcmp(argv[1], "collector"))
+		return ww_collector_main(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "web"))
+		return ww_web_main(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "notify-test"))
+		return ww_notify_test_main(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "serve"))
 		return ww_serve_main(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "probe"))
