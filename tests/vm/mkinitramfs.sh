@@ -58,11 +58,12 @@ mount -t sysfs sysfs /sys
 mount -t devtmpfs devtmpfs /dev
 echo "ww-init: loading $(cat /mods/order | tr '\n' ' ')"
 for m in $(cat /mods/order); do insmod /mods/$m.ko || echo "ww-init: insmod $m failed"; done
-guest=""; args=""
+guest=""; args=""; keep=""
 for w in $(cat /proc/cmdline); do
 	case "$w" in
 	ww.guest=*) guest=${w#ww.guest=} ;;
 	ww.arg=*) args="$args ${w#ww.arg=}" ;;
+	ww.keep=*) keep="$keep ${w#ww.keep=}" ;;
 	esac
 done
 o=trans=virtio,version=9p2000.L,msize=262144
@@ -73,9 +74,23 @@ mount -t proc proc /host/proc
 mount -t sysfs sysfs /host/sys
 mount -t devtmpfs devtmpfs /host/dev
 mkdir -p /host/dev/pts 2>/dev/null; mount -t devpts devpts /host/dev/pts 2>/dev/null
+# The guest gets empty, writable /tmp and /var/tmp; a checkout or build that
+# lives under the host's /tmp (CI clones anywhere) is bound back in place.
+mkdir -p /hosttmp /hostvartmp
+mount -o bind /host/tmp /hosttmp
+mount -o bind /host/var/tmp /hostvartmp 2>/dev/null
 mount -t tmpfs tmpfs /host/tmp
 mount -t tmpfs tmpfs /host/run
 mount -t tmpfs tmpfs /host/var/tmp 2>/dev/null
+for k in $guest $keep; do
+	case "$k" in
+	/tmp/*) r=${k#/tmp/}; top=${r%%/*}; src=/hosttmp/$top; dst=/host/tmp/$top ;;
+	/var/tmp/*) r=${k#/var/tmp/}; top=${r%%/*}; src=/hostvartmp/$top; dst=/host/var/tmp/$top ;;
+	*) continue ;;
+	esac
+	[ -d "$dst" ] && continue
+	mkdir -p "$dst" && mount -o bind "$src" "$dst" && echo "ww-init: kept $src at ${dst#/host}"
+done
 [ -d /host/var/lib/wearwatch ] && mount -t tmpfs tmpfs /host/var/lib/wearwatch
 mkdir -p /host/run/ww-share
 if ! mount -t 9p -o $o,rw artifacts /host/run/ww-share; then

@@ -181,7 +181,8 @@ class VM:
             # -nodefaults: no floppy, CD-ROM or VGA; only the drives below
             "-nodefaults", "-nographic", "-serial", "stdio", "-no-reboot",
             "-kernel", self.kernel, "-initrd", initrd,
-            "-append", "console=ttyS0 panic=-1 quiet loglevel=4 ww.guest=" + guest,
+            "-append", "console=ttyS0 panic=-1 quiet loglevel=4 ww.guest=" + guest
+            + (" ww.keep=" + os.path.abspath(self.args.binary) if self.args.binary else ""),
             "-virtfs", "local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap",
             "-virtfs", "local,path=%s,mount_tag=artifacts,security_model=none,multidevs=remap" % self.share,
             "-drive", "file=%s,if=none,id=nv0,format=raw" % os.path.join(imgdir, "nvme.img"),
