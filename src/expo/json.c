@@ -9,6 +9,7 @@
 
 #include "wearwatch/expo.h"
 #include "wearwatch/store.h"
+#include "expo/probe_expo.h"
 
 #define JFLAGS (JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE)
 
@@ -461,6 +462,7 @@ static json_object *state_object(const ww_drive_state_t *st, time_t now)
 			add_str(e, "smart_status", smart_status_name(h->smart_status));
 	}
 	add(o, "summary", e);
+	add(o, "probe", ww_json_probe_object(st)); /* issue 4 */
 	add(o, "endurance", ww_json_endurance_object(d->id, st->present)); /* issue 3 */
 	return o;
 }

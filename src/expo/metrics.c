@@ -11,6 +11,7 @@
 
 #include "wearwatch/expo.h"
 #include "wearwatch/store.h"
+#include "expo/probe_expo.h"
 
 #ifndef WW_VERSION_STRING
 #define WW_VERSION_STRING "0.1.0"
@@ -617,6 +618,7 @@ static void render(FILE *f, const ww_snapshot_t *snap, time_t now)
 	}
 
 	ww_metrics_render_endurance(f, snap, now);
+	ww_metrics_render_probe(f, snap); /* issue 4 */
 	(void)now;
 	fputs("# HELP wearwatch_build_info wearwatch build; value is always 1.\n"
 	      "# TYPE wearwatch_build_info gauge\n"
