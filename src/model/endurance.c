@@ -293,7 +293,7 @@ void ww_model_compute(const ww_model_in_t *in, time_t now, ww_endurance_t *o)
 
 		if (dt < 1e11) {
 			o->has_wearout_write_rate = true;
-			o->wearout_write_rate = now + (time_t)dt;
+			o->wearout_write_rate = now + (time_t)llround(dt);
 		}
 	}
 	/* at the drive's own percentage-used lifetime rate: used% per power-on second */
@@ -305,7 +305,7 @@ void ww_model_compute(const ww_model_in_t *in, time_t now, ww_endurance_t *o)
 
 		if (dt < 1e11) {
 			o->has_wearout_pct = true;
-			o->wearout_pct = now + (time_t)dt;
+			o->wearout_pct = now + (time_t)llround(dt);
 		}
 	}
 
