@@ -427,6 +427,8 @@ static json_object *state_object(const ww_drive_state_t *st, time_t now)
 	add_str(o, "serial", h && h->serial[0] ? h->serial : d->sysfs_serial);
 	add_str(o, "transport", ww_transport_name(ww_drive_transport(d, h)));
 	add_str(o, "protocol", ww_protocol_name(d->protocol));
+	if (d->protocol == WW_PROTO_NONE && d->no_health_reason)
+		add_str(o, "no_health_reason", d->no_health_reason);
 	add(o, "present", json_object_new_boolean(st->present));
 	add(o, "missing_since", j_time(st->missing_since));
 	add(o, "standby", json_object_new_boolean(st->standby));

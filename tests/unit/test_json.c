@@ -231,8 +231,28 @@ static void test_api(void)
 	CHECK(!json_object_get_boolean(get(o, "1.present")));
 	CHECK(gint(o, "1.missing_since", t0 + 90));
 	CHECK(get(o, "1.values_age_seconds") == NULL); /* never read */
+	CHECK(get(o, "0.no_health_reason") == NULL);
 	json_object_put(o);
 	free(txt);
+	ww_snapshot_release(snap);
+
+	/* a drive without a health interface says why (this machine's vda) */
+	ww_drive_t v = mk_drive("dev-vda");
+	v.protocol = WW_PROTO_NONE;
+	v.transport = WW_TRANSPORT_VIRTIO;
+	v.no_health_reason = "virtio-blk has no health interface";
+	ww_store_sync(s, &v, 1, t0 + 95);
+	snap = ww_store_acquire(s);
+	txt = ww_json_render_drives(snap, t0 + 100);
+	o = txt ? json_tokener_parse(txt) : NULL;
+	CHECK_STR(gstr(o, "0.id"), "dev-vda");
+	CHECK_STR(gstr(o, "0.protocol"), "none");
+	CHECK_STR(gstr(o, "0.no_health_reason"), "virtio-blk has no health interface");
+	json_object_put(o);
+	free(txt);
+	ww_snapshot_release(snap);
+	ww_store_sync(s, d, 2, t0 + 96);
+	snap = ww_store_acquire(s);
 
 	txt = ww_json_render_drive(snap, "nvme-a", t0 + 100, &found);
 	CHECK(found && txt);
