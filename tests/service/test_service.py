@@ -1,0 +1,240 @@
+#!/usr/bin/env python3
+"""Service daemons end to end, no drives needed (an empty sysfs tree):
+sd_notify order against a test NOTIFY_SOCKET, config good/bad files, SIGHUP
+reload (good and bad), the web side's privilege check (CapEff 0, cannot open
+a drive node), TLS and bcrypt basic auth with curl, listener rebinding, and
+`wearwatch notify-test`. usage: test_service.py WEARWATCH_BINARY"""
+import os, shutil, signal, socket, subprocess, sys, tempfile, time
+
+BIN = os.path.abspath(sys.argv[1])
+FAILS = []
+# Openwall crypt_blowfish test vector: "U*U" with salt CCC... (cost 05)
+HASH = "$2y$05$CCCCCCCCCCCCCCCCCCCCC.E5YPO9kmyuRGyh0XouQYb4YMJKvyOeW"
+NOBODY = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups",
+          "--inh-caps=-all", "--bounding-set=-all", "--no-new-privs"]
+
+
+def check(cond, what):
+    print(("ok: " if cond else "FAIL: ") + what)
+    if not cond:
+        FAILS.append(what)
+
+
+def free_port():
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    p = s.getsockname()[1]
+    s.close()
+    return p
+
+
+def ipc(path, req):
+    s = socket.socket(socket.AF_UNIX)
+    s.settimeout(5)
+    s.connect(path)
+    s.sendall(req.encode())
+    data = b""
+    while True:
+        b = s.recv(65536)
+        if not b:
+            break
+        data += b
+    s.close()
+    return data.decode()
+
+
+def wait_for(pred, timeout=5.0):
+    end = time.time() + timeout
+    while time.time() < end:
+        if pred():
+            return True
+        time.sleep(0.05)
+    return False
+
+
+def curl(*args):
+    r = subprocess.run(["curl", "-s", "-o", "-", "-w", "\n%{http_code}", "--max-time", "5"] +
+                       list(args), capture_output=True, text=True)
+    body, _, code = r.stdout.rpartition("\n")
+    return code, body
+
+
+def main():
+    if os.geteuid() != 0 or not shutil.which("setpriv") or not shutil.which("curl"):
+        print("SKIP: needs root, setpriv (util-linux) and curl")
+        return 77
+    tmp = tempfile.mkdtemp(prefix="ww-svc-")
+    os.chmod(tmp, 0o755)
+    os.makedirs(f"{tmp}/root/sys/block")
+    os.makedirs(f"{tmp}/root/dev/disk/by-id")
+    sock = f"{tmp}/collector.sock"
+    conf = f"{tmp}/wearwatch.conf"
+    port1, port2 = free_port(), free_port()
+
+    def write_conf(interval="60s", port=port1, webcfg="", extra=""):
+        with open(conf, "w") as f:
+            f.write(f"[web]\nlisten = 127.0.0.1:{port}\n" +
+                    (f"web_config = {webcfg}\n" if webcfg else "") +
+                    f"[collector]\nsocket = {sock}\n[poll]\ninterval = {interval}\n"
+                    f"[drive sdz]\nwarranty_start = 2024-02-29\nrating = 600TB\nprobe = off\n{extra}")
+        os.chmod(conf, 0o644)
+
+    # --- bad files: file:line and exit 2
+    bad = f"{tmp}/bad.conf"
+    for text, line, msg in [
+        ("[poll]\ninterval = 60s\n\ninterval_rotational = soon\n", 4, "interval_rotational: expected a duration"),
+        ("[web]\nlisten = 127.0.0.1:9786\n[nosuch]\nx = 1\n", 4, "unknown section [nosuch]"),
+        ("[drive sda]\nwarranty_start = 2023-02-29\n", 2, "warranty_start: expected YYYY-MM-DD"),
+        ("[poll]\nthis line has no equals sign\n", 2, "syntax error"),
+    ]:
+        with open(bad, "w") as f:
+            f.write(text)
+        r = subprocess.run([BIN, "collector", "--config", bad, "--sysroot", f"{tmp}/root"],
+                           capture_output=True, text=True, timeout=10)
+        check(r.returncode == 2 and f"{bad}:{line}: {msg}" in r.stderr,
+              f"bad config -> exit 2 and '{bad}:{line}: {msg}' (got {r.returncode}: {r.stderr.strip()})")
+    r = subprocess.run([BIN, "collector", "--config", f"{tmp}/missing.conf"],
+                       capture_output=True, text=True, timeout=10)
+    check(r.returncode != 0 and "missing.conf: No such file" in r.stderr, "explicit missing --config is an error")
+
+    # --- collector under a test NOTIFY_SOCKET
+    write_conf()
+    nsock = f"{tmp}/notify"
+    ns = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    ns.bind(nsock)
+    ns.settimeout(0.2)
+    env = dict(os.environ, NOTIFY_SOCKET=nsock, WATCHDOG_USEC="1000000")
+    env.pop("JOURNAL_STREAM", None)
+    log = open(f"{tmp}/collector.log", "w+")
+    col = subprocess.Popen([BIN, "collector", "--config", conf, "--sysroot", f"{tmp}/root"],
+                           env=env, stderr=log)
+    msgs = []
+
+    def drain(seconds):
+        end = time.time() + seconds
+        while time.time() < end:
+            try:
+                msgs.append(ns.recv(4096).decode())
+            except socket.timeout:
+                pass
+    try:
+        drain(2.5)
+        check(len(msgs) >= 3, f"collector sent {len(msgs)} notify datagrams")
+        check(msgs and msgs[0].startswith("READY=1\nSTATUS="), f"first datagram is READY=1 + STATUS ({msgs[:1]})")
+        st = [m for m in msgs if m.startswith("STATUS=")]
+        check(any("0 drives (0 present" in m for m in st), f"STATUS carries drive counts ({st[:1]})")
+        wd = [i for i, m in enumerate(msgs) if m == "WATCHDOG=1"]
+        check(len(wd) >= 3 and wd[0] > 0, f"WATCHDOG=1 after READY, every ~0.5 s for WatchdogSec=1s ({len(wd)} in 2.5 s)")
+        check(os.stat(sock).st_mode & 0o777 == 0o666, "collector socket is 0666")
+        check(ipc(sock, "GET /healthz\n") == "WW1 200 3 text/plain; charset=utf-8\nok\n", "collector answers GET /healthz")
+        check(ipc(sock, "GET /etc/passwd\n").startswith("WW1 400 0"), "collector rejects a path outside the route list")
+        check(ipc(sock, "GET /api/v1/drives\n").endswith("\n[]"), "collector /api/v1/drives over the socket: [] for an empty tree")
+
+        # --- SIGHUP with a good file: RELOADING=1 then READY=1, new interval
+        msgs.clear()
+        write_conf(interval="2m")
+        col.send_signal(signal.SIGHUP)
+        drain(1.0)
+        seq = [m for m in msgs if m in ("RELOADING=1", "READY=1")]
+        check(seq[:2] == ["RELOADING=1", "READY=1"], f"reload notifies RELOADING=1 then READY=1 ({seq})")
+        log.seek(0)
+        check("poll 120 s" in log.read().split("reloaded")[-1], "reload applied interval = 2m (120 s)")
+        # --- SIGHUP with a bad file: file:line, last good config kept, still serving
+        with open(conf, "a") as f:
+            f.write("[poll]\ninterval = never\n")
+        bad_line = open(conf).read().count("\n")  # the last line is the bad one
+        col.send_signal(signal.SIGHUP)
+        time.sleep(0.8)
+        log.seek(0)
+        text = log.read()
+        check(f"reload: {conf}:{bad_line}: interval: expected a duration" in text and
+              "keeping the last good configuration" in text, "bad reload: file:line and last good kept")
+        check(col.poll() is None and ipc(sock, "GET /healthz\n").endswith("ok\n"), "collector still serving after a bad reload")
+
+        # --- web: privilege check
+        dev = f"{tmp}/dev"
+        os.mkdir(dev)
+        os.mknod(f"{dev}/sda", 0o660 | 0o060000, os.makedev(7, 0))  # block 7:0 (loop0)
+        write_conf()
+        r = subprocess.run([BIN, "web", "--config", conf, "--dev-dir", dev],
+                           capture_output=True, text=True, timeout=10)
+        check(r.returncode == 1 and "refusing to run with capabilities" in r.stderr, "web as root refuses to start")
+        r = subprocess.run(NOBODY + ["python3", "-c", f"open('{dev}/sda','rb')"],
+                           capture_output=True, text=True, timeout=10)
+        check(r.returncode != 0 and "PermissionError" in r.stderr, "with the web's credentials the drive node does not open (EACCES)")
+        wlog = open(f"{tmp}/web.log", "w+")
+        web = subprocess.Popen(NOBODY + [BIN, "web", "--config", conf, "--dev-dir", dev],
+                               stderr=wlog)
+        try:
+            check(wait_for(lambda: curl(f"http://127.0.0.1:{port1}/healthz")[0] == "200"), "web answers /healthz")
+            with open(f"/proc/{web.pid}/status") as f:
+                status = dict(l.split(":", 1) for l in f.read().splitlines() if ":" in l)
+            check(status["CapEff"].strip() == "0000000000000000", f"web CapEff = {status['CapEff'].strip()}")
+            check(status["Uid"].split()[0] == "65534", "web runs as uid 65534")
+            wlog.seek(0)
+            check("0 of 1 drive nodes" in wlog.read(), "web privilege check: 0 of 1 drive nodes accessible")
+            code, body = curl(f"http://127.0.0.1:{port1}/metrics")
+            check(code == "200" and "# HELP wearwatch_" in body, "GET /metrics through the web side")
+            check(curl(f"http://127.0.0.1:{port1}/api/v1/drives/..%2Fx")[0] == "404", "web rejects an encoded path")
+            check(curl("-X", "POST", f"http://127.0.0.1:{port1}/metrics")[0] == "405", "web: POST is 405")
+
+            # --- reload onto TLS + basic auth, then onto another port
+            key, crt = f"{tmp}/server.key", f"{tmp}/server.crt"
+            subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2",
+                            "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1",
+                            "-keyout", key, "-out", crt], check=True, capture_output=True)
+            for p in (key, crt):
+                os.chmod(p, 0o644)
+            wc = f"{tmp}/web.config"
+            with open(wc, "w") as f:
+                f.write("# exporter-toolkit format\ntls_server_config:\n  cert_file: server.crt\n"
+                        f"  key_file: server.key\nbasic_auth_users:\n  alice: '{HASH}'\n")
+            os.chmod(wc, 0o644)
+            write_conf(webcfg=wc)
+            web.send_signal(signal.SIGHUP)
+            https = f"https://127.0.0.1:{port1}/metrics"
+            check(wait_for(lambda: curl("--cacert", crt, https)[0] == "401"), "TLS: no credentials -> 401")
+            check(curl("--cacert", crt, "-u", "alice:wrong", https)[0] == "401", "TLS: wrong password -> 401")
+            check(curl("--cacert", crt, "-u", "bob:U*U", https)[0] == "401", "TLS: unknown user -> 401")
+            code, body = curl("--cacert", crt, "-u", "alice:U*U", https)
+            check(code == "200" and "# HELP wearwatch_" in body, "TLS: alice with the right password -> 200 metrics")
+            check(curl(f"http://127.0.0.1:{port1}/metrics")[0] != "200", "plain HTTP no longer served")
+            write_conf(port=port2)
+            web.send_signal(signal.SIGHUP)
+            check(wait_for(lambda: curl(f"http://127.0.0.1:{port2}/healthz")[0] == "200"), f"reload rebinds to port {port2}")
+            check(curl(f"https://127.0.0.1:{port1}/healthz", "-k")[0] == "000", f"old port {port1} closed")
+            with open(wc, "w") as f:
+                f.write("tls_server_config:\n  cert_file: server.crt\n  min_version: TLS13\n")
+            write_conf(port=port2, webcfg=wc)
+            web.send_signal(signal.SIGHUP)
+            time.sleep(0.8)
+            wlog.seek(0)
+            check(f"{wc}:3: tls_server_config: 'min_version' is not supported" in wlog.read(), "unsupported web.config key reported with file:line")
+            check(curl(f"http://127.0.0.1:{port2}/healthz")[0] == "200", "web keeps the last good configuration")
+        finally:
+            web.terminate()
+            web.wait(10)
+    finally:
+        col.terminate()
+        check(col.wait(10) == 0, "collector exits 0 on SIGTERM")
+    drain(0.3)
+    check("STOPPING=1" in msgs, "STOPPING=1 on SIGTERM")
+
+    # --- notify-test: the program sees the event in its environment
+    out = f"{tmp}/env.out"
+    prog = f"{tmp}/notify.sh"
+    with open(prog, "w") as f:
+        f.write(f"#!/bin/sh\nenv | grep '^WEARWATCH_' | sort > {out}\n")
+    os.chmod(prog, 0o755)
+    r = subprocess.run([BIN, "notify-test", "--config", conf, "--notify-exec", prog],
+                       capture_output=True, text=True, timeout=10)
+    env_out = open(out).read() if os.path.exists(out) else ""
+    check(r.returncode == 0 and "WEARWATCH_EVENT=test\n" in env_out and
+          "WEARWATCH_MESSAGE_ID=4943aef8bf1d48ee9cd023768583368e\n" in env_out and
+          "WEARWATCH_NEW_STATE=warning\n" in env_out, "notify-test runs the program with WEARWATCH_* set")
+    shutil.rmtree(tmp)
+    print(f"{len(FAILS)} failed")
+    return 1 if FAILS else 0
+
+
+sys.exit(main())

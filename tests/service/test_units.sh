@@ -1,0 +1,45 @@
+#!/bin/sh
+# Units: `systemd-analyze verify` must be silent, and `systemd-analyze
+# security --offline=true` must rate each service at most 2.0 (lower is
+# better; the figures come from systemd's own table of settings and weights).
+# Prints the figures for docs/security.md, with smartd's unit from Debian's
+# smartmontools scored the same way for comparison.
+# usage: test_units.sh SOURCE_DIR WEARWATCH_BINARY
+set -u
+src=$1 bin=$2
+command -v systemd-analyze >/dev/null || { echo "SKIP: systemd-analyze not installed (apt: systemd)"; exit 77; }
+tmp=$(mktemp -d) && trap 'rm -rf "$tmp"' EXIT
+fail=0
+for u in "$src"/units/*.service "$src"/units/*.socket; do
+	sed "s#/usr/bin/wearwatch#$bin#" "$u" > "$tmp/$(basename "$u")"
+done
+out=$(cd "$tmp" && systemd-analyze verify --man=no ./*.service ./*.socket 2>&1)
+if [ -n "$out" ]; then
+	echo "FAIL: systemd-analyze verify:"; echo "$out"; fail=1
+else
+	echo "ok: systemd-analyze verify (collector, web, socket): no findings"
+fi
+# the opt-in drop-in, applied the way systemd applies it (appended settings)
+cp "$tmp/wearwatch-collector.service" "$tmp/wearwatch-collector-megaraid.service"
+cat "$src/units/wearwatch-collector.service.d.example/smartctl-megaraid.conf" \
+	>> "$tmp/wearwatch-collector-megaraid.service"
+score() {
+	systemd-analyze security --offline=true "$1" 2>/dev/null |
+		sed -n 's/.*Overall exposure level for .*: \([0-9.]*\) .*/\1/p'
+}
+for u in wearwatch-collector wearwatch-web wearwatch-collector-megaraid; do
+	s=$(score "$tmp/$u.service")
+	limit=2.0
+	[ "$u" = wearwatch-collector-megaraid ] && limit=3.0
+	if [ -z "$s" ]; then
+		echo "FAIL: no exposure figure for $u"; fail=1
+	elif awk "BEGIN{exit !($s <= $limit)}"; then
+		echo "ok: exposure $u.service = $s (limit $limit)"
+	else
+		echo "FAIL: exposure $u.service = $s > $limit"; fail=1
+	fi
+done
+for ref in /lib/systemd/system/smartmontools.service; do
+	[ -f "$ref" ] && echo "reference: exposure $(basename "$ref") = $(score "$ref")"
+done
+exit $fail
