@@ -1,1 +1,275 @@
-/* placeholder */
+/* wearwatch dashboard: one drive's page (/drives/{drive}). Summary cards,
+ * history plots over a selectable range, then every decoded field with its
+ * unit and source, the ATA attribute table and the service's own records.
+ * Reads GET /api/v1/drives/{drive} and .../history (docs/api.md). */
+'use strict';
+
+(function () {
+const WW = window.WW;
+const el = WW.el;
+
+const RANGES = [['day', 86400], ['week', 7 * 86400], ['month', 30 * 86400], ['year', 365 * 86400], ['all', 0]];
+/* Latency history names: the probe's summary figures, if the service keeps
+ * them in its history (a 400 "unknown metric" gives the empty state). */
+const LATENCY = [['probe_latency_p50_seconds', 'p50'], ['probe_latency_p99_seconds', 'p99'],
+	['probe_latency_max_seconds', 'max']];
+
+function card(title, ...body) {
+	return el('section', { class: 'card', 'aria-label': title }, el('h2', {}, title), body);
+}
+
+function stateBanner(st, m) {
+	const b = [];
+	if (m.state === 'missing')
+		b.push(['warn', 'Missing since ', WW.timeEl(m.stateSince), ': the values below are the last ones read.']);
+	if (m.state === 'standby')
+		b.push(['info', 'In standby since ', WW.timeEl(m.stateSince),
+			': wearwatch leaves a sleeping drive alone; values are ', WW.fmtDuration(m.valuesAge), ' old.']);
+	if (m.state === 'hung')
+		b.push(['warn', 'A read has been outstanding since ', WW.timeEl(m.stateSince), '; the drive gets no new command.']);
+	if (m.noHealth)
+		b.push(['info', 'No health interface: ', m.noHealth]);
+	return b.map(([cls, ...t]) => el('p', { class: 'banner ' + cls, role: 'note' }, t));
+}
+
+function cards(m) {
+	const lat = m.latency;
+	const early = WW.has(m.wearout) && WW.has(m.warrantyEnd) && m.wearout < m.warrantyEnd;
+	return el('div', { class: 'cards' },
+		card('Health', el('span', { class: 'badge big sev' + WW.severity(m.verdict.status) }, m.verdict.status),
+			m.verdict.reasons.length ? el('ul', { class: 'reasons' }, m.verdict.reasons.map((r) => el('li', {}, r)))
+				: el('p', { class: 'muted' }, m.verdict.derived ? 'no verdict from the service' : 'no reasons given')),
+		card('Endurance used',
+			el('div', { class: 'barrow' }, el('span', { class: 'barlabel' }, 'rated'),
+				WW.has(m.rated) ? [WW.bar(m.rated, 'rated endurance used'), el('span', { class: 'barval', title: String(m.rated) }, WW.fmtPercent(m.rated))]
+					: el('span', { class: 'muted' }, m.ratingNote || 'no rating known')),
+			el('div', { class: 'barrow' }, el('span', { class: 'barlabel' }, 'drive'),
+				WW.has(m.own) ? [WW.bar(m.own, "drive's own percentage used"), el('span', { class: 'barval', title: String(m.own) }, WW.fmtPercent(m.own))]
+					: el('span', { class: 'muted' }, 'not reported')),
+			el('p', { class: 'small' }, 'written ', WW.valueEl(m.written, 'bytes'),
+				WW.has(m.ratedBytes) ? [' of ', WW.valueEl(m.ratedRaw, 'bytes'), ' rated'] : null,
+				m.ratingSource && m.ratingSource !== 'none' ? ' (rating: ' + m.ratingSource + ')' : null)),
+		card('Writes per day',
+			el('p', {}, el('span', { class: 'big' }, WW.has(m.dwpd) ? m.dwpd.toLocaleString(undefined, { maximumFractionDigits: 2 }) : '–'),
+				WW.has(m.dwpd) ? ' drive writes/day (' + m.dwpdWindow + ')' : el('span', { class: 'muted' }, ' no window yet')),
+			el('p', { class: 'small' }, 'rated ', WW.has(m.dwpdRated) ? String(m.dwpdRated) : 'unknown')),
+		card('Wear-out vs warranty',
+			el('p', {}, 'projected wear-out ', WW.has(m.wearout) ? el('span', { class: early ? 'hot' : '' }, WW.timeEl(m.wearout))
+				: el('span', { class: 'muted' }, 'not projected')),
+			el('p', { class: 'small' }, 'warranty ends ', WW.has(m.warrantyEnd) ? WW.timeEl(m.warrantyEnd) : el('span', { class: 'muted' }, 'unknown'),
+				WW.has(m.warrantyYears) ? ' (' + m.warrantyYears + ' years)' : null)),
+		card('Temperature',
+			el('p', {}, el('span', { class: 'big' }, WW.has(m.temp) ? m.temp + ' °C' : '–')),
+			el('p', { class: 'small' }, 'warning ', WW.has(m.tempWarn) ? m.tempWarn + ' °C' : 'not reported',
+				', critical ', WW.has(m.tempCrit) ? m.tempCrit + ' °C' : 'not reported')),
+		card('Power loss',
+			el('p', {}, WW.has(m.unsafe) ? [WW.valueEl(m.unsafe, 'count', 'big'), ' unsafe shutdowns'] : el('span', { class: 'muted' }, 'unsafe shutdowns not reported')),
+			el('p', { class: 'small' }, WW.plpText(m))),
+		card('Probe latency',
+			lat ? el('dl', { class: 'kv' }, [['p50', lat.p50], ['p99', lat.p99], ['max', lat.max]].map(([k, v]) =>
+				[el('dt', {}, k), el('dd', { title: WW.has(v) ? v + ' s' : '' }, WW.fmtLatency(v))]))
+				: el('p', { class: 'muted' }, 'not probed')),
+		card('Drive',
+			el('dl', { class: 'kv' },
+				[['transport', m.transport], ['protocol', m.protocol], ['capacity', WW.has(m.capacity) ? WW.valueEl(m.capacity, 'bytes') : null],
+					['slot', m.slot], ['firmware', m.firmware], ['device', m.device],
+					['collected', WW.timeEl(m.lastCollect, true)]].map(([k, v]) =>
+					[el('dt', {}, k), el('dd', {}, WW.has(v) ? v : el('span', { class: 'muted' }, 'unknown'))]))));
+}
+
+async function fetchHistory(id, metric, from, to) {
+	const q = new URLSearchParams({ metric, from: String(Math.floor(from)), to: String(Math.ceil(to)), max_points: '400' });
+	return WW.getJSON(WW.driveApi(id) + '/history?' + q);
+}
+
+/** Start of all history: one bucket before the first `present` point of a
+ * coarse query over all time (a point carries its bucket's last time). */
+async function historyStart(id, now) {
+	const r = await fetchHistory(id, 'present', 1, now);
+	if (r.status !== 200 || !r.body || !r.body.points || !r.body.points.length)
+		return null;
+	const bucket = (now - 1) / (WW.num(r.body.max_points) || 400);
+	return Math.max(1, WW.num(r.body.points[0][0]) - bucket);
+}
+
+function plotBox(name, title) {
+	const canvas = el('canvas', { id: 'chart-' + name, role: 'img', 'aria-label': title + ' over time' });
+	const empty = el('p', { class: 'empty', hidden: true });
+	return { name, box: el('figure', { class: 'plot', id: 'plot-' + name },
+		el('figcaption', {}, title), el('div', { class: 'chartbox' }, canvas), empty), canvas, empty };
+}
+
+const PLOTS = [['written', 'Bytes written'], ['used', 'Percentage used'], ['temperature', 'Temperature'],
+	['latency', 'Probe latency'], ['errors', 'Unsafe shutdowns and media errors']];
+
+function emptyState(p, text) {
+	if (WW.charts[p.name]) {
+		WW.charts[p.name].destroy();
+		delete WW.charts[p.name];
+	}
+	p.canvas.parentNode.hidden = true;
+	p.empty.hidden = false;
+	p.empty.textContent = text;
+}
+
+function why(r, what) {
+	if (r.status === 503)
+		return 'History is disabled on this service (no database).';
+	if (r.status === 404)
+		return 'No history stored for this drive yet.';
+	if (r.status === 400)
+		return 'The service keeps no ' + what + ' history.';
+	if (r.status !== 200)
+		return 'History unavailable (' + (r.status || 'no connection') + ').';
+	return 'No ' + what + ' samples in this range.';
+}
+
+async function drawPlots(id, m, plots, rangeName) {
+	const now = Date.now() / 1000;
+	const range = RANGES.find((r) => r[0] === rangeName) || RANGES[1];
+	let from = now - range[1];
+	if (!range[1])
+		from = (await historyStart(id, now)) ?? now - 7 * 86400;
+	const to = now;
+	const metrics = ['host_written_bytes', 'endurance_used_percent', 'temperature_celsius',
+		'unsafe_shutdowns', 'media_errors'].concat(LATENCY.map((l) => l[0]));
+	const res = {};
+	await Promise.all(metrics.map(async (k) => {
+		res[k] = await fetchHistory(id, k, from, to);
+	}));
+	const xy = (k) => (res[k].status === 200 && res[k].body ? WW.toXY(res[k].body.points) : []);
+	const show = (p, lines, spec) => {
+		const total = lines.filter((l) => l.kind !== 'projection').reduce((n, l) => n + WW.countPoints(l.data), 0);
+		if (!total)
+			return false;
+		p.canvas.parentNode.hidden = false;
+		p.empty.hidden = true;
+		WW.lineChart(p.name, p.canvas, Object.assign({ from, to, lines }, spec));
+		return true;
+	};
+	const P = Object.fromEntries(plots.map((p) => [p.name, p]));
+
+	const w = xy('host_written_bytes');
+	const until = WW.has(m.warrantyEnd) && m.warrantyEnd > to ? Math.min(m.warrantyEnd, to + (to - from)) : to + (to - from) / 4;
+	const proj = WW.project(w, until);
+	if (!show(P.written, [{ label: 'host written', data: w, fill: true },
+		{ label: 'projection', data: proj, dash: true, kind: 'projection', color: '#6e7781' }],
+	{ yFormat: WW.fmtBytes, yExact: (v) => WW.exact(v, 'bytes'), xMax: proj.length ? until : to, yMin: 0,
+		hlines: WW.has(m.ratedBytes) ? [{ label: 'rated endurance ' + WW.fmtBytes(m.ratedBytes), y: m.ratedBytes, color: '#d1242f' }] : [] }))
+		emptyState(P.written, why(res.host_written_bytes, 'bytes written'));
+
+	if (!show(P.used, [{ label: 'percentage used (drive)', data: xy('endurance_used_percent') }],
+		{ yFormat: (v) => v + ' %', yMin: 0, hlines: [{ label: '100 % used', y: 100, color: '#d1242f' }] }))
+		emptyState(P.used, why(res.endurance_used_percent, 'percentage used'));
+
+	const hl = [];
+	if (WW.has(m.tempWarn))
+		hl.push({ label: 'warning ' + m.tempWarn + ' °C', y: m.tempWarn, color: '#bc4c00' });
+	if (WW.has(m.tempCrit))
+		hl.push({ label: 'critical ' + m.tempCrit + ' °C', y: m.tempCrit, color: '#d1242f' });
+	if (!show(P.temperature, [{ label: 'temperature', data: xy('temperature_celsius') }],
+		{ yFormat: (v) => Math.round(v * 10) / 10 + ' °C', hlines: hl }))
+		emptyState(P.temperature, why(res.temperature_celsius, 'temperature'));
+
+	if (!show(P.latency, LATENCY.map(([k, l]) => ({ label: l, data: xy(k) })), { yFormat: WW.fmtLatency, yMin: 0 }))
+		emptyState(P.latency, why(res[LATENCY[1][0]], 'probe latency'));
+
+	if (!show(P.errors, [{ label: 'unsafe shutdowns', data: xy('unsafe_shutdowns'), step: true },
+		{ label: 'media errors', data: xy('media_errors'), step: true }],
+	{ yFormat: (v) => (Number.isInteger(v) ? v.toLocaleString() : ''), yMin: 0 }))
+		emptyState(P.errors, why(res.unsafe_shutdowns, 'unsafe shutdown or media error'));
+}
+
+function fieldSections(d) {
+	const h = d.health || {};
+	const ata = Object.assign({}, h.ata || {});
+	const attrs = ata.attributes;
+	delete ata.attributes;
+	const nvme = h.nvme || {};
+	const state = Object.assign({}, d);
+	for (const k of ['drive', 'health', 'endurance', 'probe', 'latency'])
+		delete state[k];
+	const lat = WW.findLatency(d);
+	return [
+		WW.fieldsSection('Health values', h.values, 'f-values'),
+		WW.fieldsSection('Identity', h.identity, 'f-identity'),
+		WW.fieldsSection('Endurance', d.endurance, 'f-endurance'),
+		WW.fieldsSection('Probe latency', lat ? lat.src : null, 'f-probe'),
+		WW.fieldsSection('NVMe SMART / Health log (02h)', nvme.smart_log, 'f-nvme-smart'),
+		WW.fieldsSection('NVMe Identify Controller', nvme.controller, 'f-nvme-ctrl'),
+		Array.isArray(nvme.namespaces) && nvme.namespaces.length ? el('section', { class: 'fields-sec', id: 'f-nvme-ns' },
+			el('h2', {}, 'NVMe namespaces'), WW.arrayTable(nvme.namespaces)) : null,
+		WW.ataTable(attrs),
+		WW.fieldsSection('ATA SMART and device statistics', ata, 'f-ata'),
+		WW.fieldsSection('SCSI log pages', h.scsi, 'f-scsi'),
+		WW.fieldsSection('Other health data', Object.fromEntries(Object.entries(h).filter(([k]) =>
+			!['values', 'identity', 'nvme', 'ata', 'scsi', 'report'].includes(k))), 'f-health-other'),
+		WW.fieldsSection('Commands of the last read', h.report, 'f-report'),
+		WW.fieldsSection('Discovery', d.drive, 'f-drive'),
+		WW.fieldsSection('Service state', state, 'f-state'),
+	].filter(Boolean);
+}
+
+/** Render drive `id` into root; returns the refresh timer. */
+WW.drivePage = function (root, id, opts) {
+	const q = new URLSearchParams(location.search);
+	let range = RANGES.some((r) => r[0] === q.get('range')) ? q.get('range') : 'week';
+	const plots = PLOTS.map(([n, t]) => plotBox(n, t));
+	const head = el('div');
+	const rangeBar = el('div', { class: 'ranges', role: 'group', 'aria-label': 'History range' });
+	const fields = el('div', { class: 'fieldsets' });
+	let model = null;
+	root.replaceChildren(el('nav', { class: 'crumbs', 'aria-label': 'Breadcrumb' }, el('a', { href: '/' }, '← All drives')),
+		head, el('section', { class: 'history', 'aria-labelledby': 'hist-h' }, el('h2', { id: 'hist-h' }, 'History'),
+			rangeBar, el('div', { class: 'plots' }, plots.map((p) => p.box))), fields);
+
+	const buildRanges = () => rangeBar.replaceChildren(...RANGES.map(([n]) => el('button', {
+		type: 'button', 'aria-pressed': String(n === range), dataset: { range: n },
+		onclick: async () => {
+			range = n;
+			const u = new URLSearchParams(location.search);
+			u.set('range', n);
+			history.replaceState(null, '', location.pathname + '?' + u);
+			buildRanges();
+			rangeBar.querySelector('[data-range="' + n + '"]').focus();
+			await drawPlots(id, model, plots, range);
+			document.body.dataset.plotted = range;
+		},
+	}, n)));
+
+	async function load(first) {
+		const r = await WW.getJSON(WW.driveApi(id));
+		if (r.status === 404) {
+			document.title = 'unknown drive · wearwatch';
+			root.replaceChildren(el('nav', { class: 'crumbs' }, el('a', { href: '/' }, '← All drives')),
+				el('h1', {}, 'Unknown drive'), el('p', { class: 'empty' }, 'wearwatch has no drive "' + id + '" (it may have been removed longer ago than the missing-drive retention).'));
+			document.body.dataset.loaded = 'missing';
+			return;
+		}
+		if (r.status !== 200 || !r.body) {
+			head.replaceChildren(el('p', { class: 'banner warn' }, 'Cannot read ' + WW.driveApi(id) + ' (' + (r.status || 'no connection') + '); retrying.'));
+			return;
+		}
+		const d = r.body;
+		model = WW.derive(d, d);
+		document.title = (model.model || id) + ' · wearwatch';
+		head.replaceChildren(el('h1', {}, model.model || id),
+			el('p', { class: 'sub' }, [model.serial ? 'S/N ' + model.serial : null, id, model.device].filter(Boolean).join(' · ')),
+			stateBanner(d, model), cards(model));
+		fields.replaceChildren(...fieldSections(d));
+		if (first) {
+			buildRanges();
+			await drawPlots(id, model, plots, range);
+			document.body.dataset.plotted = range;
+		}
+		document.body.dataset.loaded = String((Number(document.body.dataset.loaded) || 0) + 1);
+	}
+
+	load(true);
+	const every = (opts && opts.refresh) || 30;
+	return setInterval(() => {
+		if (!document.hidden && model)
+			load(false).then(() => drawPlots(id, model, plots, range));
+	}, every * 1000);
+};
+})();

@@ -13,6 +13,7 @@ set(WW_WEB_FILES
   /index.html=${_web}/index.html
   /assets/app.css=${_web}/app.css
   /assets/util.js=${_web}/util.js
+  /assets/model.js=${_web}/model.js
   /assets/fields.js=${_web}/fields.js
   /assets/overview.js=${_web}/overview.js
   /assets/charts.js=${_web}/charts.js

@@ -21,6 +21,7 @@
 
 #include "daemon/config.h"
 #include "daemon/http.h"
+#include "daemon/http_assets.h"
 #include "daemon/ipc.h"
 #include "daemon/log.h"
 #include "daemon/notify.h"
@@ -94,6 +95,12 @@ static MHD_RESULT handle(void *cls, struct MHD_Connection *c, const char *url,
 			MHD_free(user);
 		if (!ok)
 			return text(c, MHD_HTTP_UNAUTHORIZED, "unauthorized\n", true);
+	}
+	{
+		int aret; /* dashboard files are in this binary: no collector needed */
+
+		if (ww_http_assets_reply(c, url, &aret))
+			return (MHD_RESULT)aret;
 	}
 	if (!ww_route_path_valid(url))
 		return text(c, MHD_HTTP_NOT_FOUND, "not found\n", false);

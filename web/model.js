@@ -1,0 +1,192 @@
+/* wearwatch dashboard: one drive's figures as the pages show them, read from
+ * the API's state object (GET /api/v1/drives) and, when fetched, the drive
+ * object (GET /api/v1/drives/{drive}: `drive`, `health`). Every field is
+ * optional: what the service does not send is null here and an empty state
+ * on the page. Shapes: docs/api.md. */
+'use strict';
+
+(function () {
+const WW = window.WW;
+const num = WW.num;
+
+/** Severity of a verdict word: 0 good .. 4 failing; unknown words are 1. */
+WW.severity = function (status) {
+	const s = String(status || '').toLowerCase();
+	if (/fail|crit|bad|error|dead/.test(s))
+		return 4;
+	if (/warn|degrad|worn|attention|hung/.test(s))
+		return 3;
+	if (/missing/.test(s))
+		return 2;
+	if (/^(ok|good|pass|passed|healthy)$/.test(s))
+		return 0;
+	return 1;
+};
+
+/** Look for a latency summary wherever the service puts it: an object named
+ * probe / latency / probe_latency holding p50/p99/max (in seconds, as
+ * `p99_seconds`, `p99_s` or `p99`). */
+WW.findLatency = function (...objs) {
+	const pick = (o, q) => {
+		for (const k of [q + '_seconds', q + '_s', q])
+			if (o && WW.has(o[k]))
+				return num(o[k]);
+		return null;
+	};
+	const seen = new Set();
+	const walk = (o, depth) => {
+		if (!o || typeof o !== 'object' || seen.has(o) || depth > 3)
+			return null;
+		seen.add(o);
+		if (WW.has(pick(o, 'p99')))
+			return { p50: pick(o, 'p50'), p90: pick(o, 'p90'), p99: pick(o, 'p99'),
+				 max: pick(o, 'max'), mean: pick(o, 'mean'), src: o };
+		for (const k of ['probe', 'latency', 'probe_latency', 'window', 'summary'])
+			if (o[k] && typeof o[k] === 'object') {
+				const r = walk(o[k], depth + 1);
+				if (r)
+					return r;
+			}
+		return null;
+	};
+	for (const o of objs) {
+		const r = walk(o, 0);
+		if (r)
+			return r;
+	}
+	return null;
+};
+
+/** Value of a health field: health.values[name] object -> its value. */
+const hv = (detail, name) => {
+	const v = detail && detail.health && detail.health.values && detail.health.values[name];
+	return v && typeof v === 'object' && 'value' in v ? v.value : WW.has(v) ? v : null;
+};
+
+/** The verdict the service gives (endurance.health) or, when it gives none,
+ * one read off the drive's own SMART status and the service's state. */
+function verdict(st, detail, e) {
+	const h = e && e.health;
+	if (h && h.status)
+		return { status: String(h.status), reasons: (h.reasons || []).map(String), derived: false };
+	const reasons = [];
+	let status = 'ok';
+	const worse = (s, why) => {
+		if (WW.severity(s) > WW.severity(status))
+			status = s;
+		reasons.push(why);
+	};
+	const sm = (st.summary && st.summary.smart_status) || hv(detail, 'smart_status');
+	if (sm === 'failed')
+		worse('failing', 'drive reports SMART status failed');
+	const cw = num(hv(detail, 'critical_warning'));
+	if (cw)
+		worse('warning', 'NVMe critical warning 0x' + cw.toString(16));
+	const sp = num(WW.first(st.summary && st.summary.available_spare_percent,
+		hv(detail, 'available_spare_percent')));
+	const spt = num(hv(detail, 'available_spare_threshold_percent'));
+	if (sp !== null && spt !== null && sp < spt)
+		worse('failing', 'available spare ' + sp + ' % below threshold ' + spt + ' %');
+	if (st.hung)
+		worse('warning', 'read hung since ' + WW.fmtTime(st.hung_since));
+	if (st.present === false)
+		worse('missing', 'missing since ' + WW.fmtTime(st.missing_since));
+	const noHealth = st.protocol === 'none' || (detail && detail.drive && detail.drive.no_health_reason);
+	if (status === 'ok' && (!sm || noHealth) && !num(st.summary && st.summary.endurance_used_percent))
+		status = 'unknown';
+	if (noHealth)
+		reasons.push((detail && detail.drive && detail.drive.no_health_reason) || 'no health interface');
+	return { status, reasons, derived: true };
+}
+
+/** Flat figures for one drive (see the file comment). */
+WW.derive = function (st, detail) {
+	detail = detail || {};
+	const d = detail.drive || st.drive || {};
+	const idn = (detail.health && detail.health.identity) || {};
+	const e = st.endurance || detail.endurance || null;
+	const rating = (e && e.rating) || null;
+	const sum = st.summary || {};
+	const wpd = (e && e.writes_per_day) || {};
+	let dwpd = null, dwpdWindow = null;
+	for (const w of ['30d', '7d', '1d', 'lifetime'])
+		if (WW.has(num(wpd[w]))) {
+			dwpd = num(wpd[w]);
+			dwpdWindow = w;
+			break;
+		}
+	const wo = (e && e.wearout) || {};
+	let wearout = null, wearoutBasis = null;
+	for (const [k, v] of Object.entries(wo)) {
+		const t = num(v);
+		if (t !== null && (wearout === null || t < wearout)) {
+			wearout = t;
+			wearoutBasis = k;
+		}
+	}
+	const own = WW.first(e && num(e.endurance_used_ratio),
+		WW.has(num(sum.endurance_used_percent)) ? num(sum.endurance_used_percent) / 100 : null,
+		WW.has(num(hv(detail, 'endurance_used_percent'))) ? num(hv(detail, 'endurance_used_percent')) / 100 : null);
+	const plpCount = hv(detail, 'plp_start_count');
+	const capHealth = hv(detail, 'capacitor_health_percent');
+	let state = 'present', stateSince = null;
+	if (st.present === false) {
+		state = 'missing';
+		stateSince = st.missing_since;
+	} else if (st.hung) {
+		state = 'hung';
+		stateSince = st.hung_since;
+	} else if (st.standby) {
+		state = 'standby';
+		stateSince = st.standby_since;
+	}
+	return {
+		id: st.id,
+		device: st.device,
+		model: st.model || idn.model || d.sysfs_model || null,
+		serial: st.serial || idn.serial || d.sysfs_serial || null,
+		firmware: idn.firmware || null,
+		transport: st.transport || d.transport || 'other',
+		protocol: st.protocol || d.protocol || null,
+		capacity: WW.first(num(d.capacity_bytes), num(hv(detail, 'capacity_bytes')),
+			rating && num(rating.capacity_bytes)),
+		slot: d.slot || null,
+		noHealth: st.protocol === 'none' ? (d.no_health_reason || 'no health interface') : null,
+		verdict: verdict(st, detail, e),
+		hasEndurance: !!e,
+		ratingSource: rating ? rating.source : null,
+		ratingNote: rating && rating.source === 'none' ? (rating.note || 'no rating known') : null,
+		ratedBytes: rating ? num(rating.rated_written_bytes) : null,
+		ratedRaw: rating ? rating.rated_written_bytes : null,
+		rated: e ? num(e.rated_endurance_used_ratio) : null,
+		own,
+		dwpd, dwpdWindow,
+		dwpdRated: rating ? num(rating.rated_writes_per_day) : null,
+		wearout, wearoutBasis,
+		warrantyEnd: e ? num(e.warranty_end_timestamp) : null,
+		warrantyYears: rating ? num(rating.warranty_years) : null,
+		written: WW.first(sum.host_written_bytes, hv(detail, 'host_written_bytes')),
+		temp: num(WW.first(sum.temperature_celsius, hv(detail, 'temperature_celsius'))),
+		tempWarn: num(hv(detail, 'temperature_warning_celsius')),
+		tempCrit: num(hv(detail, 'temperature_critical_celsius')),
+		unsafe: WW.first(hv(detail, 'unsafe_shutdowns'), sum.unsafe_shutdowns),
+		mediaErrors: WW.first(hv(detail, 'media_errors'), sum.media_errors),
+		plpCount, capHealth,
+		latency: WW.findLatency(st, detail),
+		state, stateSince,
+		lastCollect: st.last_collect ? st.last_collect.timestamp : null,
+		lastOk: st.last_collect ? st.last_collect.success : null,
+		valuesAge: num(st.values_age_seconds),
+		detail: !!detail.drive,
+	};
+};
+
+/** Text for the power-loss cell: unsafe shutdowns and what is known of PLP. */
+WW.plpText = function (m) {
+	if (WW.has(m.capHealth))
+		return 'PLP capacitor ' + m.capHealth + ' %';
+	if (WW.has(m.plpCount))
+		return 'PLP events ' + WW.exact(m.plpCount);
+	return 'PLP status not reported';
+};
+})();
