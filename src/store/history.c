@@ -251,6 +251,8 @@ static int thin(ww_history_t *h, int from, time_t cut, int64_t bucket)
 {
 	char sql[1024];
 
+	/* only whole buckets, so each is promoted once */
+	cut = cut / bucket * bucket;
 	snprintf(sql, sizeof(sql),
 		 "INSERT OR REPLACE INTO samples(drive, tier, t, segment, " COLS ")"
 		 " SELECT drive, %d, t, segment, " COLS " FROM samples s WHERE tier=%d AND t<%lld"
