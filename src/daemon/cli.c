@@ -13,6 +13,7 @@
 #include "daemon/events.h"
 #include "daemon/service.h"
 #include "daemon/probe_daemon.h"
+#include "daemon/cli_tools.h"
 #include "wearwatch/collect.h"
 #include "wearwatch/drive.h"
 #include "wearwatch/expo.h"
@@ -29,6 +30,9 @@ static const char usage_main[] =
 	"  show DEVICE [--json]        read one drive once and print everything\n"
 	"  serve [--listen HOST:PORT]  run the monitoring service\n"
 	"  probe DEVICE [--json]       measure read latency (random O_DIRECT reads)\n"
+	"  capture DEVICE DIR [--redact]  record every command and answer (read-only)\n"
+	"  decode FILE [--json] [--type T]  health record of a capture, blob, trace, JSON or page\n"
+	"  verify DEVICE [-d TYPE]     native read and smartctl side by side\n"
 	"  collector                   privileged half of the service (drives, no network)\n"
 	"  web                         unprivileged half (HTTP/TLS, asks the collector)\n"
 	"  notify-test                 run the configured notification program once\n"
@@ -405,6 +409,12 @@ int ww_cli_main(int argc, char **argv)
 		return ww_serve_main(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "probe"))
 		return ww_probe_cli_main(argc, argv);
+	if (!strcmp(argv[1], "capture"))
+		return ww_cli_capture(argc, argv);
+	if (!strcmp(argv[1], "decode"))
+		return ww_cli_decode(argc, argv);
+	if (!strcmp(argv[1], "verify"))
+		return ww_cli_verify(argc, argv);
 	fprintf(stderr, "wearwatch: unknown command '%s'\n%s", argv[1], usage_main);
 	return EXIT_USAGE;
 }

@@ -1,0 +1,309 @@
+/* Capture and replay of whole drives (see replay_drive.h). */
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "collect/replay_drive.h"
+#include "transport/capture.h"
+
+/* Same dispatch as collect.c's read_sg/ww_collect_drive, kept here rather
+ * than changing collect.c's static functions (shared file). */
+int ww_collect_on_xport(ww_xport_t *x, const ww_drive_t *d, ww_health_t *h,
+			ww_read_report_t *r)
+{
+	bool is_ata = d->protocol == WW_PROTO_ATA;
+	int ret;
+
+	h->protocol = d->protocol;
+	if (d->protocol == WW_PROTO_NVME) {
+		ret = ww_read_nvme(x, d, h, r);
+	} else {
+		if (!is_ata && ww_scsi_probe_ata(x, &is_ata) < 0)
+			is_ata = false;
+		h->protocol = is_ata ? WW_PROTO_ATA : WW_PROTO_SCSI;
+		ret = is_ata ? ww_read_ata(x, d, h, r) : ww_read_scsi(x, d, h, r);
+	}
+	if (!*h->model && *d->sysfs_model)
+		snprintf(h->model, sizeof(h->model), "%s", d->sysfs_model);
+	if (!*h->serial && *d->sysfs_serial)
+		snprintf(h->serial, sizeof(h->serial), "%s", d->sysfs_serial);
+	if (!*h->firmware && *d->sysfs_firmware)
+		snprintf(h->firmware, sizeof(h->firmware), "%s", d->sysfs_firmware);
+	if (!*h->vendor && *d->sysfs_vendor)
+		snprintf(h->vendor, sizeof(h->vendor), "%s", d->sysfs_vendor);
+	if (!WW_HAS(h->capacity_bytes) && d->capacity_bytes)
+		WW_SET(h->capacity_bytes, d->capacity_bytes, "sysfs size x 512");
+	if (ret < 0)
+		return ret;
+	return r->standby ? 1 : 0;
+}
+
+static void xstr(char *s, const char *serial)
+{
+	size_t n = serial ? strlen(serial) : 0;
+	char *p;
+
+	while (n >= 4 && (p = strstr(s, serial)))
+		memset(p, 'X', n);
+}
+
+static void facts(FILE *f, const ww_drive_t *d, const char *runtime)
+{
+	fprintf(f, "# wearwatch capture 1 (docs/capture-format.md)\n");
+	fprintf(f, "fact id %s\nfact block %s\nfact dev_path %s\nfact cmd_path %s\n",
+		d->id, d->block, d->dev_path, d->cmd_path);
+	if (*d->ctrl)
+		fprintf(f, "fact ctrl %s\n", d->ctrl);
+	if (*d->slot)
+		fprintf(f, "fact slot %s\n", d->slot);
+	for (size_t i = 0; i < d->n_paths; i++)
+		fprintf(f, "fact path %s\n", d->paths[i]);
+	for (size_t i = 0; i < d->n_namespaces; i++)
+		fprintf(f, "fact namespace %s\n", d->namespaces[i]);
+	fprintf(f, "fact transport %s\nfact protocol %s\nfact rotational %d\n",
+		ww_transport_name(d->transport), ww_protocol_name(d->protocol), d->rotational);
+	fprintf(f, "fact capacity_bytes %llu\nfact logical_block_bytes %u\n"
+		   "fact physical_block_bytes %u\n",
+		(unsigned long long)d->capacity_bytes, d->logical_block_bytes,
+		d->physical_block_bytes);
+	fprintf(f, "fact sysfs_model %s\nfact sysfs_serial %s\nfact sysfs_wwn %s\n"
+		   "fact sysfs_vendor %s\nfact sysfs_firmware %s\nfact runtime_status %s\n",
+		d->sysfs_model, d->sysfs_serial, d->sysfs_wwn, d->sysfs_vendor,
+		d->sysfs_firmware, runtime);
+}
+
+int ww_capture_drive(const char *sysroot, const ww_drive_t *d, const char *dir,
+		     bool redact, char *path_out, ww_health_t *h, ww_read_report_t *r)
+{
+	ww_drive_t red = *d;
+	ww_xport_t live, cap;
+	const char *serials[3] = { NULL, NULL, NULL };
+	char path[512], name[160];
+	bool suspended;
+	FILE *f;
+	int ret;
+
+	memset(h, 0, sizeof(*h));
+	memset(r, 0, sizeof(*r));
+	h->scsi.protocol_id = 0xff;
+	suspended = ww_runtime_suspended(sysroot, d->block) == 1;
+	if (redact && *d->sysfs_serial) {
+		serials[0] = d->sysfs_serial;
+		xstr(red.id, d->sysfs_serial);
+		xstr(red.sysfs_serial, d->sysfs_serial);
+	}
+	snprintf(name, sizeof(name), "%s", red.id);
+	for (char *p = name; *p; p++)
+		if (*p == '/')
+			*p = '_';
+	mkdir(dir, 0755);
+	snprintf(path, sizeof(path), "%s/%s.capture", dir, name);
+	if (path_out)
+		snprintf(path_out, 512, "%s", path);
+	f = fopen(path, "w");
+	if (!f)
+		return -errno;
+	facts(f, &red, suspended ? "suspended" : "active");
+	if (suspended) {
+		fclose(f);
+		return 1;
+	}
+	memset(&live, 0, sizeof(live));
+	if (d->protocol == WW_PROTO_NVME)
+		ret = ww_xport_open_nvme(d->cmd_path, &live);
+	else if (d->protocol == WW_PROTO_ATA || d->protocol == WW_PROTO_SCSI)
+		ret = ww_xport_open_sg(d->cmd_path, &live);
+	else
+		ret = -EOPNOTSUPP;
+	if (ret < 0) {
+		fprintf(f, "# open %s failed: %s\n", d->cmd_path, strerror(-ret));
+		fclose(f);
+		return ret;
+	}
+	ret = ww_xport_capture_wrap(&live, f, redact ? serials : NULL, &cap);
+	if (ret < 0) {
+		ww_xport_close(&live);
+		fclose(f);
+		return ret;
+	}
+	ret = ww_collect_on_xport(&cap, d, h, r);
+	ww_xport_close(&cap);
+	fclose(f);
+	return ret;
+}
+
+static int enum_by_name(const char *v, bool proto)
+{
+	int max = proto ? WW_PROTO_MAX : WW_TRANSPORT_MAX;
+
+	for (int i = 0; i < max; i++)
+		if (!strcmp(v, proto ? ww_protocol_name((ww_protocol_t)i) :
+				       ww_transport_name((ww_transport_t)i)))
+			return i;
+	return 0;
+}
+
+static int load_facts(const char *file, ww_drive_t *d, char *runtime, size_t rlen)
+{
+	char line[512];
+	FILE *f = fopen(file, "r");
+
+	if (!f)
+		return -errno;
+	memset(d, 0, sizeof(*d));
+	while (fgets(line, sizeof(line), f)) {
+		char *k, *v;
+
+		if (strncmp(line, "fact ", 5)) {
+			if (!strncmp(line, "cmd ", 4))
+				break; /* facts come first */
+			continue;
+		}
+		line[strcspn(line, "\n")] = '\0';
+		k = line + 5;
+		v = strchr(k, ' ');
+		v = v ? (*v++ = '\0', v) : k + strlen(k);
+#define S(name) if (!strcmp(k, #name)) snprintf(d->name, sizeof(d->name), "%s", v)
+		S(id); S(block); S(dev_path); S(cmd_path); S(ctrl); S(slot);
+		S(sysfs_model); S(sysfs_serial); S(sysfs_wwn); S(sysfs_vendor);
+		S(sysfs_firmware);
+#undef S
+		if (!strcmp(k, "path") && d->n_paths < WW_MAX_PATHS)
+			snprintf(d->paths[d->n_paths++], sizeof(d->paths[0]), "%s", v);
+		else if (!strcmp(k, "namespace") && d->n_namespaces < WW_NVME_MAX_NS)
+			snprintf(d->namespaces[d->n_namespaces++], sizeof(d->namespaces[0]), "%s", v);
+		else if (!strcmp(k, "transport"))
+			d->transport = (ww_transport_t)enum_by_name(v, false);
+		else if (!strcmp(k, "protocol"))
+			d->protocol = (ww_protocol_t)enum_by_name(v, true);
+		else if (!strcmp(k, "rotational"))
+			d->rotational = atoi(v) != 0;
+		else if (!strcmp(k, "capacity_bytes"))
+			d->capacity_bytes = strtoull(v, NULL, 10);
+		else if (!strcmp(k, "logical_block_bytes"))
+			d->logical_block_bytes = (uint32_t)strtoul(v, NULL, 10);
+		else if (!strcmp(k, "physical_block_bytes"))
+			d->physical_block_bytes = (uint32_t)strtoul(v, NULL, 10);
+		else if (!strcmp(k, "runtime_status"))
+			snprintf(runtime, rlen, "%s", v);
+	}
+	fclose(f);
+	return *d->id ? 0 : -EINVAL;
+}
+
+int ww_replay_load_drive(const char *file, ww_drive_t *d)
+{
+	char rt[16];
+
+	return load_facts(file, d, rt, sizeof(rt));
+}
+
+int ww_replay_collect(const char *file, const ww_drive_t *d, ww_health_t *h,
+		      ww_read_report_t *r)
+{
+	ww_drive_t fd;
+	ww_xport_t x;
+	char rt[16] = "";
+	int ret, bad = 0;
+
+	memset(h, 0, sizeof(*h));
+	memset(r, 0, sizeof(*r));
+	h->scsi.protocol_id = 0xff;
+	h->backend = "replay";
+	ret = load_facts(file, &fd, rt, sizeof(rt));
+	if (ret < 0)
+		return ret;
+	if (!d)
+		d = &fd;
+	if (!strcmp(rt, "suspended"))
+		return 1; /* recorded runtime-suspended: not touched live either */
+	ret = ww_xport_open_replay(file, &x, &bad);
+	if (ret < 0)
+		return ret;
+	ret = ww_collect_on_xport(&x, d, h, r);
+	ww_xport_close(&x);
+	h->backend = "replay";
+	return ret;
+}
+
+/* ---- registry for serve --replay ---- */
+
+#define WW_REPLAY_MAX 1024
+static char *ww_replay_files[WW_REPLAY_MAX];
+static ww_drive_t *ww_replay_drives;
+static size_t ww_replay_n;
+
+static int add_file(const char *path)
+{
+	ww_drive_t d;
+
+	if (ww_replay_n >= WW_REPLAY_MAX)
+		return -ENOSPC;
+	if (ww_replay_load_drive(path, &d) < 0)
+		return -EINVAL;
+	if (!ww_replay_drives &&
+	    !(ww_replay_drives = calloc(WW_REPLAY_MAX, sizeof(ww_drive_t))))
+		return -ENOMEM;
+	/* the same capture served twice (demos, benchmarks) needs distinct ids */
+	for (size_t i = 0; i < ww_replay_n; i++)
+		if (!strcmp(ww_replay_drives[i].id, d.id)) {
+			char id[sizeof(d.id)];
+
+			snprintf(id, sizeof(id), "%.140s-r%zu", d.id, ww_replay_n);
+			snprintf(d.id, sizeof(d.id), "%s", id);
+			break;
+		}
+	ww_replay_drives[ww_replay_n] = d;
+	ww_replay_files[ww_replay_n++] = strdup(path);
+	return 1;
+}
+
+int ww_replay_add(const char *dir)
+{
+	struct dirent **ents;
+	struct stat sb;
+	char p[1024];
+	int n, added = 0;
+
+	if (stat(dir, &sb) < 0)
+		return -errno;
+	if (!S_ISDIR(sb.st_mode))
+		return add_file(dir);
+	n = scandir(dir, &ents, NULL, alphasort);
+	if (n < 0)
+		return -errno;
+	for (int i = 0; i < n; i++) {
+		size_t l = strlen(ents[i]->d_name);
+
+		if (l > 8 && !strcmp(ents[i]->d_name + l - 8, ".capture")) {
+			snprintf(p, sizeof(p), "%s/%s", dir, ents[i]->d_name);
+			if (add_file(p) > 0)
+				added++;
+		}
+		free(ents[i]);
+	}
+	free(ents);
+	return added;
+}
+
+int ww_replay_discover(const char *sysroot, const char *const *include,
+		       ww_drive_t *out, size_t max)
+{
+	size_t n = ww_replay_n < max ? ww_replay_n : max;
+
+	for (size_t i = 0; i < n; i++)
+		out[i] = ww_replay_drives[i];
+	return (int)n;
+}
+
+int ww_replay_collect_fn(const char *sysroot, const ww_drive_t *d,
+			 ww_health_t *h, ww_read_report_t *r)
+{
+	for (size_t i = 0; i < ww_replay_n; i++)
+		if (!strcmp(ww_replay_drives[i].id, d->id))
+			return ww_replay_collect(ww_replay_files[i], d, h, r);
+	return -ENOENT;
+}

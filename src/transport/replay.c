@@ -1,0 +1,226 @@
+/* Replay transport: answers commands from a capture file (see capture.h). */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "transport/capture.h"
+
+struct ww_rblock {
+	char req[128];
+	int ret;
+	ww_cmd_status_t st;
+	uint8_t *data;
+	unsigned served;
+};
+
+struct ww_replay {
+	struct ww_rblock *b;
+	size_t n, cap;
+};
+
+static ww_cmd_result_t result_by_name(const char *s)
+{
+	for (int r = 0; r < WW_CMD_RESULT_MAX; r++)
+		if (!strcmp(ww_cmd_result_name((ww_cmd_result_t)r), s))
+			return (ww_cmd_result_t)r;
+	return WW_CMD_TRANSPORT_ERROR;
+}
+
+static size_t unhex(const char *s, uint8_t *out, size_t max)
+{
+	size_t n = 0;
+	unsigned v;
+
+	while (s[0] && s[1] && s[0] != '\n' && n < max && sscanf(s, "%2x", &v) == 1) {
+		out[n++] = (uint8_t)v;
+		s += 2;
+	}
+	return n;
+}
+
+static void replay_free(struct ww_replay *r)
+{
+	for (size_t i = 0; r && i < r->n; i++)
+		free(r->b[i].data);
+	if (r)
+		free(r->b);
+	free(r);
+}
+
+static int load(FILE *f, struct ww_replay *r, int *bad)
+{
+	char line[512], res[32];
+	struct ww_rblock *cur = NULL;
+	size_t have = 0;
+	int ln = 0;
+
+	while (fgets(line, sizeof(line), f)) {
+		ln++;
+		line[strcspn(line, "\n")] = '\0';
+		if (!strncmp(line, "cmd ", 4)) {
+			if (cur)
+				goto bad;
+			if (r->n == r->cap) {
+				size_t nc = r->cap ? r->cap * 2 : 32;
+				struct ww_rblock *nb = realloc(r->b, nc * sizeof(*nb));
+
+				if (!nb)
+					return -ENOMEM;
+				r->b = nb;
+				r->cap = nc;
+			}
+			cur = &r->b[r->n++];
+			memset(cur, 0, sizeof(*cur));
+			snprintf(cur->req, sizeof(cur->req), "%s", line + 4);
+			have = 0;
+		} else if (!strncmp(line, "st ", 3) && cur) {
+			unsigned ss, sk, asc, ascq, ns, nr;
+			size_t dl;
+
+			if (sscanf(line, "st ret=%d result=%31s errno=%d scsi_status=0x%x "
+					 "sense_key=0x%x asc=0x%x ascq=0x%x nvme_status=0x%x "
+					 "nvme_result=0x%x data_len=%zu",
+				   &cur->ret, res, &cur->st.os_errno, &ss, &sk, &asc, &ascq,
+				   &ns, &nr, &dl) != 10 || dl > (1u << 20))
+				goto bad;
+			cur->st.result = result_by_name(res);
+			cur->st.scsi_status = (uint8_t)ss;
+			cur->st.sense_key = (uint8_t)sk;
+			cur->st.asc = (uint8_t)asc;
+			cur->st.ascq = (uint8_t)ascq;
+			cur->st.nvme_status = (uint16_t)ns;
+			cur->st.nvme_result = nr;
+			cur->st.data_len = dl;
+			if (dl && !(cur->data = calloc(1, dl)))
+				return -ENOMEM;
+		} else if (!strncmp(line, "sense ", 6) && cur) {
+			cur->st.sense_len = unhex(line + 6, cur->st.sense, sizeof(cur->st.sense));
+		} else if (!strncmp(line, "data ", 5) && cur && cur->data) {
+			have += unhex(line + 5, cur->data + have, cur->st.data_len - have);
+		} else if (!strcmp(line, "end") && cur) {
+			if (have != cur->st.data_len)
+				goto bad;
+			cur = NULL;
+		} else if (line[0] && line[0] != '#' && strncmp(line, "fact ", 5)) {
+			goto bad;
+		}
+	}
+	if (!cur)
+		return 0;
+bad:
+	if (bad)
+		*bad = ln;
+	return -EINVAL;
+}
+
+static int answer(ww_xport_t *x, const char *req, uint8_t *buf, size_t len,
+		  ww_cmd_status_t *st)
+{
+	struct ww_replay *r = x->priv;
+	struct ww_rblock *first = NULL, *pick = NULL;
+
+	memset(st, 0, sizeof(*st));
+	/* blocks with this request, in order: the first not yet served, else
+	 * the last one again */
+	for (size_t i = 0; r && i < r->n; i++) {
+		if (strcmp(r->b[i].req, req))
+			continue;
+		if (!first)
+			first = &r->b[i];
+		pick = &r->b[i];
+		if (!r->b[i].served)
+			break;
+	}
+	if (!pick) {
+		st->result = WW_CMD_UNSUPPORTED; /* never recorded */
+		return 0;
+	}
+	pick->served++;
+	*st = pick->st;
+	st->duration_ns = 0;
+	if (st->data_len > len)
+		st->data_len = len;
+	if (buf && st->data_len)
+		memcpy(buf, pick->data, st->data_len);
+	(void)first;
+	return pick->ret;
+}
+
+static int rp_scsi_in(ww_xport_t *x, const uint8_t *cdb, size_t cdb_len,
+		      uint8_t *buf, size_t len, int timeout_s, ww_cmd_status_t *st)
+{
+	char req[128];
+	size_t o = (size_t)snprintf(req, sizeof(req), "scsi_in cdb=");
+
+	for (size_t i = 0; i < cdb_len && o + 3 < sizeof(req); i++)
+		o += (size_t)snprintf(req + o, sizeof(req) - o, "%02x", cdb[i]);
+	snprintf(req + o, sizeof(req) - o, " len=%zu", len);
+	return answer(x, req, buf, len, st);
+}
+
+static int rp_identify(ww_xport_t *x, uint8_t cns, uint32_t nsid, uint8_t *buf,
+		       size_t len, ww_cmd_status_t *st)
+{
+	char req[96];
+
+	snprintf(req, sizeof(req), "nvme_identify cns=%u nsid=%u len=%zu", cns, nsid, len);
+	return answer(x, req, buf, len, st);
+}
+
+static int rp_get_log(ww_xport_t *x, uint8_t lid, uint32_t nsid, uint8_t *buf,
+		      size_t len, ww_cmd_status_t *st)
+{
+	char req[96];
+
+	snprintf(req, sizeof(req), "nvme_get_log lid=%u nsid=%u len=%zu", lid, nsid, len);
+	return answer(x, req, buf, len, st);
+}
+
+static void rp_close(ww_xport_t *x)
+{
+	replay_free(x->priv);
+	x->priv = NULL;
+}
+
+static const ww_xport_ops_t rp_ops = {
+	.scsi_in = rp_scsi_in,
+	.nvme_identify = rp_identify,
+	.nvme_get_log = rp_get_log,
+	.close = rp_close,
+};
+
+int ww_xport_open_replay(const char *file, ww_xport_t *out, int *bad_line)
+{
+	struct ww_replay *r;
+	FILE *f;
+	int ret;
+
+	if (!file || !out)
+		return -EINVAL;
+	f = fopen(file, "r");
+	if (!f)
+		return -errno;
+	r = calloc(1, sizeof(*r));
+	if (!r) {
+		fclose(f);
+		return -ENOMEM;
+	}
+	ret = load(f, r, bad_line);
+	fclose(f);
+	if (ret < 0) {
+		replay_free(r);
+		return ret;
+	}
+	memset(out, 0, sizeof(*out));
+	out->ops = &rp_ops;
+	out->fd = -1;
+	snprintf(out->path, sizeof(out->path), "%s", file);
+	out->priv = r;
+	return 0;
+}
+
+size_t ww_replay_n_cmds(const ww_xport_t *x)
+{
+	return x && x->ops == &rp_ops && x->priv ? ((struct ww_replay *)x->priv)->n : 0;
+}
