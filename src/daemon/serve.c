@@ -11,6 +11,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "collect/replay_drive.h"
 #include "daemon/cli.h"
 #include "daemon/http.h"
 #include "daemon/log.h"
@@ -36,6 +37,7 @@ static void usage(FILE *f)
 		"  --hung-after SECONDS            mark a drive hung when a read is out this long (default 30)\n"
 		"  --workers N                     device reader threads (default 4)\n"
 		"  --include NAME                  also monitor block device NAME (dm-*, md*, loop*); repeatable\n"
+		"  --replay DIR                    serve the drives captured in DIR (wearwatch capture) instead of live ones; repeatable\n"
 		"  --help                          this text\n");
 	ww_probe_serve_usage(f);
 	ww_endurance_serve_usage(f);
@@ -67,6 +69,7 @@ enum {
 	OPT_HUNG,
 	OPT_WORKERS,
 	OPT_INCLUDE,
+	OPT_REPLAY,
 	OPT_HELP,
 };
 
@@ -81,6 +84,7 @@ int ww_serve_main(int argc, char **argv)
 		{ "hung-after", required_argument, NULL, OPT_HUNG },
 		{ "workers", required_argument, NULL, OPT_WORKERS },
 		{ "include", required_argument, NULL, OPT_INCLUDE },
+		{ "replay", required_argument, NULL, OPT_REPLAY },
 		{ "help", no_argument, NULL, OPT_HELP },
 		WW_PROBE_SERVE_OPTIONS,
 		WW_ENDURANCE_SERVE_OPTIONS,
@@ -101,6 +105,7 @@ int ww_serve_main(int argc, char **argv)
 	ww_http_t *http;
 	sigset_t sigs;
 	int c, err = 0, sig;
+	bool replay = false;
 
 	ww_probe_policy_default(&probe_cfg.policy);
 	optind = 1;
@@ -136,6 +141,13 @@ int ww_serve_main(int argc, char **argv)
 			break;
 		case WW_OPT_END_FIRST ... WW_OPT_END_LAST:
 			err |= ww_endurance_serve_opt(c, optarg, &end_opts);
+			break;
+		case OPT_REPLAY: /* recorded drives instead of live ones */
+			if (ww_replay_add(optarg) <= 0) {
+				fprintf(stderr, "wearwatch serve: no captures in %s\n", optarg);
+				return 2;
+			}
+			replay = true;
 			break;
 		case WW_OPT_PROBE_FIRST ... WW_OPT_PROBE_LAST:
 			err |= ww_probe_serve_opt(c, optarg, &probe_cfg.policy);
@@ -186,6 +198,10 @@ int ww_serve_main(int argc, char **argv)
 	cfg.rediscover_s = rediscover;
 	cfg.workers = workers;
 	cfg.hung_after_s = hung_after;
+	if (replay) {
+		cfg.discover = ww_replay_discover;
+		cfg.collect = ww_replay_collect_fn;
+	}
 	endurance = ww_endurance_serve_start(&end_opts);
 	if (!endurance) {
 		ww_http_stop(http);
