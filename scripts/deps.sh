@@ -8,7 +8,7 @@ BUILD="build-essential cmake pkg-config libnvme-dev libsgutils2-dev libatasmart-
  libjs-chart.js
  libyaml-dev libcrypt-dev"
 TEST="qemu-system-x86 linux-image-amd64 busybox-static kmod cpio smartmontools nvme-cli
- sg3-utils libatasmart-bin prometheus curl python3 fio ioping udev"
+ sg3-utils libatasmart-bin prometheus curl python3 fio ioping udev clang libclang-rt-14-dev"
 want=$BUILD
 [ "${1:-build}" = test ] && want="$BUILD $TEST"
 missing=""
