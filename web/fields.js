@@ -57,7 +57,7 @@ function rows(obj, prefix, out) {
 		} else if (v && typeof v === 'object' && !Array.isArray(v)) {
 			rows(v, name, out);
 		} else {
-			out.push({ name, value: v, unit: WW.unitOf(k), source: '' });
+			out.push({ name, value: v, unit: WW.unitOf(k) || (/(^|\.)wearout\./.test(name) ? 'timestamp' : null), source: '' });
 		}
 	}
 	return out;
