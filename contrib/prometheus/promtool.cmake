@@ -1,0 +1,13 @@
+# ctest: the shipped Prometheus rules pass `promtool check rules` and their unit tests
+# (Debian's prometheus package, installed by scripts/deps.sh test). A missing promtool is
+# a failure, not a skip: CI installs it.
+find_program(PROMTOOL promtool)
+if(NOT PROMTOOL)
+  set(PROMTOOL promtool)
+endif()
+add_test(NAME promtool_rules_check
+  COMMAND ${PROMTOOL} check rules ${CMAKE_SOURCE_DIR}/contrib/prometheus/wearwatch-rules.yml)
+add_test(NAME promtool_rules_test
+  COMMAND ${PROMTOOL} test rules wearwatch-rules.test.yml
+  WORKING_DIRECTORY ${CMAKE_SOURCE_DIR}/contrib/prometheus)
+set_tests_properties(promtool_rules_check promtool_rules_test PROPERTIES LABELS unit)
