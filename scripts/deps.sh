@@ -9,6 +9,8 @@ BUILD="build-essential cmake pkg-config libnvme-dev libsgutils2-dev libatasmart-
  libyaml-dev libcrypt-dev"
 TEST="qemu-system-x86 linux-image-amd64 busybox-static kmod cpio smartmontools nvme-cli
  sg3-utils libatasmart-bin prometheus curl python3 fio ioping udev clang libclang-rt-14-dev"
+# service tests (issue 6): systemd-analyze, TLS certificates, the .deb
+TEST="$TEST systemd openssl debhelper dpkg-dev lintian"
 want=$BUILD
 [ "${1:-build}" = test ] && want="$BUILD $TEST"
 missing=""
