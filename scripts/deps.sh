@@ -8,7 +8,8 @@ BUILD="build-essential cmake pkg-config libnvme-dev libsgutils2-dev libatasmart-
  libjs-chart.js
  libyaml-dev libcrypt-dev"
 TEST="qemu-system-x86 linux-image-amd64 busybox-static kmod cpio smartmontools nvme-cli
- sg3-utils libatasmart-bin prometheus curl python3 fio ioping udev clang libclang-rt-14-dev"
+ sg3-utils libatasmart-bin prometheus curl python3 fio ioping udev
+ chromium clang libclang-rt-14-dev"
 # service tests (issue 6): systemd-analyze, TLS certificates, the .deb
 TEST="$TEST systemd openssl debhelper dpkg-dev lintian"
 want=$BUILD
@@ -23,4 +24,12 @@ if [ -n "$missing" ]; then
 	apt-get update -qq
 	# shellcheck disable=SC2086
 	apt-get install -y -qq --no-install-recommends $missing >/dev/null
+fi
+# dashboard browser test (tests/browser/): npm installs playwright-core; some
+# machines already carry a newer Node with its own npm, so only when missing
+if [ "${1:-build}" = test ] && ! command -v npm >/dev/null; then
+	echo "deps: installing nodejs npm"
+	export DEBIAN_FRONTEND=noninteractive
+	apt-get update -qq
+	apt-get install -y -qq --no-install-recommends nodejs npm >/dev/null
 fi

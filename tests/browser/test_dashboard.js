@@ -1,0 +1,274 @@
+#!/usr/bin/env node
+/* Dashboard test in a real browser: headless Debian chromium driven by
+ * playwright-core against `wearwatch serve` on recorded drives
+ * (--replay tests/fixtures/captures/*) with a seeded history database.
+ *
+ * usage: test_dashboard.js WEARWATCH_BINARY SOURCE_DIR ARTIFACT_DIR
+ *
+ * Expected values come from the service's own JSON API (GET /api/v1/drives,
+ * /api/v1/drives/{drive}, .../history): the test checks that the pages show
+ * what the API says, for the drives the captures hold (their ids are the
+ * capture file names, docs/capture-format.md). Every check that cannot run
+ * fails with its reason; nothing is skipped. Screenshots go to ARTIFACT_DIR.
+ * TZ and locale are fixed (Europe/Berlin, en-GB) in the service's
+ * environment and the browser context. */
+'use strict';
+
+const { spawn, execFileSync } = require('child_process');
+const fs = require('fs');
+const net = require('net');
+const os = require('os');
+const path = require('path');
+const { chromium } = require('playwright-core');
+
+const [BIN, SRC, ART] = process.argv.slice(2);
+if (!BIN || !SRC || !ART) {
+	console.error('usage: test_dashboard.js WEARWATCH SOURCE_DIR ARTIFACT_DIR');
+	process.exit(2);
+}
+fs.mkdirSync(ART, { recursive: true });
+const TZ = 'Europe/Berlin', LOCALE = 'en-GB';
+const failures = [];
+let passed = 0;
+function check(cond, what, detail) {
+	if (cond) {
+		passed++;
+		console.log('ok   ' + what);
+	} else {
+		failures.push(what + (detail ? ': ' + detail : ''));
+		console.log('FAIL ' + what + (detail ? ': ' + detail : ''));
+	}
+}
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+function freePort() {
+	return new Promise((resolve, reject) => {
+		const s = net.createServer();
+		s.listen(0, '127.0.0.1', () => {
+			const p = s.address().port;
+			s.close(() => resolve(p));
+		});
+		s.on('error', reject);
+	});
+}
+
+async function getJSON(base, p) {
+	const r = await fetch(base + p);
+	return { status: r.status, body: await r.json().catch(() => null) };
+}
+
+async function main() {
+	const help = execFileSync(BIN, ['serve', '--help'], { encoding: 'utf8' });
+	const capDir = path.join(SRC, 'tests/fixtures/captures');
+	const caps = fs.existsSync(capDir) ? fs.readdirSync(capDir).map((d) => path.join(capDir, d))
+		.filter((d) => fs.statSync(d).isDirectory() || d.endsWith('.capture')) : [];
+	const capDirs = [...new Set(caps.map((c) => (c.endsWith('.capture') ? path.dirname(c) : c)))];
+	const replay = help.includes('--replay') && capDirs.length > 0;
+	check(help.includes('--replay'), 'wearwatch serve has --replay');
+	check(capDirs.length > 0, 'recorded drives exist under tests/fixtures/captures',
+		'none yet: the overview runs on this machine\'s live drives instead');
+	check(help.includes('--state-dir'), 'wearwatch serve has --state-dir (history)');
+
+	const state = fs.mkdtempSync(path.join(os.tmpdir(), 'ww-dash-'));
+	const port = await freePort();
+	const base = 'http://127.0.0.1:' + port;
+	const args = ['serve', '--listen', '127.0.0.1:' + port, '--state-dir', state, '--poll-interval', '5'];
+	if (help.includes('--no-probe'))
+		args.push('--no-probe');
+	if (replay)
+		for (const d of capDirs)
+			args.push('--replay', d);
+	const env = Object.assign({}, process.env, { TZ, LANG: 'C.UTF-8', LC_ALL: 'C.UTF-8' });
+	const srv = spawn(BIN, args, { env, stdio: ['ignore', 'inherit', 'inherit'] });
+	let exited = null;
+	srv.on('exit', (c, s) => (exited = c ?? s));
+	let browser = null;
+	try {
+		/* the service is up and has read every drive once */
+		let drives = null;
+		for (let i = 0; i < 100 && exited === null; i++) {
+			try {
+				const r = await getJSON(base, '/api/v1/drives');
+				if (r.status === 200 && Array.isArray(r.body) && r.body.length &&
+				    r.body.every((d) => d.protocol === 'none' || (d.last_collect && d.last_collect.timestamp)))
+					drives = r.body;
+			} catch (e) { /* not listening yet */ }
+			if (drives)
+				break;
+			await sleep(200);
+		}
+		check(drives, 'service lists drives, each read once (or without a health interface)', 'service exit ' + exited);
+		if (!drives)
+			return;
+		if (replay) {
+			const want = caps.filter((c) => c.endsWith('.capture')).map((c) => path.basename(c, '.capture'));
+			const ids = drives.map((d) => d.id);
+			check(want.every((w) => ids.some((i) => i === w || i.includes(w) || w.includes(i))),
+				'the service lists the recorded drives', 'captures ' + want.join(',') + ' vs ' + ids.join(','));
+		}
+
+		/* seed history now that the service created the database */
+		const now = Math.floor(Date.now() / 1000);
+		const seeded = JSON.parse(execFileSync('python3', [path.join(__dirname, 'seed_history.py'),
+			path.join(state, 'history.db'), String(now)].concat(drives.map((d) => JSON.stringify(d))), { encoding: 'utf8' }));
+		check(Object.keys(seeded).length === drives.length, 'history seeded for every drive');
+
+		browser = await chromium.launch({
+			executablePath: '/usr/bin/chromium', headless: true,
+			args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+				'--disable-background-networking', '--disable-component-update', '--disable-sync'],
+			/* launch() always runs on a fresh temporary --user-data-dir of its own
+			 * (passing one is refused) and removes it on close */
+		});
+		const ctx = await browser.newContext({ timezoneId: TZ, locale: LOCALE, viewport: { width: 1400, height: 900 } });
+		const page = await ctx.newPage();
+		const errors = [];
+		page.on('pageerror', (e) => errors.push(e.message));
+
+		/* ---- overview ---- */
+		await page.goto(base + '/?refresh=3');
+		await page.waitForSelector('body[data-loaded]');
+		const rows = await page.$$eval('#drives tbody tr', (trs) => trs.map((tr) => ({
+			id: tr.dataset.drive,
+			text: tr.innerText,
+			temp: (tr.querySelector('.c-temperature .val') || {}).textContent || null,
+			transport: (tr.querySelector('.c-drive .tag') || {}).textContent || '',
+		})));
+		await page.screenshot({ path: path.join(ART, 'overview.png'), fullPage: true });
+		check(rows.length === drives.length && drives.every((d) => rows.some((r) => r.id === d.id)),
+			'overview has one row per drive', rows.map((r) => r.id).join(','));
+		for (const d of drives) {
+			const r = rows.find((x) => x.id === d.id);
+			if (!r)
+				continue;
+			const s = d.summary || {};
+			if (d.model)
+				check(r.text.includes(d.model), 'overview shows model of ' + d.id, d.model);
+			if (d.serial)
+				check(r.text.includes(d.serial), 'overview shows serial of ' + d.id, d.serial);
+			check(r.transport.startsWith(d.transport), 'overview shows transport of ' + d.id, r.transport);
+			if (s.temperature_celsius !== undefined)
+				check(r.temp === s.temperature_celsius + ' °C', 'overview temperature of ' + d.id, r.temp);
+			if (d.standby)
+				check(r.text.includes('in standby'), 'overview shows standby of ' + d.id);
+			if (d.protocol === 'none')
+				check(r.text.includes('no health interface'), 'overview empty state for ' + d.id);
+			const st = d.endurance && d.endurance.health && d.endurance.health.status;
+			if (st)
+				check(r.text.includes(st), 'overview verdict of ' + d.id, st);
+		}
+
+		/* ---- sorting: by drive name both ways ---- */
+		const names = async () => page.$$eval('#drives tbody tr .drivelink', (a) => a.map((x) => x.textContent.toLowerCase()));
+		await page.click('button[data-sort="drive"]');
+		const asc = await names();
+		await page.click('button[data-sort="drive"]');
+		const desc = await names();
+		const sorted = [...asc].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+		check(JSON.stringify(asc) === JSON.stringify(sorted), 'sort by drive ascending', asc.join(' | '));
+		check(JSON.stringify(desc) === JSON.stringify([...sorted].reverse()), 'sort by drive descending', desc.join(' | '));
+		check((await page.getAttribute('th:has(button[data-sort="drive"])', 'aria-sort')) === 'descending', 'aria-sort tells the order');
+		check(new URL(page.url()).searchParams.get('sort') === 'drive', 'sort kept in the URL');
+		/* keyboard: focus the temperature header and press Enter */
+		await page.focus('button[data-sort="temperature"]');
+		await page.keyboard.press('Enter');
+		const temps = await page.$$eval('#drives tbody tr', (trs) => trs.map((tr) => tr.dataset.drive));
+		const byTemp = [...drives].sort((a, b) => ((b.summary || {}).temperature_celsius ?? -999) - ((a.summary || {}).temperature_celsius ?? -999) || a.id.localeCompare(b.id)).map((d) => d.id);
+		check(JSON.stringify(temps) === JSON.stringify(byTemp), 'sort by temperature (keyboard), hottest first', temps.join(','));
+
+		/* ---- filtering by transport, then by a search that matches nothing ---- */
+		const transports = [...new Set(drives.map((d) => d.transport))];
+		const t0 = transports[0];
+		await page.selectOption('#f-transport', t0);
+		const shown = await page.$$eval('#drives tbody tr', (trs) => trs.map((tr) => tr.dataset.drive));
+		const want = drives.filter((d) => d.transport === t0).map((d) => d.id).sort();
+		check(JSON.stringify([...shown].sort()) === JSON.stringify(want), 'filter by transport ' + t0, shown.join(','));
+		/* the filter and the sort survive an auto-refresh (refresh=3 s) */
+		const loaded = await page.evaluate(() => Number(document.body.dataset.loaded));
+		await page.waitForFunction((n) => Number(document.body.dataset.loaded) > n, loaded, { timeout: 15000 });
+		const after = await page.$$eval('#drives tbody tr', (trs) => trs.map((tr) => tr.dataset.drive));
+		check(JSON.stringify(after) === JSON.stringify(shown) && (await page.inputValue('#f-transport')) === t0,
+			'filter and sort survive an auto-refresh');
+		await page.fill('#f-q', 'no-such-drive-zzz');
+		check(await page.isVisible('.empty'), 'a search matching nothing shows the empty state');
+		await page.fill('#f-q', '');
+		await page.selectOption('#f-transport', '');
+		await page.screenshot({ path: path.join(ART, 'overview-sorted.png'), fullPage: true });
+
+		/* ---- deep link to each drive page, plots with data points ---- */
+		for (const d of drives) {
+			const p2 = await ctx.newPage();
+			p2.on('pageerror', (e) => errors.push(e.message));
+			const resp = await p2.goto(base + '/drives/' + encodeURIComponent(d.id) + '?range=month');
+			check(resp.status() === 200 && resp.headers()['content-type'].startsWith('text/html'), 'deep link serves the page for ' + d.id);
+			await p2.waitForSelector('body[data-plotted]', { timeout: 20000 });
+			const h1 = await p2.textContent('h1');
+			const det0 = (await getJSON(base, '/api/v1/drives/' + encodeURIComponent(d.id))).body || {};
+			const names = [d.model, det0.drive && det0.drive.sysfs_model, d.id].filter(Boolean);
+			check(h1 === names[0], 'drive page title of ' + d.id, h1 + ' vs ' + names[0]);
+			const lens = await p2.evaluate(() => Object.fromEntries(Object.entries(window.WW.charts).map(([k, c]) =>
+				[k, c.data.datasets.map((ds) => ({ label: ds.label, kind: ds.wwKind, n: ds.data.filter((p) => p.y !== null).length }))])));
+			const from = now - 30 * 86400;
+			const h = await getJSON(base, '/api/v1/drives/' + encodeURIComponent(d.id) + '/history?metric=temperature_celsius&from=' + from + '&to=' + (now + 60) + '&max_points=400');
+			const apiN = h.body && h.body.points ? h.body.points.filter((p) => p[1] !== null).length : -1;
+			check(lens.temperature && lens.temperature[0].n > 100, 'temperature plot has points for ' + d.id, JSON.stringify(lens.temperature));
+			check(lens.temperature && Math.abs(lens.temperature[0].n - apiN) <= 2, 'temperature plot shows what the history API returns for ' + d.id, (lens.temperature ? lens.temperature[0].n : 'none') + ' vs ' + apiN);
+			check(lens.written && lens.written[0].n > 100, 'bytes-written plot has points for ' + d.id, JSON.stringify(lens.written));
+			check(lens.used && lens.used[0].n > 100, 'percentage-used plot has points for ' + d.id);
+			check(lens.errors && lens.errors[0].n > 100, 'unsafe-shutdown plot has points for ' + d.id);
+			check(lens.latency && lens.latency[1].n > 0, 'probe-latency plot has points for ' + d.id,
+				'the history database keeps no probe latency (src/store/history.c metrics)');
+			const det = (await getJSON(base, '/api/v1/drives/' + encodeURIComponent(d.id))).body;
+			const vals = (det && det.health && det.health.values) || {};
+			const shownFields = await p2.$$eval('#f-values tr[data-field]', (trs) => trs.map((t) => t.dataset.field));
+			check(Object.keys(vals).every((k) => shownFields.includes(k)), 'every health value listed for ' + d.id,
+				Object.keys(vals).filter((k) => !shownFields.includes(k)).join(','));
+			const attrs = (det && det.health && det.health.ata && det.health.ata.attributes) || [];
+			if (attrs.length)
+				check((await p2.$$('#ata-attributes tbody tr')).length === attrs.length, 'ATA attribute table rows for ' + d.id);
+			/* range switch: week */
+			await p2.click('button[data-range="week"]');
+			await p2.waitForSelector('body[data-plotted="week"]');
+			const wk = await p2.evaluate(() => window.WW.charts.temperature.data.datasets[0].data.filter((p) => p.y !== null).length);
+			check(wk > 0 && wk < lens.temperature[0].n, 'week range plots fewer points than month for ' + d.id, wk + ' vs ' + lens.temperature[0].n);
+			await p2.click('button[data-range="month"]');
+			await p2.waitForSelector('body[data-plotted="month"]');
+			const safe = d.id.replace(/[^A-Za-z0-9._-]/g, '_');
+			await p2.screenshot({ path: path.join(ART, 'drive-' + safe + '.png'), fullPage: true });
+			await p2.close();
+		}
+		const missing = await page.goto(base + '/drives/no-such-drive');
+		await page.waitForSelector('body[data-loaded="missing"]');
+		check(missing.status() === 200 && (await page.textContent('h1')) === 'Unknown drive', 'deep link to an unknown drive shows its empty state');
+
+		/* ---- phone width ---- */
+		const phone = await browser.newContext({ timezoneId: TZ, locale: LOCALE, viewport: { width: 390, height: 844 }, isMobile: true });
+		const pp = await phone.newPage();
+		await pp.goto(base + '/');
+		await pp.waitForSelector('body[data-loaded]');
+		const overflow = await pp.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+		check(overflow <= 0, 'no horizontal scroll at phone width', overflow + ' px');
+		await pp.screenshot({ path: path.join(ART, 'overview-phone.png'), fullPage: true });
+		check(errors.length === 0, 'no script errors', errors.join('; '));
+	} finally {
+		if (browser)
+			await browser.close();
+		srv.kill('SIGTERM');
+		for (let i = 0; i < 50 && exited === null; i++)
+			await sleep(100);
+		if (exited === null)
+			srv.kill('SIGKILL');
+		fs.rmSync(state, { recursive: true, force: true });
+	}
+}
+
+main().then(() => {
+	console.log(passed + ' passed, ' + failures.length + ' failed; screenshots in ' + ART);
+	if (failures.length) {
+		console.log('failures:\n  ' + failures.join('\n  '));
+		process.exit(1);
+	}
+}, (e) => {
+	console.error('FAIL ' + (e && e.stack || e));
+	process.exit(1);
+});
