@@ -255,7 +255,7 @@ WW.drivePage = function (root, id, opts) {
 		document.title = (model.model || id) + ' · wearwatch';
 		head.replaceChildren(el('h1', {}, model.model || id),
 			el('p', { class: 'sub' }, [model.serial ? 'S/N ' + model.serial : null, id, model.device].filter(Boolean).join(' · ')),
-			stateBanner(d, model), cards(model));
+			...stateBanner(d, model), cards(model));
 		fields.replaceChildren(...fieldSections(d));
 		if (first) {
 			buildRanges();

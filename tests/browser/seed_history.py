@@ -9,8 +9,8 @@ by column name). For each drive (a JSON state object from /api/v1/drives) it
 writes one raw sample (tier 0) every 6 hours over the 60 days before NOW - 120
 s, ending at the drive's current summary values, so the plots join the
 service's own samples:
-  host_written_bytes  grows linearly to the current value (10 GB/h, or from 0
-                      when the drive reports none: then 1 TB at NOW)
+  host_written_bytes  grows linearly to the current value, by half of it over
+                      the 60 days (1 TB at NOW when the drive reports none)
   temperature_celsius current value +- 4 degC daily cycle (35 when absent)
   endurance_used_percent steps up by 1 every 20 days to the current value
   unsafe_shutdowns    +1 every 15 days up to the current value (or 4)
@@ -52,7 +52,7 @@ def main():
         for t in times:
             age = end - t
             rows.append((d["id"], 0, t, 0,
-                         max(0, w_now - (age // 3600) * 10**10),
+                         w_now - w_now * age // (2 * DAYS * 86400),
                          None,
                          max(0, p_now - age // (20 * 86400)),
                          t_now + (4 if (t // 3600) % 24 < 12 else -4),
