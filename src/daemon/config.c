@@ -14,6 +14,7 @@
 
 #include "daemon/config.h"
 #include "daemon/http.h"
+#include "wearwatch/model.h"
 
 #define DAY_S 86400u
 
@@ -134,10 +135,20 @@ static int drive_key(struct parse_ctx *x, ww_conf_drive_t *d, const char *k, con
 			FAIL("%s: expected yes or no, got '%s'", k, v);
 		d->monitor = (!strcmp(k, "include")) == b;
 	} else if (!strcmp(k, "rating")) {
-		/* endurance rating override (issue 3: TBW/DWPD syntax is that
-		 * module's); kept raw until its parser is linked here */
+		/* endurance rating override: the syntax is the model's
+		 * (ww_rating_override_parse), checked here so a typo is a
+		 * file:line error; the raw text is what the model is given */
+		ww_ratings_t t = { 0 };
+		char rerr[160] = "", spec[320];
+
 		if (set_str(d->rating, sizeof(d->rating), v) || !*v)
 			FAIL("rating: empty or too long");
+		snprintf(spec, sizeof(spec), "%s=%s", d->name, v);
+		int rrc = ww_rating_override_parse(&t, spec, rerr, sizeof(rerr));
+
+		ww_ratings_free(&t);
+		if (rrc)
+			FAIL("rating: %s", rerr[0] ? rerr : "invalid");
 	} else if (!strcmp(k, "warranty_start")) {
 		if (parse_date(v))
 			FAIL("warranty_start: expected YYYY-MM-DD, got '%s'", v);

@@ -76,7 +76,7 @@ def main():
             f.write(f"[web]\nlisten = 127.0.0.1:{port}\n" +
                     (f"web_config = {webcfg}\n" if webcfg else "") +
                     f"[collector]\nsocket = {sock}\n[poll]\ninterval = {interval}\n"
-                    f"[drive sdz]\nwarranty_start = 2024-02-29\nrating = 600TB\nprobe = off\n{extra}")
+                    f"[drive sdz]\nwarranty_start = 2024-02-29\nrating = 600TB:5\nprobe = off\n{extra}")
         os.chmod(conf, 0o644)
 
     # --- bad files: file:line and exit 2
@@ -86,6 +86,7 @@ def main():
         ("[web]\nlisten = 127.0.0.1:9786\n[nosuch]\nx = 1\n", 4, "unknown section [nosuch]"),
         ("[drive sda]\nwarranty_start = 2023-02-29\n", 2, "warranty_start: expected YYYY-MM-DD"),
         ("[poll]\nthis line has no equals sign\n", 2, "syntax error"),
+        ("[drive sda]\ninclude = yes\nrating = lots\n", 3, "rating: "),  # ww_rating_override_parse
     ]:
         with open(bad, "w") as f:
             f.write(text)
