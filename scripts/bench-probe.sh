@@ -45,7 +45,7 @@ echo "  $BIN probe $DEV --bs 4k --qd 1 --count $COUNT --json"
 echo "  fio --name=ww --filename=$DEV --ioengine=io_uring --direct=1 --rw=randread --bs=4k --iodepth=1 --number_ios=$COUNT --time_based=0 --size=100% --lat_percentiles=1 --output-format=json"
 echo "  ioping -D -c $COUNT -i 0 -s 4k -q -B $DEV"
 
-exec python3 - "$BIN" "$ROUNDS" "$COUNT" "$DEV" <<'PY'
+python3 - "$BIN" "$ROUNDS" "$COUNT" "$DEV" <<'PY'
 import json, os, resource, statistics as st, subprocess, sys
 
 binary, rounds, count, dev = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
