@@ -1,6 +1,6 @@
 /* ATA decoders, fixture-free (always runs). Inputs are SPEC-CONSTRUCTED:
  * IDENTIFY words and SMART sectors built here per ACS-4 / the SMART attribute
- * layout, Device Statistics pages from tests/fixtures/ata/*.hex (their headers
+ * layout, Device Statistics pages from tests/fixtures/ata/NAME.hex (their headers
  * name the published drive values they carry). Expected values are those
  * published values, not outputs of the decoder. */
 #include "decode/ata.h"

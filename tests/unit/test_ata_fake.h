@@ -1,6 +1,6 @@
 /* Test-local helpers for the ATA tests: a fake ww_xport that answers SAT ATA
  * PASS-THROUGH(16) from given sectors (and records every CDB it saw), a loader
- * for tests/fixtures/ata/*.hex (lines starting with '#' are the header), and
+ * for tests/fixtures/ata/NAME.hex (lines starting with '#' are the header), and
  * a builder of spec-constructed IDENTIFY data (ACS-4 7.12.7 word layout).
  * Not a test itself (only tests/unit/test_*.c are built as tests). */
 #ifndef WW_TEST_ATA_FAKE_H
@@ -142,7 +142,7 @@ static inline void fake_xport(ww_xport_t *x, fake_ata_t *f)
 	x->priv = f;
 }
 
-/* Load a tests/fixtures/ata/*.hex file (header lines start with '#'). */
+/* Load a tests/fixtures/ata/NAME.hex file (header lines start with '#'). */
 static inline size_t load_hex(const char *name, uint8_t *out, size_t max)
 {
 	char path[4096];

@@ -1,4 +1,4 @@
-/* SCSI decoders on spec-constructed pages (tests/fixtures/scsi/*.hex, values
+/* SCSI decoders on spec-constructed pages (tests/fixtures/scsi/NAME.hex, values
  * from SPC-5/SBC-4 layouts filled with the Toshiba AL15SEB060N figures of
  * smartmontools ticket 1653) and on the scsi_debug pages captured in the VM
  * (tests/fixtures/vm/sas). Both live in the repository, so this test always
