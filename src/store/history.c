@@ -275,6 +275,13 @@ int ww_history_maintain(ww_history_t *h, time_t now)
 		rc = thin(h, 0, now - (time_t)h->cfg.raw_s, 3600);
 	if (!rc)
 		rc = thin(h, 1, now - (time_t)h->cfg.hourly_s, 86400);
+	if (!rc && h->cfg.keep_s) {
+		char sql[128];
+
+		snprintf(sql, sizeof(sql), "DELETE FROM samples WHERE t<%lld;",
+			 (long long)(now - (time_t)h->cfg.keep_s));
+		rc = sqlite3_exec(h->db, sql, NULL, NULL, NULL) == SQLITE_OK ? 0 : -EIO;
+	}
 	sqlite3_exec(h->db, rc ? "ROLLBACK" : "COMMIT", NULL, NULL, NULL);
 	pthread_mutex_unlock(&h->lock);
 	return rc;
