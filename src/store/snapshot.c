@@ -63,6 +63,13 @@ ww_store_t *ww_store_new(uint64_t retention_s)
 	return s;
 }
 
+void ww_store_set_retention(ww_store_t *s, uint64_t retention_s)
+{
+	pthread_mutex_lock(&s->write_lock);
+	s->retention_s = retention_s ? retention_s : WW_STORE_DEFAULT_RETENTION_S;
+	pthread_mutex_unlock(&s->write_lock);
+}
+
 void ww_store_free(ww_store_t *s)
 {
 	if (!s)
