@@ -270,6 +270,11 @@ typedef struct ww_health {
 					    workload rating (reads + writes) */
 	ww_u64 plp_start_count;          /* OCP C0h bytes 160-175 */
 	ww_u64 capacitor_health_percent; /* OCP C0h bytes 128-129 */
+
+	/* issue 7: the device answered (identity read) but reports no SMART or
+	 * health data at all ("reached, no SMART": QEMU's megasas disk, virtual
+	 * volumes); set by the smartctl backend's reader (smartctl_members.c) */
+	bool no_smart;
 } ww_health_t;
 
 /** Human label of a protocol/transport ("nvme", "sata", ...). Never NULL. */

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "collect/smartctl_members.h"
 #include "wearwatch/collect.h"
 
 static void note(ww_read_report_t *r, const char *what, ww_cmd_result_t res, int err)
@@ -65,6 +66,9 @@ int ww_collect_drive(const char *sysroot, const ww_drive_t *d, ww_health_t *h,
 
 	if (!d || !h || !r)
 		return -EINVAL;
+	/* RAID members and drives configured for it: the smartctl backend */
+	if (ww_smartctl_type_for(d))
+		return ww_collect_via_smartctl(sysroot, d, h, r);
 	memset(h, 0, sizeof(*h));
 	memset(r, 0, sizeof(*r));
 	memset(&x, 0, sizeof(x));

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "collect/smartctl_members.h"
 #include "daemon/cli.h"
 #include "daemon/config.h"
 #include "daemon/events.h"
@@ -27,7 +28,7 @@ static const ww_conf_t *filter_conf;
 static int discover_filtered(const char *sysroot, const char *const *include,
 			     ww_drive_t *out, size_t max)
 {
-	int n = ww_discover(sysroot, include, out, max), k = 0;
+	int n = ww_discover_with_members(sysroot, include, out, max), k = 0;
 
 	if (n <= 0 || !filter_conf)
 		return n;

@@ -12,6 +12,7 @@
 #include <time.h>
 
 #include "collect/replay_drive.h"
+#include "collect/smartctl_members.h"
 #include "daemon/cli.h"
 #include "daemon/http.h"
 #include "daemon/log.h"
@@ -38,6 +39,7 @@ static void usage(FILE *f)
 		"  --workers N                     device reader threads (default 4)\n"
 		"  --include NAME                  also monitor block device NAME (dm-*, md*, loop*); repeatable\n"
 		"  --replay DIR                    serve the drives captured in DIR (wearwatch capture) instead of live ones; repeatable\n"
+		"  --smartctl DRIVE=TYPE           read DRIVE (id, sdX or /dev path) through smartctl -d TYPE; repeatable\n"
 		"  --help                          this text\n");
 	ww_probe_serve_usage(f);
 	ww_endurance_serve_usage(f);
@@ -70,6 +72,7 @@ enum {
 	OPT_WORKERS,
 	OPT_INCLUDE,
 	OPT_REPLAY,
+	OPT_SMARTCTL,
 	OPT_HELP,
 };
 
@@ -85,6 +88,7 @@ int ww_serve_main(int argc, char **argv)
 		{ "workers", required_argument, NULL, OPT_WORKERS },
 		{ "include", required_argument, NULL, OPT_INCLUDE },
 		{ "replay", required_argument, NULL, OPT_REPLAY },
+		{ "smartctl", required_argument, NULL, OPT_SMARTCTL },
 		{ "help", no_argument, NULL, OPT_HELP },
 		WW_PROBE_SERVE_OPTIONS,
 		WW_ENDURANCE_SERVE_OPTIONS,
@@ -149,6 +153,17 @@ int ww_serve_main(int argc, char **argv)
 			}
 			replay = true;
 			break;
+		case OPT_SMARTCTL: { /* issue 7: per-drive smartctl backend */
+			char *eq = strchr(optarg, '=');
+
+			if (!eq || eq == optarg || !eq[1]) {
+				fprintf(stderr, "wearwatch serve: --smartctl wants DRIVE=TYPE\n");
+				return 2;
+			}
+			*eq = '\0';
+			err |= ww_smartctl_force(optarg, eq + 1) < 0;
+			break;
+		}
 		case WW_OPT_PROBE_FIRST ... WW_OPT_PROBE_LAST:
 			err |= ww_probe_serve_opt(c, optarg, &probe_cfg.policy);
 			break;
@@ -201,6 +216,8 @@ int ww_serve_main(int argc, char **argv)
 	if (replay) {
 		cfg.discover = ww_replay_discover;
 		cfg.collect = ww_replay_collect_fn;
+	} else {
+		cfg.discover = ww_discover_with_members; /* + RAID members (smartctl) */
 	}
 	endurance = ww_endurance_serve_start(&end_opts);
 	if (!endurance) {
@@ -217,6 +234,8 @@ int ww_serve_main(int argc, char **argv)
 		ww_store_free(store);
 		return 1;
 	}
+	probe_cfg.after_burst = ww_endurance_probe_burst; /* burst summaries into history */
+	probe_cfg.after_burst_arg = endurance;
 	probe = ww_probe_sched_start(&probe_cfg, store, &err);
 	if (!probe && err)
 		ww_log(WW_LOG_WARNING, "latency probes not started: %s", strerror(-err));

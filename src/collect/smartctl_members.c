@@ -1,0 +1,173 @@
+/* RAID members through the smartctl backend: discovery and dispatch (see
+ * smartctl_members.h). */
+#include <dirent.h>
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+
+#include "collect/smartctl_members.h"
+
+#define WW_MEMBERS_MAX 64
+#define WW_MEMBERS_TIMEOUT_S 30
+#define WW_SMARTCTL_READ_TIMEOUT_S 60
+
+int ww_smartctl_member_drive(const ww_smartctl_dev_t *s, ww_drive_t *d)
+{
+	const char *n;
+	char tail[96];
+	size_t i;
+
+	if (!s || !d || !*s->name || !*s->type)
+		return -EINVAL;
+	memset(d, 0, sizeof(*d));
+	n = s->name;
+	if (!strncmp(n, "/dev/", 5))
+		n += 5;
+	snprintf(tail, sizeof(tail), "%s-%s", n, s->type);
+	for (i = 0; tail[i]; i++)
+		if (tail[i] == '/' || tail[i] == ',' || tail[i] == ' ')
+			tail[i] = '_';
+	snprintf(d->id, sizeof(d->id), "smartctl-%s", tail);
+	snprintf(d->dev_path, sizeof(d->dev_path), "%s", s->name);
+	snprintf(d->cmd_path, sizeof(d->cmd_path), "%s", s->name);
+	snprintf(d->smartctl_type, sizeof(d->smartctl_type), "%s", s->type);
+	if (!strcasecmp(s->protocol, "ATA"))
+		d->protocol = WW_PROTO_ATA;
+	else if (!strcasecmp(s->protocol, "NVMe"))
+		d->protocol = WW_PROTO_NVME;
+	else
+		d->protocol = WW_PROTO_SCSI;
+	d->transport = WW_TRANSPORT_OTHER;
+	return 0;
+}
+
+bool ww_smartctl_raid_present(const char *sysroot)
+{
+	char p[512], line[64];
+	struct dirent *e;
+	bool found = false;
+	DIR *dir;
+
+	snprintf(p, sizeof(p), "%s/sys/class/scsi_host", sysroot ? sysroot : "");
+	dir = opendir(p);
+	if (!dir)
+		return false;
+	while (!found && (e = readdir(dir))) {
+		FILE *f;
+
+		if (strncmp(e->d_name, "host", 4))
+			continue;
+		snprintf(p, sizeof(p), "%s/sys/class/scsi_host/%s/proc_name",
+			 sysroot ? sysroot : "", e->d_name);
+		f = fopen(p, "r");
+		if (!f)
+			continue;
+		if (fgets(line, sizeof(line), f) && !strncmp(line, "megaraid_sas", 12))
+			found = true;
+		fclose(f);
+	}
+	closedir(dir);
+	return found;
+}
+
+/* the last scan, shared by the poller's discovery calls */
+static pthread_mutex_t ww_members_lock = PTHREAD_MUTEX_INITIALIZER;
+static ww_drive_t ww_members[WW_MEMBERS_MAX];
+static int ww_n_members;
+static time_t ww_members_at;
+
+static int scan(ww_drive_t *out, size_t max)
+{
+	static const char *const argv[] = { "smartctl", "--scan", "-j", "-d", "scsi", NULL };
+	ww_smartctl_dev_t *devs = calloc(WW_MEMBERS_MAX, sizeof(*devs));
+	char *json = NULL;
+	size_t len = 0;
+	int es, n, k = 0;
+
+	if (!devs)
+		return -ENOMEM;
+	n = ww_smartctl_run(NULL, NULL, argv, WW_MEMBERS_TIMEOUT_S, &json, &len, &es);
+	if (n == 0)
+		n = ww_smartctl_scan_parse(json, len, devs, WW_MEMBERS_MAX);
+	free(json);
+	for (int i = 0; i < n && (size_t)k < max; i++)
+		if (!strncmp(devs[i].type, "megaraid,", 9) &&
+		    !ww_smartctl_member_drive(&devs[i], &out[k]))
+			k++;
+	free(devs);
+	return n < 0 ? n : k;
+}
+
+int ww_smartctl_members_discover(const char *sysroot, ww_drive_t *out, size_t max,
+				 unsigned rescan_s)
+{
+	time_t now = time(NULL);
+	int n;
+
+	if (!out)
+		return -EINVAL;
+	if (!ww_smartctl_raid_present(sysroot))
+		return 0;
+	pthread_mutex_lock(&ww_members_lock);
+	if (!ww_members_at || now - ww_members_at >= (time_t)rescan_s || now < ww_members_at) {
+		n = scan(ww_members, WW_MEMBERS_MAX);
+		/* smartctl missing or failing: no members, try again next time */
+		ww_n_members = n > 0 ? n : 0;
+		ww_members_at = n >= 0 ? now : 0;
+	}
+	n = ww_n_members < (int)max ? ww_n_members : (int)max;
+	memcpy(out, ww_members, (size_t)n * sizeof(*out));
+	pthread_mutex_unlock(&ww_members_lock);
+	return n;
+}
+
+int ww_discover_with_members(const char *sysroot, const char *const *include,
+			     ww_drive_t *out, size_t max)
+{
+	int n = ww_discover(sysroot, include, out, max), m;
+
+	if (n < 0 || (size_t)n >= max)
+		return n;
+	m = ww_smartctl_members_discover(sysroot, out + n, max - (size_t)n, 300);
+	return m > 0 ? n + m : n;
+}
+
+const char *ww_smartctl_type_for(const ww_drive_t *d)
+{
+	if (!d)
+		return NULL;
+	if (*d->smartctl_type)
+		return d->smartctl_type;
+	return ww_smartctl_forced_type(d);
+}
+
+int ww_collect_via_smartctl(const char *sysroot, const ww_drive_t *d, ww_health_t *h,
+			    ww_read_report_t *r)
+{
+	const char *type = ww_smartctl_type_for(d);
+	int ret;
+
+	if (!d || !h || !r || !type)
+		return -EINVAL;
+	memset(h, 0, sizeof(*h));
+	memset(r, 0, sizeof(*r));
+	/* never wake a runtime-suspended device (smartctl's open would) */
+	if (*d->block && ww_runtime_suspended(sysroot, d->block) == 1) {
+		h->protocol = d->protocol;
+		h->backend = "smartctl";
+		r->standby = true;
+		return 1;
+	}
+	ret = ww_collect_smartctl(d, type, WW_SMARTCTL_READ_TIMEOUT_S, h, r);
+	if (ret == -ENODATA) {
+		/* the identity smartctl printed is kept; no health values */
+		h->no_smart = true;
+		h->backend = "smartctl";
+		return 0;
+	}
+	return ret;
+}
