@@ -14,6 +14,7 @@
 
 #include "daemon/config.h"
 #include "daemon/http.h"
+#include "daemon/probe_conf.h"
 #include "wearwatch/model.h"
 
 #define DAY_S 86400u
@@ -28,7 +29,7 @@ void ww_conf_defaults(ww_conf_t *c)
 	c->hung_after_s = 30;
 	c->interval_s = 60;
 	c->interval_rotational_s = 600;
-	c->retention_s = 400 * DAY_S;
+	c->retention_s = 0; /* forever: the history keeps daily points (history.h) */
 	c->missing_retention_s = DAY_S;
 	c->notify_timeout_s = 30;
 }
@@ -134,6 +135,14 @@ static int drive_key(struct parse_ctx *x, ww_conf_drive_t *d, const char *k, con
 		if (parse_bool(v, &b))
 			FAIL("%s: expected yes or no, got '%s'", k, v);
 		d->monitor = (!strcmp(k, "include")) == b;
+	} else if (!strcmp(k, "smartctl")) {
+		/* -d TYPE for smartctl (collect/smartctl.h ww_smartctl_force) */
+		if (!*v || strspn(v, "abcdefghijklmnopqrstuvwxyz0123456789,+_-") != strlen(v) ||
+		    set_str(d->smartctl, sizeof(d->smartctl), v))
+			FAIL("smartctl: expected a smartctl -d TYPE (sat, megaraid,3, ...), got '%s'", v);
+	} else if (!strcmp(k, "rating") && ww_conf_is_block_name(d->name)) {
+		FAIL("rating: [drive %.40s] is a block device name, which can change across boots; "
+		     "use the drive id (wearwatch scan), its serial or a model pattern", d->name);
 	} else if (!strcmp(k, "rating")) {
 		/* endurance rating override: the syntax is the model's
 		 * (ww_rating_override_parse), checked here so a typo is a
@@ -155,8 +164,14 @@ static int drive_key(struct parse_ctx *x, ww_conf_drive_t *d, const char *k, con
 		set_str(d->warranty_start, sizeof(d->warranty_start), v);
 	} else if (!strcmp(k, "probe")) {
 		/* latency probe policy (issue 4), kept raw likewise */
+		ww_probe_policy_t p;
+		char perr[200];
+
 		if (set_str(d->probe, sizeof(d->probe), v) || !*v)
 			FAIL("probe: empty or too long");
+		ww_probe_policy_default(&p);
+		if (ww_probe_policy_parse(&p, v, perr, sizeof(perr)))
+			FAIL("%s", perr);
 	} else {
 		FAIL("unknown key '%s' in [%s]", k, x->section);
 	}
@@ -241,8 +256,10 @@ static int handler(void *user, const char *section, const char *k, const char *v
 			FAIL("%s: expected a duration (60, 60s, 10m, 1h), got '%s'", k, v);
 	} else if (!strcmp(section, "history")) {
 		if (!strcmp(k, "retention")) {
-			if (ww_conf_parse_duration(v, &c->retention_s))
-				FAIL("retention: expected a duration (400d), got '%s'", v);
+			if (!strcmp(v, "forever"))
+				c->retention_s = 0;
+			else if (ww_conf_parse_duration(v, &c->retention_s))
+				FAIL("retention: expected a duration (400d) or forever, got '%s'", v);
 		} else if (!strcmp(k, "missing_retention")) {
 			if (ww_conf_parse_duration(v, &c->missing_retention_s))
 				FAIL("missing_retention: expected a duration (1d), got '%s'", v);
@@ -299,6 +316,14 @@ int ww_conf_load(ww_conf_t *c, const char *path, bool optional, char *err, size_
 	}
 	rc = ini_parse_file(f, handler, &x);
 	fclose(f);
+	for (size_t i = 0; !rc && i < c->n_drives; i++)
+		if (c->drives[i].warranty_start[0] && !c->drives[i].rating[0]) {
+			/* no line: inih reports lines only for failing keys */
+			snprintf(err, errlen, "%s: [drive %s]: warranty_start needs a rating in the "
+				 "same section (the model takes them as one override)", path,
+				 c->drives[i].name);
+			return -EINVAL;
+		}
 	if (!rc)
 		set_str(c->path, sizeof(c->path), path);
 	return finish(&x, rc, path, err, errlen);
@@ -309,6 +334,31 @@ int ww_conf_load_string(ww_conf_t *c, const char *text, const char *name, char *
 	struct parse_ctx x = { .c = c };
 
 	return finish(&x, ini_parse_string(text, handler, &x), name, err, errlen);
+}
+
+static bool all_of(const char *s, const char *set)
+{
+	return *s && strspn(s, set) == strlen(s);
+}
+
+bool ww_conf_is_block_name(const char *n)
+{
+	static const char *const letters[] = { "sd", "hd", "vd", "xvd" };
+	static const char *const numbered[] = { "dm-", "md", "loop" };
+	unsigned a, b;
+	int end = 0;
+
+	if (!strncmp(n, "/dev/", 5))
+		n += 5;
+	for (size_t i = 0; i < 4; i++)
+		if (!strncmp(n, letters[i], strlen(letters[i])) &&
+		    all_of(n + strlen(letters[i]), "abcdefghijklmnopqrstuvwxyz"))
+			return true;
+	for (size_t i = 0; i < 3; i++)
+		if (!strncmp(n, numbered[i], strlen(numbered[i])) &&
+		    all_of(n + strlen(numbered[i]), "0123456789"))
+			return true;
+	return sscanf(n, "nvme%un%u%n", &a, &b, &end) == 2 && !n[end];
 }
 
 const ww_conf_drive_t *ww_conf_drive_find(const ww_conf_t *c, const char *id, const char *block)
@@ -347,6 +397,11 @@ static const struct option conf_opts[] = {
 	{ "dev-dir", required_argument, NULL, O_DEVDIR }, /* web self-check (tests) */
 	{ NULL, 0, NULL, 0 },
 };
+
+const struct option *ww_conf_options(void)
+{
+	return conf_opts;
+}
 
 const char *ww_conf_path_from_args(int argc, char **argv, bool *explicit_)
 {

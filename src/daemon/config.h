@@ -7,6 +7,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <getopt.h>
 
 #define WW_CONF_DEFAULT_PATH "/etc/wearwatch/wearwatch.conf"
 #define WW_CONF_DEFAULT_SOCKET "/run/wearwatch/collector.sock"
@@ -25,6 +26,7 @@ typedef struct ww_conf_drive {
 	char rating[128];         /* raw "rating =" value, "" = not set */
 	char warranty_start[16];  /* "YYYY-MM-DD" (validated), "" = not set */
 	char probe[128];          /* raw "probe =" value, "" = not set */
+	char smartctl[48];        /* "smartctl =" -d TYPE forcing the smartctl backend, "" = not set */
 	unsigned line;            /* line of the section header */
 } ww_conf_drive_t;
 
@@ -44,7 +46,7 @@ typedef struct ww_conf {
 	/* [poll] */
 	unsigned interval_s, interval_rotational_s, rediscover_s; /* rediscover 0 = interval */
 	/* [history] */
-	unsigned retention_s;          /* history kept (days in the file) */
+	unsigned retention_s;          /* history kept, 0 = forever (the default) */
 	unsigned missing_retention_s;  /* a removed drive stays listed this long */
 	/* [notify] */
 	char notify_exec[256];         /* program run on events, "" = none */
@@ -73,6 +75,14 @@ int ww_conf_load_string(ww_conf_t *c, const char *text, const char *name,
 /** Duration: "90", "90s", "15m", "2h", "7d" -> seconds (> 0). Returns 0 or
  * -EINVAL. */
 int ww_conf_parse_duration(const char *s, unsigned *out);
+
+/** True when `name` (optionally "/dev/"-prefixed) looks like a kernel block
+ * device name: sd*, hd*, vd*, xvd* + letters, nvmeXnY, dm-N, mdN, loopN. */
+bool ww_conf_is_block_name(const char *name);
+
+/** getopt_long table of the flags ww_conf_apply_args() takes (NULL-ended),
+ * for commands that accept those flags among their own (`serve`). */
+const struct option *ww_conf_options(void);
 
 /** Drive section for a drive id or block name, or NULL. */
 const ww_conf_drive_t *ww_conf_drive_find(const ww_conf_t *c, const char *id,

@@ -1,7 +1,7 @@
 /* Collector <-> web protocol on a Unix stream socket. One request per
  * connection, text header, then the body:
  *
- *   web -> collector:  "GET <path>\n"            (<= 256 bytes; path must
+ *   web -> collector:  "GET <path>\n"            (<= 512 bytes; path must
  *                                                  pass ww_route_path_valid)
  *   collector -> web:  "WW1 <status> <length> <content-type>\n" <length bytes>
  *
@@ -18,7 +18,7 @@
 #include "daemon/route.h"
 #include "wearwatch/store.h"
 
-#define WW_IPC_MAX_REQUEST 256
+#define WW_IPC_MAX_REQUEST 512 /* "GET " + WW_ROUTE_MAX_PATH + "\n" fits */
 #define WW_IPC_MAX_BODY (64u << 20)
 
 typedef struct ww_ipc_server ww_ipc_server_t;

@@ -12,13 +12,62 @@
 
 #define DRIVES "/api/v1/drives"
 
+#define HISTORY "/history"
+
+/* ID made of what drive ids are made of (/dev/disk/by-id names), n bytes */
+static bool id_valid(const char *p, size_t n)
+{
+	if (!n || n > 200 || (n == 1 && p[0] == '.') || (n == 2 && !strncmp(p, "..", 2)))
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if (!strchr("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._:+@-", p[i]) ||
+		    !p[i])
+			return false;
+	return true;
+}
+
+/* History query: "k=v" pairs joined by '&', k one of the names the history
+ * endpoint reads (docs/api.md), each at most once, v 1-32 bytes of
+ * [A-Za-z0-9_.-] (metric names, integers). Empty is fine. */
+static bool query_valid(const char *q)
+{
+	static const char *const names[] = { "metric", "from", "to", "max_points" };
+	bool seen[4] = { false };
+
+	while (*q) {
+		const char *eq = strchr(q, '='), *amp;
+		size_t k = 0, vn;
+
+		if (!eq)
+			return false;
+		while (k < 4 && (strlen(names[k]) != (size_t)(eq - q) ||
+				 strncmp(q, names[k], (size_t)(eq - q))))
+			k++;
+		if (k == 4 || seen[k])
+			return false;
+		seen[k] = true;
+		amp = strchr(eq + 1, '&');
+		vn = amp ? (size_t)(amp - eq - 1) : strlen(eq + 1);
+		if (!vn || vn > 32 || strspn(eq + 1, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+					      "0123456789_.-") < vn)
+			return false;
+		if (!amp)
+			break;
+		q = amp + 1;
+		if (!*q)
+			return false;
+	}
+	return true;
+}
+
 bool ww_route_path_valid(const char *p)
 {
-	static const char *const fixed[] = { "/metrics", "/healthz", "/", "/index.html",
+	static const char *const fixed[] = { "/metrics", "/healthz", "/", "/index.html", "/table",
 					     DRIVES, DRIVES "/" };
+	const char *q;
 	size_t n;
 
-	if (!p)
+	if (!p || strlen(p) > WW_ROUTE_MAX_PATH)
 		return false;
 	for (size_t i = 0; i < sizeof(fixed) / sizeof(fixed[0]); i++)
 		if (!strcmp(p, fixed[i]))
@@ -26,10 +75,32 @@ bool ww_route_path_valid(const char *p)
 	if (strncmp(p, DRIVES "/", sizeof(DRIVES)))
 		return false;
 	p += sizeof(DRIVES);
-	n = strlen(p);
-	if (!n || n > 200 || !strcmp(p, ".") || !strcmp(p, ".."))
-		return false;
-	return strspn(p, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._:+@-") == n;
+	q = strchr(p, '?');
+	n = q ? (size_t)(q - p) : strlen(p);
+	/* /api/v1/drives/ID/history[?query] */
+	if (n > sizeof(HISTORY) - 1 && !strncmp(p + n - (sizeof(HISTORY) - 1), HISTORY,
+						sizeof(HISTORY) - 1))
+		return id_valid(p, n - (sizeof(HISTORY) - 1)) && (!q || query_valid(q + 1));
+	/* /api/v1/drives/ID */
+	return !q && id_valid(p, n);
+}
+
+/* value of `key` in a query_valid() query, copied to buf; NULL when absent */
+static const char *query_get(const char *q, const char *key, char *buf, size_t len)
+{
+	size_t kn = strlen(key);
+
+	while (q && *q) {
+		const char *amp = strchr(q, '&');
+		size_t n = amp ? (size_t)(amp - q) : strlen(q);
+
+		if (n > kn && q[kn] == '=' && !strncmp(q, key, kn)) {
+			snprintf(buf, len, "%.*s", (int)(n - kn - 1), q + kn + 1);
+			return buf;
+		}
+		q = amp ? amp + 1 : NULL;
+	}
+	return NULL;
 }
 
 static void set(ww_route_reply_t *r, unsigned status, const char *type, char *body, size_t len)
@@ -64,7 +135,25 @@ int ww_route_render(ww_store_t *store, const char *path, time_t now, ww_route_re
 	} else if (!strcmp(path, DRIVES) || !strcmp(path, DRIVES "/")) {
 		b = ww_json_render_drives(snap, now);
 		set(r, 200, "application/json", b, b ? strlen(b) : 0);
-	} else if (!strcmp(path, "/") || !strcmp(path, "/index.html")) {
+	} else if (strchr(path, '?') || (strlen(path) > sizeof(HISTORY) - 1 &&
+		   !strcmp(path + strlen(path) - (sizeof(HISTORY) - 1), HISTORY))) {
+		/* GET /api/v1/drives/{drive}/history?metric=&from=&to=&max_points=
+		 * (issue 3, docs/api.md): the same renderer serve uses */
+		const char *q = strchr(path, '?'), *idp = path + sizeof(DRIVES);
+		size_t pn = q ? (size_t)(q - path) : strlen(path);
+		char id[256], m[40], f[40], t[40], mp[40];
+		unsigned status = 500;
+
+		snprintf(id, sizeof(id), "%.*s", (int)(pn - (sizeof(HISTORY) - 1) - sizeof(DRIVES)),
+			 idp);
+		if (q)
+			q++;
+		b = ww_json_render_history(id, query_get(q, "metric", m, sizeof(m)),
+					   query_get(q, "from", f, sizeof(f)),
+					   query_get(q, "to", t, sizeof(t)),
+					   query_get(q, "max_points", mp, sizeof(mp)), now, &status);
+		set(r, status, "application/json", b, b ? strlen(b) : 0);
+	} else if (!strcmp(path, "/") || !strcmp(path, "/index.html") || !strcmp(path, "/table")) {
 		b = ww_html_render_index(snap, now);
 		set(r, 200, "text/html; charset=utf-8", b, b ? strlen(b) : 0);
 	} else {

@@ -1,6 +1,10 @@
-/* `wearwatch serve`: flags, signals and the timer loop. The main thread only
- * waits for signals and ticks the scheduler; HTTP has its own thread, device
- * reads run on the poller's workers. */
+/* `wearwatch serve`: both halves in one process, for development and simple
+ * installs. The same configuration (wearwatch.conf, then flags), collecting
+ * half (runtime.c) and HTTP(S) front end with web.config TLS and basic auth
+ * (webfront.c) as `collector` + `web`, with the store read in-process
+ * instead of over the Unix socket. The main thread only waits for signals
+ * and ticks the scheduler; HTTP has its own thread, device reads run on the
+ * poller's workers. */
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
@@ -13,16 +17,20 @@
 
 #include "collect/replay_drive.h"
 #include "collect/smartctl_members.h"
+#include "collect/smartctl_members.h"
 #include "daemon/cli.h"
+#include "daemon/config.h"
 #include "daemon/http.h"
+#include "daemon/notify.h"
+#include "daemon/runtime.h"
+#include "daemon/service.h"
+#include "daemon/webfront.h"
 #include "daemon/log.h"
 #include "daemon/poller.h"
 #include "daemon/probe_daemon.h"
 #include "daemon/endurance_opts.h"
 #include "wearwatch/store.h"
 
-#define WW_SERVE_DEFAULT_LISTEN ":9786"
-#define WW_SERVE_MAX_INCLUDE 32
 
 static void usage(FILE *f)
 {
@@ -47,125 +55,114 @@ static void usage(FILE *f)
 		"Endpoints: /metrics /api/v1/drives /api/v1/drives/{drive} /api/v1/drives/{drive}/history /healthz /\n");
 }
 
-static int parse_uint(const char *opt, const char *s, unsigned min, unsigned *out)
-{
-	char *end;
-	unsigned long v;
-
-	errno = 0;
-	v = strtoul(s, &end, 10);
-	if (!*s || *end || errno || v < min || v > UINT_MAX / 2) {
-		fprintf(stderr, "wearwatch serve: %s: invalid value '%s'\n", opt, s);
-		return -EINVAL;
-	}
-	*out = (unsigned)v;
-	return 0;
-}
-
 enum {
-	OPT_LISTEN = 256,
-	OPT_POLL,
-	OPT_POLL_ROT,
-	OPT_REDISCOVER,
-	OPT_RETENTION,
-	OPT_HUNG,
-	OPT_WORKERS,
-	OPT_INCLUDE,
-	OPT_REPLAY,
+	OPT_REPLAY = 256,
 	OPT_SMARTCTL,
 	OPT_HELP,
 };
 
-int ww_serve_main(int argc, char **argv)
+#define MAX_OPTS 64
+
+/* The configuration file's flags (config.c) followed by serve's own, so one
+ * getopt pass sorts them: the former are collected for ww_conf_build(),
+ * which every start and SIGHUP runs (defaults, file, then these flags). */
+static size_t build_opts(struct option *o)
 {
-	static const struct option opts[] = {
-		{ "listen", required_argument, NULL, OPT_LISTEN },
-		{ "poll-interval", required_argument, NULL, OPT_POLL },
-		{ "poll-interval-rotational", required_argument, NULL, OPT_POLL_ROT },
-		{ "rediscover", required_argument, NULL, OPT_REDISCOVER },
-		{ "missing-retention", required_argument, NULL, OPT_RETENTION },
-		{ "hung-after", required_argument, NULL, OPT_HUNG },
-		{ "workers", required_argument, NULL, OPT_WORKERS },
-		{ "include", required_argument, NULL, OPT_INCLUDE },
+	static const struct option own[] = {
 		{ "replay", required_argument, NULL, OPT_REPLAY },
 		{ "smartctl", required_argument, NULL, OPT_SMARTCTL },
 		{ "help", no_argument, NULL, OPT_HELP },
 		WW_PROBE_SERVE_OPTIONS,
-		WW_ENDURANCE_SERVE_OPTIONS,
-		{ NULL, 0, NULL, 0 },
+		WW_ENDURANCE_SERVE_OPTIONS, /* --state-dir: the config's entry comes first */
 	};
-	const char *listen = WW_SERVE_DEFAULT_LISTEN;
-	const char *include[WW_SERVE_MAX_INCLUDE + 1] = { NULL };
-	size_t n_include = 0;
-	unsigned poll = 60, poll_rot = 600, rediscover = 0, retention = WW_STORE_DEFAULT_RETENTION_S;
-	unsigned hung_after = 30, workers = 4;
-	ww_poller_cfg_t cfg;
-	ww_probe_sched_cfg_t probe_cfg = { .sysroot = "" };
-	ww_probe_sched_t *probe = NULL;
-	ww_endurance_opts_t end_opts = { 0 };
-	ww_endurance_svc_t *endurance = NULL;
-	ww_store_t *store;
-	ww_poller_t *poller;
-	ww_http_t *http;
-	sigset_t sigs;
-	int c, err = 0, sig;
-	bool replay = false;
+	const struct option *c = ww_conf_options();
+	size_t n = 0;
 
-	ww_probe_policy_default(&probe_cfg.policy);
+	for (; c[n].name && n < MAX_OPTS; n++)
+		o[n] = c[n];
+	for (size_t i = 0; i < sizeof(own) / sizeof(own[0]) && n < MAX_OPTS; i++)
+		o[n++] = own[i];
+	memset(&o[n], 0, sizeof(o[n]));
+	return n;
+}
+
+static bool is_conf_opt(int val)
+{
+	for (const struct option *c = ww_conf_options(); c->name; c++)
+		if (c->val == val)
+			return true;
+	return false;
+}
+
+static void log_web(const char *what, const ww_conf_t *c, ww_webfront_t *w)
+{
+	ww_log(WW_LOG_INFO, "%s on %s (port %u, %s%s)%s%s; poll %u s, rotational %u s", what,
+	       c->listen, ww_webfront_port(w), ww_webfront_scheme(w),
+	       ww_webfront_auth(w) ? ", basic auth" : "", c->path[0] ? ", config " : "", c->path,
+	       c->interval_s, c->interval_rotational_s);
+}
+
+int ww_serve_main(int argc, char **argv)
+{
+	struct option opts[MAX_OPTS + 1];
+	char **cargv = calloc((size_t)argc + 1, sizeof(char *)), err[512];
+	int cargc = 1, c, bad = 0, sig = 0, rc;
+	ww_conf_t *conf = calloc(1, sizeof(*conf)), *next = calloc(1, sizeof(*next));
+	ww_endurance_opts_t end_opts = { 0 };
+	ww_runtime_opts_t ro = { .endurance = &end_opts };
+	ww_runtime_t *rt = NULL;
+	ww_webfront_t *web = NULL;
+	struct timespec tick;
+	sigset_t sigs;
+
+	if (!cargv || !conf || !next)
+		return 1;
+	build_opts(opts);
+	ww_probe_policy_default(&ro.probe);
+	cargv[0] = argv[0];
 	optind = 1;
+	opterr = 1;
 	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		if (is_conf_opt(c)) {
+			/* re-spelled as --name VALUE for ww_conf_build() */
+			for (const struct option *o = ww_conf_options(); o->name; o++)
+				if (o->val == c) {
+					char *flag = malloc(strlen(o->name) + 3);
+
+					if (!flag)
+						return 1;
+					sprintf(flag, "--%s", o->name);
+					cargv[cargc++] = flag;
+					if (o->has_arg)
+						cargv[cargc++] = optarg;
+					break;
+				}
+			continue;
+		}
 		switch (c) {
-		case OPT_LISTEN:
-			listen = optarg;
-			break;
-		case OPT_POLL:
-			err |= parse_uint("--poll-interval", optarg, 1, &poll);
-			break;
-		case OPT_POLL_ROT:
-			err |= parse_uint("--poll-interval-rotational", optarg, 1, &poll_rot);
-			break;
-		case OPT_REDISCOVER:
-			err |= parse_uint("--rediscover", optarg, 1, &rediscover);
-			break;
-		case OPT_RETENTION:
-			err |= parse_uint("--missing-retention", optarg, 1, &retention);
-			break;
-		case OPT_HUNG:
-			err |= parse_uint("--hung-after", optarg, 1, &hung_after);
-			break;
-		case OPT_WORKERS:
-			err |= parse_uint("--workers", optarg, 1, &workers);
-			break;
-		case OPT_INCLUDE:
-			if (n_include >= WW_SERVE_MAX_INCLUDE) {
-				fprintf(stderr, "wearwatch serve: too many --include\n");
-				return 2;
-			}
-			include[n_include++] = optarg;
-			break;
 		case WW_OPT_END_FIRST ... WW_OPT_END_LAST:
-			err |= ww_endurance_serve_opt(c, optarg, &end_opts);
+			bad |= ww_endurance_serve_opt(c, optarg, &end_opts);
 			break;
 		case OPT_REPLAY: /* recorded drives instead of live ones */
 			if (ww_replay_add(optarg) <= 0) {
 				fprintf(stderr, "wearwatch serve: no captures in %s\n", optarg);
 				return 2;
 			}
-			replay = true;
+			ro.replay = true;
 			break;
 		case OPT_SMARTCTL: { /* issue 7: per-drive smartctl backend */
-			char *eq = strchr(optarg, '=');
+			const char *eq = strchr(optarg, '=');
 
-			if (!eq || eq == optarg || !eq[1]) {
-				fprintf(stderr, "wearwatch serve: --smartctl wants DRIVE=TYPE\n");
+			if (!eq || eq == optarg || !eq[1] || ro.n_smartctl >= 16 ||
+			    strlen(optarg) >= 256) {
+				fprintf(stderr, "wearwatch serve: --smartctl wants DRIVE=TYPE (at most 16)\n");
 				return 2;
 			}
-			*eq = '\0';
-			err |= ww_smartctl_force(optarg, eq + 1) < 0;
+			ro.smartctl[ro.n_smartctl++] = optarg;
 			break;
 		}
 		case WW_OPT_PROBE_FIRST ... WW_OPT_PROBE_LAST:
-			err |= ww_probe_serve_opt(c, optarg, &probe_cfg.policy);
+			bad |= ww_probe_serve_opt(c, optarg, &ro.probe);
 			break;
 		case OPT_HELP:
 		case 'h':
@@ -176,87 +173,65 @@ int ww_serve_main(int argc, char **argv)
 			return 2;
 		}
 	}
-	if (err)
+	if (bad)
 		return 2;
 	if (optind < argc) {
 		fprintf(stderr, "wearwatch serve: unexpected argument '%s'\n", argv[optind]);
 		usage(stderr);
 		return 2;
 	}
-	if (!rediscover)
-		rediscover = poll;
+	if (ww_conf_build(conf, cargc, cargv, err, sizeof(err))) {
+		fprintf(stderr, "wearwatch serve: %s\n", err);
+		return 2;
+	}
 
 	/* signals are taken synchronously by this thread; every thread created
 	 * from here on inherits the mask */
-	sigemptyset(&sigs);
-	sigaddset(&sigs, SIGTERM);
-	sigaddset(&sigs, SIGINT);
-	pthread_sigmask(SIG_BLOCK, &sigs, NULL);
-	signal(SIGPIPE, SIG_IGN);
-
-	store = ww_store_new(retention);
-	if (!store) {
-		ww_log(WW_LOG_ERR, "out of memory");
+	sigs = ww_service_block_signals();
+	rt = ww_runtime_start(conf, &ro, err, sizeof(err));
+	if (!rt) {
+		ww_log(WW_LOG_ERR, "%s", err);
 		return 1;
 	}
-	http = ww_http_start(listen, store, &err);
-	if (!http) {
-		ww_log(WW_LOG_ERR, "cannot listen on %s: %s", listen, strerror(-err));
-		ww_store_free(store);
+	web = ww_webfront_open(conf, -1, ww_webfront_fetch_store, ww_runtime_store(rt), err,
+			       sizeof(err));
+	if (!web) {
+		ww_log(WW_LOG_ERR, "%s", err);
+		ww_runtime_stop(rt);
 		return 1;
 	}
-	memset(&cfg, 0, sizeof(cfg));
-	cfg.sysroot = "";
-	cfg.include = n_include ? include : NULL;
-	cfg.interval_s = poll;
-	cfg.interval_rotational_s = poll_rot;
-	cfg.rediscover_s = rediscover;
-	cfg.workers = workers;
-	cfg.hung_after_s = hung_after;
-	if (replay) {
-		cfg.discover = ww_replay_discover;
-		cfg.collect = ww_replay_collect_fn;
-	} else {
-		cfg.discover = ww_discover_with_members; /* + RAID members (smartctl) */
-	}
-	endurance = ww_endurance_serve_start(&end_opts);
-	if (!endurance) {
-		ww_http_stop(http);
-		ww_store_free(store);
-		return 1;
-	}
-	cfg.after_collect = ww_endurance_after_collect;
-	cfg.after_collect_arg = endurance;
-	poller = ww_poller_start(&cfg, store);
-	if (!poller) {
-		ww_log(WW_LOG_ERR, "cannot start reader threads");
-		ww_http_stop(http);
-		ww_store_free(store);
-		return 1;
-	}
-	probe_cfg.after_burst = ww_endurance_probe_burst; /* burst summaries into history */
-	probe_cfg.after_burst_arg = endurance;
-	probe = ww_probe_sched_start(&probe_cfg, store, &err);
-	if (!probe && err)
-		ww_log(WW_LOG_WARNING, "latency probes not started: %s", strerror(-err));
-	ww_log(WW_LOG_INFO, "serving on %s (port %u); poll %u s, rotational %u s, rediscover %u s",
-	       listen, ww_http_port(http), poll, poll_rot, rediscover);
-
+	log_web("serving", conf, web);
+	ww_notify_ready("serving");
+	tick = ww_service_tick_interval();
 	for (;;) {
-		struct timespec tick = { 1, 0 };
-
-		ww_poller_tick(poller);
+		ww_runtime_tick(rt);
+		ww_notify_watchdog();
 		sig = sigtimedwait(&sigs, NULL, &tick);
 		if (sig == SIGTERM || sig == SIGINT)
 			break;
+		if (sig != SIGHUP)
+			continue;
+		/* reload: file and flags again; nothing changes unless all of it
+		 * is valid; the store and the history database stay open */
+		ww_notify_reloading(1);
+		if ((rc = ww_conf_build(next, cargc, cargv, err, sizeof(err)))) {
+			ww_log(WW_LOG_ERR, "reload: %s; keeping the last good configuration", err);
+		} else if ((rc = ww_webfront_reload(&web, next, err, sizeof(err)))) {
+			ww_log(WW_LOG_ERR, "reload: %s; keeping the last good configuration", err);
+			if (rc == -EIO)
+				break;
+		} else if ((rc = ww_runtime_reload(rt, next))) {
+			ww_log(WW_LOG_ERR, "reload: cannot restart reader threads: %s", strerror(-rc));
+			break;
+		} else {
+			*conf = *next;
+			log_web("reloaded: serving", conf, web);
+		}
+		ww_notify_reloading(0);
 	}
-	ww_log(WW_LOG_INFO, "%s: stopping", strsignal(sig));
-	ww_http_stop(http);
-	ww_probe_sched_stop(probe);
-	if (ww_poller_stop(poller, 5)) {
-		ww_store_free(store);
-		ww_endurance_svc_free(endurance); /* closes the history database */
-	} else
-		ww_log(WW_LOG_WARNING, "a device read is still outstanding; exiting without waiting");
+	ww_notify_stopping();
+	ww_log(WW_LOG_INFO, "%s: stopping", sig > 0 ? strsignal(sig) : "error");
+	ww_webfront_close(web);
+	ww_runtime_stop(rt);
 	return 0;
 }

@@ -75,8 +75,10 @@ def main():
         with open(conf, "w") as f:
             f.write(f"[web]\nlisten = 127.0.0.1:{port}\n" +
                     (f"web_config = {webcfg}\n" if webcfg else "") +
-                    f"[collector]\nsocket = {sock}\n[poll]\ninterval = {interval}\n"
-                    f"[drive sdz]\nwarranty_start = 2024-02-29\nrating = 600TB:5\nprobe = off\n{extra}")
+                    f"[collector]\nsocket = {sock}\nstate_directory = {tmp}/state\n"
+                    f"[poll]\ninterval = {interval}\n"
+                    f"[drive ata-TEST_DISK_1]\nwarranty_start = 2024-02-29\nrating = 600TB:5\n"
+                    f"[drive sdz]\nprobe = off\n{extra}")
         os.chmod(conf, 0o644)
 
     # --- bad files: file:line and exit 2
