@@ -42,6 +42,10 @@ void ww_endurance_after_collect(void *svc, ww_store_t *store, const ww_drive_t *
 void ww_endurance_compute_state(ww_endurance_svc_t *s, const ww_drive_state_t *st,
 				const ww_sample_t *latest, time_t now, ww_endurance_t *out);
 
+/** The probe scheduler's hook (ww_probe_sched_cfg_t.after_burst): stores one
+ * finished burst of drive id in the history (nothing when history is off). */
+void ww_endurance_probe_burst(void *svc, const char *id, const ww_hprobe_t *p, time_t now);
+
 /** Latest published result of drive id; false when none. */
 bool ww_endurance_get(ww_endurance_svc_t *s, const char *id, ww_endurance_t *out);
 

@@ -31,16 +31,21 @@ extern "C" {
 #define WW_HISTORY_RAW_S (7 * 86400)
 #define WW_HISTORY_HOURLY_S (90 * 86400)
 
-/** Stored metrics, in column order; names are the API's `metric` values. */
+/** Stored metrics, in column order; names are the API's `metric` values.
+ * WW_HM_PROBE_* come from the probe_samples table (one row per finished
+ * latency-probe burst, see ww_history_append_probe), the others from the
+ * per-poll samples table. */
 typedef enum ww_hmetric {
 	WW_HM_WRITTEN = 0, WW_HM_READ, WW_HM_PCT_USED, WW_HM_TEMP, WW_HM_POH,
-	WW_HM_UNSAFE, WW_HM_MEDIA_ERR, WW_HM_SPARE, WW_HM_PRESENT, WW_HM_MAX
+	WW_HM_UNSAFE, WW_HM_MEDIA_ERR, WW_HM_SPARE, WW_HM_PRESENT,
+	WW_HM_PROBE_P50, WW_HM_PROBE_P99, WW_HM_PROBE_MAX, WW_HM_MAX
 } ww_hmetric_t;
 
 typedef struct ww_hmetric_info {
 	const char *name;  /* "host_written_bytes" */
 	const char *unit;  /* "bytes" */
 	bool counter;      /* downsample by last value (else mean) */
+	bool bucket_max;   /* gauge downsampled by its largest value (probe max) */
 } ww_hmetric_info_t;
 extern const ww_hmetric_info_t ww_hmetrics[WW_HM_MAX];
 
@@ -86,11 +91,38 @@ typedef struct ww_hpoint {
 } ww_hpoint_t;
 
 /** Samples of one metric in [from, to], at most max_points (bucketed: last
- * value for counters, mean for gauges). *out is malloc'd (caller frees).
- * Returns the number of points, or -ENOENT (drive has no samples at all),
+ * value for counters, mean for gauges, largest for bucket_max). Probe metrics
+ * have segment 0. *out is malloc'd (caller frees).
+ * Returns the number of points, or -ENOENT (drive has no samples and no probe
+ * rows at all),
  * -EINVAL, -ENOMEM, -EIO. */
 long ww_history_query(ww_history_t *h, const char *id, ww_hmetric_t m, time_t from,
 		      time_t to, unsigned max_points, ww_hpoint_t **out);
+
+/** Summary of one finished latency-probe burst (src/daemon/probe_sched.c):
+ * quantiles of that burst's successful reads (nearest rank over the probe
+ * histogram, within 1 %), its slowest read, and its read/error counts.
+ * has_latency is false when no read succeeded (quantiles stored as NULL). */
+typedef struct ww_hprobe {
+	bool has_latency;
+	double p50_s, p99_s, max_s;   /* seconds */
+	uint32_t reads, errors;       /* successful reads, failed or short reads */
+} ww_hprobe_t;
+
+/** Append one probe burst of drive id ending at now (one transaction; same
+ * key, tiers and retention as the samples). Thinning promotes per hour, then
+ * per day: p50/p99 the mean of the bucket's bursts, max the largest, reads
+ * and errors their sums. Returns 0, -EINVAL or -EIO. */
+int ww_history_append_probe(ww_history_t *h, const char *id, const ww_hprobe_t *p,
+			    time_t now);
+
+/** Rows of probe bursts of a drive per tier, like ww_history_count. */
+int ww_history_count_probe(ww_history_t *h, const char *id, long counts[3]);
+
+/** Schema version the database is at after ww_history_open (PRAGMA
+ * user_version): 0 = samples only (before probe history), 1 = probe_samples.
+ * Opening migrates older files in place; rows are never rewritten. */
+#define WW_HISTORY_SCHEMA_VERSION 1
 
 /** Thin and expire now (also done by append). Returns 0 or -EIO. */
 int ww_history_maintain(ww_history_t *h, time_t now);

@@ -7,6 +7,7 @@
 #include <getopt.h>
 #include <stdio.h>
 
+#include "wearwatch/history.h"
 #include "wearwatch/probe.h"
 #include "wearwatch/store.h"
 
@@ -66,6 +67,10 @@ typedef struct ww_probe_sched_cfg {
 	ww_probe_policy_t policy;        /* default for every drive */
 	ww_probe_policy_fn lookup;
 	void *lookup_ctx;
+	/* called on the probe thread after each finished burst (NULL = none):
+	 * that burst's own p50/p99/max and counts, for the history database */
+	void (*after_burst)(void *arg, const char *id, const ww_hprobe_t *p, time_t now);
+	void *after_burst_arg;
 } ww_probe_sched_cfg_t;
 
 /** Start the probe thread: every second it takes the store's snapshot, sends

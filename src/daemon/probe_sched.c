@@ -22,6 +22,7 @@ struct entry {
 	ww_probe_stats_t stats;
 	ww_probe_summary_t sum;
 	ww_probe_burst_t burst;
+	ww_hist_t burst_hist;       /* this burst's reads, for the history */
 	char block[32];
 	uint64_t next_due, last_ios;
 	bool active, hung;
@@ -78,6 +79,8 @@ static void on_read(void *ctx, const ww_probe_read_t *r)
 	struct entry *e = ctx;
 
 	ww_probe_stats_add(&e->stats, r->res == (int)e->burst.bs, r->lat_ns);
+	if (r->res == (int)e->burst.bs)
+		ww_hist_add_index(&e->burst_hist, ww_hist_index(r->lat_ns));
 }
 
 static void start(ww_probe_sched_t *s, struct entry *e, const ww_drive_state_t *st,
@@ -129,6 +132,7 @@ static void start(ww_probe_sched_t *s, struct entry *e, const ww_drive_state_t *
 	b->on_read = on_read;
 	b->ctx = e;
 	snprintf(e->block, sizeof(e->block), "%s", st->drive.block);
+	ww_hist_reset(&e->burst_hist);
 	r = ww_probe_burst_start(s->eng, b);
 	if (r) {
 		close(fd);
@@ -169,6 +173,18 @@ static void complete(ww_probe_sched_t *s, struct entry *e)
 	}
 	ww_probe_sysfs_ios(s->cfg.sysroot, e->block, &e->last_ios);
 	publish(s, e);
+	if (s->cfg.after_burst) {
+		ww_hprobe_t hp = {
+			.has_latency = e->burst_hist.total > 0,
+			.p50_s = (double)ww_hist_quantile(&e->burst_hist, 0.50) / 1e9,
+			.p99_s = (double)ww_hist_quantile(&e->burst_hist, 0.99) / 1e9,
+			.max_s = e->sum.last_max_s,
+			.reads = e->sum.last_reads,
+			.errors = e->sum.last_errors,
+		};
+
+		s->cfg.after_burst(s->cfg.after_burst_arg, e->id, &hp, e->sum.last_time);
+	}
 }
 
 static void scan(ww_probe_sched_t *s, uint64_t now)

@@ -235,6 +235,8 @@ ww_runtime_t *ww_runtime_start(const ww_conf_t *c, ww_runtime_opts_t *o, char *e
 	pcfg.policy = rt->opts.probe;
 	pcfg.lookup = policy_of;
 	pcfg.lookup_ctx = rt;
+	pcfg.after_burst = ww_endurance_probe_burst; /* burst summaries into history */
+	pcfg.after_burst_arg = rt->endurance;
 	rt->probe = ww_probe_sched_start(&pcfg, rt->store, &rc);
 	if (!rt->probe && rc)
 		ww_log(WW_LOG_WARNING, "latency probes not started: %s", strerror(-rc));

@@ -197,8 +197,14 @@ char *ww_json_render_history(const char *id, const char *metric, const char *fro
 			json_object_array_add(p, NULL);
 		else if (v == (double)(int64_t)v)
 			json_object_array_add(p, json_object_new_int64((int64_t)v));
-		else
-			json_object_array_add(p, json_object_new_double(v));
+		else {
+			/* 15 significant digits: 0.0002 stays "0.0002" (json-c's
+			 * default %.17g would print 0.00020000000000000001) */
+			char txt[32];
+
+			snprintf(txt, sizeof(txt), "%.15g", v);
+			json_object_array_add(p, json_object_new_double_s(v, txt));
+		}
 		json_object_array_add(p, json_object_new_int64(pts[i].segment));
 		json_object_array_add(a, p);
 	}

@@ -175,3 +175,11 @@ void ww_endurance_after_collect(void *arg, ww_store_t *store, const ww_drive_t *
 	free(e);
 	ww_snapshot_release(snap);
 }
+
+void ww_endurance_probe_burst(void *svc, const char *id, const ww_hprobe_t *p, time_t now)
+{
+	ww_endurance_svc_t *s = svc;
+
+	if (s && s->hist && id && p)
+		ww_history_append_probe(s->hist, id, p, now);
+}

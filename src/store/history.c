@@ -12,16 +12,27 @@
 #include "wearwatch/history.h"
 
 const ww_hmetric_info_t ww_hmetrics[WW_HM_MAX] = {
-	{ "host_written_bytes", "bytes", true },
-	{ "host_read_bytes", "bytes", true },
-	{ "endurance_used_percent", "percent", false },
-	{ "temperature_celsius", "celsius", false },
-	{ "power_on_seconds", "seconds", true },
-	{ "unsafe_shutdowns", "count", true },
-	{ "media_errors", "count", true },
-	{ "available_spare_percent", "percent", false },
-	{ "present", "boolean", false },
+	{ "host_written_bytes", "bytes", true, false },
+	{ "host_read_bytes", "bytes", true, false },
+	{ "endurance_used_percent", "percent", false, false },
+	{ "temperature_celsius", "celsius", false, false },
+	{ "power_on_seconds", "seconds", true, false },
+	{ "unsafe_shutdowns", "count", true, false },
+	{ "media_errors", "count", true, false },
+	{ "available_spare_percent", "percent", false, false },
+	{ "present", "boolean", false, false },
+	{ "probe_latency_p50_seconds", "seconds", false, false },
+	{ "probe_latency_p99_seconds", "seconds", false, false },
+	{ "probe_latency_max_seconds", "seconds", false, true },
 };
+
+/* probe_samples column of each WW_HM_PROBE_* metric */
+static const char *const probe_cols[] = { "p50_seconds", "p99_seconds", "max_seconds" };
+
+static bool is_probe(int m)
+{
+	return m >= WW_HM_PROBE_P50 && m <= WW_HM_PROBE_MAX;
+}
 
 struct ww_history {
 	sqlite3 *db;
@@ -51,6 +62,57 @@ static const char schema[] =
 	" PRIMARY KEY(drive, tier, t)) WITHOUT ROWID;"
 	"CREATE INDEX IF NOT EXISTS samples_t ON samples(drive, t);";
 
+/* Migrations by PRAGMA user_version, each in one transaction with the
+ * version bump, so a file is either at the old or at the new version. A file
+ * written before probe history (version 0) keeps its samples untouched and
+ * gains the probe_samples table. */
+static const char *const migrations[WW_HISTORY_SCHEMA_VERSION] = {
+	/* 0 -> 1: one row per finished probe burst (ww_history_append_probe) */
+	"CREATE TABLE IF NOT EXISTS probe_samples("
+	" drive TEXT NOT NULL, tier INTEGER NOT NULL, t INTEGER NOT NULL,"
+	" p50_seconds REAL, p99_seconds REAL, max_seconds REAL,"
+	" reads INTEGER NOT NULL, errors INTEGER NOT NULL,"
+	" PRIMARY KEY(drive, tier, t)) WITHOUT ROWID;",
+};
+
+static int user_version(sqlite3 *db)
+{
+	sqlite3_stmt *st;
+	int v = -1;
+
+	if (sqlite3_prepare_v2(db, "PRAGMA user_version", -1, &st, NULL) != SQLITE_OK)
+		return -1;
+	if (sqlite3_step(st) == SQLITE_ROW)
+		v = sqlite3_column_int(st, 0);
+	sqlite3_finalize(st);
+	return v;
+}
+
+static int migrate(sqlite3 *db, char **err)
+{
+	int v;
+
+	if (sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, err) != SQLITE_OK)
+		return -1;
+	v = user_version(db);
+	if (v < 0)
+		goto fail;
+	for (; v < WW_HISTORY_SCHEMA_VERSION; v++) {
+		char bump[64];
+
+		snprintf(bump, sizeof(bump), "PRAGMA user_version=%d", v + 1);
+		if (sqlite3_exec(db, migrations[v], NULL, NULL, err) != SQLITE_OK ||
+		    sqlite3_exec(db, bump, NULL, NULL, err) != SQLITE_OK)
+			goto fail;
+	}
+	/* a newer file (v > ours) is left as it is: its extra tables are unused */
+	if (sqlite3_exec(db, "COMMIT", NULL, NULL, err) == SQLITE_OK)
+		return 0;
+fail:
+	sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+	return -1;
+}
+
 #define COLS "host_written_bytes, host_read_bytes, endurance_used_percent, " \
 	     "temperature_celsius, power_on_seconds, unsafe_shutdowns, media_errors, " \
 	     "available_spare_percent, present"
@@ -73,7 +135,8 @@ int ww_history_open(const char *path, const ww_history_cfg_t *cfg, ww_history_t 
 	if (sqlite3_open_v2(path, &h->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE |
 			    SQLITE_OPEN_FULLMUTEX, NULL) != SQLITE_OK ||
 	    sqlite3_busy_timeout(h->db, 5000) != SQLITE_OK ||
-	    sqlite3_exec(h->db, schema, NULL, NULL, &err) != SQLITE_OK) {
+	    sqlite3_exec(h->db, schema, NULL, NULL, &err) != SQLITE_OK ||
+	    migrate(h->db, &err) < 0) {
 		if (errmsg)
 			snprintf(errmsg, errlen, "%s: %s", path,
 				 err ? err : h->db ? sqlite3_errmsg(h->db) : "cannot open");
@@ -222,6 +285,40 @@ out:
 	return ret;
 }
 
+int ww_history_append_probe(ww_history_t *h, const char *id, const ww_hprobe_t *p,
+			    time_t now)
+{
+	sqlite3_stmt *st = NULL;
+	int ret = -EIO;
+
+	if (!h || !id || !p)
+		return -EINVAL;
+	pthread_mutex_lock(&h->lock);
+	if (sqlite3_prepare_v2(h->db, "INSERT OR REPLACE INTO probe_samples(drive, tier, t,"
+			       " p50_seconds, p99_seconds, max_seconds, reads, errors)"
+			       " VALUES(?1, 0, ?2, ?3, ?4, ?5, ?6, ?7)", -1, &st, NULL) == SQLITE_OK) {
+		sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
+		sqlite3_bind_int64(st, 2, now);
+		for (int i = 0; i < 3; i++) {
+			double v = i == 0 ? p->p50_s : i == 1 ? p->p99_s : p->max_s;
+
+			if (p->has_latency)
+				sqlite3_bind_double(st, 3 + i, v);
+			else
+				sqlite3_bind_null(st, 3 + i);
+		}
+		sqlite3_bind_int64(st, 6, p->reads);
+		sqlite3_bind_int64(st, 7, p->errors);
+		if (sqlite3_step(st) == SQLITE_DONE) /* autocommit: one transaction */
+			ret = 0;
+	}
+	sqlite3_finalize(st);
+	pthread_mutex_unlock(&h->lock);
+	if (ret == 0 && now - h->last_maintain >= 3600)
+		ww_history_maintain(h, now);
+	return ret;
+}
+
 int ww_history_baseline(ww_history_t *h, const char *id, int64_t segment, time_t from,
 			ww_sample_t *out)
 {
@@ -264,6 +361,25 @@ static int thin(ww_history_t *h, int from, time_t cut, int64_t bucket)
 	return sqlite3_exec(h->db, sql, NULL, NULL, NULL) == SQLITE_OK ? 0 : -EIO;
 }
 
+/* Probe bursts of tier `from` older than cut, whole buckets only, become one
+ * row of tier from + 1 at the bucket's last burst time: mean p50/p99 (NULLs
+ * of all-error bursts ignored), largest max, summed reads and errors. */
+static int thin_probe(ww_history_t *h, int from, time_t cut, int64_t bucket)
+{
+	char sql[1024];
+
+	cut = cut / bucket * bucket;
+	snprintf(sql, sizeof(sql),
+		 "INSERT OR REPLACE INTO probe_samples(drive, tier, t, p50_seconds, p99_seconds,"
+		 " max_seconds, reads, errors)"
+		 " SELECT drive, %d, max(t), avg(p50_seconds), avg(p99_seconds), max(max_seconds),"
+		 " sum(reads), sum(errors) FROM probe_samples WHERE tier=%d AND t<%lld"
+		 " GROUP BY drive, t/%lld;"
+		 "DELETE FROM probe_samples WHERE tier=%d AND t<%lld;",
+		 from + 1, from, (long long)cut, (long long)bucket, from, (long long)cut);
+	return sqlite3_exec(h->db, sql, NULL, NULL, NULL) == SQLITE_OK ? 0 : -EIO;
+}
+
 int ww_history_maintain(ww_history_t *h, time_t now)
 {
 	int rc;
@@ -275,6 +391,10 @@ int ww_history_maintain(ww_history_t *h, time_t now)
 		rc = thin(h, 0, now - (time_t)h->cfg.raw_s, 3600);
 	if (!rc)
 		rc = thin(h, 1, now - (time_t)h->cfg.hourly_s, 86400);
+	if (!rc)
+		rc = thin_probe(h, 0, now - (time_t)h->cfg.raw_s, 3600);
+	if (!rc)
+		rc = thin_probe(h, 1, now - (time_t)h->cfg.hourly_s, 86400);
 	if (!rc && h->cfg.keep_s) {
 		char sql[128];
 
@@ -287,15 +407,17 @@ int ww_history_maintain(ww_history_t *h, time_t now)
 	return rc;
 }
 
-int ww_history_count(ww_history_t *h, const char *id, long counts[3])
+static int count_rows(ww_history_t *h, const char *table, const char *id, long counts[3])
 {
 	sqlite3_stmt *st;
+	char sql[128];
 	int rc;
 
 	counts[0] = counts[1] = counts[2] = 0;
+	snprintf(sql, sizeof(sql), "SELECT tier, count(*) FROM %s WHERE drive=?1 GROUP BY tier",
+		 table);
 	pthread_mutex_lock(&h->lock);
-	rc = sqlite3_prepare_v2(h->db, "SELECT tier, count(*) FROM samples WHERE drive=?1"
-				" GROUP BY tier", -1, &st, NULL);
+	rc = sqlite3_prepare_v2(h->db, sql, -1, &st, NULL);
 	if (rc == SQLITE_OK) {
 		sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
 		while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
@@ -308,6 +430,16 @@ int ww_history_count(ww_history_t *h, const char *id, long counts[3])
 	}
 	pthread_mutex_unlock(&h->lock);
 	return rc == SQLITE_DONE ? 0 : -EIO;
+}
+
+int ww_history_count(ww_history_t *h, const char *id, long counts[3])
+{
+	return count_rows(h, "samples", id, counts);
+}
+
+int ww_history_count_probe(ww_history_t *h, const char *id, long counts[3])
+{
+	return count_rows(h, "probe_samples", id, counts);
 }
 
 long ww_history_query(ww_history_t *h, const char *id, ww_hmetric_t m, time_t from,
@@ -324,7 +456,8 @@ long ww_history_query(ww_history_t *h, const char *id, ww_hmetric_t m, time_t fr
 	if (m < 0 || m >= WW_HM_MAX || to < from || !max_points)
 		return -EINVAL;
 	pthread_mutex_lock(&h->lock);
-	if (sqlite3_prepare_v2(h->db, "SELECT 1 FROM samples WHERE drive=?1 LIMIT 1", -1, &st,
+	if (sqlite3_prepare_v2(h->db, "SELECT 1 FROM samples WHERE drive=?1 UNION ALL"
+			       " SELECT 1 FROM probe_samples WHERE drive=?1 LIMIT 1", -1, &st,
 			       NULL) != SQLITE_OK)
 		goto out;
 	sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
@@ -336,8 +469,14 @@ long ww_history_query(ww_history_t *h, const char *id, ww_hmetric_t m, time_t fr
 		goto out;
 	}
 	/* one row per time: the finest tier wins where tiers overlap */
-	snprintf(sql, sizeof(sql), "SELECT t, %s, segment FROM samples WHERE drive=?1 AND t>=?2"
-		 " AND t<=?3 GROUP BY t HAVING tier=min(tier) ORDER BY t", ww_hmetrics[m].name);
+	if (is_probe(m))
+		snprintf(sql, sizeof(sql), "SELECT t, %s, 0 FROM probe_samples WHERE drive=?1"
+			 " AND t>=?2 AND t<=?3 GROUP BY t HAVING tier=min(tier) ORDER BY t",
+			 probe_cols[m - WW_HM_PROBE_P50]);
+	else
+		snprintf(sql, sizeof(sql), "SELECT t, %s, segment FROM samples WHERE drive=?1"
+			 " AND t>=?2 AND t<=?3 GROUP BY t HAVING tier=min(tier) ORDER BY t",
+			 ww_hmetrics[m].name);
 	if (sqlite3_prepare_v2(h->db, sql, -1, &st, NULL) != SQLITE_OK)
 		goto out;
 	sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
@@ -355,7 +494,8 @@ long ww_history_query(ww_history_t *h, const char *id, ww_hmetric_t m, time_t fr
 		}
 		raw[n].t = (time_t)sqlite3_column_int64(st, 0);
 		raw[n].has_value = sqlite3_column_type(st, 1) != SQLITE_NULL;
-		raw[n].value = raw[n].has_value ? (double)sqlite3_column_int64(st, 1) : 0;
+		raw[n].value = !raw[n].has_value ? 0 : is_probe(m) ? sqlite3_column_double(st, 1)
+				: (double)sqlite3_column_int64(st, 1);
 		raw[n].segment = sqlite3_column_int64(st, 2);
 		n++;
 	}
@@ -377,18 +517,23 @@ long ww_history_query(ww_history_t *h, const char *id, ww_hmetric_t m, time_t fr
 	for (size_t i = 0; i < n;) {
 		long double width = ((long double)(to - from) + 1) / max_points;
 		size_t b = (size_t)((raw[i].t - from) / width), j = i;
-		double sum = 0;
+		double sum = 0, top = 0;
 		size_t cnt = 0;
 
 		while (j < n && (size_t)((raw[j].t - from) / width) == b) {
 			if (raw[j].has_value) {
 				sum += raw[j].value;
+				if (!cnt || raw[j].value > top)
+					top = raw[j].value;
 				cnt++;
 			}
 			j++;
 		}
 		pts[k] = raw[j - 1];
-		if (!ww_hmetrics[m].counter) {
+		if (ww_hmetrics[m].bucket_max) {
+			pts[k].has_value = cnt > 0;
+			pts[k].value = top;
+		} else if (!ww_hmetrics[m].counter) {
 			pts[k].has_value = cnt > 0;
 			pts[k].value = cnt ? sum / cnt : 0;
 		}
