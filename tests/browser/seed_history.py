@@ -16,6 +16,11 @@ service's own samples:
   unsafe_shutdowns    +1 every 15 days up to the current value (or 4)
   media_errors        0
   present             1
+and, at the same times, one probe burst row each (table probe_samples):
+  p50_seconds         80 us +- 10 us daily cycle
+  p99_seconds         400 us
+  max_seconds         1.2 ms (4 ms once a day)
+  reads, errors       64, 0
 The counts are printed as JSON ({"drive": samples}) for the test to compare
 with the plots' data lengths. Values are synthetic by design: the test checks
 that the pages plot what the history API returns, not the drives' past.
@@ -64,6 +69,12 @@ def main():
             " host_read_bytes, endurance_used_percent, temperature_celsius,"
             " power_on_seconds, unsafe_shutdowns, media_errors,"
             " available_spare_percent, present) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)", rows)
+        probes = [(d["id"], 0, t, 80e-6 + (10e-6 if (t // 3600) % 24 < 12 else -10e-6),
+                   400e-6, 4e-3 if (t // 3600) % 24 == 0 else 1.2e-3, 64, 0)
+                  for t in times]
+        con.executemany(
+            "INSERT OR REPLACE INTO probe_samples(drive, tier, t, p50_seconds, p99_seconds,"
+            " max_seconds, reads, errors) VALUES (?,?,?,?,?,?,?,?)", probes)
         out[d["id"]] = len(rows)
     con.commit()
     con.close()

@@ -218,6 +218,9 @@ async function main() {
 			check(lens.errors && lens.errors[0].n > 100, 'unsafe-shutdown plot has points for ' + d.id);
 			check(lens.latency && lens.latency[1].n > 0, 'probe-latency plot has points for ' + d.id,
 				'the history database keeps no probe latency (src/store/history.c metrics)');
+			const hp = await getJSON(base, '/api/v1/drives/' + encodeURIComponent(d.id) + '/history?metric=probe_latency_p99_seconds&from=' + from + '&to=' + (now + 60) + '&max_points=400');
+			const apiP = hp.body && hp.body.points ? hp.body.points.filter((p) => p[1] !== null).length : -1;
+			check(lens.latency && apiP > 100 && Math.abs(lens.latency[1].n - apiP) <= 2, 'probe-latency plot shows what the history API returns for ' + d.id, (lens.latency ? lens.latency[1].n : 'none') + ' vs ' + apiP);
 			const det = (await getJSON(base, '/api/v1/drives/' + encodeURIComponent(d.id))).body;
 			const vals = (det && det.health && det.health.values) || {};
 			const shownFields = await p2.$$eval('#f-values tr[data-field]', (trs) => trs.map((t) => t.dataset.field));
