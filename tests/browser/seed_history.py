@@ -70,7 +70,7 @@ def main():
             " power_on_seconds, unsafe_shutdowns, media_errors,"
             " available_spare_percent, present) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)", rows)
         probes = [(d["id"], 0, t, 80e-6 + (10e-6 if (t // 3600) % 24 < 12 else -10e-6),
-                   400e-6, 4e-3 if (t // 3600) % 24 == 0 else 1.2e-3, 64, 0)
+                   400e-6, 4e-3 if (t // STEP) % 4 == 0 else 1.2e-3, 64, 0)
                   for t in times]
         con.executemany(
             "INSERT OR REPLACE INTO probe_samples(drive, tier, t, p50_seconds, p99_seconds,"
