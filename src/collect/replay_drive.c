@@ -94,6 +94,7 @@ int ww_capture_drive(const char *sysroot, const ww_drive_t *d, const char *dir,
 		serials[0] = d->sysfs_serial;
 		xstr(red.id, d->sysfs_serial);
 		xstr(red.sysfs_serial, d->sysfs_serial);
+		xstr(red.sysfs_wwn, d->sysfs_serial); /* ATA t10 ids embed the serial */
 	}
 	snprintf(name, sizeof(name), "%s", red.id);
 	for (char *p = name; *p; p++)
