@@ -396,9 +396,11 @@ int ww_history_maintain(ww_history_t *h, time_t now)
 	if (!rc)
 		rc = thin_probe(h, 1, now - (time_t)h->cfg.hourly_s, 86400);
 	if (!rc && h->cfg.keep_s) {
-		char sql[128];
+		char sql[160];
 
-		snprintf(sql, sizeof(sql), "DELETE FROM samples WHERE t<%lld;",
+		snprintf(sql, sizeof(sql), "DELETE FROM samples WHERE t<%lld;"
+			 "DELETE FROM probe_samples WHERE t<%lld;",
+			 (long long)(now - (time_t)h->cfg.keep_s),
 			 (long long)(now - (time_t)h->cfg.keep_s));
 		rc = sqlite3_exec(h->db, sql, NULL, NULL, NULL) == SQLITE_OK ? 0 : -EIO;
 	}

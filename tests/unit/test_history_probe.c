@@ -208,6 +208,28 @@ static void test_thinning_and_query(void)
 	ww_history_close(h);
 }
 
+/* [history] retention (keep_s) drops probe bursts too */
+static void test_keep(void)
+{
+	char path[256];
+	ww_history_cfg_t cfg = { .keep_s = 30 * DAY };
+	ww_history_t *h;
+	long cnt[3];
+
+	snprintf(path, sizeof(path), "%s/k.db", dir);
+	CHECK_EQ_I64(ww_history_open(path, &cfg, &h, NULL, 0), 0);
+	for (long i = 0; i < 60; i++) {
+		ww_hprobe_t b = burst(i);
+
+		CHECK_EQ_I64(ww_history_append_probe(h, "drive-k", &b, T0 + i * DAY), 0);
+	}
+	CHECK_EQ_I64(ww_history_maintain(h, T0 + 60 * DAY), 0);
+	CHECK_EQ_I64(ww_history_count_probe(h, "drive-k", cnt), 0);
+	/* bursts at days 30..59 stay (t >= now - 30 d) */
+	CHECK_EQ_I64(cnt[0] + cnt[1] + cnt[2], 30);
+	ww_history_close(h);
+}
+
 /* The service hook and GET .../history?metric=probe_latency_p99_seconds. */
 static void test_service_and_api(void)
 {
@@ -267,6 +289,7 @@ int main(void)
 	}
 	test_migration();
 	test_thinning_and_query();
+	test_keep();
 	test_service_and_api();
 	{
 		char cmd[300];
