@@ -36,6 +36,10 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: wearwatch serve [options]\n"
+		"  --config FILE                   configuration (default /etc/wearwatch/wearwatch.conf, may be absent;\n"
+		"                                  see wearwatch.conf(5)); the flags below win over it; SIGHUP reloads\n"
+		"  --web-config FILE               TLS and basic auth (Prometheus web.config format)\n"
+		"  --notify-exec PROG              run PROG on health changes (WEARWATCH_* environment)\n"
 		"  --listen HOST:PORT              address to serve on (default all addresses, port 9786;\n"
 		"                                  e.g. \"[::]:9786\", \":9786\", \"0.0.0.0:9786\", \"127.0.0.1:9786\")\n"
 		"  --poll-interval SECONDS         read solid-state drives this often (default 60)\n"
