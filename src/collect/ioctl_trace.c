@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "collect/drivedb.h"
 #include "collect/ioctl_trace.h"
 #include "decode/ata.h"
 
@@ -85,6 +86,6 @@ int ww_ioctl_trace_load(const char *text, size_t len, ww_health_t *h)
 		if (n >= 0 && (rc = ww_decode_ata_smart_thresholds(buf, (size_t)n, h)) < 0)
 			return rc;
 	}
-	ww_ata_finish(h);
+	ww_ata_finish_db(h); /* + drive database presets (issue 7) */
 	return 0;
 }

@@ -304,6 +304,32 @@ static bool ww_attr_temp(const ww_health_t *h, uint8_t id, int64_t *t)
 
 void ww_ata_finish(ww_health_t *h)
 {
+	ww_ata_finish_presets(h, NULL);
+}
+
+/* Attribute 9 in the unit the presets name (low 32 bits). */
+static void ww_ata_poh(ww_health_t *h, const ww_ata_attr_t *at, const ww_ata_presets_t *p)
+{
+	uint64_t v = at->raw & 0xffffffffu;
+
+	switch (p ? p->poh_unit : WW_ATA_POH_HOURS) {
+	case WW_ATA_POH_MINUTES:
+		WW_SET(h->power_on_seconds, v * 60, "ATA attribute 9 (low 32 bits, minutes per drive database)");
+		break;
+	case WW_ATA_POH_HALFMINUTES:
+		WW_SET(h->power_on_seconds, v * 30,
+		       "ATA attribute 9 (low 32 bits, half-minutes per drive database)");
+		break;
+	case WW_ATA_POH_SECONDS:
+		WW_SET(h->power_on_seconds, v, "ATA attribute 9 (low 32 bits, seconds per drive database)");
+		break;
+	default:
+		WW_SET(h->power_on_seconds, v * 3600, "ATA attribute 9 (low 32 bits, taken as hours)");
+	}
+}
+
+void ww_ata_finish_presets(ww_health_t *h, const ww_ata_presets_t *p)
+{
 	const ww_ata_attr_t *at;
 	ww_ata_t *a;
 	int64_t t;
@@ -316,8 +342,7 @@ void ww_ata_finish(ww_health_t *h)
 		WW_SET(h->power_on_seconds, a->devstat_power_on_hours.value * 3600,
 		       "ATA Device Statistics page 1 offset 0x10 (hours)");
 	else if ((at = ww_ata_find_attr(h, 9)))
-		WW_SET(h->power_on_seconds, (at->raw & 0xffffffffu) * 3600,
-		       "ATA attribute 9 (low 32 bits, taken as hours)");
+		ww_ata_poh(h, at, p);
 
 	if (WW_HAS(a->devstat_temperature_celsius))
 		WW_SET(h->temperature_celsius, a->devstat_temperature_celsius.value,
@@ -337,6 +362,26 @@ void ww_ata_finish(ww_health_t *h)
 		h->host_written_bytes.label = "ata_devstat";
 		h->host_read_bytes.label = "ata_devstat";
 	}
+
+	/* attribute 241 fallback: only when the drive database gives its unit */
+	if (!WW_HAS(h->host_written_bytes) && p && p->written_unit_bytes &&
+	    (at = ww_ata_find_attr(h, 241))) {
+		uint64_t unit = p->written_unit_bytes == WW_ATA_UNIT_LBA ?
+					(WW_HAS(h->logical_block_bytes) ? h->logical_block_bytes.value : 0) :
+					p->written_unit_bytes;
+		ww_u64 raw = { 0 };
+
+		WW_SET(raw, at->raw & 0xffffffffffffull, "ATA attribute 241");
+		h->host_written_bytes = ww_sectors_to_bytes(raw, unit,
+			p->written_source ? p->written_source : "ATA attribute 241 (drive database unit)");
+		if (WW_HAS(h->host_written_bytes))
+			h->host_written_bytes.label = "ata_attribute_241";
+	}
+	for (int i = 0; p && i < 3 && p->unsafe_shutdown_id[i] && !WW_HAS(h->unsafe_shutdowns); i++)
+		if ((at = ww_ata_find_attr(h, p->unsafe_shutdown_id[i])))
+			WW_SET(h->unsafe_shutdowns, at->raw & 0xffffffffffffull,
+			       p->unsafe_source[i] ? p->unsafe_source[i] :
+						     "ATA attribute (drive database: unsafe shutdowns)");
 
 	if ((at = ww_ata_find_attr(h, 12)))
 		WW_SET(h->power_cycles, at->raw, "ATA attribute 12 (raw48)");

@@ -97,6 +97,39 @@ int ww_decode_ata_devstat(const uint8_t *buf, size_t len, ww_health_t *h);
  *  - smart_status: h->ata.return_status (SMART RETURN STATUS). */
 void ww_ata_finish(ww_health_t *h);
 
+/** Attribute meaning by model/firmware (issue 7), looked up outside decode
+ * (src/collect/drivedb.c: smartmontools' drivedb.h presets, then
+ * data/attribute-quirks.tsv) and handed in; decode stays pure. */
+typedef enum ww_ata_poh_unit {
+	WW_ATA_POH_HOURS = 0,   /* default (drivedb "-v 9,raw24(raw8)" etc.) */
+	WW_ATA_POH_MINUTES,     /* "-v 9,minutes" */
+	WW_ATA_POH_HALFMINUTES, /* "-v 9,halfminutes" */
+	WW_ATA_POH_SECONDS,     /* "-v 9,seconds" */
+} ww_ata_poh_unit_t;
+
+typedef struct ww_ata_presets {
+	ww_ata_poh_unit_t poh_unit;
+	const char *poh_source;        /* "drivedb: Fujitsu MHZ BJ" ...; NULL = none */
+	uint64_t written_unit_bytes;   /* attribute 241 raw unit in bytes (32 MiB for
+					  Host_Writes_32MiB); 0 = none. WW_ATA_UNIT_LBA
+					  = the logical sector size */
+	const char *written_source;    /* e.g. "drivedb 241 Host_Writes_32MiB" */
+	uint8_t unsafe_shutdown_id[3]; /* 174, 192, 235 the database names an
+					  unsafe-shutdown count, in its order; 0 = none.
+					  The first one the drive reports is used */
+	const char *unsafe_source[3];
+} ww_ata_presets_t;
+
+#define WW_ATA_UNIT_LBA UINT64_MAX
+
+/** ww_ata_finish() with presets (p may be NULL = ww_ata_finish):
+ *  - attribute 9 (when Device Statistics has no POH) in p->poh_unit, low 32
+ *    bits;
+ *  - host_written_bytes, when Device Statistics has none: attribute 241 raw48
+ *    x p->written_unit_bytes (label "ata_attribute_241");
+ *  - unsafe_shutdowns: the first of p->unsafe_shutdown_id[] present, raw48. */
+void ww_ata_finish_presets(ww_health_t *h, const ww_ata_presets_t *p);
+
 /** smartmontools' default attribute name for id (its drivedb "DEFAULT"
  * entry), "Unknown_Attribute" otherwise. Never NULL. */
 const char *ww_ata_attr_name(uint8_t id);

@@ -30,13 +30,11 @@
 #include "decode/scsi.h"
 
 struct known { const char *file, *field, *reason; };
-#define MINUTES "attribute 9 counts minutes on this model/firmware (skdump's quirk table and smartmontools' drivedb say so); wearwatch's drivedb lookup is not applied to this path yet"
+/* attribute 9 in minutes (Fujitsu MHY2xx0BH fw 0085000B, Maxtor 96147H8) now comes
+ * from the drive database (src/collect/drivedb.c): those blobs match */
 static const struct known known[] = {
 	{ "smart-raid.json", "temperature",
 	  "smartctl prints temperature.current 0 for an Intel RAID volume that has no temperature log page; 0 is not a reading" },
-	{ "FUJITSU_MHY2120BH--0085000B", "POH", MINUTES },
-	{ "FUJITSU_MHY2250BH--0085000B", "POH", MINUTES },
-	{ "Maxtor_96147H8--BAC51KJ0", "POH", MINUTES },
 	{ NULL, NULL, NULL }
 };
 

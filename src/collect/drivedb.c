@@ -1,0 +1,376 @@
+/* Drive database: smartmontools' drivedb.h + data/attribute-quirks.tsv
+ * (see drivedb.h). */
+#include <errno.h>
+#include <pthread.h>
+#include <regex.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "collect/drivedb.h"
+
+extern const char ww_builtin_attribute_quirks_tsv[];
+
+#define WW_DB_FIELDS 5
+#define WW_DB_CACHE 64
+
+struct db_entry {
+	char *f[WW_DB_FIELDS]; /* family, model, firmware, warning, presets */
+};
+
+struct cached {
+	char model[64], fw[32];
+	int found;
+	ww_ata_presets_t p;
+};
+
+static pthread_mutex_t db_lock = PTHREAD_MUTEX_INITIALIZER;
+static const char *db_path;
+static struct db_entry *db;
+static size_t db_n;
+static bool db_loaded;
+static struct cached cache[WW_DB_CACHE];
+static size_t cache_n, cache_next;
+
+void ww_drivedb_set_path(const char *path)
+{
+	pthread_mutex_lock(&db_lock);
+	db_path = path;
+	db_loaded = false;
+	db = NULL; /* entries are leaked on purpose: sources point into them */
+	db_n = 0;
+	cache_n = cache_next = 0;
+	pthread_mutex_unlock(&db_lock);
+}
+
+/* ---------------------------------------------------------- parsing --- */
+
+static void append(char **dst, size_t *len, const char *s, size_t n)
+{
+	char *x = realloc(*dst, *len + n + 1);
+
+	if (!x)
+		return;
+	memcpy(x + *len, s, n);
+	*len += n;
+	x[*len] = '\0';
+	*dst = x;
+}
+
+/* The C source: entries are top-level brace blocks (the including file opens
+ * the array) holding string literals
+ * separated by commas; adjacent literals concatenate; comments skipped. */
+static void parse(const char *s)
+{
+	int depth = 0, field = 0;
+	struct db_entry cur;
+	size_t flen[WW_DB_FIELDS];
+	size_t cap = 0;
+
+	memset(&cur, 0, sizeof(cur));
+	memset(flen, 0, sizeof(flen));
+	while (*s) {
+		if (s[0] == '/' && s[1] == '/') {
+			s = strchrnul(s, '\n');
+			continue;
+		}
+		if (s[0] == '/' && s[1] == '*') {
+			const char *e = strstr(s + 2, "*/");
+
+			s = e ? e + 2 : s + strlen(s);
+			continue;
+		}
+		if (*s == '"') {
+			const char *p = ++s;
+			char buf[512];
+			size_t n = 0;
+
+			while (*p && *p != '"') {
+				if (*p == '\\' && p[1])
+					p++;
+				if (n < sizeof(buf))
+					buf[n++] = *p;
+				p++;
+			}
+			if (depth == 1 && field < WW_DB_FIELDS)
+				append(&cur.f[field], &flen[field], buf, n);
+			s = *p ? p + 1 : p;
+			continue;
+		}
+		if (*s == '{') {
+			depth++;
+			if (depth == 1) {
+				memset(&cur, 0, sizeof(cur));
+				memset(flen, 0, sizeof(flen));
+				field = 0;
+			}
+		} else if (*s == '}') {
+			if (depth == 1 && field == WW_DB_FIELDS - 1) {
+				if (db_n == cap) {
+					size_t nc = cap ? 2 * cap : 1024;
+					struct db_entry *x = realloc(db, nc * sizeof(*x));
+
+					if (!x)
+						return;
+					db = x;
+					cap = nc;
+				}
+				for (int i = 0; i < WW_DB_FIELDS; i++)
+					if (!cur.f[i])
+						cur.f[i] = strdup("");
+				db[db_n++] = cur;
+			} else if (depth == 1) {
+				for (int i = 0; i < WW_DB_FIELDS; i++)
+					free(cur.f[i]);
+			}
+			depth--;
+		} else if (*s == ',' && depth == 1) {
+			field++;
+		}
+		s++;
+	}
+}
+
+static void load(void)
+{
+	static const char *const paths[] = {
+		"/var/lib/smartmontools/drivedb/drivedb.h", /* update-smart-drivedb */
+		"/usr/share/smartmontools/drivedb.h",
+	};
+	FILE *f = NULL;
+	char *text;
+	long n;
+
+	db_loaded = true;
+	if (db_path)
+		f = fopen(db_path, "r");
+	for (size_t i = 0; !db_path && !f && i < sizeof(paths) / sizeof(*paths); i++)
+		f = fopen(paths[i], "r");
+	if (!f)
+		return;
+	if (fseek(f, 0, SEEK_END) || (n = ftell(f)) <= 0 || fseek(f, 0, SEEK_SET) ||
+	    !(text = calloc(1, (size_t)n + 1))) {
+		fclose(f);
+		return;
+	}
+	if (fread(text, 1, (size_t)n, f) == (size_t)n)
+		parse(text);
+	free(text);
+	fclose(f);
+}
+
+/* ---------------------------------------------------------- presets --- */
+
+/* "WHERE \"A\":", kept for the process lifetime (record sources point here) */
+static char *dupf(const char *where, const char *a)
+{
+	char *s = NULL;
+
+	if (asprintf(&s, "%s \"%s\":", where, a) < 0)
+		return NULL;
+	return s;
+}
+
+int ww_drivedb_apply_presets(const char *presets, const char *src, ww_ata_presets_t *p)
+{
+	const char *s = presets;
+	int n = 0;
+
+	if (!presets || !p)
+		return 0;
+	while ((s = strstr(s, "-v "))) {
+		char arg[96], *fmt, *name, *extra;
+		unsigned id;
+		size_t k = strcspn(s + 3, " \t");
+
+		if (k >= sizeof(arg)) {
+			s += 3;
+			continue;
+		}
+		memcpy(arg, s + 3, k);
+		arg[k] = '\0';
+		s += 3 + k;
+		char *one = NULL; /* "<src> -v <arg>", kept (records point here) */
+
+		if (asprintf(&one, "%s -v %s", src ? src : "", arg) < 0)
+			one = NULL;
+		if (sscanf(arg, "%u,", &id) != 1 || !(fmt = strchr(arg, ',')))
+			continue;
+		fmt++;
+		name = strchr(fmt, ',');
+		if (name)
+			*name++ = '\0';
+		extra = name ? strchr(name, ',') : NULL; /* ",HDD" / ",SSD" */
+		if (extra)
+			*extra = '\0';
+		if (id == 9) {
+			if (!strcmp(fmt, "minutes"))
+				p->poh_unit = WW_ATA_POH_MINUTES, p->poh_source = one, n++;
+			else if (!strcmp(fmt, "halfminutes"))
+				p->poh_unit = WW_ATA_POH_HALFMINUTES, p->poh_source = one, n++;
+			else if (!strcmp(fmt, "seconds"))
+				p->poh_unit = WW_ATA_POH_SECONDS, p->poh_source = one, n++;
+		} else if (id == 241 && name) {
+			uint64_t u = 0;
+
+			if (strstr(name, "32MiB"))
+				u = 32ull << 20;
+			else if (strstr(name, "GiB"))
+				u = 1ull << 30;
+			else if (strstr(name, "MiB"))
+				u = 1ull << 20;
+			else if (!strcmp(name, "Total_LBAs_Written") && !strcmp(fmt, "raw48"))
+				u = WW_ATA_UNIT_LBA;
+			if (u) {
+				p->written_unit_bytes = u;
+				p->written_source = one;
+				n++;
+			}
+		} else if ((id == 174 || id == 192 || id == 235) && name &&
+			   (strcasestr(name, "Unsafe_Shutdown") || strcasestr(name, "Unexpect") ||
+			    strcasestr(name, "POR_Recovery") || strcasestr(name, "Unplanned"))) {
+			/* in the database's order (Intel names 174 and 192) */
+			for (int i = 0; i < 3; i++)
+				if (!p->unsafe_shutdown_id[i] || p->unsafe_shutdown_id[i] == id) {
+					p->unsafe_shutdown_id[i] = (uint8_t)id;
+					p->unsafe_source[i] = one;
+					break;
+				}
+			n++;
+		} else {
+			free(one);
+		}
+	}
+	return n;
+}
+
+static bool full_match(const char *re, const char *s)
+{
+	char *anch = NULL;
+	regex_t rx;
+	bool ok;
+
+	if (!*re)
+		return true;
+	if (asprintf(&anch, "^(%s)$", re) < 0)
+		return false;
+	ok = regcomp(&rx, anch, REG_EXTENDED | REG_NOSUB) == 0;
+	free(anch);
+	if (!ok)
+		return false;
+	ok = regexec(&rx, s, 0, NULL, 0) == 0;
+	regfree(&rx);
+	return ok;
+}
+
+/* One data/attribute-quirks.tsv row: model \t firmware \t id \t meaning \t why */
+static int quirk_row(const char *line, size_t k, const char *model, const char *fw,
+		     ww_ata_presets_t *p)
+{
+	char row[1024], pre[64], *col[5] = { 0 }, *t = row;
+	const char *src;
+	size_t c = 0;
+
+	if (*line == '#' || k == 0 || k >= sizeof(row))
+		return 0;
+	memcpy(row, line, k);
+	row[k] = '\0';
+	while (t && c < 5)
+		col[c++] = strsep(&t, "\t"); /* keeps the empty firmware column */
+	if (c < 4 || !full_match(col[0], model) || !full_match(col[1], fw))
+		return 0;
+	src = dupf("attribute-quirks.tsv", col[0]);
+	if (!strcmp(col[3], "hours")) {
+		p->poh_unit = WW_ATA_POH_HOURS;
+		p->poh_source = src;
+		return 1;
+	}
+	if (!strcmp(col[3], "unsafe_shutdowns"))
+		snprintf(pre, sizeof(pre), "-v %s,raw48,Unsafe_Shutdown_Count", col[2]);
+	else if (!strcmp(col[3], "written_lba"))
+		snprintf(pre, sizeof(pre), "-v %s,raw48,Total_LBAs_Written", col[2]);
+	else if (!strncmp(col[3], "written_", 8))
+		snprintf(pre, sizeof(pre), "-v %s,raw48,Host_Writes_%s", col[2], col[3] + 8);
+	else
+		snprintf(pre, sizeof(pre), "-v %s,%s", col[2], col[3]);
+	return ww_drivedb_apply_presets(pre, src, p);
+}
+
+static int quirks(const char *model, const char *fw, ww_ata_presets_t *p)
+{
+	const char *line = ww_builtin_attribute_quirks_tsv;
+	int n = 0;
+
+	while (*line) {
+		const char *nl = strchrnul(line, '\n');
+
+		n += quirk_row(line, (size_t)(nl - line), model, fw, p);
+		line = *nl ? nl + 1 : nl;
+	}
+	return n;
+}
+
+static int lookup_locked(const char *model, const char *fw, ww_ata_presets_t *p)
+{
+	int found = 0;
+
+	if (!db_loaded)
+		load();
+	for (size_t i = 0; i < db_n && !found; i++) {
+		const struct db_entry *e = &db[i];
+
+		if (!strcmp(e->f[0], "DEFAULT") || !strncmp(e->f[0], "VERSION:", 8) ||
+		    !strncmp(e->f[0], "USB:", 4))
+			continue;
+		if (!full_match(e->f[1], model) || !full_match(e->f[2], fw))
+			continue;
+		found = 1;
+		ww_drivedb_apply_presets(e->f[4], dupf("drivedb.h", e->f[0]), p);
+	}
+	if (quirks(model, fw, p) > 0)
+		found = 1;
+	return found;
+}
+
+int ww_drivedb_lookup(const char *model, const char *firmware, ww_ata_presets_t *p)
+{
+	int found;
+
+	if (!model || !p)
+		return -EINVAL;
+	if (!firmware)
+		firmware = "";
+	memset(p, 0, sizeof(*p));
+	pthread_mutex_lock(&db_lock);
+	for (size_t i = 0; i < cache_n; i++)
+		if (!strcmp(cache[i].model, model) && !strcmp(cache[i].fw, firmware)) {
+			*p = cache[i].p;
+			found = cache[i].found;
+			pthread_mutex_unlock(&db_lock);
+			return found;
+		}
+	found = lookup_locked(model, firmware, p);
+	{
+		struct cached *c = &cache[cache_n < WW_DB_CACHE ? cache_n++ : (cache_next++ % WW_DB_CACHE)];
+
+		snprintf(c->model, sizeof(c->model), "%s", model);
+		snprintf(c->fw, sizeof(c->fw), "%s", firmware);
+		c->found = found;
+		c->p = *p;
+	}
+	pthread_mutex_unlock(&db_lock);
+	return found;
+}
+
+void ww_ata_finish_db(ww_health_t *h)
+{
+	ww_ata_presets_t p;
+
+	if (!h)
+		return;
+	if (*h->model && ww_drivedb_lookup(h->model, h->firmware, &p) > 0)
+		ww_ata_finish_presets(h, &p);
+	else
+		ww_ata_finish(h);
+}
