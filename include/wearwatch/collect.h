@@ -47,9 +47,12 @@ void ww_report_cmd(ww_read_report_t *r, const char *what, const ww_cmd_status_t 
  * Returns 0 when the SMART log was read, -errno otherwise (report says why). */
 int ww_read_nvme(ww_xport_t *x, const ww_drive_t *d, ww_health_t *h, ww_read_report_t *r);
 
-/** NVMe Endurance Group Information log 09h (LSI = first namespace ENDGID),
- * only when h->nvme_ctrl.ctratt bit 4 is set; fills endurance_estimate_bytes
- * and media_written_bytes (src/collect/read_nvme_endurance.c). Called by
+/** NVMe endurance logs (src/collect/read_nvme_endurance.c): the OCP SMART
+ * extended log C0h (512 bytes, NSID FFFFFFFFh) on every controller, decoded
+ * only when its GUID/version match (else noted "unsupported"), then the
+ * Endurance Group Information log 09h (LSI = first namespace ENDGID) only
+ * when h->nvme_ctrl.ctratt bit 4 is set; fill endurance_estimate_bytes,
+ * media_written_bytes, capacitor health, PLP start count. Called by
  * ww_read_nvme after the SMART log. */
 void ww_read_nvme_endurance(ww_xport_t *x, ww_health_t *h, ww_read_report_t *r);
 
