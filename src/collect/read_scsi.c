@@ -8,13 +8,15 @@
  * answers it, 0x0D/0x01 is read iff listed (scsi_debug lists it); drives that
  * predate subpages (0x00/0xFF unsupported) get 0x0D/0x01 only when page 0x0D
  * gave no current temperature (absent or 0xFF), as a probe whose
- * "unsupported" answer is counted as a capability, not an error. */
+ * "unsupported" answer is counted as a capability, not an error. Page
+ * 0x0E/0x01 (utilization) is read only when 0x00/0xFF lists it. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "decode/scsi.h"
+#include "decode/nvme_endurance.h" /* ww_decode_scsi_utilization */
 #include "wearwatch/collect.h"
 
 #define SCSI_TIMEOUT_S 20
@@ -130,6 +132,26 @@ static bool read_log_page(ww_xport_t *x, uint8_t page, uint8_t subpage, uint8_t 
 	return rc == 0;
 }
 
+/* Utilization log page (SBC-4, 0x0E/0x01): workload utilization in 0.01 %
+ * of the vendor's annual workload rating. Asked only when the supported pages
+ * and subpages list names it; a page without the Workload Utilization
+ * parameter is nothing to decode, not a decode error. */
+static void read_utilization(ww_xport_t *x, uint8_t *buf, ww_health_t *h, ww_read_report_t *r)
+{
+	ww_cmd_status_t st;
+	uint8_t pg, spg;
+	int rc;
+
+	if (log_sense(x, 0x0e, 0x01, buf, &st, r) < 0)
+		return;
+	if (ww_scsi_log_begin(buf, st.data_len, &pg, &spg, NULL) < 0 || pg != 0x0e || spg != 0x01) {
+		decoded(r, -EINVAL);
+		return;
+	}
+	rc = ww_decode_scsi_utilization(buf, st.data_len, h);
+	decoded(r, rc == -ENOENT ? 0 : rc);
+}
+
 static const uint8_t health_pages[] = { 0x02, 0x03, 0x05, 0x0d, 0x0e, 0x11, 0x15, 0x19, 0x2f };
 
 static void read_logs(ww_xport_t *x, uint8_t *buf, ww_health_t *h, ww_read_report_t *r)
@@ -146,6 +168,8 @@ static void read_logs(ww_xport_t *x, uint8_t *buf, ww_health_t *h, ww_read_repor
 			  : (ww_scsi_page_supported(h, 0x0d, 0) &&
 			     !WW_HAS(h->scsi.temperature_celsius)))
 		read_log_page(x, 0x0d, 0x01, buf, h, r);
+	if (have_subpages && ww_scsi_page_supported(h, 0x0e, 0x01))
+		read_utilization(x, buf, h, r);
 }
 
 int ww_read_scsi(ww_xport_t *x, const ww_drive_t *d, ww_health_t *h, ww_read_report_t *r)

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "decode/nvme_endurance.h"
 #include "decode/scsi.h"
 #include "ww_test.h"
 
@@ -617,6 +618,23 @@ static void test_garbage(void)
 	CHECK_EQ_I64(decode_exact(ww_decode_scsi_log_page, b + 4, 60, &h), -EMSGSIZE);
 }
 
+/* Utilization log page 0x0E/0x01 (SBC-4), spec-constructed: our decoder and
+ * sg_logs --inhex agree on the Workload Utilization, 3000 = 30.00 %. */
+static void test_utilization_sg(void)
+{
+	uint8_t b[64];
+	size_t n = fixture("log_0e01_utilization.hex", b, sizeof(b));
+	ww_health_t h;
+
+	memset(&h, 0, sizeof(h));
+	CHECK_EQ_U64(n, 16);
+	CHECK_EQ_I64(ww_decode_scsi_utilization(b, n, &h), 0);
+	CHECK_EQ_U64(h.workload_utilization_centipercent.value, 3000);
+	/* sg_logs prints "Workload utilization: 30.00 %": the integer part */
+	CHECK_SG("log_0e01_utilization.hex", "Workload utilization", h.workload_utilization_centipercent.value / 100);
+	CHECK_EQ_U64(h.workload_utilization_centipercent.value % 100, 0);
+}
+
 int main(void)
 {
 	const char *src = getenv("WW_SOURCE_DIR");
@@ -644,5 +662,6 @@ int main(void)
 	test_identity();
 	test_vm_scsi_debug();
 	test_garbage();
+	test_utilization_sg();
 	return ww_test_done("test_scsi_decode");
 }

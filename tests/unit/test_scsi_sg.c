@@ -188,7 +188,9 @@ static void test_open(void)
 /* ---- a scripted transport serving the constructed pages ---- */
 struct script {
 	bool subpages_supported;   /* answer LOG SENSE 0x00/0xFF */
+	const char *subpages;      /* its file; NULL = log_00ff_supported_subpages.hex */
 	const char *page_0d;       /* file for page 0x0D */
+	bool util_rejected;        /* LOG SENSE 0x0E/0x01: ILLEGAL REQUEST */
 	uint8_t sent[64][16];
 	size_t n_sent;
 };
@@ -225,13 +227,17 @@ static int fake_scsi_in(ww_xport_t *x, const uint8_t *cdb, size_t cdb_len, uint8
 		unsigned pg = cdb[2] & 0x3f, sp = cdb[3];
 		switch (pg << 8 | sp) {
 		case 0x0000: file = "log_00_supported.hex"; break;
-		case 0x00ff: file = s->subpages_supported ? "log_00ff_supported_subpages.hex" : NULL; break;
+		case 0x00ff:
+			file = !s->subpages_supported ? NULL : s->subpages ? s->subpages
+			       : "log_00ff_supported_subpages.hex";
+			break;
 		case 0x0200: file = "log_02_write_errors.hex"; break;
 		case 0x0300: file = "log_03_read_errors.hex"; break;
 		case 0x0500: file = "log_05_verify_errors.hex"; break;
 		case 0x0d00: file = s->page_0d; break;
 		case 0x0d01: file = "log_0d01_environment.hex"; break;
 		case 0x0e00: file = "log_0e_start_stop.hex"; break;
+		case 0x0e01: file = s->util_rejected ? NULL : "log_0e01_utilization.hex"; break;
 		case 0x1100: file = "log_11_ssm.hex"; break;
 		case 0x1500: file = "log_15_bg_scan.hex"; break;
 		case 0x1900: file = "log_19_gen_stats.hex"; break;
@@ -301,6 +307,8 @@ static void test_reader(void)
 	CHECK_EQ_U64(h.capacity_bytes.value, 600127266816ull);
 	CHECK_EQ_U64(h.rotation_rate_rpm.value, 10500);
 	CHECK(sent_log(&s, 0x0d, 0x01)); /* listed in 0x00/0xFF */
+	CHECK(!sent_log(&s, 0x0e, 0x01)); /* not listed there */
+	CHECK(!WW_HAS(h.workload_utilization_centipercent));
 	CHECK(!sent_log(&s, 0x30, 0));
 	CHECK_EQ_I64(h.temperature_celsius.value, 38);
 	CHECK_EQ_I64(h.scsi.env_temperature_celsius.value, 40);
@@ -335,6 +343,44 @@ static void test_reader(void)
 	CHECK_EQ_I64(h.temperature_celsius.value, 40);
 	CHECK_STR(h.temperature_celsius.source, "SCSI log page 0x0D/0x01 param 0x0000");
 	check_log_cdbs(&s3);
+
+	/* 0x00/0xFF lists 0x0E/0x01 (utilization): it is asked once, after the
+	 * health pages, and decoded: 3000 = 30.00 % of the annual workload
+	 * rating (the spec-constructed page; sg_logs --inhex reads the same, see
+	 * test_scsi_decode.c) */
+	struct script s4 = { .subpages_supported = true,
+			     .subpages = "log_00ff_supported_subpages_util.hex",
+			     .page_0d = "log_0d_temperature.hex" };
+	x.priv = &s4;
+	memset(&h, 0, sizeof(h));
+	memset(&r, 0, sizeof(r));
+	CHECK_EQ_I64(ww_read_scsi(&x, &d, &h, &r), 0);
+	check_log_cdbs(&s4);
+	CHECK(sent_log(&s4, 0x0e, 0x01));
+	CHECK_EQ_U64(s4.sent[s4.n_sent - 1][0], 0x4d); /* the last command */
+	CHECK_EQ_U64(s4.sent[s4.n_sent - 1][2], 0x4e);
+	CHECK_EQ_U64(s4.sent[s4.n_sent - 1][3], 0x01);
+	CHECK_EQ_U64(h.workload_utilization_centipercent.value, 3000);
+	CHECK_STR(h.workload_utilization_centipercent.label, "scsi_utilization");
+	CHECK_EQ_U64(r.n_cmds, 19);
+	CHECK_STR(r.cmds[18].what, "LOG SENSE 0x0e/0x01");
+	CHECK_EQ_U64(r.n_errors, 0);
+	CHECK_EQ_U64(r.n_decode_errors, 0);
+	CHECK_EQ_U64(r.n_unsupported, 0);
+	/* same list, but the drive rejects the page: unsupported, not an error */
+	struct script s5 = s4;
+	s5.n_sent = 0;
+	s5.util_rejected = true;
+	x.priv = &s5;
+	memset(&h, 0, sizeof(h));
+	memset(&r, 0, sizeof(r));
+	CHECK_EQ_I64(ww_read_scsi(&x, &d, &h, &r), 0);
+	CHECK(sent_log(&s5, 0x0e, 0x01));
+	CHECK(!WW_HAS(h.workload_utilization_centipercent));
+	CHECK_EQ_U64(r.n_unsupported, 1);
+	CHECK_EQ_U64(r.n_errors, 0);
+	/* no subpage list at all (s2 above): 0x0E/0x01 is never guessed */
+	CHECK(!sent_log(&s2, 0x0e, 0x01));
 
 	/* the probe: VPD 0x00 without 0x89 */
 	bool is_ata = true;
