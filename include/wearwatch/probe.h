@@ -199,11 +199,18 @@ typedef struct ww_probe_burst {
 	uint64_t seed;
 	ww_probe_read_fn on_read;
 	void *ctx;
+	/* Asked right before each read is submitted (NULL = never asked):
+	 * false ends the burst there (`stopped`). The daemon re-reads the
+	 * runtime power status with it, since the kernel may suspend the drive
+	 * after the burst was gated or between two paced reads, and the next
+	 * read would wake it. */
+	bool (*may_issue)(void *ctx);
 	/* output */
 	uint32_t issued, completed, errors;
 	uint64_t max_ns;            /* slowest successful read */
 	int last_error;
 	bool done, hung;
+	bool stopped;               /* may_issue said no; nothing more issued */
 	/* private */
 	struct ww_probe_burst *next_;
 	uint64_t rng_, start_ns_, next_issue_ns_;

@@ -12,6 +12,7 @@
 
 #include "daemon/log.h"
 #include "daemon/probe_daemon.h"
+#include "wearwatch/drive.h"
 
 #define RING_ENTRIES 256
 #define BUSY_RETRY_NS 5000000000ull
@@ -24,6 +25,7 @@ struct entry {
 	ww_probe_burst_t burst;
 	ww_hist_t burst_hist;       /* this burst's reads, for the history */
 	char block[32];
+	const char *sysroot;
 	uint64_t next_due, last_ios;
 	bool active, hung;
 	struct entry *next;
@@ -52,6 +54,7 @@ static struct entry *entry_get(ww_probe_sched_t *s, const char *id, uint32_t win
 		return NULL;
 	}
 	snprintf(e->id, sizeof(e->id), "%s", id);
+	e->sysroot = s->cfg.sysroot;
 	e->burst.fd = -1;
 	e->next = s->entries;
 	s->entries = e;
@@ -81,6 +84,16 @@ static void on_read(void *ctx, const ww_probe_read_t *r)
 	ww_probe_stats_add(&e->stats, r->res == (int)e->burst.bs, r->lat_ns);
 	if (r->res == (int)e->burst.bs)
 		ww_hist_add_index(&e->burst_hist, ww_hist_index(r->lat_ns));
+}
+
+/* Before every read: the gate was passed at the burst's start, but the kernel
+ * may runtime-suspend the drive since (or between paced reads); a read then
+ * would resume it. */
+static bool may_issue(void *ctx)
+{
+	struct entry *e = ctx;
+
+	return ww_runtime_suspended(e->sysroot, e->block) != 1;
 }
 
 static void start(ww_probe_sched_t *s, struct entry *e, const ww_drive_state_t *st,
@@ -130,6 +143,7 @@ static void start(ww_probe_sched_t *s, struct entry *e, const ww_drive_state_t *
 	b->range_len -= b->range_len % bs;
 	b->seed = now ^ (uintptr_t)e;
 	b->on_read = on_read;
+	b->may_issue = may_issue;
 	b->ctx = e;
 	snprintf(e->block, sizeof(e->block), "%s", st->drive.block);
 	ww_hist_reset(&e->burst_hist);
@@ -162,6 +176,10 @@ static void complete(ww_probe_sched_t *s, struct entry *e)
 	e->sum.last_max_s = (double)b->max_ns / 1e9;
 	e->sum.last_error = b->hung ? -ETIMEDOUT : b->last_error;
 	e->sum.skip_reason = NULL;
+	if (b->stopped) {               /* suspended during the burst */
+		e->sum.skip_reason = "runtime-suspended";
+		e->sum.skip_time = e->sum.last_time;
+	}
 	if (b->hung) {
 		/* its read stays in the kernel; send nothing more to it */
 		e->hung = true;

@@ -117,7 +117,7 @@ int ww_probe_burst_start(ww_probe_engine_t *e, ww_probe_burst_t *b)
 	b->issued = b->completed = b->errors = 0;
 	b->max_ns = 0;
 	b->last_error = 0;
-	b->done = b->hung = false;
+	b->done = b->hung = b->stopped = false;
 	b->inflight_ = 0;
 	b->rng_ = b->seed ? b->seed : 0x9E3779B97F4A7C15ull;
 	b->start_ns_ = b->next_issue_ns_ = ww_probe_now_ns();
@@ -131,7 +131,7 @@ int ww_probe_burst_start(ww_probe_engine_t *e, ww_probe_burst_t *b)
 
 static bool more_to_issue(const ww_probe_burst_t *b, uint64_t now)
 {
-	if (b->hung)
+	if (b->hung || b->stopped)
 		return false;
 	if (b->count && b->issued >= b->count)
 		return false;
@@ -156,8 +156,14 @@ static uint64_t issue(ww_probe_engine_t *e, ww_probe_burst_t *b)
 		for (uint32_t i = 0; i < b->qd && !s; i++)
 			if (!slots[i]->busy)
 				s = slots[i];
+		if (!s)
+			break;
+		if (b->may_issue && !b->may_issue(b->ctx)) {
+			b->stopped = true;
+			break;
+		}
 		sqe = io_uring_get_sqe(&e->ring);
-		if (!s || !sqe)
+		if (!sqe)
 			break;
 		s->offset = b->range_start + (xorshift(&b->rng_) % blocks) * b->bs;
 		io_uring_prep_read(sqe, b->fd, s->buf, b->bs, s->offset);

@@ -18,7 +18,15 @@
 struct seen {
 	uint64_t lo, hi;
 	unsigned reads, bad_align, bad_range, bad_bytes, errors;
+	int asked;                  /* may_issue calls */
 };
+
+static bool allow_five(void *ctx)
+{
+	struct seen *s = ctx;
+
+	return ++s->asked <= 5;
+}
 
 static void on_read(void *ctx, const ww_probe_read_t *r)
 {
@@ -143,6 +151,28 @@ static void test_engine(const char *path)
 	CHECK(run(e, &b) == 0);
 	CHECK(ww_probe_now_ns() - t0 >= 39 * 2500000ull);
 	CHECK_EQ_U64(s.reads, 40);
+
+	/* may_issue asked before every read: it allows 5, then the drive
+	 * "suspends"; the burst ends there with nothing more sent */
+	memset(&s, 0, sizeof(s));
+	s.hi = FILE_BYTES;
+	b.max_iops = 0;
+	b.count = 50;
+	b.may_issue = allow_five;
+	CHECK(run(e, &b) == 0);
+	CHECK(b.done && b.stopped && !b.hung);
+	CHECK_EQ_U64(b.issued, 5);
+	CHECK_EQ_U64(b.completed, 5);
+	CHECK_EQ_U64(s.reads, 5);
+	CHECK_EQ_U64(s.asked, 6);
+	/* and a new burst starts afresh: not stopped while it says yes */
+	memset(&s, 0, sizeof(s));
+	s.hi = FILE_BYTES;
+	s.asked = -1000;
+	CHECK(run(e, &b) == 0);
+	CHECK(b.done && !b.stopped);
+	CHECK_EQ_U64(s.reads, 50);
+	b.may_issue = NULL;
 
 	/* invalid bursts are refused */
 	b.bs = 1000;
