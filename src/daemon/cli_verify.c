@@ -90,7 +90,22 @@ int ww_cli_verify(int argc, char **argv)
 		code = 3;
 		goto out;
 	}
-	srow("model", n->model, s->model);
+	{
+		/* smartctl's model_name of a SCSI device is INQUIRY vendor + " " +
+		 * product; native keeps the product (vendor apart) */
+		char joined[sizeof(n->vendor) + sizeof(n->model) + 1];
+
+		snprintf(joined, sizeof(joined), "%s %s", n->vendor, n->model);
+		if (n->protocol == WW_PROTO_SCSI && strcmp(n->model, s->model) &&
+		    !strcmp(joined, s->model)) {
+			printf("%-22s %-22s %-22s DIFF\n", "model", n->model, s->model);
+			printf("%-22s   why: %s\n", "", "smartctl's model_name for SCSI is "
+			       "INQUIRY vendor + product; native reports the product, vendor apart");
+			n_diff++;
+		} else {
+			srow("model", n->model, s->model);
+		}
+	}
 	srow("serial", n->serial, s->serial);
 	srow("firmware", n->firmware, s->firmware);
 	row("capacity_bytes", U(capacity_bytes), NULL);
