@@ -76,7 +76,10 @@ typedef struct ww_probe_sched_cfg {
 /** Start the probe thread: every second it takes the store's snapshot, sends
  * bursts to drives that are due and pass ww_probe_gate() (and are not in
  * standby or hung per the store), and writes summaries with
- * ww_store_set_probe(). Returns NULL when disabled or on failure (*err). */
+ * ww_store_set_probe(). One burst runs at a time (the next due drive starts
+ * when it ends), and the runtime power status is read again before each read
+ * (a drive suspended meanwhile ends its burst, skip reason
+ * "runtime-suspended"). Returns NULL when disabled or on failure (*err). */
 ww_probe_sched_t *ww_probe_sched_start(const ww_probe_sched_cfg_t *cfg, ww_store_t *store,
 				       int *err);
 /** Stop and join the thread (reads hung in the kernel are left to it). */
