@@ -74,6 +74,13 @@ int ww_read_scsi(ww_xport_t *x, const ww_drive_t *d, ww_health_t *h, ww_read_rep
  * returns 0 or -errno. */
 int ww_scsi_probe_ata(ww_xport_t *x, bool *is_ata);
 
+/** Read one drive on an already open transport (live, capture or replay): the
+ * protocol dispatch (SAT probe for SG devices), then identity the device did
+ * not report filled from sysfs. h and r are not cleared first. Returns as
+ * ww_collect_drive. */
+int ww_collect_on_xport(ww_xport_t *x, const ww_drive_t *d, ww_health_t *h,
+			ww_read_report_t *r);
+
 /** Read one drive once: checks runtime status, opens the right transport
  * read-only, dispatches by protocol, closes. Returns 0, 1 when the drive was
  * left alone because it is runtime-suspended or in standby, or -errno.

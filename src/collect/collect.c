@@ -104,12 +104,21 @@ int ww_collect_drive(const char *sysroot, const ww_drive_t *d, ww_health_t *h,
 		return ret;
 	}
 
-	if (d->protocol == WW_PROTO_NVME)
-		ret = ww_read_nvme(&x, d, h, r);
-	else
-		ret = read_sg(&x, d, h, r);
+	ret = ww_collect_on_xport(&x, d, h, r);
 	ww_xport_close(&x);
+	return ret;
+}
 
+int ww_collect_on_xport(ww_xport_t *x, const ww_drive_t *d, ww_health_t *h,
+			ww_read_report_t *r)
+{
+	int ret;
+
+	h->protocol = d->protocol;
+	if (d->protocol == WW_PROTO_NVME)
+		ret = ww_read_nvme(x, d, h, r);
+	else
+		ret = read_sg(x, d, h, r);
 	fill_from_sysfs(d, h);
 	if (ret < 0)
 		return ret;

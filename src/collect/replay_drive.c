@@ -9,38 +9,6 @@
 #include "collect/replay_drive.h"
 #include "transport/capture.h"
 
-/* Same dispatch as collect.c's read_sg/ww_collect_drive, kept here rather
- * than changing collect.c's static functions (shared file). */
-int ww_collect_on_xport(ww_xport_t *x, const ww_drive_t *d, ww_health_t *h,
-			ww_read_report_t *r)
-{
-	bool is_ata = d->protocol == WW_PROTO_ATA;
-	int ret;
-
-	h->protocol = d->protocol;
-	if (d->protocol == WW_PROTO_NVME) {
-		ret = ww_read_nvme(x, d, h, r);
-	} else {
-		if (!is_ata && ww_scsi_probe_ata(x, &is_ata) < 0)
-			is_ata = false;
-		h->protocol = is_ata ? WW_PROTO_ATA : WW_PROTO_SCSI;
-		ret = is_ata ? ww_read_ata(x, d, h, r) : ww_read_scsi(x, d, h, r);
-	}
-	if (!*h->model && *d->sysfs_model)
-		snprintf(h->model, sizeof(h->model), "%s", d->sysfs_model);
-	if (!*h->serial && *d->sysfs_serial)
-		snprintf(h->serial, sizeof(h->serial), "%s", d->sysfs_serial);
-	if (!*h->firmware && *d->sysfs_firmware)
-		snprintf(h->firmware, sizeof(h->firmware), "%s", d->sysfs_firmware);
-	if (!*h->vendor && *d->sysfs_vendor)
-		snprintf(h->vendor, sizeof(h->vendor), "%s", d->sysfs_vendor);
-	if (!WW_HAS(h->capacity_bytes) && d->capacity_bytes)
-		WW_SET(h->capacity_bytes, d->capacity_bytes, "sysfs size x 512");
-	if (ret < 0)
-		return ret;
-	return r->standby ? 1 : 0;
-}
-
 static void xstr(char *s, const char *serial)
 {
 	size_t n = serial ? strlen(serial) : 0;

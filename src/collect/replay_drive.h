@@ -13,11 +13,6 @@
 #include "wearwatch/collect.h"
 #include "wearwatch/drive.h"
 
-/** Read one drive on an already open transport: the protocol dispatch of
- * ww_collect_drive (SAT probe for SG devices) without open/close, then the
- * sysfs identity gaps filled. Returns as ww_collect_drive. */
-int ww_collect_on_xport(ww_xport_t *x, const ww_drive_t *d, ww_health_t *h,
-			ww_read_report_t *r);
 
 /** Capture drive d into DIR/<id>.capture (id with '/' replaced; redacted when
  * `redact`: the serial from sysfs and from the first read is replaced by 'X'
