@@ -1,16 +1,11 @@
-/* HTTP server of `wearwatch serve` (libmicrohttpd, one internal polling
- * thread). Serves only from store snapshots: no request touches a device. */
+/* Listen addresses of the HTTP front end (webfront.h serves on them). */
 #ifndef WW_DAEMON_HTTP_H
 #define WW_DAEMON_HTTP_H
 
 #include <stddef.h>
 #include <stdint.h>
 
-#include "wearwatch/store.h"
-
 #define WW_HTTP_DEFAULT_PORT 9786
-
-typedef struct ww_http ww_http_t;
 
 /** Split a listen address: "[::]:9786", ":9786", "0.0.0.0:9786",
  * "127.0.0.1:9786", "host:port" or a bare "9786". host receives "" for all
@@ -18,15 +13,9 @@ typedef struct ww_http ww_http_t;
  * Returns 0 or -EINVAL. */
 int ww_http_parse_listen(const char *spec, char *host, size_t hlen, uint16_t *port);
 
-/** Bind `listen` (see above; port 0 = ephemeral) and start serving
- * /metrics, /api/v1/drives, /api/v1/drives/{id}, /healthz and / from the
- * store's snapshots. Returns NULL with *err = -errno on failure. */
-ww_http_t *ww_http_start(const char *listen, ww_store_t *store, int *err);
-
-/** Port actually bound (useful with port 0). */
-uint16_t ww_http_port(const ww_http_t *h);
-
-/** Stop the server thread, close the socket, free. NULL is a no-op. */
-void ww_http_stop(ww_http_t *h);
+/** Bind and listen on `spec` (see above; port 0 = ephemeral). All
+ * addresses ("" / "[::]") means one dual-stack IPv6 socket, or IPv4 only
+ * where IPv6 is unavailable. Returns the socket or -errno. */
+int ww_http_bind_listen(const char *spec);
 
 #endif

@@ -158,37 +158,6 @@ int ww_webfront_fetch_store(void *ctx, const ww_conf_t *conf, const char *path,
 	return ww_route_render(ctx, path, time(NULL), r);
 }
 
-static int bind_listen(const char *spec)
-{
-	struct addrinfo hints = { .ai_socktype = SOCK_STREAM,
-				  .ai_flags = AI_PASSIVE | AI_NUMERICSERV }, *res, *ai;
-	char host[256], ps[8];
-	uint16_t port;
-	int fd = -EADDRNOTAVAIL, one = 1, zero = 0;
-
-	if (ww_http_parse_listen(spec, host, sizeof(host), &port))
-		return -EINVAL;
-	snprintf(ps, sizeof(ps), "%u", port);
-	if (getaddrinfo(host[0] ? host : "::", ps, &hints, &res))
-		return -EADDRNOTAVAIL;
-	for (ai = res; ai; ai = ai->ai_next) {
-		fd = socket(ai->ai_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
-		if (fd < 0) {
-			fd = -errno;
-			continue;
-		}
-		setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
-		if (ai->ai_family == AF_INET6) /* "" and "[::]" serve IPv4 too */
-			setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, host[0] ? &one : &zero, sizeof(int));
-		if (!bind(fd, ai->ai_addr, ai->ai_addrlen) && !listen(fd, 64))
-			break;
-		close(fd);
-		fd = -errno;
-	}
-	freeaddrinfo(res);
-	return fd;
-}
-
 static int start(ww_webfront_t *w, int fd)
 {
 	unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_AUTO | MHD_USE_ITC |
@@ -265,7 +234,7 @@ ww_webfront_t *ww_webfront_open(const ww_conf_t *conf, int fd, ww_webfront_fetch
 		return NULL;
 	w->activated = fd >= 0;
 	if (fd < 0)
-		fd = bind_listen(conf->listen);
+		fd = ww_http_bind_listen(conf->listen);
 	if (fd < 0 || (rc = start(w, fd))) {
 		snprintf(err, errlen, "cannot serve on %s: %s", conf->listen,
 			 strerror(fd < 0 ? -fd : -rc));
@@ -295,7 +264,7 @@ int ww_webfront_reload(ww_webfront_t **wp, const ww_conf_t *conf, char *err, siz
 			return -EIO;
 		}
 	} else {
-		fd = bind_listen(n->conf.listen);
+		fd = ww_http_bind_listen(n->conf.listen);
 		rc = fd < 0 ? fd : start(n, fd);
 		if (!rc)
 			close(stop(w));

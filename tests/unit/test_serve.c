@@ -1,5 +1,5 @@
-/* HTTP server on 127.0.0.1, ephemeral port, over a hand-made store (no
- * devices): each endpoint's status and Content-Type, bodies that come from
+/* The HTTP front end `serve` runs (webfront with the in-process store fetch)
+ * on 127.0.0.1, ephemeral port, over a hand-made store (no devices): each endpoint's status and Content-Type, bodies that come from
  * the snapshot, 404 for unknown paths and drives, 405 for other methods,
  * HEAD without a body; plus listen-address parsing. */
 #include <arpa/inet.h>
@@ -9,6 +9,7 @@
 
 #include "ww_test.h"
 #include "daemon/http.h"
+#include "daemon/webfront.h"
 #include "wearwatch/store.h"
 
 struct resp {
@@ -123,10 +124,11 @@ int main(void)
 	ww_store_t *s = ww_store_new(0);
 	ww_drive_t d;
 	ww_health_t *h = calloc(1, sizeof(*h));
-	ww_http_t *srv;
+	ww_webfront_t *srv;
+	ww_conf_t conf;
+	char errbuf[256] = "";
 	struct resp r;
 	uint16_t port;
-	int err = 0;
 
 	test_parse_listen();
 
@@ -143,13 +145,15 @@ int main(void)
 	WW_SET(h->host_written_bytes, 18446744073709551615ull, "hand-made");
 	ww_store_update(s, d.id, 0, h, NULL, 0.05, time(NULL));
 
-	srv = ww_http_start("127.0.0.1:0", s, &err);
+	ww_conf_defaults(&conf);
+	snprintf(conf.listen, sizeof(conf.listen), "127.0.0.1:0");
+	srv = ww_webfront_open(&conf, -1, ww_webfront_fetch_store, s, errbuf, sizeof(errbuf));
 	CHECK(srv != NULL);
 	if (!srv) {
-		fprintf(stderr, "cannot start server: %s\n", strerror(-err));
+		fprintf(stderr, "cannot start server: %s\n", errbuf);
 		return ww_test_done("test_serve");
 	}
-	port = ww_http_port(srv);
+	port = ww_webfront_port(srv);
 	CHECK(port != 0);
 
 	CHECK_EQ_I64(request(port, "GET", "/metrics", &r), 0);
@@ -218,7 +222,7 @@ int main(void)
 	CHECK(r.body && strstr(r.body, "wearwatch_drive_temperature_celsius{drive=\"nvme-eui.0025385b71b07e2f\"} 52\n"));
 	free(r.body);
 
-	ww_http_stop(srv);
+	ww_webfront_close(srv);
 	/* the port is closed after stop */
 	CHECK(request(port, "GET", "/healthz", &r) != 0);
 	ww_store_free(s);
