@@ -5,6 +5,6 @@
 set -eu
 cd "$(dirname "$0")/.."
 scripts/deps.sh build
-cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
-cmake --build build -j"$(nproc)" >/dev/null
+cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo
+cmake --build build -j"$(nproc)"
 exec build/wearwatch serve "$@"

@@ -74,12 +74,15 @@ for d in /sys/class/net/*; do
 	[ "$n" = lo ] && continue
 	ifc=$n; break
 done
+command -v ip >/dev/null || log "ip not found (iproute2 missing on the host root: scripts/deps.sh test)"
 ip link set lo up
 if [ -n "$ifc" ]; then
-	ip link set "$ifc" up
-	ip addr add 10.0.2.15/24 dev "$ifc"
-	ip route add default via 10.0.2.2
-	log "network up on $ifc"
+	if ip link set "$ifc" up && ip addr add 10.0.2.15/24 dev "$ifc" &&
+		ip route add default via 10.0.2.2; then
+		log "network up on $ifc"
+	else
+		log "network set-up on $ifc FAILED"
+	fi
 else
 	log "no network interface"
 fi
