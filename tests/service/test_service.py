@@ -219,7 +219,7 @@ def main():
             web.wait(10)
     finally:
         col.terminate()
-        check(col.wait(10) == 0, "collector exits 0 on SIGTERM")
+        check(col.wait(30) == 0, "collector exits 0 on SIGTERM")  # systemd allows 90 s; under a parallel .deb build fsync is slow
     drain(0.3)
     check("STOPPING=1" in msgs, "STOPPING=1 on SIGTERM")
 
