@@ -12,43 +12,10 @@ unknown query names are refused; assets and deep links are served by the web
 side. usage: test_serve_split.py WEARWATCH_BINARY"""
 import json, os, shutil, signal, socket, sqlite3, subprocess, sys, tempfile, time
 
+from svc_common import FAILS, HASH, NOBODY, check, curl, free_port, wait_for
+
 BIN = os.path.abspath(sys.argv[1])
-FAILS = []
-# Openwall crypt_blowfish test vector: "U*U" with salt CCC... (cost 05)
-HASH = "$2y$05$CCCCCCCCCCCCCCCCCCCCC.E5YPO9kmyuRGyh0XouQYb4YMJKvyOeW"
 DRIVE = "nvme-TEST_SSD_S0000001"
-NOBODY = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups",
-          "--inh-caps=-all", "--bounding-set=-all", "--no-new-privs"]
-
-
-def check(cond, what):
-    print(("ok: " if cond else "FAIL: ") + what)
-    if not cond:
-        FAILS.append(what)
-
-
-def free_port():
-    s = socket.socket()
-    s.bind(("127.0.0.1", 0))
-    p = s.getsockname()[1]
-    s.close()
-    return p
-
-
-def curl(*args):
-    r = subprocess.run(["curl", "-s", "-o", "-", "-w", "\n%{http_code}", "--max-time", "5"] +
-                       list(args), capture_output=True, text=True)
-    body, _, code = r.stdout.rpartition("\n")
-    return code, body
-
-
-def wait_for(pred, timeout=8.0):
-    end = time.time() + timeout
-    while time.time() < end:
-        if pred():
-            return True
-        time.sleep(0.1)
-    return False
 
 
 def stop(p):

@@ -6,57 +6,9 @@ a drive node), TLS and bcrypt basic auth with curl, listener rebinding, and
 `wearwatch notify-test`. usage: test_service.py WEARWATCH_BINARY"""
 import os, shutil, signal, socket, subprocess, sys, tempfile, time
 
+from svc_common import FAILS, HASH, NOBODY, check, curl, free_port, ipc, wait_for
+
 BIN = os.path.abspath(sys.argv[1])
-FAILS = []
-# Openwall crypt_blowfish test vector: "U*U" with salt CCC... (cost 05)
-HASH = "$2y$05$CCCCCCCCCCCCCCCCCCCCC.E5YPO9kmyuRGyh0XouQYb4YMJKvyOeW"
-NOBODY = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups",
-          "--inh-caps=-all", "--bounding-set=-all", "--no-new-privs"]
-
-
-def check(cond, what):
-    print(("ok: " if cond else "FAIL: ") + what)
-    if not cond:
-        FAILS.append(what)
-
-
-def free_port():
-    s = socket.socket()
-    s.bind(("127.0.0.1", 0))
-    p = s.getsockname()[1]
-    s.close()
-    return p
-
-
-def ipc(path, req):
-    s = socket.socket(socket.AF_UNIX)
-    s.settimeout(5)
-    s.connect(path)
-    s.sendall(req.encode())
-    data = b""
-    while True:
-        b = s.recv(65536)
-        if not b:
-            break
-        data += b
-    s.close()
-    return data.decode()
-
-
-def wait_for(pred, timeout=5.0):
-    end = time.time() + timeout
-    while time.time() < end:
-        if pred():
-            return True
-        time.sleep(0.05)
-    return False
-
-
-def curl(*args):
-    r = subprocess.run(["curl", "-s", "-o", "-", "-w", "\n%{http_code}", "--max-time", "5"] +
-                       list(args), capture_output=True, text=True)
-    body, _, code = r.stdout.rpartition("\n")
-    return code, body
 
 
 def main():
