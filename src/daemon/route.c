@@ -28,7 +28,8 @@ static bool id_valid(const char *p, size_t n)
 
 /* History query: "k=v" pairs joined by '&', k one of the names the history
  * endpoint reads (docs/api.md), each at most once, v 1-32 bytes of
- * [A-Za-z0-9_.-] (metric names, integers). Empty is fine. */
+ * [A-Za-z0-9_.:+-] (metric names, integers, RFC 3339 times such as
+ * 2024-01-31T12:00:00+02:00). Empty is fine. */
 static bool query_valid(const char *q)
 {
 	static const char *const names[] = { "metric", "from", "to", "max_points" };
@@ -49,7 +50,7 @@ static bool query_valid(const char *q)
 		amp = strchr(eq + 1, '&');
 		vn = amp ? (size_t)(amp - eq - 1) : strlen(eq + 1);
 		if (!vn || vn > 32 || strspn(eq + 1, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
-					      "0123456789_.-") < vn)
+					      "0123456789_.:+-") < vn)
 			return false;
 		if (!amp)
 			break;

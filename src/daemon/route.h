@@ -23,7 +23,7 @@ typedef struct ww_route_reply {
  * /api/v1/drives/ID/history[?QUERY], with ID made of [A-Za-z0-9._:+@-]
  * (what drive ids are made of: /dev/disk/by-id names), at most 200 bytes,
  * and QUERY "k=v&..." with k among metric, from, to, max_points (each once)
- * and v 1-32 bytes of [A-Za-z0-9_.-]; at most WW_ROUTE_MAX_PATH bytes in
+ * and v 1-32 bytes of [A-Za-z0-9_.:+-]; at most WW_ROUTE_MAX_PATH bytes in
  * all. Everything else (other queries, "..", encoded bytes) is false. */
 bool ww_route_path_valid(const char *path);
 

@@ -83,6 +83,12 @@ void *ww_json_endurance_object(const char *id, bool present)
 	return o;
 }
 
+/* Times a query may name: RFC 3339's years 0001-9999. Keeps `to - 7 days`
+ * and the bucket arithmetic (to - from) in ww_history_query() from
+ * overflowing time_t on "from=-9223372036854775808". */
+#define WW_TIME_MIN (-62135596800LL)
+#define WW_TIME_MAX 253402300799LL
+
 /* Epoch seconds or RFC 3339 ("2024-01-31T12:00:00Z", "...+02:00", fraction ok). */
 static int parse_time(const char *s, time_t *out)
 {
@@ -94,6 +100,8 @@ static int parse_time(const char *s, time_t *out)
 	errno = 0;
 	v = strtoll(s, &end, 10);
 	if (!errno && *s && !*end) {
+		if (v < WW_TIME_MIN || v > WW_TIME_MAX)
+			return -ERANGE;
 		*out = (time_t)v;
 		return 0;
 	}
@@ -117,7 +125,10 @@ static int parse_time(const char *s, time_t *out)
 	}
 	if (*end)
 		return -EINVAL;
-	*out = timegm(&tm) - off;
+	v = (long long)timegm(&tm);
+	if (v < WW_TIME_MIN + 86400 || v > WW_TIME_MAX - 86400)
+		return -ERANGE;
+	*out = (time_t)(v - off);
 	return 0;
 }
 

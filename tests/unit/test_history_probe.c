@@ -278,6 +278,23 @@ static void test_service_and_api(void)
 				      T0 + 200, &status);
 	CHECK_EQ_I64(status, 400);
 	free(body);
+	/* times outside years 1-9999 are refused, not wrapped (to - 7 days and
+	 * the buckets' to - from overflowed time_t) */
+	body = ww_json_render_history("nvme-X", "present", NULL, "-9223372036854775808", NULL,
+				      T0 + 200, &status);
+	CHECK_EQ_I64(status, 400);
+	CHECK(body && strstr(body, "bad to"));
+	free(body);
+	body = ww_json_render_history("nvme-X", "present", "-9223372036854775808", NULL, "1",
+				      T0 + 200, &status);
+	CHECK_EQ_I64(status, 400);
+	CHECK(body && strstr(body, "bad from"));
+	free(body);
+	body = ww_json_render_history("nvme-X", "probe_latency_max_seconds",
+				      "2023-11-14T22:13:20Z", "2023-11-15T00:13:20+02:00", NULL,
+				      T0 + 200, &status);
+	CHECK_EQ_I64(status, 200);
+	free(body);
 	ww_endurance_svc_free(svc); /* closes h, clears the global */
 }
 

@@ -99,6 +99,13 @@ static void test_history_route(void)
 	CHECK(!ww_route_path_valid("/api/v1/drives/x?metric=a")); /* query on a drive */
 	CHECK(!ww_route_path_valid("/api/v1/drives/../history"));
 	CHECK(ww_route_path_valid("/table"));
+	/* RFC 3339 times, as docs/api.md lets from/to be */
+	snprintf(p, sizeof(p), "%s?metric=present&from=2024-01-31T12:00:00Z", h);
+	CHECK(ww_route_path_valid(p));
+	snprintf(p, sizeof(p), "%s?metric=present&to=2024-01-31T12:00:00.5+02:00", h);
+	CHECK(ww_route_path_valid(p));
+	snprintf(p, sizeof(p), "%s?metric=present&to=2024-01-31 12:00:00", h); /* no space */
+	CHECK(!ww_route_path_valid(p));
 }
 
 /* two snapshots of one drive: SMART overall status PASSED, then FAILED */
