@@ -158,6 +158,13 @@ int ww_webfront_fetch_store(void *ctx, const ww_conf_t *conf, const char *path,
 	return ww_route_render(ctx, path, time(NULL), r);
 }
 
+/* At most 128 connections, 16 from one address: the 15 s timeout is for
+ * inactivity, so a client trickling a header line every few seconds holds
+ * its slots for ever; without a per-address cap one host doing that on 128
+ * connections kept every scraper out. */
+#define WW_WEB_CONN_LIMIT 128
+#define WW_WEB_CONN_PER_IP 16
+
 static int start(ww_webfront_t *w, int fd)
 {
 	unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_AUTO | MHD_USE_ITC |
@@ -177,12 +184,16 @@ static int start(ww_webfront_t *w, int fd)
 					  MHD_OPTION_HTTPS_MEM_CERT, w->wc.cert_pem,
 					  MHD_OPTION_HTTPS_MEM_KEY, w->wc.key_pem,
 					  MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)15,
-					  MHD_OPTION_CONNECTION_LIMIT, (unsigned)128, MHD_OPTION_END);
+					  MHD_OPTION_CONNECTION_LIMIT, (unsigned)WW_WEB_CONN_LIMIT,
+					  MHD_OPTION_PER_IP_CONNECTION_LIMIT,
+					  (unsigned)WW_WEB_CONN_PER_IP, MHD_OPTION_END);
 	} else {
 		w->mhd = MHD_start_daemon(flags, 0, NULL, NULL, handle, w,
 					  MHD_OPTION_LISTEN_SOCKET, fd,
 					  MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)15,
-					  MHD_OPTION_CONNECTION_LIMIT, (unsigned)128, MHD_OPTION_END);
+					  MHD_OPTION_CONNECTION_LIMIT, (unsigned)WW_WEB_CONN_LIMIT,
+					  MHD_OPTION_PER_IP_CONNECTION_LIMIT,
+					  (unsigned)WW_WEB_CONN_PER_IP, MHD_OPTION_END);
 	}
 	return w->mhd ? 0 : -EIO;
 }

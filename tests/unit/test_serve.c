@@ -5,6 +5,7 @@
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
+#include <sys/time.h>
 #include <unistd.h>
 
 #include "ww_test.h"
@@ -88,6 +89,46 @@ static int request(uint16_t port, const char *method, const char *path, struct r
 	r->body = strdup(sep + 4);
 	free(buf);
 	return 0;
+}
+
+/* 128 connections from 127.0.0.2 that keep sending header lines (slowloris)
+ * must not keep a scraper on 127.0.0.1 out: GET /healthz answered within 5 s */
+static void test_slow_clients_leave_room(uint16_t port)
+{
+	struct sockaddr_in a = { .sin_family = AF_INET, .sin_port = htons(port) };
+	struct sockaddr_in src = { .sin_family = AF_INET };
+	struct timeval tv = { .tv_sec = 5 };
+	const char *req = "GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n";
+	int slow[128], n = 0, fd;
+	char buf[256] = "";
+	ssize_t got = -1;
+
+	inet_pton(AF_INET, "127.0.0.1", &a.sin_addr);
+	inet_pton(AF_INET, "127.0.0.2", &src.sin_addr);
+	for (int i = 0; i < 128; i++) {
+		slow[n] = socket(AF_INET, SOCK_STREAM, 0);
+		if (slow[n] < 0)
+			break;
+		if (bind(slow[n], (struct sockaddr *)&src, sizeof(src)) < 0 ||
+		    connect(slow[n], (struct sockaddr *)&a, sizeof(a)) < 0) {
+			close(slow[n]);
+			break;
+		}
+		/* refused when over the per-address limit: fine */
+		(void)!write(slow[n], "GET /metrics HTTP/1.1\r\n", 23);
+		n++;
+	}
+	usleep(300000);
+	fd = socket(AF_INET, SOCK_STREAM, 0);
+	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+	if (fd >= 0 && connect(fd, (struct sockaddr *)&a, sizeof(a)) == 0 &&
+	    write(fd, req, strlen(req)) == (ssize_t)strlen(req))
+		got = read(fd, buf, sizeof(buf) - 1);
+	CHECK(got > 0 && !strncmp(buf, "HTTP/1.1 200", 12));
+	if (fd >= 0)
+		close(fd);
+	for (int i = 0; i < n; i++)
+		close(slow[i]);
 }
 
 static void test_parse_listen(void)
@@ -221,6 +262,8 @@ int main(void)
 	CHECK_EQ_I64(request(port, "GET", "/metrics", &r), 0);
 	CHECK(r.body && strstr(r.body, "wearwatch_drive_temperature_celsius{drive=\"nvme-eui.0025385b71b07e2f\"} 52\n"));
 	free(r.body);
+
+	test_slow_clients_leave_room(port);
 
 	ww_webfront_close(srv);
 	/* the port is closed after stop */
