@@ -183,7 +183,7 @@ char *ww_json_render_history(const char *id, const char *metric, const char *fro
 	n = ww_history_query(hist, id, (ww_hmetric_t)m, t_from, t_to, (unsigned)maxp, &pts);
 	if (n == -ENOENT) {
 		*status = 404;
-		return err_body("unknown drive", id);
+		return err_body("no history for this drive", id);
 	}
 	if (n < 0) {
 		*status = 500;
