@@ -40,7 +40,7 @@ function valueCell(v, unit) {
 		return el('span', { class: 'val' }, v.map((x) => (typeof x === 'object' ? JSON.stringify(x) : String(x))).join(', '));
 	if (v && typeof v === 'object')
 		return el('code', {}, JSON.stringify(v));
-	if (/seconds|latency/.test(unit || '') && WW.num(v) !== null && WW.num(v) < 1)
+	if (/seconds|latency/.test(unit || '') && WW.num(v) > 0 && WW.num(v) < 1)
 		return el('span', { class: 'val', title: WW.exact(v, 's') }, WW.fmtLatency(v));
 	return WW.valueEl(v, unit);
 }
