@@ -87,6 +87,12 @@ int ww_capture_drive(const char *sysroot, const ww_drive_t *d, const char *dir,
 		ret = ww_xport_open_sg(d->cmd_path, &live);
 	else
 		ret = -EOPNOTSUPP;
+	if (ret < 0 && d->protocol == WW_PROTO_NONE) {
+		fprintf(f, "# no health interface: %s\n",
+			d->no_health_reason ? d->no_health_reason : "none known for this device");
+		fclose(f);
+		return ret;
+	}
 	if (ret < 0) {
 		fprintf(f, "# open %s failed: %s\n", d->cmd_path, strerror(-ret));
 		fclose(f);
