@@ -69,7 +69,12 @@ ww_health_state_t ww_health_state_of(const ww_drive_state_t *st, char *reasons, 
 }
 
 #define MAX_CHILDREN 16
-static struct { pid_t pid; time_t started; } children[MAX_CHILDREN];
+static struct {
+	pid_t pid;
+	time_t started;
+	struct timespec t0; /* CLOCK_MONOTONIC at start, for the timeout */
+	bool killed;        /* SIGKILLed for running over the timeout */
+} children[MAX_CHILDREN];
 
 pid_t ww_events_exec(const char *prog, const ww_event_env_t *ev)
 {
@@ -108,31 +113,79 @@ pid_t ww_events_exec(const char *prog, const ww_event_env_t *ev)
 		if (!children[i].pid) {
 			children[i].pid = pid;
 			children[i].started = time(NULL);
+			clock_gettime(CLOCK_MONOTONIC, &children[i].t0);
+			children[i].killed = false;
 			break;
 		}
 	return pid;
 }
 
+void ww_events_status_text(int status, bool timed_out, unsigned timeout_s, char *buf,
+			   size_t len)
+{
+	if (timed_out)
+		snprintf(buf, len, "killed after the %u s timeout", timeout_s);
+	else if (WIFEXITED(status))
+		snprintf(buf, len, "exit %d", WEXITSTATUS(status));
+	else if (WIFSIGNALED(status))
+		snprintf(buf, len, "killed by signal %d (%s)", WTERMSIG(status),
+			 strsignal(WTERMSIG(status)));
+	else
+		snprintf(buf, len, "wait status %d", status);
+}
+
+/* One look at child slot i, for the service's reaping and notify-test alike:
+ * reaps it when it has ended (1, *ok and desc set); SIGKILLs it once it has
+ * run timeout_s seconds or more (0 = no limit) and returns 0 while it runs. */
+static int reap_slot(int i, unsigned timeout_s, bool *ok, char *desc, size_t len)
+{
+	struct timespec now;
+	int status;
+	long long ms;
+
+	if (waitpid(children[i].pid, &status, WNOHANG) == children[i].pid) {
+		*ok = WIFEXITED(status) && !WEXITSTATUS(status);
+		ww_events_status_text(status, children[i].killed, timeout_s, desc, len);
+		children[i].pid = 0;
+		return 1;
+	}
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	ms = (long long)(now.tv_sec - children[i].t0.tv_sec) * 1000 +
+	     (now.tv_nsec - children[i].t0.tv_nsec) / 1000000;
+	if (timeout_s && !children[i].killed && ms >= (long long)timeout_s * 1000) {
+		kill(children[i].pid, SIGKILL);
+		children[i].killed = true;
+	}
+	return 0;
+}
+
 void ww_events_reap(unsigned timeout_s)
 {
-	time_t now = time(NULL);
+	for (int i = 0; i < MAX_CHILDREN; i++) {
+		pid_t pid = children[i].pid;
+		char desc[96];
+		bool ok;
+
+		if (pid && reap_slot(i, timeout_s, &ok, desc, sizeof(desc)) && !ok)
+			ww_log(WW_LOG_WARNING, "notification program (pid %d) failed: %s",
+			       (int)pid, desc);
+	}
+}
+
+int ww_events_wait(pid_t pid, unsigned timeout_s, char *desc, size_t len)
+{
+	const struct timespec tick = { 0, 20 * 1000 * 1000 };
+	bool ok = false;
 
 	for (int i = 0; i < MAX_CHILDREN; i++) {
-		int status;
-
-		if (!children[i].pid)
+		if (children[i].pid != pid)
 			continue;
-		if (waitpid(children[i].pid, &status, WNOHANG) == children[i].pid) {
-			if (!WIFEXITED(status) || WEXITSTATUS(status))
-				ww_log(WW_LOG_WARNING, "notification program (pid %d) failed: status %d",
-				       (int)children[i].pid, status);
-			children[i].pid = 0;
-		} else if (timeout_s && now - children[i].started > (time_t)timeout_s) {
-			ww_log(WW_LOG_WARNING, "notification program (pid %d) ran over %u s; killed",
-			       (int)children[i].pid, timeout_s);
-			kill(children[i].pid, SIGKILL);
-		}
+		while (!reap_slot(i, timeout_s, &ok, desc, len))
+			nanosleep(&tick, NULL);
+		return ok ? 0 : 1;
 	}
+	snprintf(desc, len, "not a running notification program");
+	return -ECHILD;
 }
 
 static const ww_drive_state_t *find(const ww_snapshot_t *s, const char *id)
@@ -199,17 +252,36 @@ int ww_events_diff(const ww_snapshot_t *prev, const ww_snapshot_t *cur, const ch
 	return n;
 }
 
+static const char usage_notify_test[] =
+	"usage: wearwatch notify-test [--config FILE] [--notify-exec PROG]\n"
+	"\n"
+	"Runs the notification program ([notify] exec of the configuration file, or\n"
+	"PROG, an absolute path) once, as the service does on a health change, with\n"
+	"WEARWATCH_EVENT=test and the other WEARWATCH_* variables set, and waits for\n"
+	"it; a program still running after [notify] timeout (default 30 s) is killed.\n"
+	"Prints how it ended: \"exit N\", \"killed by signal N\" or \"killed after the\n"
+	"N s timeout\".\n"
+	"\n"
+	"exit status: 0 the program exited 0, 1 it failed, timed out or could not\n"
+	"             be started, 2 usage or configuration error\n";
+
 int ww_notify_test_main(int argc, char **argv)
 {
-	ww_conf_t *c = malloc(sizeof(*c));
-	char err[512];
-	int status, rc = 1;
+	ww_conf_t *c;
+	char err[512], desc[96];
+	int rc = 1;
 	pid_t pid;
 
+	for (int i = 1; i < argc; i++)
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+			fputs(usage_notify_test, stdout);
+			return 0;
+		}
+	c = malloc(sizeof(*c));
 	if (!c)
 		return 1;
 	if (ww_conf_build(c, argc, argv, err, sizeof(err))) {
-		fprintf(stderr, "wearwatch notify-test: %s\n", err);
+		fprintf(stderr, "wearwatch notify-test: %s\n%s", err, usage_notify_test);
 		free(c);
 		return 2;
 	}
@@ -229,16 +301,9 @@ int ww_notify_test_main(int argc, char **argv)
 	if (pid < 0) {
 		fprintf(stderr, "wearwatch notify-test: cannot run %s: %s\n", c->notify_exec,
 			strerror((int)-pid));
-	} else if (waitpid(pid, &status, 0) == pid) {
-		for (int i = 0; i < MAX_CHILDREN; i++)
-			if (children[i].pid == pid)
-				children[i].pid = 0;
-		if (WIFEXITED(status) && !WEXITSTATUS(status)) {
-			printf("%s: exit 0\n", c->notify_exec);
-			rc = 0;
-		} else {
-			fprintf(stderr, "%s: failed (status %d)\n", c->notify_exec, status);
-		}
+	} else {
+		rc = ww_events_wait(pid, c->notify_timeout_s, desc, sizeof(desc)) ? 1 : 0;
+		fprintf(rc ? stderr : stdout, "%s: %s\n", c->notify_exec, desc);
 	}
 	free(c);
 	return rc;

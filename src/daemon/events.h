@@ -52,6 +52,18 @@ int ww_events_diff(const ww_snapshot_t *prev, const ww_snapshot_t *cur,
  * timeout_s. Call from the main loop. */
 void ww_events_reap(unsigned timeout_s);
 
+/** How a notification program ended, from its waitpid() status: "exit 5",
+ * "killed by signal 9 (Killed)", or "killed after the N s timeout" when
+ * timed_out (it was SIGKILLed for running timeout_s or longer). */
+void ww_events_status_text(int status, bool timed_out, unsigned timeout_s, char *buf,
+			   size_t len);
+
+/** Wait for the notification program pid (started by ww_events_exec), killing
+ * it after timeout_s seconds (0 = no limit); the same reaping and timeout as
+ * ww_events_reap. desc gets ww_events_status_text's text. Returns 0 when it
+ * exited 0, 1 otherwise, -ECHILD when pid is not one of ours. */
+int ww_events_wait(pid_t pid, unsigned timeout_s, char *desc, size_t len);
+
 /** `wearwatch notify-test [--config FILE] [--notify-exec PROG]`: run the
  * program once with WEARWATCH_EVENT=test and wait; exit status 0 when it
  * exited 0. */
