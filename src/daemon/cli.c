@@ -20,7 +20,12 @@
 
 #define MAX_DRIVES 256
 
-enum { EXIT_READ_OK = 0, EXIT_STANDBY = 1, EXIT_USAGE = 2, EXIT_READ_FAILED = 3 };
+enum { EXIT_READ_OK = 0, EXIT_STANDBY = 1, EXIT_USAGE = 2, EXIT_READ_FAILED = 3,
+       EXIT_NO_HEALTH = 4 };
+
+#ifndef WW_VERSION_STRING
+#define WW_VERSION_STRING "unknown"
+#endif
 
 static const char usage_main[] =
 	"usage: wearwatch COMMAND [OPTIONS]\n"
@@ -37,7 +42,8 @@ static const char usage_main[] =
 	"  web                         unprivileged half (HTTP/TLS, asks the collector)\n"
 	"  notify-test                 run the configured notification program once\n"
 	"\n"
-	"`wearwatch COMMAND --help` describes a command.\n";
+	"\n"
+	"`wearwatch COMMAND --help` describes a command; `wearwatch --version`.\n";
 
 static const char usage_scan[] =
 	"usage: wearwatch scan [--json] [--sysroot DIR]\n"
@@ -59,7 +65,8 @@ static const char usage_show[] =
 	"as `wearwatch scan` prints it.\n"
 	"\n"
 	"exit status: 0 read ok, 1 drive left alone (standby or runtime-suspended),\n"
-	"             2 usage error or no such drive, 3 read failed\n";
+	"             2 usage error or no such drive, 3 read failed,\n"
+	"             4 no health interface (e.g. virtio, loop: nothing to read)\n";
 
 static bool want_help(int argc, char **argv)
 {
@@ -263,42 +270,6 @@ static int cmd_scan(int argc, char **argv)
 	return 0;
 }
 
-static bool dev_eq(const char *want, const char *name)
-{
-	if (!*name)
-		return false;
-	if (!strcmp(want, name))
-		return true;
-	return !strncmp(want, "/dev/", 5) && !strcmp(want + 5, name);
-}
-
-/* DEVICE as a bare name, a /dev node or a stable id (bare or by-id path). */
-static bool drive_matches(const ww_drive_t *d, const char *want)
-{
-	const char *cmd = !strncmp(d->cmd_path, "/dev/", 5) ? d->cmd_path + 5 : d->cmd_path;
-
-	if (dev_eq(want, d->block) || dev_eq(want, cmd) || dev_eq(want, d->ctrl) ||
-	    !strcmp(want, d->id))
-		return true;
-	if (!strncmp(want, "/dev/disk/by-id/", 16) && !strcmp(want + 16, d->id))
-		return true;
-	for (size_t i = 0; i < d->n_paths; i++)
-		if (dev_eq(want, d->paths[i]))
-			return true;
-	for (size_t i = 0; i < d->n_namespaces; i++)
-		if (dev_eq(want, d->namespaces[i]))
-			return true;
-	return false;
-}
-
-static const ww_drive_t *find_drive(const ww_drive_t *d, int n, const char *want)
-{
-	for (int i = 0; i < n; i++)
-		if (drive_matches(&d[i], want))
-			return &d[i];
-	return NULL;
-}
-
 static int cmd_show(int argc, char **argv)
 {
 	struct opts o;
@@ -306,7 +277,6 @@ static int cmd_show(int argc, char **argv)
 	const ww_drive_t *x;
 	ww_health_t *h = NULL;
 	ww_read_report_t *r = NULL;
-	char resolved[PATH_MAX];
 	int n, ret, code;
 
 	if (want_help(argc, argv)) {
@@ -319,24 +289,11 @@ static int cmd_show(int argc, char **argv)
 		fputs(usage_show, stderr);
 		return EXIT_USAGE;
 	}
-	n = discover_all(o.sysroot, NULL, &d);
+	x = ww_cli_lookup_drive(o.sysroot, o.arg, &d, &n);
 	if (n < 0) {
 		fprintf(stderr, "wearwatch: cannot list drives: %s\n", strerror(-n));
-		return EXIT_READ_FAILED;
-	}
-	x = find_drive(d, n, o.arg);
-	/* by-id / by-path links and other symlinks to a device node */
-	if (!x && !*o.sysroot && realpath(o.arg, resolved))
-		x = find_drive(d, n, resolved);
-	if (!x) {
-		/* a device scan leaves out (loop, dm, ...) can still be named */
-		const char *base = strrchr(o.arg, '/');
-		const char *inc[] = { base ? base + 1 : o.arg, NULL };
-
 		free(d);
-		d = NULL;
-		n = discover_all(o.sysroot, inc, &d);
-		x = n > 0 ? find_drive(d, n, o.arg) : NULL;
+		return EXIT_READ_FAILED;
 	}
 	if (!x) {
 		fprintf(stderr, "wearwatch: no drive matches '%s' (see `wearwatch scan`)\n", o.arg);
@@ -353,6 +310,8 @@ static int cmd_show(int argc, char **argv)
 	ret = ww_collect_drive(o.sysroot, x, h, r);
 	if (ret == 1)
 		code = EXIT_STANDBY;
+	else if (ret < 0 && x->protocol == WW_PROTO_NONE)
+		code = EXIT_NO_HEALTH;
 	else if (ret < 0)
 		code = EXIT_READ_FAILED;
 	else
@@ -393,6 +352,10 @@ int ww_cli_main(int argc, char **argv)
 	}
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
 		fputs(usage_main, stdout);
+		return 0;
+	}
+	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V")) {
+		printf("wearwatch %s\n", WW_VERSION_STRING);
 		return 0;
 	}
 	if (!strcmp(argv[1], "scan"))

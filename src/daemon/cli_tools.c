@@ -17,75 +17,86 @@
 #include "decode/scsi.h"
 #include "wearwatch/expo.h"
 
-#define WW_TOOLS_MAX_DRIVES 256
-
-static const ww_drive_t *find(ww_drive_t *d, int n, const char *want)
-{
-	const char *base = strrchr(want, '/');
-
-	for (int i = 0; i < n; i++)
-		if (!strcmp(want, d[i].id) || !strcmp(want, d[i].block) ||
-		    !strcmp(want, d[i].dev_path) || !strcmp(want, d[i].cmd_path) ||
-		    (base && !strcmp(base + 1, d[i].id)))
-			return &d[i];
-	return NULL;
-}
-
-static const ww_drive_t *lookup(const char *want, ww_drive_t **all)
-{
-	int n;
-
-	*all = calloc(WW_TOOLS_MAX_DRIVES, sizeof(ww_drive_t));
-	if (!*all)
-		return NULL;
-	n = ww_discover("", NULL, *all, WW_TOOLS_MAX_DRIVES);
-	return n > 0 ? find(*all, n, want) : NULL;
-}
+static const char usage_capture[] =
+	"usage: wearwatch capture DEVICE DIR [--redact] [--sysroot DIR]\n"
+	"\n"
+	"Records, read-only, every command a normal read sends and what came back\n"
+	"into DIR/<drive-id>.capture (docs/capture-format.md). DEVICE as for\n"
+	"`wearwatch show`. --redact replaces the serial number everywhere.\n"
+	"\n"
+	"exit status: 0 recorded (also when the drive was left alone in standby),\n"
+	"             2 usage error or no such drive, 3 read failed,\n"
+	"             4 no health interface (only the drive's facts recorded)\n";
 
 int ww_cli_capture(int argc, char **argv)
 {
-	const char *dev = NULL, *dir = NULL;
+	const char *dev = NULL, *dir = NULL, *sysroot = "";
 	bool redact = false;
 	ww_drive_t *all = NULL;
 	const ww_drive_t *d;
-	ww_health_t *h = calloc(1, sizeof(*h));
-	ww_read_report_t *r = calloc(1, sizeof(*r));
+	ww_health_t *h;
+	ww_read_report_t *r;
 	char path[512];
-	int ret;
+	int ret, err, code;
 
 	for (int i = 2; i < argc; i++) {
-		if (!strcmp(argv[i], "--redact"))
-			redact = true;
-		else if (!dev)
-			dev = argv[i];
-		else if (!dir)
-			dir = argv[i];
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+			fputs(usage_capture, stdout);
+			return 0;
+		}
 	}
-	if (!dev || !dir || !h || !r) {
-		fputs("usage: wearwatch capture DEVICE DIR [--redact]\n"
-		      "  records, read-only, every command a normal read sends and what came\n"
-		      "  back into DIR/<drive-id>.capture (docs/capture-format.md)\n", stderr);
-		free(h);
-		free(r);
+	for (int i = 2; i < argc; i++) {
+		if (!strcmp(argv[i], "--redact")) {
+			redact = true;
+		} else if (!strcmp(argv[i], "--sysroot") && i + 1 < argc) {
+			sysroot = argv[++i];
+		} else if (argv[i][0] != '-' && !dev) {
+			dev = argv[i];
+		} else if (argv[i][0] != '-' && !dir) {
+			dir = argv[i];
+		} else {
+			fprintf(stderr, "wearwatch: unexpected argument '%s'\n%s", argv[i],
+				usage_capture);
+			return 2;
+		}
+	}
+	if (!dev || !dir) {
+		fputs(usage_capture, stderr);
 		return 2;
 	}
-	d = lookup(dev, &all);
+	d = ww_cli_lookup_drive(sysroot, dev, &all, &err);
 	if (!d) {
-		fprintf(stderr, "wearwatch: no drive matches '%s'\n", dev);
+		if (err)
+			fprintf(stderr, "wearwatch: cannot list drives: %s\n", strerror(-err));
+		else
+			fprintf(stderr, "wearwatch: no drive matches '%s' (see `wearwatch scan`)\n",
+				dev);
+		free(all);
+		return err ? 3 : 2;
+	}
+	h = calloc(1, sizeof(*h));
+	r = calloc(1, sizeof(*r));
+	if (!h || !r) {
 		free(all);
 		free(h);
 		free(r);
-		return 2;
+		return 3;
 	}
-	ret = ww_capture_drive("", d, dir, redact, path, h, r);
+	ret = ww_capture_drive(sysroot, d, dir, redact, path, h, r);
 	printf("%s: %zu commands recorded in %s%s\n", d->id, r->n_cmds, path,
 	       ret == 1 ? " (drive left alone: standby/suspended)" : "");
-	if (ret < 0)
+	code = ret < 0 ? 3 : 0;
+	if (ret < 0 && d->protocol == WW_PROTO_NONE) {
+		fprintf(stderr, "wearwatch: %s: %s; only its facts were recorded\n", d->id,
+			d->no_health_reason ? d->no_health_reason : "no health interface");
+		code = 4;
+	} else if (ret < 0) {
 		fprintf(stderr, "wearwatch: reading %s: %s\n", d->id, strerror(-ret));
+	}
 	free(all);
 	free(h);
 	free(r);
-	return ret < 0 ? 3 : 0;
+	return code;
 }
 
 static int raw_page(const char *type, const uint8_t *b, size_t n, ww_health_t *h)
@@ -173,6 +184,41 @@ static size_t maybe_unhex(uint8_t *buf, size_t n)
 	return o;
 }
 
+static const char *const raw_types[] = { "nvme-smart", "ata-smart", "ata-devstat",
+					 "scsi-log", NULL };
+
+/* bytes of page data the last raw decode was given, for its error message */
+static size_t raw_len;
+
+/* A libscsicmd-style CSV capture line, "COMMENT,CDB,SENSE,RESPONSE" with hex
+ * byte columns (e.g. ",4d 00 4d 00 00 00 00 40 00 00,,0d 00 00 78 ..."):
+ * moves the RESPONSE column of the first such line to the start of buf and
+ * sets *n to its length, *opcode to the CDB's first byte. False when buf is
+ * not such text. */
+static bool csv_response(uint8_t *buf, size_t *n, unsigned *opcode)
+{
+	char *line = (char *)buf, *col[4], *p;
+	int k = 0;
+
+	if (memchr(buf, 0, *n))
+		return false;
+	while (*line == '#' || *line == '\n' || *line == '\r') /* comments, blank lines */
+		line = strchr(line, '\n') ? strchr(line, '\n') + 1 : line + strlen(line);
+	p = line;
+	col[k++] = p;
+	for (; *p && *p != '\n' && k < 4; p++)
+		if (*p == ',')
+			col[k++] = p + 1;
+	if (k < 4 || sscanf(col[1], "%2x", opcode) != 1)
+		return false;
+	for (p = col[3]; *p && *p != '\n' && *p != ','; p++)
+		;
+	*n = (size_t)(p - col[3]);
+	memmove(buf, col[3], *n);
+	buf[*n] = '\0';
+	return true;
+}
+
 static int decode_file(const char *file, const char *type, ww_drive_t *d,
 		       ww_health_t *h, ww_read_report_t *r, const char **what)
 {
@@ -180,6 +226,7 @@ static int decode_file(const char *file, const char *type, ww_drive_t *d,
 	uint8_t *buf = NULL;
 	size_t n = 0;
 	FILE *f;
+	unsigned opcode;
 	int rc;
 
 	memset(d, 0, sizeof(*d));
@@ -216,9 +263,22 @@ static int decode_file(const char *file, const char *type, ww_drive_t *d,
 	if (!buf)
 		return -ENOMEM;
 	buf[n] = '\0';
+	if (csv_response(buf, &n, &opcode)) {
+		/* LOG SENSE (SPC-4 6.6): the response is a log page */
+		if (!type && opcode == 0x4d)
+			type = "scsi-log";
+		if (!type) {
+			fprintf(stderr, "wearwatch: %s: a CSV command line (CDB opcode 0x%02x); "
+					"give --type for its response column\n", file, opcode);
+			*what = "CSV line";
+			free(buf);
+			return -EINVAL;
+		}
+	}
 	if (type) {
 		*what = type;
 		n = maybe_unhex(buf, n);
+		raw_len = n;
 		rc = raw_page(type, buf, n, h);
 	} else if (n >= 4 && !memcmp(buf, "IDFY", 4)) {
 		*what = "libatasmart blob";
@@ -232,12 +292,24 @@ static int decode_file(const char *file, const char *type, ww_drive_t *d,
 	} else {
 		*what = "unknown";
 		rc = -EINVAL;
-		fprintf(stderr, "wearwatch: %s: not a capture, blob, trace or smartctl JSON; "
-				"give --type for a raw page\n", file);
+		fprintf(stderr, "wearwatch: %s: not a capture, libatasmart blob, smartctl -r "
+				"ioctl,2 trace or smartctl JSON; for a raw page give --type "
+				"(nvme-smart, ata-smart, ata-devstat, scsi-log)\n", file);
 	}
 	free(buf);
 	return rc;
 }
+
+static const char usage_decode[] =
+	"usage: wearwatch decode FILE [--json] [--type nvme-smart|ata-smart|ata-devstat|scsi-log]\n"
+	"\n"
+	"Prints the health record held in FILE: a capture (file or directory), a\n"
+	"libatasmart blob, smartctl JSON, a `smartctl -r ioctl,2` trace, or with\n"
+	"--type a raw page: hex text, binary, or a libscsicmd-style CSV line\n"
+	"\",CDB,,RESPONSE\" (the response column is decoded).\n"
+	"\n"
+	"exit status: 0 decoded, 1 a capture of a drive left alone (standby),\n"
+	"             2 usage error, 3 not decodable\n";
 
 int ww_cli_decode(int argc, char **argv)
 {
@@ -249,6 +321,14 @@ int ww_cli_decode(int argc, char **argv)
 	int rc;
 
 	for (int i = 2; i < argc; i++) {
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+			fputs(usage_decode, stdout);
+			free(h);
+			free(r);
+			return 0;
+		}
+	}
+	for (int i = 2; i < argc; i++) {
 		if (!strcmp(argv[i], "--json"))
 			json = true;
 		else if (!strcmp(argv[i], "--type") && i + 1 < argc)
@@ -257,12 +337,23 @@ int ww_cli_decode(int argc, char **argv)
 			file = argv[i];
 	}
 	if (!file || !h || !r) {
-		fputs("usage: wearwatch decode FILE [--json] [--type nvme-smart|ata-smart|ata-devstat|scsi-log]\n"
-		      "  FILE: a capture (file or directory), a libatasmart blob, smartctl JSON,\n"
-		      "  a smartctl -r ioctl,2 trace, or a raw page in hex or binary (--type)\n", stderr);
+		fputs(usage_decode, stderr);
 		free(h);
 		free(r);
 		return 2;
+	}
+	if (type) {
+		size_t i;
+
+		for (i = 0; raw_types[i] && strcmp(type, raw_types[i]); i++)
+			;
+		if (!raw_types[i]) {
+			fprintf(stderr, "wearwatch: unknown --type '%s'; valid types: nvme-smart, "
+					"ata-smart, ata-devstat, scsi-log\n", type);
+			free(h);
+			free(r);
+			return 2;
+		}
 	}
 	h->scsi.protocol_id = 0xff;
 	rc = decode_file(file, type, &d, h, r, &what);
@@ -271,7 +362,17 @@ int ww_cli_decode(int argc, char **argv)
 		d.rotational = h->rotation_rate_rpm.value > 1;
 	}
 	if (rc < 0 && rc != -ENODATA && rc != -ENOTSUP) {
-		fprintf(stderr, "wearwatch: decoding %s (%s): %s\n", file, what, strerror(-rc));
+		if (type && rc == -EMSGSIZE)
+			fprintf(stderr, "wearwatch: decoding %s (%s): %zu bytes of page data, too "
+					"short for a %s page (NVMe SMART/Health and ATA pages are "
+					"512 bytes; a SCSI log page is its 4-byte header plus the "
+					"page length it gives); is FILE hex text, binary or a "
+					"\",CDB,,RESPONSE\" CSV line?\n", file, what, raw_len, type);
+		else if (type && rc == -EINVAL)
+			fprintf(stderr, "wearwatch: decoding %s: not a valid %s page\n", file, type);
+		else
+			fprintf(stderr, "wearwatch: decoding %s (%s): %s\n", file, what,
+				strerror(-rc));
 		free(h);
 		free(r);
 		return 3;

@@ -48,41 +48,93 @@ static void srow(const char *name, const char *a, const char *b)
 
 #define U(f) WW_HAS(n->f), (long long)n->f.value, WW_HAS(s->f), (long long)s->f.value
 
+static const char usage_verify[] =
+	"usage: wearwatch verify DEVICE [-d TYPE] [--sysroot DIR]\n"
+	"\n"
+	"Reads DEVICE natively and through smartctl (`smartctl -j -x -d TYPE`) and\n"
+	"prints both side by side; each difference is flagged DIFF and explained\n"
+	"(\"why:\") where its cause is known. DEVICE as for `wearwatch show`.\n"
+	"\n"
+	"exit status: 0 no unexplained difference,\n"
+	"             1 drive left alone (standby or runtime-suspended; nothing woken),\n"
+	"             2 usage error or no such drive, 3 smartctl not installed,\n"
+	"             4 unexplained differences,\n"
+	"             5 no health interface (e.g. virtio, loop: nothing to compare)\n";
+
+/* read result as a word: "ok", "standby", or the errno's name */
+static const char *result_name(int ret)
+{
+	const char *name;
+
+	if (ret == 0)
+		return "ok";
+	if (ret == 1)
+		return "standby";
+	name = ret < 0 ? strerrorname_np(-ret) : NULL;
+	return name ? name : "error";
+}
+
 int ww_cli_verify(int argc, char **argv)
 {
-	ww_drive_t *all = calloc(256, sizeof(*all));
+	ww_drive_t *all = NULL;
 	const ww_drive_t *d = NULL;
 	ww_health_t *n = calloc(1, sizeof(*n)), *s = calloc(1, sizeof(*s));
 	ww_read_report_t *rn = calloc(1, sizeof(*rn)), *rs = calloc(1, sizeof(*rs));
-	const char *type = NULL, *why;
-	int k, ret_n, ret_s, code = 0;
+	const char *type = NULL, *why, *dev = NULL, *sysroot = "";
+	int ret_n, ret_s, err, code = 0;
 
-	for (int i = 3; i + 1 < argc; i++)
-		if (!strcmp(argv[i], "-d") || !strcmp(argv[i], "--type"))
-			type = argv[i + 1];
-	if (argc < 3 || !all || !n || !s || !rn || !rs) {
-		fputs("usage: wearwatch verify DEVICE [-d TYPE]\n"
-		      "  reads DEVICE natively and through smartctl, prints both side by side\n", stderr);
+	for (int i = 2; i < argc; i++) {
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+			fputs(usage_verify, stdout);
+			goto out;
+		}
+	}
+	for (int i = 2; i < argc && code == 0; i++) {
+		if ((!strcmp(argv[i], "-d") || !strcmp(argv[i], "--type")) && i + 1 < argc)
+			type = argv[++i];
+		else if (!strcmp(argv[i], "--sysroot") && i + 1 < argc)
+			sysroot = argv[++i];
+		else if (argv[i][0] != '-' && !dev)
+			dev = argv[i];
+		else {
+			fprintf(stderr, "wearwatch: unexpected argument '%s'\n", argv[i]);
+			code = 2;
+		}
+	}
+	if (!dev || code || !n || !s || !rn || !rs) {
+		fputs(usage_verify, stderr);
 		code = 2;
 		goto out;
 	}
-	k = ww_discover("", NULL, all, 256);
-	for (int i = 0; i < k && !d; i++)
-		if (!strcmp(argv[2], all[i].id) || !strcmp(argv[2], all[i].block) ||
-		    !strcmp(argv[2], all[i].dev_path) || !strcmp(argv[2], all[i].cmd_path))
-			d = &all[i];
+	d = ww_cli_lookup_drive(sysroot, dev, &all, &err);
 	if (!d) {
-		fprintf(stderr, "wearwatch: no drive matches '%s'\n", argv[2]);
+		if (err)
+			fprintf(stderr, "wearwatch: cannot list drives: %s\n", strerror(-err));
+		else
+			fprintf(stderr, "wearwatch: no drive matches '%s' (see `wearwatch scan`)\n",
+				dev);
 		code = 2;
 		goto out;
 	}
-	ret_n = ww_collect_drive("", d, n, rn);
-	ret_s = ww_collect_smartctl(d, type, 60, s, rs);
 	printf("drive %s (%s)\n", d->id, d->dev_path);
+	if (d->protocol == WW_PROTO_NONE) {
+		printf("no health interface, nothing to compare (%s)\n",
+		       d->no_health_reason ? d->no_health_reason : "none known for this device");
+		code = 5;
+		goto out;
+	}
+	ret_n = ww_collect_drive(sysroot, d, n, rn);
+	/* a drive native reads left alone is not handed to smartctl either */
+	ret_s = ret_n == 1 ? 1 : ww_collect_smartctl(d, type, 60, s, rs);
 	printf("%-22s %-22s %-22s\n", "field", "native", "smartctl");
-	printf("%-22s %-22d %-22d\n", "read result", ret_n, ret_s);
+	printf("%-22s %-22s %-22s\n", "read result", result_name(ret_n), result_name(ret_s));
+	if (ret_n < 0 || (ret_s < 0 && ret_s != -ENOENT))
+		printf("%-22s   native: %s; smartctl: %s\n", "",
+		       ret_n < 0 ? strerror(-ret_n) : "ok",
+		       ret_s < 0 ? strerror(-ret_s) : ret_s == 1 ? "standby" : "ok");
 	if (ret_n == 1 || ret_s == 1) {
 		printf("standby or suspended: nothing compared (no drive was woken)\n");
+		code = 1;
 		goto out;
 	}
 	if (ret_s == -ENOENT) {

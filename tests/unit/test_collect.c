@@ -157,9 +157,9 @@ static void test_cli(void)
 		CHECK(strstr(out, "wwn-0x5002538f42a1b2c3") != NULL);
 		CHECK(out[0] == '{');
 	}
-	{	/* read failure -> 3, with the reason in the output */
+	{	/* no health interface -> 4, with the reason in the output */
 		const char *a[] = { bin, "show", "/dev/vda", "--sysroot", root, NULL };
-		CHECK_EQ_I64(run(bin, a, out, sizeof(out)), 3);
+		CHECK_EQ_I64(run(bin, a, out, sizeof(out)), 4);
 		CHECK(strstr(out, "no health interface") != NULL);
 	}
 	{

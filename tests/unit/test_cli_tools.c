@@ -1,0 +1,257 @@
+/* The built binary's `capture`, `verify`, `decode`, `notify-test`, `probe`
+ * and `--version`/`--help` (user reports: DEVICE forms, help texts, exit
+ * statuses, messages). Drives come from the fake sysfs tree
+ * tests/fixtures/sysfs/basic (nvme0 runtime-suspended with namespaces
+ * nvme0n1/nvme0n2, vda virtio-blk with no health interface). */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "ww_test.h"
+
+static char root[4200], src[4096], tmp[64];
+static const char *bin;
+static char out[65536];
+
+/* Runs the binary with stdout and stderr into out; returns its exit code. */
+static int run(const char *const argv[])
+{
+	int pfd[2], st;
+	pid_t pid;
+	size_t o = 0;
+	ssize_t k;
+
+	if (pipe(pfd))
+		return -1;
+	pid = fork();
+	if (pid == 0) {
+		dup2(pfd[1], 1);
+		dup2(pfd[1], 2);
+		close(pfd[0]);
+		execv(bin, (char *const *)argv);
+		_exit(127);
+	}
+	close(pfd[1]);
+	while (o + 1 < sizeof(out) && (k = read(pfd[0], out + o, sizeof(out) - 1 - o)) > 0)
+		o += (size_t)k;
+	out[o] = 0;
+	close(pfd[0]);
+	if (pid < 0 || waitpid(pid, &st, 0) < 0)
+		return -1;
+	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+static char *slurp(const char *path)
+{
+	static char buf[65536];
+	FILE *f = fopen(path, "r");
+	size_t n;
+
+	buf[0] = 0;
+	if (!f)
+		return buf;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	buf[n] = 0;
+	fclose(f);
+	return buf;
+}
+
+/* every subcommand: --help prints its usage on stdout and exits 0 */
+static void test_help(void)
+{
+	static const char *const cmds[] = { "scan", "show", "serve", "probe", "capture",
+					    "decode", "verify", "collector", "web",
+					    "notify-test" };
+
+	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++) {
+		const char *a[] = { bin, cmds[i], "--help", NULL };
+		char want[64];
+
+		snprintf(want, sizeof(want), "usage: wearwatch %s", cmds[i]);
+		CHECK_EQ_I64(run(a), 0);
+		CHECK(strstr(out, want) != NULL);
+		if (!strstr(out, want))
+			fprintf(stderr, "  %s --help printed: %.200s\n", cmds[i], out);
+	}
+	{	/* CMake project(wearwatch VERSION 0.1.0) */
+		const char *a[] = { bin, "--version", NULL };
+		CHECK_EQ_I64(run(a), 0);
+		CHECK_STR(out, "wearwatch 0.1.0\n");
+	}
+}
+
+/* capture and verify find drives by the same forms as show */
+static void test_device_forms(void)
+{
+	char dir[128], file[256];
+
+	snprintf(dir, sizeof(dir), "%s/cap", tmp);
+	{	/* NVMe namespace node: runtime-suspended, facts only, exit 0 */
+		const char *a[] = { bin, "capture", "/dev/nvme0n2", dir, "--sysroot", root, NULL };
+		CHECK_EQ_I64(run(a), 0);
+		CHECK(strstr(out, "nvme-eui.0025388b91b3a2c1: 0 commands recorded") != NULL);
+		CHECK(strstr(out, "left alone") != NULL);
+	}
+	{	/* virtio: exit 4, the capture names the reason instead of "open  failed" */
+		const char *a[] = { bin, "capture", "vda", dir, "--sysroot", root, NULL };
+		CHECK_EQ_I64(run(a), 4);
+		CHECK(strstr(out, "virtio-blk has no health interface") != NULL);
+		snprintf(file, sizeof(file), "%s/virtio-overlayblk.capture", dir);
+		CHECK(strstr(slurp(file), "\n# no health interface: virtio-blk has no health interface\n") != NULL);
+		CHECK(strstr(slurp(file), "# open  failed") == NULL);
+	}
+	{
+		const char *a[] = { bin, "capture", "/dev/sdz", dir, "--sysroot", root, NULL };
+		CHECK_EQ_I64(run(a), 2);
+		CHECK(strstr(out, "no drive matches '/dev/sdz'") != NULL);
+	}
+	{	/* show: no health interface is 4, not 3 "read failed" */
+		const char *a[] = { bin, "show", "/dev/vda", "--sysroot", root, NULL };
+		CHECK_EQ_I64(run(a), 4);
+	}
+	{	/* verify: no health interface is 5 and says so, no errno numbers */
+		const char *a[] = { bin, "verify", "/dev/vda", "--sysroot", root, NULL };
+		CHECK_EQ_I64(run(a), 5);
+		CHECK(strstr(out, "no health interface, nothing to compare") != NULL);
+		CHECK(strstr(out, "unexplained") == NULL);
+		CHECK(strstr(out, "-95") == NULL);
+	}
+	{	/* verify by a namespace: suspended drive left alone, exit 1 */
+		const char *a[] = { bin, "verify", "nvme0n2", "--sysroot", root, NULL };
+		CHECK_EQ_I64(run(a), 1);
+		CHECK(strstr(out, "read result            standby") != NULL);
+		CHECK(strstr(out, "no drive was woken") != NULL);
+	}
+}
+
+static void put(const char *path, const char *text, int mode)
+{
+	FILE *f = fopen(path, "w");
+
+	if (f) {
+		fputs(text, f);
+		fclose(f);
+	}
+	chmod(path, (mode_t)mode);
+}
+
+/* notify-test: the program's real exit status, signal, and [notify] timeout */
+static void test_notify(void)
+{
+	char conf[128], e5[128], sl[128], k9[128], confarg[160];
+	struct timespec t0, t1;
+	double secs;
+
+	snprintf(e5, sizeof(e5), "%s/exit5", tmp);
+	snprintf(sl, sizeof(sl), "%s/sleeper", tmp);
+	snprintf(k9, sizeof(k9), "%s/kill9", tmp);
+	snprintf(conf, sizeof(conf), "%s/ww.conf", tmp);
+	put(e5, "#!/bin/sh\nexit 5\n", 0755);
+	put(sl, "#!/bin/sh\nexec sleep 30\n", 0755);
+	put(k9, "#!/bin/sh\nkill -9 $$\n", 0755);
+	snprintf(confarg, sizeof(confarg), "[notify]\nexec = %s\ntimeout = 1\n", sl);
+	put(conf, confarg, 0644);
+	{
+		const char *a[] = { bin, "notify-test", "--config", conf, "--notify-exec", e5, NULL };
+		CHECK_EQ_I64(run(a), 1);
+		CHECK(strstr(out, "exit5: exit 5\n") != NULL);
+		CHECK(strstr(out, "1280") == NULL);
+	}
+	{
+		const char *a[] = { bin, "notify-test", "--config", conf, "--notify-exec", k9, NULL };
+		CHECK_EQ_I64(run(a), 1);
+		CHECK(strstr(out, "kill9: killed by signal 9") != NULL);
+	}
+	{	/* the configured program sleeps 30 s: killed after the 1 s timeout */
+		const char *a[] = { bin, "notify-test", "--config", conf, NULL };
+		clock_gettime(CLOCK_MONOTONIC, &t0);
+		CHECK_EQ_I64(run(a), 1);
+		clock_gettime(CLOCK_MONOTONIC, &t1);
+		secs = (double)(t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9;
+		CHECK(strstr(out, "sleeper: killed after the 1 s timeout") != NULL);
+		CHECK(secs >= 0.9 && secs < 10);
+	}
+	{
+		const char *a[] = { bin, "notify-test", "--config", conf, "--notify-exec",
+				    "/bin/true", NULL };
+		CHECK_EQ_I64(run(a), 0);
+		CHECK_STR(out, "/bin/true: exit 0\n");
+	}
+}
+
+/* decode: --type checked, libscsicmd CSV lines, a useful "too short" */
+static void test_decode(void)
+{
+	const char *fx = getenv("WW_FIXTURES");
+	char f1[4400], f2[4400], shortf[128];
+
+	if (!fx) {
+		CHECK(!"WW_FIXTURES not set: libscsicmd-afl fixtures not found");
+		return;
+	}
+	/* /work/shared/fixtures/libscsicmd-afl: LOG SENSE responses from
+	 * libscsicmd's AFL corpus; expected values read off the bytes by hand
+	 * per SPC-4 7.3.22 (page 0x02) and 7.3.21 (page 0x0D) */
+	snprintf(f1, sizeof(f1), "%s/libscsicmd-afl/"
+		 "log_sense_e987c846782a969f2786eb64e5ce751f10b2161b.csv", fx);
+	snprintf(f2, sizeof(f2), "%s/libscsicmd-afl/"
+		 "log_sense_eaf8bc4deb09eadd1c294aa94b1b32d246bc2268.csv", fx);
+	{	/* param 0x0005 = 00 00 e5 8e 63 61 3a 00, 0x0003 = 00 00 01 02 */
+		const char *a[] = { bin, "decode", f1, NULL };
+		CHECK_EQ_I64(run(a), 0);
+		CHECK(strstr(out, ": scsi-log\n") != NULL);
+		CHECK(strstr(out, "write bytes processed        252399715432960 bytes") != NULL);
+		CHECK(strstr(out, "write errors corrected       258 ") != NULL);
+	}
+	{	/* param 0x0000 = 0x15 (21 C), 0x0001 = 0x44 (68 C) */
+		const char *a[] = { bin, "decode", f2, "--type", "scsi-log", "--json", NULL };
+		CHECK_EQ_I64(run(a), 0);
+		CHECK(strstr(out, "\"temperature_celsius\":{\"value\":21") != NULL);
+	}
+	{
+		const char *a[] = { bin, "decode", f1, "--type", "bogus", NULL };
+		CHECK_EQ_I64(run(a), 2);
+		CHECK(strstr(out, "valid types: nvme-smart, ata-smart, ata-devstat, scsi-log") != NULL);
+	}
+	snprintf(shortf, sizeof(shortf), "%s/short.hex", tmp);
+	put(shortf, "00 01 02\n", 0644);
+	{
+		const char *a[] = { bin, "decode", shortf, "--type", "nvme-smart", NULL };
+		CHECK_EQ_I64(run(a), 3);
+		CHECK(strstr(out, "3 bytes of page data, too short for a nvme-smart page") != NULL);
+		CHECK(strstr(out, "Message too long") == NULL);
+	}
+}
+
+int main(void)
+{
+	const char *s = getenv("WW_SOURCE_DIR");
+
+	bin = getenv("WW_BINARY");
+	snprintf(src, sizeof(src), "%s", s ? s : ".");
+	snprintf(root, sizeof(root), "%s/tests/fixtures/sysfs/basic", src);
+	if (!bin || access(bin, X_OK)) {
+		fprintf(stderr, "test_cli_tools: WW_BINARY not set or not executable\n");
+		return 1;
+	}
+	snprintf(tmp, sizeof(tmp), "/tmp/ww-cli-tools-XXXXXX");
+	if (!mkdtemp(tmp))
+		return 1;
+	test_help();
+	test_device_forms();
+	test_notify();
+	test_decode();
+	{
+		char cmd[128];
+
+		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmp);
+		if (system(cmd))
+			fprintf(stderr, "could not remove %s\n", tmp);
+	}
+	return ww_test_done("test_cli_tools");
+}
