@@ -29,8 +29,8 @@ static const char usage_probe[] =
 	"\n"
 	"  --bs SIZE       read size, multiple of the logical block size (default 4k)\n"
 	"  --qd N          reads in flight (default 1)\n"
-	"  --count N       reads to send (default 64)\n"
-	"  --runtime S     send reads for S seconds instead of a count\n"
+	"  --count N       reads to send, 1 or more (default 64)\n"
+	"  --runtime S     send reads for S seconds instead of a count (0.5 allowed)\n"
 	"  --iops N        at most N reads per second (default back to back)\n"
 	"  --offset/--size range of the device probed, bytes (default all of it)\n"
 	"  --json          one JSON object\n"
@@ -62,31 +62,61 @@ int ww_probe_parse_size(const char *s, uint64_t *out)
 
 struct cli {
 	const char *dev;
-	uint64_t bs, qd, count, runtime_s, iops, offset, size;
+	uint64_t bs, qd, count, runtime_ns, iops, offset, size;
 	bool json;
 };
 
+/* --runtime S: seconds, fractions allowed (0.5), more than 0, at most a day */
+static int parse_runtime(const char *s, uint64_t *ns)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (!*s || errno || end == s || *end || !(v > 0) || v > 86400)
+		return -EINVAL;
+	*ns = (uint64_t)(v * 1e9);
+	return *ns ? 0 : -EINVAL;
+}
+
+static int bad_value(const char *flag, const char *v, const char *want)
+{
+	fprintf(stderr, "wearwatch probe: %s '%s': %s\n", flag, v, want);
+	return -EINVAL;
+}
+
 static int parse(int argc, char **argv, struct cli *c)
 {
+	bool count_set = false;
+
 	memset(c, 0, sizeof(*c));
 	c->bs = 4096;
 	c->qd = 1;
 	for (int i = 2; i < argc; i++) {
-		const char *a = argv[i];
+		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
 		uint64_t *dst = NULL;
 
 		if (!strcmp(a, "--json")) {
 			c->json = true;
 			continue;
 		}
+		if (!strcmp(a, "--runtime") && v) {
+			if (parse_runtime(v, &c->runtime_ns))
+				return bad_value(a, v, "expected seconds, more than 0 "
+					"(fractions allowed: 0.5), at most 86400");
+			i++;
+			continue;
+		}
 		if (!strcmp(a, "--bs")) dst = &c->bs;
 		else if (!strcmp(a, "--qd")) dst = &c->qd;
-		else if (!strcmp(a, "--count")) dst = &c->count;
-		else if (!strcmp(a, "--runtime")) dst = &c->runtime_s;
+		else if (!strcmp(a, "--count")) dst = &c->count, count_set = true;
 		else if (!strcmp(a, "--iops")) dst = &c->iops;
 		else if (!strcmp(a, "--offset")) dst = &c->offset;
 		else if (!strcmp(a, "--size")) dst = &c->size;
-		if (dst && i + 1 < argc && !ww_probe_parse_size(argv[i + 1], dst)) {
+		if (dst && v) {
+			if (ww_probe_parse_size(v, dst))
+				return bad_value(a, v, "expected a whole number (k/M/G suffixes allowed)");
 			i++;
 			continue;
 		}
@@ -94,17 +124,48 @@ static int parse(int argc, char **argv, struct cli *c)
 			c->dev = a;
 			continue;
 		}
-		fprintf(stderr, "wearwatch probe: bad argument '%s'\n%s", a, usage_probe);
+		fprintf(stderr, "wearwatch probe: %s '%s'\n%s",
+			dst ? "missing value after" : "bad argument", a, usage_probe);
 		return -EINVAL;
 	}
-	if (!c->dev || (c->count && c->runtime_s) || !c->qd || c->qd > 256 ||
-	    !c->bs || c->bs > (64u << 20) || c->count > UINT32_MAX || c->iops > UINT32_MAX) {
-		fprintf(stderr, "%s", usage_probe);
+	if (!c->dev) {
+		fprintf(stderr, "wearwatch probe: no DEVICE given\n%s", usage_probe);
 		return -EINVAL;
 	}
-	if (!c->count && !c->runtime_s)
+	if (count_set && c->runtime_ns) {
+		fprintf(stderr, "wearwatch probe: give --count or --runtime, not both\n");
+		return -EINVAL;
+	}
+	if (count_set && (!c->count || c->count > UINT32_MAX)) {
+		fprintf(stderr, "wearwatch probe: --count must be 1 to %u\n", UINT32_MAX);
+		return -EINVAL;
+	}
+	if (!c->qd || c->qd > 256) {
+		fprintf(stderr, "wearwatch probe: --qd must be 1 to 256\n");
+		return -EINVAL;
+	}
+	if (!c->bs || c->bs > (64u << 20)) {
+		fprintf(stderr, "wearwatch probe: --bs must be more than 0 and at most 64M "
+				"(a multiple of the logical block size)\n");
+		return -EINVAL;
+	}
+	if (c->iops > UINT32_MAX) {
+		fprintf(stderr, "wearwatch probe: --iops must be at most %u\n", UINT32_MAX);
+		return -EINVAL;
+	}
+	if (!c->count && !c->runtime_ns)
 		c->count = 64;
 	return 0;
+}
+
+/* a JSON number printed with 9 significant digits (0.003004064, not
+ * 0.0030040639999999999: json-c prints doubles with %.17g) */
+static json_object *dbl(double v)
+{
+	char buf[32];
+
+	snprintf(buf, sizeof(buf), "%.9g", v);
+	return json_object_new_double_s(v, buf);
 }
 
 struct acc {
@@ -149,18 +210,18 @@ static void print_json(const struct cli *c, const char *path, const ww_probe_sum
 	json_object_object_add(o, "queue_depth", json_object_new_int64((int64_t)c->qd));
 	json_object_object_add(o, "reads", json_object_new_int64((int64_t)s->reads_total));
 	json_object_object_add(o, "errors", json_object_new_int64(b->errors));
-	json_object_object_add(o, "elapsed_seconds", json_object_new_double(secs));
-	json_object_object_add(o, "min_seconds", json_object_new_double(s->min_s));
-	json_object_object_add(o, "mean_seconds", json_object_new_double(s->mean_s));
-	json_object_object_add(o, "max_seconds", json_object_new_double(s->max_s));
-	json_object_object_add(o, "stddev_seconds", json_object_new_double(s->stddev_s));
-	json_object_object_add(o, "p50_seconds", json_object_new_double(s->p50_s));
-	json_object_object_add(o, "p90_seconds", json_object_new_double(s->p90_s));
-	json_object_object_add(o, "p99_seconds", json_object_new_double(s->p99_s));
+	json_object_object_add(o, "elapsed_seconds", dbl(secs));
+	json_object_object_add(o, "min_seconds", dbl(s->min_s));
+	json_object_object_add(o, "mean_seconds", dbl(s->mean_s));
+	json_object_object_add(o, "max_seconds", dbl(s->max_s));
+	json_object_object_add(o, "stddev_seconds", dbl(s->stddev_s));
+	json_object_object_add(o, "p50_seconds", dbl(s->p50_s));
+	json_object_object_add(o, "p90_seconds", dbl(s->p90_s));
+	json_object_object_add(o, "p99_seconds", dbl(s->p99_s));
 	if (s->has_p999)
-		json_object_object_add(o, "p999_seconds", json_object_new_double(s->p999_s));
+		json_object_object_add(o, "p999_seconds", dbl(s->p999_s));
 	json_object_object_add(o, "cpu_seconds_per_read",
-			       json_object_new_double(b->completed ? cpu_s / b->completed : 0));
+			       dbl(b->completed ? cpu_s / b->completed : 0));
 	json_object_object_add(o, "hung", json_object_new_boolean(b->hung));
 	if (b->last_error)
 		json_object_object_add(o, "last_error", json_object_new_string(strerror(-b->last_error)));
@@ -253,7 +314,7 @@ int ww_probe_cli_main(int argc, char **argv)
 	b.bs = (uint32_t)c.bs;
 	b.qd = (uint32_t)c.qd;
 	b.count = (uint32_t)c.count;
-	b.runtime_ns = c.runtime_s * 1000000000ull;
+	b.runtime_ns = c.runtime_ns;
 	b.max_iops = (uint32_t)c.iops;
 	b.seed = ww_probe_now_ns() | 1;
 	b.on_read = on_read;

@@ -228,6 +228,61 @@ static void test_decode(void)
 	}
 }
 
+/* probe: each wrong argument named; fractional --runtime; %.9g JSON numbers */
+static void test_probe(void)
+{
+	char img[128], buf[4096];
+	static const char *const bad[][4] = {
+		{ "--count", "0", "--count must be 1 to", NULL },
+		{ "--bs", "0", "--bs must be more than 0", NULL },
+		{ "--qd", "0", "--qd must be 1 to 256", NULL },
+		{ "--runtime", "0", "--runtime '0': expected seconds", NULL },
+		{ "--count", "x", "--count 'x': expected a whole number", NULL },
+	};
+	FILE *f;
+
+	snprintf(img, sizeof(img), "%s/img", tmp);
+	f = fopen(img, "w");
+	memset(buf, 0x5a, sizeof(buf));
+	for (int i = 0; f && i < 256; i++) /* 1 MiB */
+		fwrite(buf, 1, sizeof(buf), f);
+	if (f)
+		fclose(f);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		const char *a[] = { bin, "probe", img, bad[i][0], bad[i][1], NULL };
+		CHECK_EQ_I64(run(a), 2);
+		CHECK(strstr(out, bad[i][2]) != NULL);
+		if (!strstr(out, bad[i][2]))
+			fprintf(stderr, "  probe %s %s printed: %.200s\n", bad[i][0], bad[i][1], out);
+	}
+	{
+		const char *a[] = { bin, "probe", img, "--count", "10", "--runtime", "1", NULL };
+		CHECK_EQ_I64(run(a), 2);
+		CHECK(strstr(out, "give --count or --runtime, not both") != NULL);
+	}
+	{	/* 0.3 s of reads; every *_seconds number at most 9 significant digits */
+		const char *a[] = { bin, "probe", img, "--runtime", "0.3", "--json", NULL };
+		int rc = run(a);
+		const char *p = out;
+		int n = 0;
+		double el = 0;
+
+		CHECK_EQ_I64(rc, 0);
+		p = strstr(out, "\"elapsed_seconds\":");
+		if (p)
+			el = strtod(p + 18, NULL);
+		CHECK(el >= 0.29 && el < 5);
+		for (p = out; (p = strstr(p, "_seconds\":")); p += 10, n++) {
+			size_t digits = 0;
+
+			for (const char *q = p + 10; *q && *q != ',' && *q != '\n' && *q != 'e'; q++)
+				digits += *q >= '0' && *q <= '9';
+			CHECK(digits <= 10); /* 9 significant plus a leading "0." zero */
+		}
+		CHECK(n >= 8); /* elapsed, min, mean, max, stddev, p50, p90, p99 */
+	}
+}
+
 int main(void)
 {
 	const char *s = getenv("WW_SOURCE_DIR");
@@ -246,6 +301,7 @@ int main(void)
 	test_device_forms();
 	test_notify();
 	test_decode();
+	test_probe();
 	{
 		char cmd[128];
 
