@@ -236,32 +236,49 @@ static int add_file(const char *path)
 	return 1;
 }
 
-int ww_replay_add(const char *dir)
+/* the *.capture files of dir and, depth levels down, of its subdirectories
+ * (a tree of captures such as tests/fixtures/captures/); other files are
+ * skipped */
+static int add_dir(const char *dir, int depth)
 {
 	struct dirent **ents;
 	struct stat sb;
 	char p[1024];
 	int n, added = 0;
 
-	if (stat(dir, &sb) < 0)
-		return -errno;
-	if (!S_ISDIR(sb.st_mode))
-		return add_file(dir);
 	n = scandir(dir, &ents, NULL, alphasort);
 	if (n < 0)
 		return -errno;
 	for (int i = 0; i < n; i++) {
-		size_t l = strlen(ents[i]->d_name);
+		const char *name = ents[i]->d_name;
+		size_t l = strlen(name);
 
-		if (l > 8 && !strcmp(ents[i]->d_name + l - 8, ".capture")) {
-			snprintf(p, sizeof(p), "%s/%s", dir, ents[i]->d_name);
+		snprintf(p, sizeof(p), "%s/%s", dir, name);
+		if (l > 8 && !strcmp(name + l - 8, ".capture")) {
 			if (add_file(p) > 0)
 				added++;
+		} else if (depth > 0 && name[0] != '.' && stat(p, &sb) == 0 &&
+			   S_ISDIR(sb.st_mode)) {
+			int k = add_dir(p, depth - 1);
+
+			if (k > 0)
+				added += k;
 		}
 		free(ents[i]);
 	}
 	free(ents);
 	return added;
+}
+
+int ww_replay_add(const char *dir)
+{
+	struct stat sb;
+
+	if (stat(dir, &sb) < 0)
+		return -errno;
+	if (!S_ISDIR(sb.st_mode))
+		return add_file(dir);
+	return add_dir(dir, 3);
 }
 
 int ww_replay_discover(const char *sysroot, const char *const *include,

@@ -34,8 +34,10 @@ int ww_replay_collect(const char *file, const ww_drive_t *d, ww_health_t *h,
 
 /* --- serve --replay: poller hooks (ww_discover_fn / ww_collect_fn) --- */
 
-/** Register the *.capture files of dir (or dir itself when it is a file).
- * Returns how many were added (total at most 1024) or -errno. */
+/** Register the *.capture files of dir and of its subdirectories, three
+ * levels down (or dir itself when it is a file); other files are skipped.
+ * Returns how many were added (total at most 1024), 0 when none, or -errno
+ * (-EINVAL: a file that is not a capture). */
 int ww_replay_add(const char *dir);
 
 /** ww_discover_fn: the registered captures as drives (sysroot, include

@@ -50,7 +50,8 @@ static void usage(FILE *f)
 		"  --hung-after SECONDS            mark a drive hung when a read is out this long (default 30)\n"
 		"  --workers N                     device reader threads (default 4)\n"
 		"  --include NAME                  also monitor block device NAME (dm-*, md*, loop*); repeatable\n"
-		"  --replay DIR                    serve the drives captured in DIR (wearwatch capture) instead of live ones; repeatable\n"
+		"  --replay DIR                    serve the drives captured in DIR and its subdirectories\n"
+		"                                  (wearwatch capture) instead of live ones; repeatable\n"
 		"  --smartctl DRIVE=TYPE           read DRIVE (id, sdX or /dev path) through smartctl -d TYPE; repeatable\n"
 		"  --help                          this text\n");
 	ww_probe_serve_usage(f);
@@ -148,8 +149,17 @@ int ww_serve_main(int argc, char **argv)
 			bad |= ww_endurance_serve_opt(c, optarg, &end_opts);
 			break;
 		case OPT_REPLAY: /* recorded drives instead of live ones */
-			if (ww_replay_add(optarg) <= 0) {
-				fprintf(stderr, "wearwatch serve: no captures in %s\n", optarg);
+			if ((rc = ww_replay_add(optarg)) <= 0) {
+				if (rc == 0)
+					fprintf(stderr, "wearwatch serve: --replay %s: no *.capture "
+						"files in it or its subdirectories (`wearwatch capture "
+						"DEVICE DIR` records them)\n", optarg);
+				else if (rc == -EINVAL)
+					fprintf(stderr, "wearwatch serve: --replay %s: not a capture "
+						"(docs/capture-format.md)\n", optarg);
+				else
+					fprintf(stderr, "wearwatch serve: --replay %s: %s\n", optarg,
+						strerror(-rc));
 				return 2;
 			}
 			ro.replay = true;

@@ -1,0 +1,70 @@
+#!/usr/bin/env python3
+"""`wearwatch serve --replay DIR` on a tree of captures (a user report).
+
+`--replay tests/fixtures/captures` (README.md plus one subdirectory per VM
+drive) must load every capture below it and skip README.md; a directory with
+no capture, and a file that is not one, stop serve with exit 2 and a message
+naming the argument. The five expected drive ids are the `fact id` lines of
+tests/fixtures/captures/*/*.capture (made by tests/vm/checks_20_capture.py).
+"""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from svc_common import FAILS, check, curl, free_port, wait_for  # noqa: E402
+
+BIN = sys.argv[1]
+SRC = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+CAPS = os.path.join(SRC, "tests", "fixtures", "captures")
+WANT = {"nvme-QEMU_NVMe_Ctrl_WWNVME0001", "wwn-0x33333330000036b0",
+        "ata-WWSATA_DISK_WWSATA0001", "ata-WWSATA_DISK_XXXXXXXXXX"}
+
+with tempfile.TemporaryDirectory() as tmp:
+    empty = os.path.join(tmp, "empty")
+    os.mkdir(empty)
+    r = subprocess.run([BIN, "serve", "--replay", empty], capture_output=True, text=True,
+                       timeout=10)
+    check(r.returncode == 2 and "no *.capture files in it or its subdirectories" in r.stderr,
+          f"--replay of a directory without captures: exit 2, says so ({r.returncode}: "
+          f"{r.stderr.strip()[-160:]})")
+    r = subprocess.run([BIN, "serve", "--replay", os.path.join(CAPS, "README.md")],
+                       capture_output=True, text=True, timeout=10)
+    check(r.returncode == 2 and "README.md: not a capture" in r.stderr,
+          f"--replay of a non-capture file: exit 2, says so ({r.returncode})")
+
+    port = free_port()
+    with open(os.path.join(tmp, "log"), "w") as log:
+        srv = subprocess.Popen([BIN, "serve", "--replay", CAPS, "--no-probe",
+                                "--listen", f"127.0.0.1:{port}", "--web-config", "",
+                                "--state-dir", tmp], stderr=log)
+        try:
+            base = f"http://127.0.0.1:{port}"
+            ids = set()
+
+            def loaded():
+                global ids
+                code, body = curl(base + "/api/v1/drives")
+                if code != "200":
+                    return False
+                doc = json.loads(body)
+                rows = doc.get("drives", doc) if isinstance(doc, dict) else doc
+                ids = {d.get("id") or d.get("drive", {}).get("id") for d in rows}
+                return len(ids) >= 5
+            check(wait_for(loaded, timeout=15),
+                  f"--replay tests/fixtures/captures serves 5 drives ({sorted(ids)})")
+            check(WANT <= ids, "the nvme, sas, sata and sata-redacted captures are among them")
+            check(any(i and i.startswith("ata-WWSATA_DISK_WWSATA0001-r") for i in ids),
+                  "sata-suspended (same id as sata) is served under a distinct id")
+        finally:
+            srv.terminate()
+            try:
+                srv.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                srv.kill()
+                srv.wait()
+
+
+sys.exit(1 if FAILS else 0)
