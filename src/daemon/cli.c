@@ -40,7 +40,7 @@ static const char usage_main[] =
 	"  verify DEVICE [-d TYPE]     native read and smartctl side by side\n"
 	"  collector                   privileged half of the service (drives, no network)\n"
 	"  web                         unprivileged half (HTTP/TLS, asks the collector)\n"
-	"  notify-test                 run the configured notification program once\n"
+	"  notify-test [--notify-exec PROG]  run the notification program once\n"
 	"\n"
 	"\n"
 	"`wearwatch COMMAND --help` describes a command; `wearwatch --version`.\n";
