@@ -20,6 +20,7 @@ struct ww_ipc_server {
 	char path[sizeof(((struct sockaddr_un *)0)->sun_path)];
 	ww_store_t *store;
 	pthread_t thread;
+	unsigned long long accepted; /* connections so far (server thread only) */
 };
 
 static long long now_ms(void)
@@ -75,55 +76,196 @@ static int write_all(int fd, const char *b, size_t len, long long deadline)
 	return 0;
 }
 
-static void serve_one(ww_ipc_server_t *s, int c)
-{
-	char req[WW_IPC_MAX_REQUEST + 1], hdr[160];
-	long long deadline = now_ms() + 5000;
-	ww_route_reply_t r;
-	int n = read_line(c, req, sizeof(req), deadline);
+/*
+ * Server: one thread multiplexing up to IPC_MAX_CONN non-blocking connections
+ * with poll(), each with its own request buffer and deadline.
+ *
+ * Why this shape: answering is rendering from an immutable snapshot (fast,
+ * no device access), so the only thing that can be slow is the peer. The
+ * socket is reachable by every local user (see ww_ipc_server_start), and a
+ * server that waited on one peer at a time let three idle connections keep
+ * the web side out. Here a peer costs one slot and at most IPC_READ_MS to send
+ * its request line, then IPC_WRITE_MS to take the answer; when all slots are
+ * taken, a new connection replaces the oldest one still sending its request
+ * (the web side sends its line right after connect, so that is the idle one),
+ * or else the oldest overall. A thread pool would need the same deadlines plus
+ * locking, for no gain at this load (one scrape every few seconds).
+ */
+#define IPC_MAX_CONN 16
+#define IPC_READ_MS 1000
+#define IPC_WRITE_MS 5000
 
-	if (n < 0)
-		return;
-	if (strncmp(req, "GET ", 4) || !ww_route_path_valid(req + 4)) {
-		snprintf(hdr, sizeof(hdr), "WW1 400 0 text/plain\n");
-		write_all(c, hdr, strlen(hdr), deadline);
-		return;
+struct ipc_conn {
+	int fd;                /* -1: free slot */
+	unsigned long long seq; /* accept order: lower is older */
+	long long deadline;    /* closed when reached, ms */
+	size_t got;            /* request bytes in req */
+	char req[WW_IPC_MAX_REQUEST + 1];
+	char *out;             /* header + body; NULL while reading the request */
+	size_t out_len, out_off;
+};
+
+static void conn_close(struct ipc_conn *c)
+{
+	if (c->fd >= 0)
+		close(c->fd);
+	free(c->out);
+	c->fd = -1;
+	c->out = NULL;
+}
+
+/* render the answer to c->req (a complete line without '\n') into c->out */
+static int conn_answer(ww_ipc_server_t *s, struct ipc_conn *c)
+{
+	ww_route_reply_t r = { 0 };
+	char hdr[160];
+	int h;
+
+	if (strncmp(c->req, "GET ", 4) || !ww_route_path_valid(c->req + 4)) {
+		h = snprintf(hdr, sizeof(hdr), "WW1 400 0 text/plain\n");
+	} else if (ww_route_render(s->store, c->req + 4, time(NULL), &r) < 0) {
+		free(r.body);
+		memset(&r, 0, sizeof(r));
+		h = snprintf(hdr, sizeof(hdr), "WW1 500 0 text/plain\n");
+	} else {
+		h = snprintf(hdr, sizeof(hdr), "WW1 %u %zu %s\n", r.status, r.len, r.type);
 	}
-	if (ww_route_render(s->store, req + 4, time(NULL), &r) < 0) {
-		snprintf(hdr, sizeof(hdr), "WW1 500 0 text/plain\n");
-		write_all(c, hdr, strlen(hdr), deadline);
-		return;
+	if (h < 0 || (size_t)h >= sizeof(hdr) || (r.len && !r.body)) {
+		free(r.body);
+		return -EPROTO;
 	}
-	snprintf(hdr, sizeof(hdr), "WW1 %u %zu %s\n", r.status, r.len, r.type);
-	if (!write_all(c, hdr, strlen(hdr), deadline))
-		write_all(c, r.body, r.len, deadline);
+	c->out = malloc((size_t)h + r.len);
+	if (c->out) {
+		memcpy(c->out, hdr, (size_t)h);
+		if (r.len)
+			memcpy(c->out + h, r.body, r.len);
+		c->out_len = (size_t)h + r.len;
+		c->out_off = 0;
+	}
 	free(r.body);
+	return c->out ? 0 : -ENOMEM;
+}
+
+/* the connection is ready: read more of the request, or write more answer */
+static void conn_step(ww_ipc_server_t *s, struct ipc_conn *c)
+{
+	ssize_t n;
+
+	if (!c->out) {
+		char *nl;
+
+		n = recv(c->fd, c->req + c->got, sizeof(c->req) - 1 - c->got, MSG_DONTWAIT);
+		if (n < 0 && (errno == EAGAIN || errno == EINTR))
+			return;
+		if (n <= 0) {
+			conn_close(c);
+			return;
+		}
+		c->got += (size_t)n;
+		nl = memchr(c->req, '\n', c->got);
+		if (!nl) {
+			if (c->got == sizeof(c->req) - 1) /* line too long */
+				conn_close(c);
+			return;
+		}
+		*nl = 0;
+		if (conn_answer(s, c) < 0) {
+			conn_close(c);
+			return;
+		}
+		c->deadline = now_ms() + IPC_WRITE_MS;
+	}
+	n = send(c->fd, c->out + c->out_off, c->out_len - c->out_off, MSG_DONTWAIT | MSG_NOSIGNAL);
+	if (n < 0 && (errno == EAGAIN || errno == EINTR))
+		return;
+	if (n < 0) {
+		conn_close(c);
+		return;
+	}
+	c->out_off += (size_t)n;
+	if (c->out_off == c->out_len)
+		conn_close(c);
+}
+
+/* a free slot, or the one to drop: oldest still reading, else oldest */
+static struct ipc_conn *slot_for_new(struct ipc_conn *c)
+{
+	struct ipc_conn *reading = NULL, *any = NULL;
+
+	for (int i = 0; i < IPC_MAX_CONN; i++) {
+		if (c[i].fd < 0)
+			return &c[i];
+		if (!c[i].out && (!reading || c[i].seq < reading->seq))
+			reading = &c[i];
+		if (!any || c[i].seq < any->seq)
+			any = &c[i];
+	}
+	any = reading ? reading : any;
+	conn_close(any);
+	return any;
+}
+
+static void accept_new(ww_ipc_server_t *s, struct ipc_conn *c)
+{
+	for (int k = 0; k < IPC_MAX_CONN; k++) {
+		int fd = accept4(s->fd, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK);
+		struct ipc_conn *slot;
+
+		if (fd < 0)
+			return;
+		slot = slot_for_new(c);
+		slot->fd = fd;
+		slot->seq = ++s->accepted;
+		slot->deadline = now_ms() + IPC_READ_MS;
+		slot->got = 0;
+	}
 }
 
 static void *server_thread(void *arg)
 {
 	ww_ipc_server_t *s = arg;
+	struct ipc_conn c[IPC_MAX_CONN];
+	struct pollfd p[IPC_MAX_CONN + 2];
+	int idx[IPC_MAX_CONN];
 
+	for (int i = 0; i < IPC_MAX_CONN; i++) {
+		c[i].fd = -1;
+		c[i].out = NULL;
+	}
 	for (;;) {
-		struct pollfd p[2] = { { .fd = s->fd, .events = POLLIN },
-				       { .fd = s->stop_pipe[0], .events = POLLIN } };
-		int c;
+		long long now = now_ms(), next = -1;
+		int n = 2;
 
-		if (poll(p, 2, -1) < 0) {
+		p[0] = (struct pollfd){ .fd = s->fd, .events = POLLIN };
+		p[1] = (struct pollfd){ .fd = s->stop_pipe[0], .events = POLLIN };
+		for (int i = 0; i < IPC_MAX_CONN; i++) {
+			if (c[i].fd < 0)
+				continue;
+			if (now >= c[i].deadline) {
+				conn_close(&c[i]);
+				continue;
+			}
+			p[n] = (struct pollfd){ .fd = c[i].fd, .events = c[i].out ? POLLOUT : POLLIN };
+			idx[n - 2] = i;
+			n++;
+			if (next < 0 || c[i].deadline < next)
+				next = c[i].deadline;
+		}
+		if (poll(p, (nfds_t)n, next < 0 ? -1 : (int)(next - now)) < 0) {
 			if (errno == EINTR)
 				continue;
 			break;
 		}
 		if (p[1].revents)
 			break;
-		c = accept4(s->fd, NULL, NULL, SOCK_CLOEXEC);
-		if (c < 0)
-			continue;
-		/* one at a time: rendering is from a snapshot and fast, and the
-		 * web side has its own timeout */
-		serve_one(s, c);
-		close(c);
+		for (int k = 2; k < n; k++)
+			if (p[k].revents)
+				conn_step(s, &c[idx[k - 2]]);
+		if (p[0].revents & POLLIN)
+			accept_new(s, c);
 	}
+	for (int i = 0; i < IPC_MAX_CONN; i++)
+		conn_close(&c[i]);
 	return NULL;
 }
 
@@ -145,7 +287,7 @@ ww_ipc_server_t *ww_ipc_server_start(const char *path, ww_store_t *store, int *e
 	strcpy(a.sun_path, path);
 	strcpy(s->path, path);
 	s->store = store;
-	s->fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	s->fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
 	if (s->fd < 0 || pipe2(s->stop_pipe, O_CLOEXEC) < 0)
 		goto fail;
 	unlink(path);

@@ -24,7 +24,11 @@
 typedef struct ww_ipc_server ww_ipc_server_t;
 
 /** Bind `path` (an existing socket file is replaced), chmod 0666, and answer
- * requests from `store` on a thread of its own. NULL with *err = -errno. */
+ * requests from `store` on a thread of its own, up to 16 connections at once;
+ * a connection has 1 s to send its request line and 5 s to take the answer,
+ * and when all are busy a new one replaces the oldest still sending its
+ * request (idle or slow local clients cannot keep others out, see ipc.c).
+ * NULL with *err = -errno. */
 ww_ipc_server_t *ww_ipc_server_start(const char *path, ww_store_t *store, int *err);
 
 /** Stop the thread, close and unlink the socket. NULL is a no-op. */
