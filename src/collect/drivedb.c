@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <pthread.h>
 #include <regex.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,7 +39,12 @@ void ww_drivedb_set_path(const char *path)
 	pthread_mutex_lock(&db_lock);
 	db_path = path;
 	db_loaded = false;
-	db = NULL; /* entries are leaked on purpose: sources point into them */
+	/* sources are interned copies (see intern()), nothing points here */
+	for (size_t i = 0; i < db_n; i++)
+		for (int k = 0; k < WW_DB_FIELDS; k++)
+			free(db[i].f[k]);
+	free(db);
+	db = NULL;
 	db_n = 0;
 	cache_n = cache_next = 0;
 	pthread_mutex_unlock(&db_lock);
@@ -162,14 +168,49 @@ static void load(void)
 
 /* ---------------------------------------------------------- presets --- */
 
-/* "WHERE \"A\":", kept for the process lifetime (record sources point here) */
-static char *dupf(const char *where, const char *a)
-{
-	char *s = NULL;
+/* Source strings ("drivedb.h \"FAMILY\": -v 9,minutes") are interned: one
+ * copy of each distinct text for the process lifetime, because health records
+ * and snapshots point to them. They are built only from database entries and
+ * quirk rows, never from what a drive reports, so the table is bounded by the
+ * database; before, every cache miss allocated fresh copies that nothing
+ * freed. Own lock: ww_drivedb_apply_presets() is called without db_lock. */
+static pthread_mutex_t intern_lock = PTHREAD_MUTEX_INITIALIZER;
+static char **interned;
+static size_t interned_n, interned_cap;
 
-	if (asprintf(&s, "%s \"%s\":", where, a) < 0)
-		return NULL;
-	return s;
+static const char *intern(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static const char *intern(const char *fmt, ...)
+{
+	char buf[1024], *dup, **x;
+	const char *ret = NULL;
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	pthread_mutex_lock(&intern_lock);
+	for (size_t i = 0; i < interned_n && !ret; i++)
+		if (!strcmp(interned[i], buf))
+			ret = interned[i];
+	if (!ret && interned_n == interned_cap) {
+		size_t nc = interned_cap ? 2 * interned_cap : 64;
+
+		x = realloc(interned, nc * sizeof(*x));
+		if (x) {
+			interned = x;
+			interned_cap = nc;
+		}
+	}
+	if (!ret && interned_n < interned_cap && (dup = strdup(buf)))
+		ret = interned[interned_n++] = dup;
+	pthread_mutex_unlock(&intern_lock);
+	return ret;
+}
+
+/* "WHERE \"A\":" */
+static const char *dupf(const char *where, const char *a)
+{
+	return intern("%s \"%s\":", where, a);
 }
 
 int ww_drivedb_apply_presets(const char *presets, const char *src, ww_ata_presets_t *p)
@@ -191,12 +232,11 @@ int ww_drivedb_apply_presets(const char *presets, const char *src, ww_ata_preset
 		memcpy(arg, s + 3, k);
 		arg[k] = '\0';
 		s += 3 + k;
-		char *one = NULL; /* "<src> -v <arg>", kept (records point here) */
+		const char *one; /* "<src> -v <arg>", interned (records point here) */
 
-		if (asprintf(&one, "%s -v %s", src ? src : "", arg) < 0)
-			one = NULL;
 		if (sscanf(arg, "%u,", &id) != 1 || !(fmt = strchr(arg, ',')))
 			continue;
+		one = intern("%s -v %s", src ? src : "", arg);
 		fmt++;
 		name = strchr(fmt, ',');
 		if (name)
@@ -238,8 +278,6 @@ int ww_drivedb_apply_presets(const char *presets, const char *src, ww_ata_preset
 					break;
 				}
 			n++;
-		} else {
-			free(one);
 		}
 	}
 	return n;

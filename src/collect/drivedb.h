@@ -37,8 +37,10 @@ void ww_drivedb_set_path(const char *path);
 int ww_drivedb_lookup(const char *model, const char *firmware, ww_ata_presets_t *p);
 
 /** Apply one preset text ("-v 9,minutes -v 241,raw48,Host_Writes_32MiB") to
- * p; src names the entry (kept by pointer: static storage). Pure. Returns how
- * many presets were understood. */
+ * p; src names the entry. The source strings set in p ("<src> -v 9,minutes")
+ * are interned: one copy per distinct text, kept for the process lifetime
+ * (records point to them); otherwise pure. Thread-safe. Returns how many
+ * presets were understood. */
 int ww_drivedb_apply_presets(const char *presets, const char *src, ww_ata_presets_t *p);
 
 /** ww_ata_finish_presets() with the presets for h's model/firmware. */
