@@ -204,9 +204,11 @@ char *ww_json_render_history(const char *id, const char *metric, const char *fro
 		double v = pts[i].value;
 
 		json_object_array_add(p, json_object_new_int64(pts[i].t));
+		/* an integer when whole and in int64 range (the cast is
+		 * undefined outside it: 1e19 is printed as a double) */
 		if (!pts[i].has_value)
 			json_object_array_add(p, NULL);
-		else if (v == (double)(int64_t)v)
+		else if (v >= -0x1p63 && v < 0x1p63 && v == (double)(int64_t)v)
 			json_object_array_add(p, json_object_new_int64((int64_t)v));
 		else {
 			/* 15 significant digits: 0.0002 stays "0.0002" (json-c's
