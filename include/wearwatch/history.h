@@ -127,6 +127,21 @@ int ww_history_count_probe(ww_history_t *h, const char *id, long counts[3]);
 /** Thin and expire now (also done by append). Returns 0 or -EIO. */
 int ww_history_maintain(ww_history_t *h, time_t now);
 
+/** Told about history writes (samples and probe bursts) that fail: err is
+ * the -errno of the call (-EIO), what is "sample" or "probe burst", msg is
+ * SQLite's reason ("database or disk is full"); and once with err = 0 when a
+ * write succeeds again after failures. Called without the history's lock,
+ * from the writing thread. */
+typedef void (*ww_history_error_fn)(void *ctx, int err, const char *what, const char *id,
+				    const char *msg, time_t now);
+
+/** Install (fn NULL: remove) the failure hook. Thread-safe. */
+void ww_history_set_error_hook(ww_history_t *h, ww_history_error_fn fn, void *ctx);
+
+/** Sample and probe-burst writes that failed since open (counter; the
+ * daemon publishes it as wearwatch_history_write_errors_total). Thread-safe. */
+uint64_t ww_history_write_errors(ww_history_t *h);
+
 /** Number of stored rows of a drive per tier (0 raw, 1 hourly, 2 daily), for
  * tests and docs. Returns 0 or -EIO. */
 int ww_history_count(ww_history_t *h, const char *id, long counts[3]);

@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 
 #include "daemon/endurance_opts.h"
+#include "daemon/history_log.h"
 #include "daemon/log.h"
 
 void ww_endurance_serve_usage(FILE *f)
@@ -117,6 +118,7 @@ ww_endurance_svc_t *ww_endurance_serve_start(ww_endurance_opts_t *o)
 			ww_log(WW_LOG_WARNING, "history disabled: %s", err);
 		else
 			ww_log(WW_LOG_INFO, "history in %s", path);
+		ww_history_log_attach(hist, path);
 	}
 	s = ww_endurance_svc_new(&table, &o->overrides, hist);
 	if (!s) {

@@ -39,6 +39,7 @@ struct rl_entry {
 };
 
 static struct rl_entry *rl_head;
+static struct rl_entry *rl_other; /* ww_log_failure keys (not drive ids) */
 
 static const char *level_name(ww_log_level_t l)
 {
@@ -160,38 +161,39 @@ void ww_log_event(ww_event_kind_t kind, ww_log_level_t level, const char *drive,
 	va_end(ap);
 }
 
-static struct rl_entry *rl_get(const char *id, bool create)
+static struct rl_entry *rl_get(struct rl_entry **head, const char *id, bool create)
 {
 	struct rl_entry *e;
 
-	for (e = rl_head; e; e = e->next)
+	for (e = *head; e; e = e->next)
 		if (!strcmp(e->id, id))
 			return e;
 	if (!create || !(e = calloc(1, sizeof(*e))))
 		return NULL;
 	snprintf(e->id, sizeof(e->id), "%s", id);
-	e->next = rl_head;
-	rl_head = e;
+	e->next = *head;
+	*head = e;
 	return e;
 }
 
-bool ww_log_drive_failure(const char *id, time_t now, const char *fmt, ...)
+/* the rate limit of ww_log_drive_failure (drive set: a drive event) and
+ * ww_log_failure (drive NULL: a plain warning keyed by `key`) */
+static bool vfailure(struct rl_entry **head, const char *key, const char *drive, time_t now,
+		     const char *fmt, va_list ap)
 {
 	struct rl_entry *e;
 	bool wrote = false;
-	va_list ap;
 
 	pthread_mutex_lock(&log_lock);
-	e = rl_get(id, true);
+	e = rl_get(head, key, true);
 	if (!e || !e->failing || now - e->last_logged >= WW_LOG_REPEAT_S) {
 		char prefix[64] = "";
 
 		if (e && e->suppressed)
 			snprintf(prefix, sizeof(prefix), "(%lu similar failures not logged) ",
 				 e->suppressed);
-		va_start(ap, fmt);
-		vemit_locked(WW_LOG_WARNING, WW_EV_COLLECT_FAILURE, id, NULL, prefix, fmt, ap);
-		va_end(ap);
+		vemit_locked(WW_LOG_WARNING, drive ? WW_EV_COLLECT_FAILURE : -1, drive, NULL,
+			     prefix, fmt, ap);
 		if (e) {
 			e->failing = true;
 			e->last_logged = now;
@@ -205,12 +207,56 @@ bool ww_log_drive_failure(const char *id, time_t now, const char *fmt, ...)
 	return wrote;
 }
 
+bool ww_log_drive_failure(const char *id, time_t now, const char *fmt, ...)
+{
+	va_list ap;
+	bool wrote;
+
+	va_start(ap, fmt);
+	wrote = vfailure(&rl_head, id, id, now, fmt, ap);
+	va_end(ap);
+	return wrote;
+}
+
+bool ww_log_failure(const char *key, time_t now, const char *fmt, ...)
+{
+	va_list ap;
+	bool wrote;
+
+	va_start(ap, fmt);
+	wrote = vfailure(&rl_other, key, NULL, now, fmt, ap);
+	va_end(ap);
+	return wrote;
+}
+
+void ww_log_failure_ok(const char *key, time_t now, const char *what)
+{
+	struct rl_entry *e;
+
+	pthread_mutex_lock(&log_lock);
+	e = rl_get(&rl_other, key, false);
+	if (e && e->failing) {
+		char msg[256];
+
+		if (e->suppressed)
+			snprintf(msg, sizeof(msg), "%s (%lu failures not logged)", what,
+				 e->suppressed);
+		else
+			snprintf(msg, sizeof(msg), "%s", what);
+		emit_locked(WW_LOG_NOTICE, -1, NULL, NULL, msg);
+		e->failing = false;
+		e->suppressed = 0;
+		e->last_logged = now;
+	}
+	pthread_mutex_unlock(&log_lock);
+}
+
 void ww_log_drive_ok(const char *id, time_t now)
 {
 	struct rl_entry *e;
 
 	pthread_mutex_lock(&log_lock);
-	e = rl_get(id, false);
+	e = rl_get(&rl_head, id, false);
 	if (e && e->failing) {
 		char msg[96];
 

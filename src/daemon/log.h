@@ -33,6 +33,16 @@ bool ww_log_drive_failure(const char *id, time_t now, const char *fmt, ...)
  * been logged, and resets its rate limit. */
 void ww_log_drive_ok(const char *id, time_t now);
 
+/** The same rate limit for a failure that is not a drive read (a plain
+ * warning, no MESSAGE_ID/DRIVE): `key` names what fails ("history"), kept
+ * apart from drive ids. Returns true when the message was written. */
+bool ww_log_failure(const char *key, time_t now, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/** `key` works again: logs `what` (a notice, with the number of failures not
+ * logged) once if a failure had been logged, and resets the rate limit. */
+void ww_log_failure_ok(const char *key, time_t now, const char *what);
+
 /** Event kinds with a fixed MESSAGE_ID each (catalog: catalog/wearwatch.catalog). */
 typedef enum ww_event_kind {
 	WW_EV_HEALTH_CHANGE,     /* health state changed (ok/warning/failed) */

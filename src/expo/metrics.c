@@ -12,6 +12,7 @@
 #include "wearwatch/expo.h"
 #include "wearwatch/store.h"
 #include "expo/metrics_backend.h"
+#include "expo/metrics_history.h"
 #include "expo/probe_expo.h"
 
 #ifndef WW_VERSION_STRING
@@ -621,6 +622,7 @@ static void render(FILE *f, const ww_snapshot_t *snap, time_t now)
 	ww_metrics_render_endurance(f, snap, now);
 	ww_metrics_render_probe(f, snap); /* issue 4 */
 	ww_metrics_render_backend(f, snap); /* issue 7 */
+	ww_metrics_render_history(f); /* history write errors */
 	(void)now;
 	fputs("# HELP wearwatch_build_info wearwatch build; value is always 1.\n"
 	      "# TYPE wearwatch_build_info gauge\n"

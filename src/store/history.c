@@ -39,7 +39,49 @@ struct ww_history {
 	pthread_mutex_t lock;
 	ww_history_cfg_t cfg;
 	time_t last_maintain;
+	uint64_t write_errors;     /* failed sample/probe writes since open */
+	bool write_failing;        /* the last write failed */
+	ww_history_error_fn hook;
+	void *hook_ctx;
 };
+
+void ww_history_set_error_hook(ww_history_t *h, ww_history_error_fn fn, void *ctx)
+{
+	pthread_mutex_lock(&h->lock);
+	h->hook = fn;
+	h->hook_ctx = ctx;
+	pthread_mutex_unlock(&h->lock);
+}
+
+uint64_t ww_history_write_errors(ww_history_t *h)
+{
+	uint64_t n;
+
+	pthread_mutex_lock(&h->lock);
+	n = h->write_errors;
+	pthread_mutex_unlock(&h->lock);
+	return n;
+}
+
+/* The end of a write, under the lock: count a failure; returns the hook to
+ * call after unlocking (every failure, and the first success after them) or
+ * NULL. */
+static ww_history_error_fn write_done_locked(ww_history_t *h, int ret, void **ctx)
+{
+	bool tell = ret < 0 || h->write_failing;
+
+	if (ret < 0)
+		h->write_errors++;
+	h->write_failing = ret < 0;
+	*ctx = h->hook_ctx;
+	return tell ? h->hook : NULL;
+}
+
+/* SQLite's reason for the last failure, before a ROLLBACK replaces it */
+static void why_locked(ww_history_t *h, char *why, size_t len)
+{
+	snprintf(why, len, "%s", sqlite3_errmsg(h->db));
+}
 
 int ww_hmetric_find(const char *name)
 {
@@ -230,10 +272,15 @@ int ww_history_append(ww_history_t *h, const char *id, const ww_health_t *rec, b
 	ww_sample_t prev;
 	int64_t segment = 0;
 	int rc, ret = -EIO;
+	char why[160] = "";
+	ww_history_error_fn hook;
+	void *hook_ctx;
 
 	pthread_mutex_lock(&h->lock);
-	if (sqlite3_exec(h->db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK)
+	if (sqlite3_exec(h->db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK) {
+		why_locked(h, why, sizeof(why));
 		goto out;
+	}
 	rc = latest_locked(h, id, &prev);
 	if (rc < 0)
 		goto rollback;
@@ -276,10 +323,14 @@ int ww_history_append(ww_history_t *h, const char *id, const ww_health_t *rec, b
 	}
 	goto out;
 rollback:
+	why_locked(h, why, sizeof(why));
 	sqlite3_exec(h->db, "ROLLBACK", NULL, NULL, NULL);
 out:
 	sqlite3_finalize(st);
+	hook = write_done_locked(h, ret, &hook_ctx);
 	pthread_mutex_unlock(&h->lock);
+	if (hook)
+		hook(hook_ctx, ret, "sample", id, why, now);
 	if (ret == 0 && now - h->last_maintain >= 3600)
 		ww_history_maintain(h, now);
 	return ret;
@@ -290,6 +341,9 @@ int ww_history_append_probe(ww_history_t *h, const char *id, const ww_hprobe_t *
 {
 	sqlite3_stmt *st = NULL;
 	int ret = -EIO;
+	char why[160] = "";
+	ww_history_error_fn hook;
+	void *hook_ctx;
 
 	if (!h || !id || !p)
 		return -EINVAL;
@@ -312,8 +366,13 @@ int ww_history_append_probe(ww_history_t *h, const char *id, const ww_hprobe_t *
 		if (sqlite3_step(st) == SQLITE_DONE) /* autocommit: one transaction */
 			ret = 0;
 	}
+	if (ret < 0)
+		why_locked(h, why, sizeof(why));
 	sqlite3_finalize(st);
+	hook = write_done_locked(h, ret, &hook_ctx);
 	pthread_mutex_unlock(&h->lock);
+	if (hook)
+		hook(hook_ctx, ret, "probe burst", id, why, now);
 	if (ret == 0 && now - h->last_maintain >= 3600)
 		ww_history_maintain(h, now);
 	return ret;
