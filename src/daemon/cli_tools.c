@@ -233,6 +233,9 @@ static int decode_file(const char *file, const char *type, ww_drive_t *d,
 	snprintf(d->id, sizeof(d->id), "%s", file);
 	if (stat(file, &sb) < 0)
 		return -errno;
+	/* a FIFO or device would block or never end: files and directories only */
+	if (!S_ISDIR(sb.st_mode) && !S_ISREG(sb.st_mode))
+		return -EINVAL;
 	if (S_ISDIR(sb.st_mode) || strstr(file, ".capture")) {
 		*what = "capture";
 		if (S_ISDIR(sb.st_mode)) {

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdbool.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -185,14 +186,34 @@ static void test_notify(void)
 }
 
 /* decode: --type checked, libscsicmd CSV lines, a useful "too short" */
-static void test_decode(void)
+/* decode refuses what is not a file or directory (a FIFO would block) */
+static void test_decode_odd_files(void)
+{
+	char fifo[128];
+
+	snprintf(fifo, sizeof(fifo), "%s/fifo", tmp);
+	CHECK_EQ_I64(mkfifo(fifo, 0600), 0);
+	{
+		const char *a[] = { bin, "decode", fifo, NULL };
+		CHECK_EQ_I64(run(a), 3);
+	}
+	{
+		const char *a[] = { bin, "decode", "/dev/null", NULL };
+		CHECK_EQ_I64(run(a), 3);
+	}
+}
+
+/* Returns false (nothing checked) when the shared fixtures are absent. */
+static bool test_decode(void)
 {
 	const char *fx = getenv("WW_FIXTURES");
-	char f1[4400], f2[4400], shortf[128];
+	char f1[4400], f2[4400], shortf[128], probe[4400];
 
-	if (!fx) {
-		CHECK(!"WW_FIXTURES not set: libscsicmd-afl fixtures not found");
-		return;
+	snprintf(probe, sizeof(probe), "%s/SOURCES.md", fx ? fx : "../shared/fixtures");
+	if (!fx || access(probe, R_OK)) {
+		printf("SKIP: decode on real LOG SENSE pages: fixtures not found at %s (set WW_FIXTURES)\n",
+		       fx ? fx : "(unset)");
+		return false;
 	}
 	/* /work/shared/fixtures/libscsicmd-afl: LOG SENSE responses from
 	 * libscsicmd's AFL corpus; expected values read off the bytes by hand
@@ -226,6 +247,7 @@ static void test_decode(void)
 		CHECK(strstr(out, "3 bytes of page data, too short for a nvme-smart page") != NULL);
 		CHECK(strstr(out, "Message too long") == NULL);
 	}
+	return true;
 }
 
 /* probe: each wrong argument named; fractional --runtime; %.9g JSON numbers */
@@ -274,10 +296,18 @@ static void test_probe(void)
 		CHECK(el >= 0.29 && el < 5);
 		for (p = out; (p = strstr(p, "_seconds\":")); p += 10, n++) {
 			size_t digits = 0;
+			bool lead = true;
 
-			for (const char *q = p + 10; *q && *q != ',' && *q != '\n' && *q != 'e'; q++)
-				digits += *q >= '0' && *q <= '9';
-			CHECK(digits <= 10); /* 9 significant plus a leading "0." zero */
+			/* significant digits: leading zeros (0.000123) do not count */
+			for (const char *q = p + 10; *q && *q != ',' && *q != '\n' && *q != 'e'; q++) {
+				if (*q < '0' || *q > '9')
+					continue;
+				if (lead && *q == '0')
+					continue;
+				lead = false;
+				digits++;
+			}
+			CHECK(digits <= 9);
 		}
 		CHECK(n >= 8); /* elapsed, min, mean, max, stddev, p50, p90, p99 */
 	}
@@ -300,7 +330,8 @@ int main(void)
 	test_help();
 	test_device_forms();
 	test_notify();
-	test_decode();
+	test_decode_odd_files();
+	bool have_fixtures = test_decode();
 	test_probe();
 	{
 		char cmd[128];
@@ -308,6 +339,10 @@ int main(void)
 		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmp);
 		if (system(cmd))
 			fprintf(stderr, "could not remove %s\n", tmp);
+	}
+	if (!have_fixtures && !ww_t_fail) {
+		ww_test_done("test_cli_tools");
+		return 77; /* the fixture part could not run: skipped, not passed */
 	}
 	return ww_test_done("test_cli_tools");
 }
