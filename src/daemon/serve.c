@@ -107,12 +107,14 @@ static void log_web(const char *what, const ww_conf_t *c, ww_webfront_t *w)
 	       c->interval_s, c->interval_rotational_s);
 }
 
-int ww_serve_main(int argc, char **argv)
+/* The body of ww_serve_main; the caller owns (and frees) cargv, owned (the
+ * flag strings this function allocates into cargv), conf and next. */
+static int serve(int argc, char **argv, char **cargv, char **owned, ww_conf_t *conf,
+		 ww_conf_t *next)
 {
 	struct option opts[MAX_OPTS + 1];
-	char **cargv = calloc((size_t)argc + 1, sizeof(char *)), err[512];
-	int cargc = 1, c, bad = 0, sig = 0, rc;
-	ww_conf_t *conf = calloc(1, sizeof(*conf)), *next = calloc(1, sizeof(*next));
+	char err[512];
+	int cargc = 1, nowned = 0, c, bad = 0, sig = 0, rc;
 	ww_endurance_opts_t end_opts = { 0 };
 	ww_runtime_opts_t ro = { .endurance = &end_opts };
 	ww_runtime_t *rt = NULL;
@@ -120,8 +122,6 @@ int ww_serve_main(int argc, char **argv)
 	struct timespec tick;
 	sigset_t sigs;
 
-	if (!cargv || !conf || !next)
-		return 1;
 	build_opts(opts);
 	ww_probe_policy_default(&ro.probe);
 	cargv[0] = argv[0];
@@ -136,6 +136,7 @@ int ww_serve_main(int argc, char **argv)
 
 					if (!flag)
 						return 1;
+					owned[nowned++] = flag;
 					sprintf(flag, "--%s", o->name);
 					cargv[cargc++] = flag;
 					if (o->has_arg)
@@ -248,4 +249,23 @@ int ww_serve_main(int argc, char **argv)
 	ww_webfront_close(web);
 	ww_runtime_stop(rt);
 	return 0;
+}
+
+int ww_serve_main(int argc, char **argv)
+{
+	char **cargv = calloc((size_t)argc + 1, sizeof(char *));
+	char **owned = calloc((size_t)argc + 1, sizeof(char *));
+	ww_conf_t *conf = calloc(1, sizeof(*conf)), *next = calloc(1, sizeof(*next));
+	int rc = 1;
+
+	/* runtime and web front end copy the configuration: all of this can go */
+	if (cargv && owned && conf && next)
+		rc = serve(argc, argv, cargv, owned, conf, next);
+	for (char **p = owned; owned && *p; p++)
+		free(*p);
+	free(owned);
+	free(cargv);
+	free(conf);
+	free(next);
+	return rc;
 }
