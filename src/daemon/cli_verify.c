@@ -48,6 +48,19 @@ static void srow(const char *name, const char *a, const char *b)
 
 #define U(f) WW_HAS(n->f), (long long)n->f.value, WW_HAS(s->f), (long long)s->f.value
 
+/* A counter that other I/O keeps moving (bytes read/written) may differ only
+ * because time passed between the two reads: explained when smartctl's value
+ * lies between the native read before it and the native read after it. */
+static const char *moved(const ww_u64 *before, const ww_u64 *smartctl, const ww_u64 *after)
+{
+	if (WW_HAS(*before) && WW_HAS(*smartctl) && WW_HAS(*after) &&
+	    before->value <= smartctl->value && smartctl->value <= after->value &&
+	    before->value != after->value)
+		return "the counter moved between the reads (other I/O on the drive): "
+		       "smartctl's value lies between a native read before and one after it";
+	return NULL;
+}
+
 static const char usage_verify[] =
 	"usage: wearwatch verify DEVICE [-d TYPE] [--sysroot DIR]\n"
 	"\n"
@@ -79,6 +92,8 @@ int ww_cli_verify(int argc, char **argv)
 	ww_drive_t *all = NULL;
 	const ww_drive_t *d = NULL;
 	ww_health_t *n = calloc(1, sizeof(*n)), *s = calloc(1, sizeof(*s));
+	ww_health_t *n2 = calloc(1, sizeof(*n2));
+	ww_read_report_t *rn2 = calloc(1, sizeof(*rn2));
 	ww_read_report_t *rn = calloc(1, sizeof(*rn)), *rs = calloc(1, sizeof(*rs));
 	const char *type = NULL, *why, *dev = NULL, *sysroot = "";
 	int ret_n, ret_s, err, code = 0;
@@ -101,7 +116,7 @@ int ww_cli_verify(int argc, char **argv)
 			code = 2;
 		}
 	}
-	if (!dev || code || !n || !s || !rn || !rs) {
+	if (!dev || code || !n || !n2 || !s || !rn || !rn2 || !rs) {
 		fputs(usage_verify, stderr);
 		code = 2;
 		goto out;
@@ -126,6 +141,9 @@ int ww_cli_verify(int argc, char **argv)
 	ret_n = ww_collect_drive(sysroot, d, n, rn);
 	/* a drive native reads left alone is not handed to smartctl either */
 	ret_s = ret_n == 1 ? 1 : ww_collect_smartctl(d, type, 60, s, rs);
+	/* a second native read bounds the counters that moved meanwhile */
+	if (ret_n == 0 && ret_s == 0 && ww_collect_drive(sysroot, d, n2, rn2) != 0)
+		memset(n2, 0, sizeof(*n2));
 	printf("%-22s %-22s %-22s\n", "field", "native", "smartctl");
 	printf("%-22s %-22s %-22s\n", "read result", result_name(ret_n), result_name(ret_s));
 	if (ret_n < 0 || (ret_s < 0 && ret_s != -ENOENT))
@@ -180,8 +198,10 @@ int ww_cli_verify(int argc, char **argv)
 	row("host_written_bytes", U(host_written_bytes),
 	    n->protocol == WW_PROTO_SCSI ?
 		    "smartctl prints bytes processed as GB with 3 decimals (10^6-byte resolution); "
-		    "native prefers the General Statistics page 0x19 when present" : NULL);
-	row("host_read_bytes", U(host_read_bytes), NULL);
+		    "native prefers the General Statistics page 0x19 when present" :
+		    moved(&n->host_written_bytes, &s->host_written_bytes, &n2->host_written_bytes));
+	row("host_read_bytes", U(host_read_bytes),
+	    moved(&n->host_read_bytes, &s->host_read_bytes, &n2->host_read_bytes));
 	srow("smart_status", n->smart_status == WW_SMART_PASSED ? "PASSED" :
 			     n->smart_status == WW_SMART_FAILED ? "FAILED" : "unknown",
 	     s->smart_status == WW_SMART_PASSED ? "PASSED" :
@@ -191,6 +211,8 @@ int ww_cli_verify(int argc, char **argv)
 out:
 	free(all);
 	free(n);
+	free(n2);
+	free(rn2);
 	free(s);
 	free(rn);
 	free(rs);
