@@ -18,7 +18,7 @@
 #include "wearwatch/drive.h"
 #include "wearwatch/expo.h"
 
-#define MAX_DRIVES 256
+#define MAX_DRIVES 1024 /* as the service (WW_POLLER_MAX_DRIVES) */
 
 enum { EXIT_READ_OK = 0, EXIT_STANDBY = 1, EXIT_USAGE = 2, EXIT_READ_FAILED = 3,
        EXIT_NO_HEALTH = 4 };

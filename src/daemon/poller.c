@@ -182,6 +182,10 @@ static void rediscover(ww_poller_t *p, double mono)
 		return;
 	}
 	ww_log_drive_ok("discovery", time(NULL));
+	if (n == WW_POLLER_MAX_DRIVES)
+		ww_log_drive_failure("discovery-limit", time(NULL),
+				     "%d drives or more: only the first %d are watched",
+				     WW_POLLER_MAX_DRIVES, WW_POLLER_MAX_DRIVES);
 	if (ww_store_sync(p->store, p->scratch, (size_t)n, time(NULL)) < 0)
 		return;
 

@@ -35,7 +35,8 @@ typedef struct ww_poller_cfg {
 	void *after_collect_arg;
 } ww_poller_cfg_t;
 
-#define WW_POLLER_MAX_DRIVES 256
+/* drives watched at most; large JBODs hold 100+ (4U enclosures of 90-102) */
+#define WW_POLLER_MAX_DRIVES 1024
 #define WW_POLLER_MAX_EXTRA_WORKERS 16
 
 typedef struct ww_poller ww_poller_t;
