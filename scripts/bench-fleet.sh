@@ -1,0 +1,40 @@
+#!/bin/sh
+# What the service costs with many drives: replays N copies of each VM capture
+# (tests/fixtures/captures, ids made unique) with a 10 s poll, then reports CPU
+# per collection, the /metrics scrape time and size, and resident memory.
+# usage: scripts/bench-fleet.sh [BINARY] [COPIES]   (default build/wearwatch 100)
+set -eu
+BIN=${1:-build/wearwatch}
+COPIES=${2:-100}
+PORT=19852
+dir=$(mktemp -d)
+trap 'kill "$pid" 2>/dev/null; rm -rf "$dir"' EXIT INT TERM
+for k in nvme sas sata; do
+	f=$(ls tests/fixtures/captures/$k/*.capture)
+	id=$(sed -n 's/^fact id //p' "$f")
+	i=1
+	while [ "$i" -le "$COPIES" ]; do
+		sed "s/^fact id .*/fact id $id-fleet$i/" "$f" >"$dir/$k-$i.capture"
+		i=$((i + 1))
+	done
+done
+mkdir "$dir/state"
+"$BIN" serve --replay "$dir" --listen 127.0.0.1:$PORT --state-dir "$dir/state" \
+	--poll-interval 10 --no-probe >"$dir/log" 2>&1 &
+pid=$!
+sleep 15   # every drive read once
+hz=$(getconf CLK_TCK)
+c0=$(curl -s localhost:$PORT/metrics | awk '/^wearwatch_drive_collections_total/ {s += $2} END {print s}')
+t0=$(cut -d' ' -f14,15 /proc/$pid/stat | awk '{print $1 + $2}')
+sleep 60
+t1=$(cut -d' ' -f14,15 /proc/$pid/stat | awk '{print $1 + $2}')
+c1=$(curl -s localhost:$PORT/metrics | awk '/^wearwatch_drive_collections_total/ {s += $2} END {print s}')
+drives=$(curl -s localhost:$PORT/metrics | grep -c '^wearwatch_drive_info')
+echo "drives: $drives"
+echo "collections in 60 s: $((c1 - c0)); CPU: $(( (t1 - t0) * 1000 / hz )) ms;" \
+	"per collection: $(awk "BEGIN {printf \"%.2f\", ($t1 - $t0) * 1000 / $hz / ($c1 - $c0)}") ms"
+for i in 1 2 3 4 5; do
+	curl -s -o /dev/null -w "scrape /metrics: %{time_total} s, %{size_download} bytes\n" localhost:$PORT/metrics
+done
+grep VmRSS /proc/$pid/status
+echo "history database: $(du -sh "$dir/state" | cut -f1)"
