@@ -21,24 +21,13 @@ static const char *src_dir(void)
 	return d ? d : ".";
 }
 
-/* hex fixture with '#' comments -> bytes */
+/* a tests/fixtures hex file -> bytes */
 static size_t load_hex(const char *rel, uint8_t *out, size_t max)
 {
 	char p[1024];
-	size_t len, n;
-	unsigned char *txt;
 
 	snprintf(p, sizeof(p), "%s/tests/fixtures/%s", src_dir(), rel);
-	txt = ww_read_file(NULL, p, &len);
-	if (!txt)
-		return 0;
-	for (size_t i = 0; i < len; i++)
-		if (txt[i] == '#')
-			while (i < len && txt[i] != '\n')
-				txt[i++] = ' ';
-	n = ww_hex_to_bytes((const char *)txt, out, max);
-	free(txt);
-	return n;
+	return ww_load_hex(p, out, max);
 }
 
 static bool has_line(const char *text, const char *line)

@@ -14,24 +14,13 @@ static const char *src_dir(void)
 	return d ? d : ".";
 }
 
-/* Load a tests/fixtures/nvme hex file: '#' to end of line is a comment. */
+/* Load a tests/fixtures/nvme hex file ('#' comments). */
 static size_t load_hex(const char *name, uint8_t *out, size_t max)
 {
-	char rel[512];
-	size_t len, n;
-	unsigned char *txt;
+	char p[512];
 
-	snprintf(rel, sizeof(rel), "%s/tests/fixtures/nvme/%s", src_dir(), name);
-	txt = ww_read_file(NULL, rel, &len);
-	if (!txt)
-		return 0;
-	for (size_t i = 0; i < len; i++)
-		if (txt[i] == '#')
-			while (i < len && txt[i] != '\n')
-				txt[i++] = ' ';
-	n = ww_hex_to_bytes((const char *)txt, out, max);
-	free(txt);
-	return n;
+	snprintf(p, sizeof(p), "%s/tests/fixtures/nvme/%s", src_dir(), name);
+	return ww_load_hex(p, out, max);
 }
 
 /* Decode from an exact-size heap copy so that ASan sees any over-read. */

@@ -17,26 +17,6 @@
 static char fixdir[4096];
 static bool have_sg_logs;
 
-/* Load a .hex fixture: '#' starts a comment to end of line (as sg_logs
- * --inhex reads it), the rest is hex bytes. Returns the byte count, 0 on
- * failure. */
-static size_t load_hex(const char *path, uint8_t *out, size_t max)
-{
-	size_t n = 0, len;
-	unsigned char *txt = ww_read_file(NULL, path, &len);
-
-	if (!txt)
-		return 0;
-	for (char *line = strtok((char *)txt, "\n"); line; line = strtok(NULL, "\n")) {
-		char *hash = strchr(line, '#');
-
-		if (hash)
-			*hash = 0;
-		n += ww_hex_to_bytes(line, out + n, max - n);
-	}
-	free(txt);
-	return n;
-}
 
 
 /* Decode from a heap block of exactly len bytes so ASan sees any overread. */
@@ -58,7 +38,7 @@ static size_t fixture(const char *name, uint8_t *out, size_t max)
 	size_t n;
 
 	snprintf(p, sizeof(p), "%s/scsi/%s", fixdir, name);
-	n = load_hex(p, out, max);
+	n = ww_load_hex(p, out, max);
 	if (!n)
 		fprintf(stderr, "fixture %s empty or missing\n", p);
 	return n;

@@ -17,26 +17,6 @@
 
 static char fixdir[4096];
 
-/* Load a .hex fixture: '#' starts a comment to end of line (as sg_logs
- * --inhex reads it), the rest is hex bytes. Returns the byte count, 0 on
- * failure. */
-static size_t load_hex(const char *path, uint8_t *out, size_t max)
-{
-	size_t n = 0, len;
-	unsigned char *txt = ww_read_file(NULL, path, &len);
-
-	if (!txt)
-		return 0;
-	for (char *line = strtok((char *)txt, "\n"); line; line = strtok(NULL, "\n")) {
-		char *hash = strchr(line, '#');
-
-		if (hash)
-			*hash = 0;
-		n += ww_hex_to_bytes(line, out + n, max - n);
-	}
-	free(txt);
-	return n;
-}
 
 
 static ww_cmd_status_t classify(const ww_sg_outcome_t *o, const uint8_t *sense, size_t n)
@@ -246,7 +226,7 @@ static int fake_scsi_in(ww_xport_t *x, const uint8_t *cdb, size_t cdb_len, uint8
 	}
 	if (file) {
 		snprintf(path, sizeof(path), "%s/scsi/%s", fixdir, file);
-		n = load_hex(path, tmp, sizeof(tmp));
+		n = ww_load_hex(path, tmp, sizeof(tmp));
 	}
 	if (!n) { /* CHECK CONDITION, ILLEGAL REQUEST, INVALID FIELD IN CDB */
 		st->result = WW_CMD_UNSUPPORTED;

@@ -91,7 +91,7 @@ static inline const char *ww_fixtures_dir(void)
  * Returns NULL and sets *len = 0 on failure. */
 static inline unsigned char *ww_read_file(const char *dir, const char *rel, size_t *len)
 {
-	char p[4096];
+	char p[8192]; /* dir + "/" + rel, each up to PATH_MAX */
 	FILE *f;
 	unsigned char *buf = NULL;
 	long n;
@@ -136,6 +136,25 @@ static inline size_t ww_hex_to_bytes(const char *hex, unsigned char *out, size_t
 		if (hi < 0) hi = v;
 		else { out[n++] = (unsigned char)(hi << 4 | v); hi = -1; }
 	}
+	return n;
+}
+
+/** Load a .hex fixture (path as given): '#' starts a comment to the end of
+ * the line (as `sg_logs --inhex` reads it), the rest is hex bytes. Returns
+ * the byte count, 0 on failure. */
+static inline size_t ww_load_hex(const char *path, unsigned char *out, size_t max)
+{
+	size_t len, n;
+	unsigned char *txt = ww_read_file(NULL, path, &len);
+
+	if (!txt)
+		return 0;
+	for (size_t i = 0; i < len; i++)
+		if (txt[i] == '#')
+			while (i < len && txt[i] != '\n')
+				txt[i++] = ' ';
+	n = ww_hex_to_bytes((const char *)txt, out, max);
+	free(txt);
 	return n;
 }
 
