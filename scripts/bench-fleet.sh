@@ -20,7 +20,7 @@ for k in nvme sas sata; do
 done
 mkdir "$dir/state"
 "$BIN" serve --replay "$dir" --listen 127.0.0.1:$PORT --state-dir "$dir/state" \
-	--poll-interval 10 --no-probe >"$dir/log" 2>&1 &
+	--poll-interval 10 --poll-interval-rotational 10 --no-probe >"$dir/log" 2>&1 &
 pid=$!
 sleep 15   # every drive read once
 hz=$(getconf CLK_TCK)

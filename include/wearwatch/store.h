@@ -1,11 +1,13 @@
 /* Store: per-drive state and the immutable snapshot readers see.
  *
  * Writers (the discovery timer, collector workers) change state through the
- * ww_store_* calls below; each call copies the current snapshot, applies the
- * change and swaps the new snapshot in under a short mutex. Readers (HTTP,
- * exposition) take a reference with ww_store_acquire() and never block a
- * writer for longer than a pointer swap; a snapshot stays valid and unchanged
- * until its last reference is released. No call here touches a device or reads
+ * ww_store_* calls below; a change goes into a private working copy (copied
+ * from the published snapshot once, on the first change after a publication).
+ * Readers (HTTP, exposition) take a reference with ww_store_acquire(), which
+ * first publishes the working copy if anything changed, so every change made
+ * before the call is seen; it waits at most for that publication (a pointer
+ * swap) or a writer's one-drive change. A snapshot stays valid and unchanged
+ * until its last reference is released; `generation` counts changes. No call here touches a device or reads
  * the clock: every time is the `now` argument (seconds since the epoch), so
  * tests drive a fake clock.
  */
@@ -69,7 +71,7 @@ typedef struct ww_drive_state {
  * ww_store_acquire(), give back with ww_snapshot_release(). */
 typedef struct ww_snapshot {
 	unsigned long refs_;       /* private: reference count (atomic) */
-	uint64_t generation;       /* increments with every swap */
+	uint64_t generation;       /* increments with every change */
 	time_t built;              /* `now` of the change that built it */
 	size_t n;
 	ww_drive_state_t *drives;

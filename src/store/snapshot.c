@@ -1,8 +1,14 @@
 /* Per-drive state and copy-on-write snapshots (see store.h).
  *
- * Two mutexes: `write_lock` serialises writers for the whole copy-modify-swap,
- * `swap_lock` only covers reading or replacing the `cur` pointer, so a reader's
- * acquire waits at most for a pointer swap, never for a copy. */
+ * Writers change a private working copy (`work`): the first change after a
+ * publication copies the published snapshot once, later ones change one
+ * drive's state in place, so a collection costs O(1) instead of copying every
+ * drive (at 300 drives that copy was a quarter of the service's CPU). The
+ * working copy is published when a reader asks for a snapshot and something
+ * changed, so a reader still sees every change made before its acquire.
+ *
+ * Two mutexes: `write_lock` serialises writers and publication, `swap_lock`
+ * only covers reading or replacing the `cur` pointer. */
 #include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -15,6 +21,7 @@ struct ww_store {
 	pthread_mutex_t write_lock;
 	pthread_mutex_t swap_lock;
 	ww_snapshot_t *cur;
+	ww_snapshot_t *work;    /* unpublished changes (write_lock), or NULL */
 	uint64_t retention_s;
 };
 
@@ -74,16 +81,31 @@ void ww_store_free(ww_store_t *s)
 {
 	if (!s)
 		return;
+	ww_snapshot_release(s->work);
 	ww_snapshot_release(s->cur);
 	pthread_mutex_destroy(&s->write_lock);
 	pthread_mutex_destroy(&s->swap_lock);
 	free(s);
 }
 
+static void swap_in(ww_store_t *s, ww_snapshot_t *next, time_t now);
+
 ww_snapshot_t *ww_store_acquire(ww_store_t *s)
 {
 	ww_snapshot_t *snap;
 
+	/* unlocked peek: a change made before this call holds write_lock until
+	 * `work` is set, and is seen here or published by its own writer's
+	 * next reader; taking the lock settles it */
+	if (__atomic_load_n(&s->work, __ATOMIC_ACQUIRE)) {
+		pthread_mutex_lock(&s->write_lock);
+		if (s->work) {
+			snap = s->work;
+			__atomic_store_n(&s->work, NULL, __ATOMIC_RELEASE);
+			swap_in(s, snap, snap->built);
+		}
+		pthread_mutex_unlock(&s->write_lock);
+	}
 	pthread_mutex_lock(&s->swap_lock);
 	snap = s->cur;
 	__atomic_add_fetch(&snap->refs_, 1, __ATOMIC_ACQ_REL);
@@ -91,12 +113,14 @@ ww_snapshot_t *ww_store_acquire(ww_store_t *s)
 	return snap;
 }
 
-/* Caller holds write_lock; `next` carries its single reference to the store. */
+/* Caller holds write_lock; `next` carries its single reference to the store.
+ * A published working copy keeps the generation its changes counted. */
 static void swap_in(ww_store_t *s, ww_snapshot_t *next, time_t now)
 {
 	ww_snapshot_t *old;
 
-	next->generation = s->cur->generation + 1;
+	if (next->generation <= s->cur->generation)
+		next->generation = s->cur->generation + 1;
 	next->built = now;
 	pthread_mutex_lock(&s->swap_lock);
 	old = s->cur;
@@ -149,7 +173,7 @@ int ww_store_sync(ww_store_t *s, const ww_drive_t *drives, size_t n, time_t now)
 	size_t k = 0;
 
 	pthread_mutex_lock(&s->write_lock);
-	cur = s->cur;
+	cur = s->work ? s->work : s->cur;
 	next = snap_alloc(cur->n + n);
 	if (!next) {
 		pthread_mutex_unlock(&s->write_lock);
@@ -191,34 +215,45 @@ int ww_store_sync(ww_store_t *s, const ww_drive_t *drives, size_t n, time_t now)
 	}
 	next->n = k;
 	qsort(next->drives, next->n, sizeof(*next->drives), cmp_state);
+	if (s->work) { /* its changes are in `next` */
+		next->generation = s->work->generation;
+		ww_snapshot_release(s->work);
+		__atomic_store_n(&s->work, NULL, __ATOMIC_RELEASE);
+	}
 	swap_in(s, next, now);
 	pthread_mutex_unlock(&s->write_lock);
 	return 0;
 }
 
-/* Copy the current snapshot, let `fn` change drive `id` in the copy, swap. */
+/* Let `fn` change drive `id` in the working copy (made from the published
+ * snapshot on the first change after a publication). */
 static int modify_one(ww_store_t *s, const char *id, time_t now,
 		      void (*fn)(ww_drive_state_t *st, const void *arg), const void *arg)
 {
-	ww_snapshot_t *cur, *next;
+	ww_snapshot_t *work;
 	const ww_drive_state_t *found;
 	int ret = 0;
 
 	pthread_mutex_lock(&s->write_lock);
-	cur = s->cur;
-	found = ww_snapshot_find(cur, id);
-	if (!found) {
+	if (!ww_snapshot_find(s->work ? s->work : s->cur, id)) {
 		ret = -ENOENT;
 		goto out;
 	}
-	next = snap_alloc(cur->n);
-	if (!next) {
-		ret = -ENOMEM;
-		goto out;
+	if (!s->work) {
+		work = snap_alloc(s->cur->n);
+		if (!work) {
+			ret = -ENOMEM;
+			goto out;
+		}
+		memcpy(work->drives, s->cur->drives, s->cur->n * sizeof(*work->drives));
+		work->generation = s->cur->generation;
+		__atomic_store_n(&s->work, work, __ATOMIC_RELEASE);
 	}
-	memcpy(next->drives, cur->drives, cur->n * sizeof(*cur->drives));
-	fn(&next->drives[found - cur->drives], arg);
-	swap_in(s, next, now);
+	work = s->work;
+	found = ww_snapshot_find(work, id);
+	fn(&work->drives[found - work->drives], arg);
+	work->generation++;
+	work->built = now;
 out:
 	pthread_mutex_unlock(&s->write_lock);
 	return ret;
