@@ -7,7 +7,8 @@
  * first publishes the working copy if anything changed, so every change made
  * before the call is seen; it waits at most for that publication (a pointer
  * swap) or a writer's one-drive change. A snapshot stays valid and unchanged
- * until its last reference is released; `generation` counts changes. No call here touches a device or reads
+ * until its last reference is released; `generation` counts changes. No call
+ * here touches a device or reads
  * the clock: every time is the `now` argument (seconds since the epoch), so
  * tests drive a fake clock.
  */
