@@ -57,8 +57,54 @@ static const ww_drive_state_t *state(const ww_snapshot_t *s, const char *id)
 	return ww_snapshot_find(s, id);
 }
 
+/* a large JBOD: 1000 drives discovered, every one of them watched (the poller
+ * used to keep only the first 256 without saying so) */
+static int many_discover(const char *sysroot, const char *const *include, ww_drive_t *out,
+			 size_t max)
+{
+	size_t n = max < 1000 ? max : 1000;
+
+	for (size_t i = 0; i < n; i++) {
+		memset(&out[i], 0, sizeof(out[i]));
+		snprintf(out[i].id, sizeof(out[i].id), "jbod-%04zu", i);
+		out[i].protocol = WW_PROTO_SCSI;
+	}
+	return (int)n;
+}
+
+static int quick_collect(const char *sysroot, const ww_drive_t *d, ww_health_t *h,
+			 ww_read_report_t *r)
+{
+	memset(h, 0, sizeof(*h));
+	memset(r, 0, sizeof(*r));
+	return 0;
+}
+
+static void test_many_drives(void)
+{
+	ww_store_t *store = ww_store_new(0);
+	ww_poller_cfg_t cfg = {
+		.sysroot = "", .interval_s = 60, .interval_rotational_s = 60, .rediscover_s = 60,
+		.workers = 2, .hung_after_s = 30, .discover = many_discover, .collect = quick_collect,
+	};
+	ww_poller_t *p = ww_poller_start(&cfg, store);
+	ww_snapshot_t *s;
+
+	CHECK(p != NULL);
+	if (!p)
+		return;
+	ww_poller_tick(p);
+	s = ww_store_acquire(store);
+	CHECK_EQ_U64(s->n, 1000);
+	CHECK(ww_snapshot_find(s, "jbod-0999") != NULL);
+	ww_snapshot_release(s);
+	CHECK(ww_poller_stop(p, 5));
+	ww_store_free(store);
+}
+
 int main(void)
 {
+	test_many_drives();
 	ww_store_t *store = ww_store_new(0);
 	ww_poller_cfg_t cfg = {
 		.sysroot = "", .interval_s = 1, .interval_rotational_s = 1, .rediscover_s = 60,
