@@ -1,5 +1,5 @@
 /* wearwatch entry point: dispatches subcommands (see src/daemon/cli.c). */
-#include "daemon/cli.h"
+#include "wearwatch/cli.h"
 
 int main(int argc, char **argv)
 {

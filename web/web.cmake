@@ -36,4 +36,4 @@ add_custom_command(OUTPUT ${WW_WEB_C}
   COMMENT "Embedding web assets and Chart.js"
   VERBATIM)
 target_sources(ww_web PRIVATE ${WW_WEB_C})
-target_link_libraries(ww_daemon PUBLIC ww_web)
+

@@ -9,35 +9,18 @@
 #ifndef WEARWATCH_COLLECT_H
 #define WEARWATCH_COLLECT_H
 
-#include "wearwatch/drive.h"
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "wearwatch/discover.h"
 #include "wearwatch/record.h"
 #include "wearwatch/transport.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-#define WW_READ_MAX_CMDS 48
-
-/** One command a reader sent and how it ended (for the JSON API, `scan`, and
- * the per-drive error counters). */
-typedef struct ww_cmd_note {
-	char what[48];          /* "LOG SENSE 0x0d", "SMART READ DATA", "Get Log Page 02h" */
-	ww_cmd_result_t result;
-	int os_errno;
-	uint8_t sense_key, asc, ascq;
-	uint16_t nvme_status;
-} ww_cmd_note_t;
-
-/** What a read did, beside the record it filled. */
-typedef struct ww_read_report {
-	ww_cmd_note_t cmds[WW_READ_MAX_CMDS];
-	size_t n_cmds;
-	unsigned n_errors;       /* commands that failed (not "unsupported") */
-	unsigned n_unsupported;  /* pages/commands the drive does not support */
-	unsigned n_decode_errors; /* bytes arrived but a decoder rejected them */
-	bool standby;            /* ATA CHECK POWER MODE said standby/sleep: stopped */
-} ww_read_report_t;
 
 /** Append a command outcome to the report and count it. */
 void ww_report_cmd(ww_read_report_t *r, const char *what, const ww_cmd_status_t *st);
@@ -87,6 +70,301 @@ int ww_collect_on_xport(ww_xport_t *x, const ww_drive_t *d, ww_health_t *h,
  * sysroot is "" for the live system. */
 int ww_collect_drive(const char *sysroot, const ww_drive_t *d, ww_health_t *h,
 		     ww_read_report_t *r);
+
+/* smartctl backend: reads drives the native path cannot reach (MegaRAID,
+ * cciss/Smart Array, Areca, 3ware members, USB bridges) by running smartmontools'
+ * smartctl as a child process and parsing its JSON (`-j`) with json-c into the
+ * same health record the native path fills.
+ *
+ * Why a child process and not a library: smartmontools has no library API; its
+ * per-controller pass-through code (megaraid, cciss, areca, 3ware, jmicron,
+ * realtek bridges...) is the product we would otherwise rewrite.
+ *
+ * The command line is always explicit:
+ *     smartctl -j -x -n standby,3 -d TYPE DEVICE
+ * -d TYPE because type autodetection itself sends commands that can spin a disk
+ * up; -n standby,3 because exit status 2 also means "open failed" and 3 (bits 0
+ * and 1 together) cannot be produced otherwise (a command-line error exits
+ * before any open).
+ *
+ * h->backend = "smartctl" on every record this produces. Values smartctl
+ * normalised itself name it ("smartctl JSON power_on_time"); values derived by
+ * our finish steps from the attributes or logs smartctl relayed keep the
+ * native source name ("ATA attribute 187 (raw48)").
+ */
+
+/** Exit status that smartctl returns when -n standby,N stopped at a sleeping
+ * drive. */
+#define WW_SMARTCTL_STANDBY_EXIT 3
+
+/* smartctl(8) "RETURN VALUES": the exit status is a bit mask. */
+#define WW_SMARTCTL_BIT_CMDLINE   0x01 /* command line did not parse */
+#define WW_SMARTCTL_BIT_OPEN      0x02 /* open failed / low-power mode */
+#define WW_SMARTCTL_BIT_CMDFAIL   0x04 /* a SMART/ATA command failed or checksum error */
+#define WW_SMARTCTL_BIT_FAILING   0x08 /* SMART status: disk failing */
+#define WW_SMARTCTL_BIT_PREFAIL   0x10 /* prefail attribute <= threshold now */
+#define WW_SMARTCTL_BIT_PAST      0x20 /* attribute <= threshold in the past */
+#define WW_SMARTCTL_BIT_ERRLOG    0x40 /* device error log has records */
+#define WW_SMARTCTL_BIT_SELFTEST  0x80 /* self-test log has errors */
+
+/** What the JSON said about the run itself, beside the record. */
+typedef struct ww_smartctl_info {
+	int exit_status;        /* smartctl.exit_status, -1 when absent */
+	int version_major, version_minor; /* smartctl.version, 0 when absent */
+	char device_name[64];   /* device.name */
+	char device_type[32];   /* device.type ("sat", "megaraid,0", "nvme") */
+	char protocol[16];      /* device.protocol ("ATA", "SCSI", "NVMe") */
+	bool reached;           /* the JSON describes a device (identity present) */
+	bool has_smart;         /* any health data: attributes, NVMe log, SCSI logs, smart_status */
+	bool standby;           /* the run stopped at a sleeping drive */
+	char message[160];      /* first smartctl.messages[].string, "" if none */
+	unsigned n_values;      /* normalised fields set (for reports) */
+} ww_smartctl_info_t;
+
+/** Parse one smartctl JSON document (any of smartctl 6.7 to 7.5; every key
+ * optional) into h (cleared first). 64-bit integers are read as integers
+ * (json_object_get_uint64/int64, or the "_s" / string form), never through
+ * double. ATA attribute tables and Device Statistics go into h->ata, the NVMe
+ * SMART/Health log into h->nvme_smart, SCSI error counters, temperature,
+ * endurance into h->scsi; then the same finish steps as the native path run
+ * (ww_ata_finish, ww_nvme_finish, ww_scsi_finish) and smartctl's own
+ * normalised keys (temperature.current, power_on_time, power_cycle_count,
+ * smart_status.passed) take precedence, because smartctl applies its drive
+ * database (attribute 9 in minutes, packed temperatures).
+ * info may be NULL. Returns 0, -EINVAL when the text is not a JSON object,
+ * -ENODATA when it is JSON but describes no device (smartctl error output). */
+int ww_smartctl_parse(const char *json, size_t len, ww_health_t *h,
+		      ww_smartctl_info_t *info);
+
+/** Explain an exit status for people: "ok", "standby", or the set bits joined
+ * by ", " ("SMART command failed, error log has records"). Returns buf. */
+const char *ww_smartctl_exit_explain(int status, char *buf, size_t len);
+
+/* ------------------------------------------------------ running smartctl -- */
+
+/** Program run as smartctl: "smartctl" from PATH unless set (tests point it at
+ * a script). NULL restores the default. Not thread-safe; call at start-up. */
+void ww_smartctl_set_program(const char *path);
+
+/** Most children running at once (default 3); a read beyond it waits for a
+ * slot up to its timeout. Children stuck in the kernel after SIGKILL keep
+ * their slot until they are reaped. */
+void ww_smartctl_set_max_children(unsigned n);
+
+/** Run `smartctl -j -x -n standby,3 -d TYPE DEV` (or, when argv is non-NULL,
+ * smartctl with exactly those arguments after argv[0]), collect stdout up to
+ * 4 MiB, wait at most timeout_s. On timeout the child is sent SIGKILL and
+ * reaped without blocking (a child in uninterruptible sleep is left for later
+ * reaping and keeps its slot). *out is malloc'ed and NUL-terminated (caller
+ * frees), *exit_status the child's exit status (-1 when killed).
+ * Returns 0, -ETIMEDOUT, -EBUSY (no free slot in time), -ENOENT (program not
+ * found), or another -errno. */
+int ww_smartctl_run(const char *dev, const char *type, const char *const *argv,
+		    int timeout_s, char **out, size_t *out_len, int *exit_status);
+
+/** Reap finished children left over from timed-out runs (WNOHANG). Returns
+ * how many are still outstanding. Called by every run; callable anytime. */
+unsigned ww_smartctl_reap(void);
+
+/** One device from `smartctl --scan-open -j`. */
+typedef struct ww_smartctl_dev {
+	char name[64];  /* "/dev/bus/0", "/dev/sda" */
+	char type[32];  /* "megaraid,0", "sat", "nvme" */
+	char protocol[16];
+	char info_name[96];
+} ww_smartctl_dev_t;
+
+/** Parse the JSON of `smartctl --scan-open -j` (or --scan). Returns the number
+ * of devices written to out (at most max) or -EINVAL. */
+int ww_smartctl_scan_parse(const char *json, size_t len, ww_smartctl_dev_t *out,
+			   size_t max);
+
+/** Run `smartctl --scan-open -j` and parse it. Returns count or -errno. */
+int ww_smartctl_scan(ww_smartctl_dev_t *out, size_t max, int timeout_s);
+
+/* --------------------------------------------------- per-drive config ----- */
+
+/** Force the smartctl backend for a drive. match is a drive id
+ * ("ata-...", "wwn-0x..."), a block name ("sda") or a device path
+ * ("/dev/sda", "/dev/bus/0"); type is the -d TYPE ("sat", "megaraid,3",
+ * "usbjmicron"). Meant for the configuration file reader. Returns 0,
+ * -ENOSPC when the table (64 entries) is full, -EINVAL on empty arguments. */
+int ww_smartctl_force(const char *match, const char *type);
+
+/** Forget every forced entry. */
+void ww_smartctl_force_clear(void);
+
+/** The -d TYPE forced for this drive, or NULL. */
+const char *ww_smartctl_forced_type(const ww_drive_t *d);
+
+/** Default -d TYPE for a drive read through smartctl when nothing is forced:
+ * "nvme" for NVMe, "sat" for ATA, "scsi" otherwise. */
+const char *ww_smartctl_default_type(const ww_drive_t *d);
+
+/** Read one drive through smartctl: run, parse, note the outcome in r (one
+ * command "smartctl -d TYPE" with its exit status). d->cmd_path (else
+ * dev_path) is the device. Returns 0 when health was read, 1 when the drive
+ * was in standby (r->standby set), -ENODATA when smartctl reached the device
+ * but it has no SMART ("reached, no SMART"), or -errno. */
+int ww_collect_smartctl(const ww_drive_t *d, const char *type, int timeout_s,
+			ww_health_t *h, ww_read_report_t *r);
+
+/* RAID members through the smartctl backend (issue 7): discovery of the
+ * drives only smartctl reaches, and the dispatch that reads a drive through
+ * smartctl when it is such a member or configured to be read that way.
+ *
+ * Discovery runs `smartctl --scan -j -d scsi` only when a MegaRAID controller
+ * (SCSI host proc_name "megaraid_sas") is present, and keeps the entries whose
+ * type is "megaraid,N" (name "/dev/bus/H"). Why --scan and not --scan-open:
+ * smartmontools takes the MegaRAID member list from the controller itself
+ * (MFI DCMD PD_GET_LIST) in both modes, while --scan-open also opens every
+ * /dev/sd* and sends INQUIRY/IDENTIFY to guess its type, which resumes a
+ * runtime-suspended disk and can spin up a sleeping one. Other RAID types
+ * (cciss,N, areca,N, 3ware,N) are not listed by smartctl's Linux scan: they
+ * are configured per drive (serve --smartctl DRIVE=TYPE, ww_smartctl_force). */
+
+/** Turn one scanned device into a drive: id "smartctl-bus_0-megaraid_0"
+ * (the name without "/dev/", '/' and ',' as '_'), dev_path = cmd_path = the
+ * name, smartctl_type = the type, protocol from the scan's protocol ("SCSI",
+ * "ATA", "NVMe"; SCSI when absent), transport unknown, no block device.
+ * Returns 0, or -EINVAL when the entry has no name or type. Pure. */
+int ww_smartctl_member_drive(const ww_smartctl_dev_t *s, ww_drive_t *d);
+
+/** True when SYSROOT/sys/class/scsi_host/host* has a controller whose members
+ * only smartctl reaches (proc_name "megaraid_sas"). */
+bool ww_smartctl_raid_present(const char *sysroot);
+
+/** RAID members from `smartctl --scan -j -d scsi` (see above), at most max,
+ * written to out. The scan result is kept for rescan_s seconds (the poller
+ * rediscovers every poll interval; members change rarely). Returns the count,
+ * 0 when no controller is present or smartctl is missing, or -errno. */
+int ww_smartctl_members_discover(const char *sysroot, ww_drive_t *out, size_t max,
+				 unsigned rescan_s);
+
+/** ww_discover() plus the RAID members (poller discover hook of `serve`).
+ * Same contract as ww_discover. */
+int ww_discover_with_members(const char *sysroot, const char *const *include,
+			     ww_drive_t *out, size_t max);
+
+/** Read a drive through smartctl: d->smartctl_type, else the forced type
+ * (ww_smartctl_force). A drive with a block device that is runtime-suspended
+ * is left alone (returns 1, like the native path). "Reached, no SMART"
+ * (smartctl describes the device but it reports no health data) returns 0
+ * with the identity filled and h->no_smart set. Otherwise as
+ * ww_collect_smartctl(). Timeout 60 s. */
+int ww_collect_via_smartctl(const char *sysroot, const ww_drive_t *d, ww_health_t *h,
+			    ww_read_report_t *r);
+
+/** The -d TYPE a drive is read with through smartctl, or NULL when it is
+ * read natively. */
+const char *ww_smartctl_type_for(const ww_drive_t *d);
+
+/* Capture a drive to a file and read it back (docs/capture-format.md).
+ *
+ * A capture file is the transport log of src/transport/capture.h preceded by
+ * "fact KEY VALUE" lines holding what discovery knew about the drive (the
+ * ww_drive_t fields, one per line) and its sysfs runtime power status, so a
+ * replayed drive goes through the same reader and decoders as the live one. */
+
+/** Capture drive d into DIR/<id>.capture (id with '/' replaced; redacted when
+ * `redact`: the serial from sysfs and from the first read is replaced by 'X'
+ * in facts, id and recorded bytes). Read-only: the same commands as a normal
+ * read, nothing else; a runtime-suspended drive gets facts only. Writes the
+ * file path to path_out (>= 512 bytes) when non-NULL. Returns what the read
+ * returned (0, 1 standby/suspended, -errno) or -errno of the file. */
+int ww_capture_drive(const char *sysroot, const ww_drive_t *d, const char *dir,
+		     bool redact, char *path_out, ww_health_t *h, ww_read_report_t *r);
+
+/** Load the facts of a capture file into d. Returns 0, -ENOENT, -EINVAL. */
+int ww_replay_load_drive(const char *file, ww_drive_t *d);
+
+/** Read a captured drive through the replay transport. Returns as
+ * ww_collect_drive (1 when recorded runtime-suspended or in standby);
+ * h->backend = "replay". */
+int ww_replay_collect(const char *file, const ww_drive_t *d, ww_health_t *h,
+		      ww_read_report_t *r);
+
+/* --- serve --replay: poller hooks (ww_discover_fn / ww_collect_fn) --- */
+
+/** Register the *.capture files of dir and of its subdirectories, three
+ * levels down (or dir itself when it is a file); other files are skipped.
+ * Returns how many were added (total at most 1024), 0 when none, or -errno
+ * (-EINVAL: a file that is not a capture). */
+int ww_replay_add(const char *dir);
+
+/** ww_discover_fn: the registered captures as drives (sysroot, include
+ * ignored). */
+int ww_replay_discover(const char *sysroot, const char *const *include,
+		       ww_drive_t *out, size_t max);
+
+/** ww_collect_fn: reads a registered drive from its capture. -ENOENT when d
+ * is not a registered capture. */
+int ww_replay_collect_fn(const char *sysroot, const ww_drive_t *d,
+			 ww_health_t *h, ww_read_report_t *r);
+
+/* libatasmart blobs ("skdump --save" files) as a recorded ATA drive.
+ *
+ * Format (libatasmart 0.19 atasmart.c, sk_disk_get_blob/sk_disk_set_blob): a
+ * sequence of records tag[4] size[4] data[size], tag and size big-endian:
+ *   'IDFY' 512 B IDENTIFY DEVICE data
+ *   'SMST' 4 B big-endian, nonzero = SMART RETURN STATUS good
+ *   'SMDT' 512 B SMART READ DATA
+ *   'SMTH' 512 B SMART READ THRESHOLDS
+ */
+
+#define WW_ATA_BLOB_IDFY 0x49444659u /* 'IDFY' */
+#define WW_ATA_BLOB_SMST 0x534d5354u /* 'SMST' */
+#define WW_ATA_BLOB_SMDT 0x534d4454u /* 'SMDT' */
+#define WW_ATA_BLOB_SMTH 0x534d5448u /* 'SMTH' */
+
+/** The sectors a blob carries (pointers into the blob; NULL when absent). */
+typedef struct ww_ata_blob {
+	const uint8_t *identify, *smart_data, *smart_thresholds;
+	int smart_status; /* -1 absent, 0 bad, 1 good */
+} ww_ata_blob_t;
+
+/** Split a blob into its records. Unknown tags are skipped. Returns 0,
+ * -EMSGSIZE when a record runs past the end, -EINVAL when a known record has
+ * the wrong size or IDFY is missing. */
+int ww_ata_blob_parse(const uint8_t *blob, size_t len, ww_ata_blob_t *out);
+
+/** Load a blob into h through the ATA decoders (identify, SMART data, then
+ * thresholds, SMST as SMART RETURN STATUS), then ww_ata_finish(). h is
+ * cleared first. Returns 0 or the first -errno of parse/decoders. */
+int ww_ata_blob_load(const uint8_t *blob, size_t len, ww_health_t *h);
+
+/** Ask libatasmart whether it accepts the blob (sk_disk_open(NULL) +
+ * sk_disk_set_blob). Returns 0 or -errno. A validation aid and test
+ * cross-check only: libatasmart 0.19 cannot be the live path because it sends
+ * every pass-through with CK_COND=1 (QEMU's AHCI disk aborts IDENTIFY that
+ * way), understands only one sense format, sends IDENTIFY before any power
+ * check (waking a standby drive), and has no GP log / Device Statistics
+ * support; on QEMU's AHCI disk skdump says "ATA SMART not supported" where
+ * smartctl works. */
+int ww_ata_blob_validate(const uint8_t *blob, size_t len);
+
+/* smartctl `-r ioctl,2` traces (what users attach to smartmontools tickets)
+ * as a recorded ATA drive.
+ *
+ * Format (smartmontools 7.x, ata_cmd_io / dumpdata in atacmds.cpp): each data
+ * transfer is printed between
+ *     ===== [COMMAND NAME] DATA START (BASE-16) =====
+ *     000-015: 7a 42 ff 3f ... |zB.?...|
+ *     ===== [COMMAND NAME] DATA END (512 Bytes) =====
+ * with 16 bytes per line after "NNN-NNN:" and an ASCII column after '|'.
+ * Command names used: IDENTIFY DEVICE, SMART READ ATTRIBUTE VALUES, SMART READ
+ * ATTRIBUTE THRESHOLDS. */
+
+/** Extract the data block of command `name` (e.g. "IDENTIFY DEVICE") into out
+ * (at most max bytes). Returns the byte count, -ENOENT when the trace has no
+ * such block, -EINVAL on a malformed line. */
+int ww_ioctl_trace_block(const char *text, size_t len, const char *name,
+			 uint8_t *out, size_t max);
+
+/** Load a trace into h (cleared first) through the ATA decoders: IDENTIFY,
+ * SMART READ DATA, SMART READ THRESHOLDS when present, then ww_ata_finish().
+ * Returns 0, -ENOENT without an IDENTIFY block, or a decoder's -errno. */
+int ww_ioctl_trace_load(const char *text, size_t len, ww_health_t *h);
 
 #ifdef __cplusplus
 }

@@ -3,8 +3,7 @@
 #ifndef WEARWATCH_EXPO_H
 #define WEARWATCH_EXPO_H
 
-#include "wearwatch/collect.h"
-#include "wearwatch/drive.h"
+#include "wearwatch/discover.h"
 #include "wearwatch/record.h"
 
 #ifdef __cplusplus

@@ -233,6 +233,23 @@ uint64_t ww_model_rated_bytes(double dwpd, uint64_t capacity_bytes, unsigned yea
 ww_wstart_basis_t ww_model_warranty_start(const ww_rating_row_t *config, const ww_health_t *h,
 					  time_t first_seen, time_t now, time_t *start);
 
+/* ------------------------------------------------------------ verdict --- */
+
+/** Health state of a drive from its record alone (SMART status, NVMe critical
+ * warning, spare, percentage used). */
+typedef enum ww_health_state {
+	WW_STATE_UNKNOWN, /* never read */
+	WW_STATE_OK,
+	WW_STATE_WARNING, /* spare below threshold, percentage used >= 100 */
+	WW_STATE_FAILED,  /* SMART FAILED, NVMe critical warning bits set */
+} ww_health_state_t;
+
+const char *ww_health_state_name(ww_health_state_t s);
+
+/** Pure: the state of one drive from its latest record (NULL: never read,
+ * WW_STATE_UNKNOWN) and its reasons ("; "-joined, "" for ok). */
+ww_health_state_t ww_health_state_of(const ww_health_t *h, char *reasons, size_t len);
+
 #ifdef __cplusplus
 }
 #endif

@@ -212,6 +212,46 @@ typedef struct ww_scsi {
 	uint16_t medium_rotation_rate;        /* VPD 0xB1, 1 = non-rotating */
 } ww_scsi_t;
 
+/* ------------------------------------------------------ how a read went --- */
+
+/** Outcome class of one command (after ioctl, SCSI status, host/driver status
+ * and sense have all been looked at). */
+typedef enum ww_cmd_result {
+	WW_CMD_OK = 0,
+	WW_CMD_UNSUPPORTED,   /* INVALID OPCODE / INVALID FIELD IN CDB / NVMe Invalid Log Page / ENOTTY */
+	WW_CMD_RECOVERED,     /* data good, sense carried (e.g. SAT ATA return descriptor) */
+	WW_CMD_DEVICE_ERROR,  /* CHECK CONDITION / NVMe status != 0 not meaning "unsupported" */
+	WW_CMD_TRANSPORT_ERROR, /* host/driver status, aborted */
+	WW_CMD_TIMEOUT,
+	WW_CMD_OS_ERROR,      /* open/ioctl failed: see os_errno */
+	WW_CMD_RESULT_MAX
+} ww_cmd_result_t;
+
+/** Human name of a command result ("ok", "unsupported", ...). */
+const char *ww_cmd_result_name(ww_cmd_result_t r);
+
+#define WW_READ_MAX_CMDS 48
+
+/** One command a reader sent and how it ended (for the JSON API, `scan`, and
+ * the per-drive error counters). */
+typedef struct ww_cmd_note {
+	char what[48];          /* "LOG SENSE 0x0d", "SMART READ DATA", "Get Log Page 02h" */
+	ww_cmd_result_t result;
+	int os_errno;
+	uint8_t sense_key, asc, ascq;
+	uint16_t nvme_status;
+} ww_cmd_note_t;
+
+/** What a read did, beside the record it filled. */
+typedef struct ww_read_report {
+	ww_cmd_note_t cmds[WW_READ_MAX_CMDS];
+	size_t n_cmds;
+	unsigned n_errors;       /* commands that failed (not "unsupported") */
+	unsigned n_unsupported;  /* pages/commands the drive does not support */
+	unsigned n_decode_errors; /* bytes arrived but a decoder rejected them */
+	bool standby;            /* ATA CHECK POWER MODE said standby/sleep: stopped */
+} ww_read_report_t;
+
 /* --------------------------------------------------------- the record --- */
 
 /** What one poll of one drive yields. Fill with decoders; read with anything. */

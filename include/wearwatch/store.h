@@ -20,10 +20,11 @@
 #include <stdint.h>
 #include <time.h>
 
-#include "wearwatch/collect.h"
-#include "wearwatch/drive.h"
+#include "wearwatch/discover.h"
 #include "wearwatch/probe.h"
 #include "wearwatch/record.h"
+#include "wearwatch/history.h"
+#include "wearwatch/model.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -130,6 +131,49 @@ bool ww_drive_state_expired(const ww_drive_state_t *st, uint64_t retention_s, ti
 
 /** Pure: age of the values in seconds at `now`, or -1 when there are none. */
 int64_t ww_drive_state_values_age(const ww_drive_state_t *st, time_t now);
+
+/* Endurance service: joins the ratings (table + overrides), the history
+ * database and the model after each successful collection, and keeps the
+ * latest ww_endurance_t per drive for the renderers (/metrics, JSON API),
+ * which never query the database on a scrape.
+ *
+ * The renderers' signatures are shared and take only a snapshot, so the
+ * running service registers itself process-wide (ww_endurance_set_global);
+ * with none registered the endurance families are simply absent. */
+
+typedef struct ww_endurance_svc ww_endurance_svc_t;
+
+/** New service. Takes ownership of table and overrides (moved: the caller's
+ * structs are zeroed) and of hist (may be NULL: no history, windows never
+ * available). Returns NULL on allocation failure. */
+ww_endurance_svc_t *ww_endurance_svc_new(ww_ratings_t *table, ww_ratings_t *overrides,
+					 ww_history_t *hist);
+void ww_endurance_svc_free(ww_endurance_svc_t *s);
+
+/** The poller hook: after ww_store_update() of drive d with rc (0 = new
+ * values). Appends a history sample (rc == 0), recomputes the model from the
+ * store's latest state and the history baselines, and publishes the result.
+ * `now` is the wall clock of the collection. */
+void ww_endurance_after_collect(void *svc, ww_store_t *store, const ww_drive_t *d, int rc,
+				time_t now);
+
+/** Recompute one drive from a state (history baselines from the database when
+ * present). Used by the hook and by tests. */
+void ww_endurance_compute_state(ww_endurance_svc_t *s, const ww_drive_state_t *st,
+				const ww_sample_t *latest, time_t now, ww_endurance_t *out);
+
+/** The probe scheduler's hook (ww_probe_sched_cfg_t.after_burst): stores one
+ * finished burst of drive id in the history (nothing when history is off). */
+void ww_endurance_probe_burst(void *svc, const char *id, const ww_hprobe_t *p, time_t now);
+
+/** Latest published result of drive id; false when none. */
+bool ww_endurance_get(ww_endurance_svc_t *s, const char *id, ww_endurance_t *out);
+
+/** History of the service (NULL when disabled). */
+ww_history_t *ww_endurance_history(ww_endurance_svc_t *s);
+
+void ww_endurance_set_global(ww_endurance_svc_t *s);
+ww_endurance_svc_t *ww_endurance_global(void);
 
 #ifdef __cplusplus
 }

@@ -5,7 +5,7 @@
  * NVMe admin ioctls through libnvme) and recorded ones (replay) share the same
  * read path. Every operation is a read: nothing here can send a write, LOG
  * SELECT, MODE SELECT or SMART ENABLE; the SAT layer only builds the ATA
- * commands listed in sat.h.
+ * commands listed below (SAT section).
  */
 #ifndef WEARWATCH_TRANSPORT_H
 #define WEARWATCH_TRANSPORT_H
@@ -13,23 +13,13 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
+
+#include "wearwatch/record.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-/** Outcome class of one command (after ioctl, SCSI status, host/driver status
- * and sense have all been looked at). */
-typedef enum ww_cmd_result {
-	WW_CMD_OK = 0,
-	WW_CMD_UNSUPPORTED,   /* INVALID OPCODE / INVALID FIELD IN CDB / NVMe Invalid Log Page / ENOTTY */
-	WW_CMD_RECOVERED,     /* data good, sense carried (e.g. SAT ATA return descriptor) */
-	WW_CMD_DEVICE_ERROR,  /* CHECK CONDITION / NVMe status != 0 not meaning "unsupported" */
-	WW_CMD_TRANSPORT_ERROR, /* host/driver status, aborted */
-	WW_CMD_TIMEOUT,
-	WW_CMD_OS_ERROR,      /* open/ioctl failed: see os_errno */
-	WW_CMD_RESULT_MAX
-} ww_cmd_result_t;
 
 /** Everything known about how one command ended. */
 typedef struct ww_cmd_status {
@@ -89,8 +79,172 @@ int ww_xport_open_nvme(const char *path, ww_xport_t *out);
 /** Close and release. Safe on a zeroed struct. */
 void ww_xport_close(ww_xport_t *x);
 
-/** Human name of a command result ("ok", "unsupported", ...). */
-const char *ww_cmd_result_name(ww_cmd_result_t r);
+/* SG_IO transport internals shared with tests: sense parsing and the
+ * classification of a finished command into ww_cmd_result_t. Pure functions;
+ * the live transport itself is ww_xport_open_sg() in transport.h. */
+
+/** Sense key, ASC and ASCQ of fixed (response code 70h/71h: byte 2 bits 3-0,
+ * bytes 12, 13) or descriptor (72h/73h: byte 1 bits 3-0, bytes 2, 3) sense
+ * data (SPC-5 sense data formats). *ata_status is the ATA STATUS of an ATA Status Return
+ * descriptor (09h, byte 13; SAT-4) or of fixed-format ATA PASS THROUGH
+ * INFORMATION AVAILABLE sense (ASC/ASCQ 00h/1Dh, INFORMATION byte 4 = sense
+ * byte 4), else -1. Returns 0, -EMSGSIZE when too short for its format,
+ * -EINVAL for an unknown response code. Outputs are zeroed on error. */
+int ww_sg_parse_sense(const uint8_t *sense, size_t len, uint8_t *key,
+		      uint8_t *asc, uint8_t *ascq, int *ata_status);
+
+/** How an SG_IO command ended, as the pass-through layer reports it. */
+typedef struct ww_sg_outcome {
+	int os_err;            /* errno of open/ioctl, 0 if none */
+	bool timed_out;        /* do_scsi_pt() said SCSI_PT_DO_TIMEOUT */
+	int host_status;       /* Linux host byte (DID_*), 0 = ok */
+	bool driver_error;     /* driver byte other than DRIVER_SENSE */
+	uint8_t scsi_status;   /* SAM status */
+} ww_sg_outcome_t;
+
+/** Classify: fills st->result, os_errno, scsi_status, sense_key/asc/ascq from
+ * `o` and the raw sense already in st->sense/st->sense_len. Order: OS error
+ * (ETIMEDOUT -> TIMEOUT; ENOTTY/EOPNOTSUPP/ENOSYS -> UNSUPPORTED; else
+ * OS_ERROR), timeout (do_scsi_pt, DID_TIME_OUT = 03h) -> TIMEOUT, other host
+ * or driver status -> TRANSPORT_ERROR, then SCSI status and sense:
+ * ILLEGAL REQUEST with ASC 20h (invalid opcode) or 24h (invalid field in CDB)
+ * -> UNSUPPORTED; RECOVERED ERROR, NO SENSE, or an ATA status return whose
+ * status has neither ERR (bit 0) nor DF (bit 5) -> RECOVERED; other CHECK
+ * CONDITION or a status other than GOOD/CONDITION MET -> DEVICE_ERROR. */
+void ww_sg_classify(const ww_sg_outcome_t *o, ww_cmd_status_t *st);
+
+/* SAT ATA PASS-THROUGH(16) (SAT-4, T10/BSR INCITS 491, 12.2.2; CDB opcode 85h)
+ * on top of ww_xport_ops.scsi_in. Only these read-only ATA commands can be
+ * built here: CHECK POWER MODE (E5h), IDENTIFY DEVICE (ECh), SMART READ DATA
+ * (B0h/D0h), SMART READ THRESHOLDS (B0h/D1h), SMART RETURN STATUS (B0h/DAh)
+ * and READ LOG EXT (2Fh). Nothing here can enable, disable or write anything.
+ *
+ * Every command function returns 0 when the command was issued and completed
+ * (its output is valid), or a negative errno:
+ *   -ENOTSUP  the SATL or the drive refused it (INVALID OPCODE/FIELD, or ATA
+ *             status ERR with error ABRT); st->result is WW_CMD_UNSUPPORTED
+ *   -EIO      the command ended in another error; st says how
+ *   -ENODATA  a non-data command completed but no ATA registers came back
+ *   other     the transport could not issue it (scsi_in's own -errno)
+ * st is always filled when the transport was reached.
+ */
+
+#define WW_SAT_CDB_LEN 16
+#define WW_SAT_OPCODE 0x85
+
+/* ATA commands and SMART features this layer sends */
+#define WW_ATA_CHECK_POWER_MODE 0xe5
+#define WW_ATA_IDENTIFY 0xec
+#define WW_ATA_SMART 0xb0
+#define WW_ATA_READ_LOG_EXT 0x2f
+#define WW_SMART_READ_DATA 0xd0
+#define WW_SMART_READ_THRESHOLDS 0xd1
+#define WW_SMART_RETURN_STATUS 0xda
+
+/* Power mode (CHECK POWER MODE count register, ACS-4 7.3) */
+#define WW_ATA_PM_STANDBY 0x00
+#define WW_ATA_PM_STANDBY_Y 0x01
+#define WW_ATA_PM_NV_STANDBY 0x40 /* ATA8-ACS: NV cache mode, spindle down */
+#define WW_ATA_PM_IDLE 0x80
+#define WW_ATA_PM_ACTIVE_IDLE 0xff
+
+/** ATA registers returned by a SATL (the ATA Status Return descriptor or the
+ * fixed-format equivalent). count/lba hold all bits the format carries: 16/48
+ * in descriptor format with EXTEND, 8/24 in fixed format (where only the
+ * "upper nonzero" flags tell about the rest). */
+typedef struct ww_ata_regs {
+	uint8_t error, status, device;
+	uint16_t count;
+	uint64_t lba;
+	bool extend;
+	bool count_upper_nonzero, lba_upper_nonzero; /* fixed format only */
+	bool fixed_format;
+} ww_ata_regs_t;
+
+/** Parse the ATA return registers from sense data. Pure.
+ *  - Descriptor format (response code 72h/73h): the ATA Status Return
+ *    descriptor (code 09h, additional length 0Ch; SAT-4 12.2.2.6): byte 2 bit 0
+ *    EXTEND, 3 ERROR, 4/5 COUNT 15:8/7:0, 6/7 LBA 31:24/7:0, 8/9 LBA 39:32/15:8,
+ *    10/11 LBA 47:40/23:16, 12 DEVICE, 13 STATUS.
+ *  - Fixed format (70h/71h; SAT-4 "ATA PASS-THROUGH fixed format sense data"):
+ *    INFORMATION bytes 3-6 = ERROR, STATUS, DEVICE, COUNT 7:0; COMMAND-SPECIFIC
+ *    bytes 8-11 = flags (bit 7 EXTEND, bit 6 COUNT UPPER NONZERO, bit 5 LBA
+ *    UPPER NONZERO), LBA 7:0, 15:8, 23:16. Taken only when ASC/ASCQ is 00h/1Dh
+ *    (ATA PASS THROUGH INFORMATION AVAILABLE) or the sense key is ABORTED
+ *    COMMAND (how libata reports a failed pass-through command).
+ * Returns 0, -ENOENT when the sense carries no ATA registers, -EMSGSIZE when
+ * it is cut short, -EINVAL on NULL. */
+int ww_sat_parse_sense(const uint8_t *sense, size_t len, ww_ata_regs_t *regs);
+
+/** Build an ATA PASS-THROUGH(16) CDB. Pure. The protocol follows from the
+ * command: 3 (non-data) for CHECK POWER MODE and SMART RETURN STATUS, 4 (PIO
+ * data-in) otherwise, whose transfer is count x 512 bytes (T_DIR=1,
+ * BYTE_BLOCK=1, T_LENGTH=2: length in the COUNT field). LBA bytes: CDB 8/10/12
+ * = LBA 7:0/15:8/23:16, 7/9/11 = LBA 31:24/39:32/47:40. Only the commands listed above are accepted:
+ * returns -EPERM for any other command/feature, else 0. */
+int ww_sat_build_cdb(uint8_t cdb[WW_SAT_CDB_LEN], uint8_t command, uint8_t feature,
+		     uint16_t count, uint64_t lba, bool extend, bool ck_cond);
+
+/** CHECK POWER MODE (non-data, CK_COND=1). *mode = count register (see
+ * WW_ATA_PM_*). */
+int ww_sat_check_power_mode(ww_xport_t *x, uint8_t *mode, ww_cmd_status_t *st);
+
+/** True for the power modes the reader must not disturb (00h, 01h, 40h). */
+bool ww_sat_power_mode_is_standby(uint8_t mode);
+
+/** IDENTIFY DEVICE (PIO data-in, CK_COND=0: QEMU's AHCI disk aborts it with
+ * CK_COND=1) into buf[512]. */
+int ww_sat_identify(ww_xport_t *x, uint8_t buf[512], ww_cmd_status_t *st);
+
+/** SMART READ DATA (B0h/D0h, LBA mid/high 4Fh/C2h) into buf[512]. */
+int ww_sat_smart_read_data(ww_xport_t *x, uint8_t buf[512], ww_cmd_status_t *st);
+
+/** SMART READ THRESHOLDS (B0h/D1h) into buf[512]. */
+int ww_sat_smart_read_thresholds(ww_xport_t *x, uint8_t buf[512], ww_cmd_status_t *st);
+
+/** SMART RETURN STATUS (B0h/DAh, non-data, CK_COND=1) into *regs: the
+ * verdict is in LBA 23:8 (ww_decode_ata_smart_status in decode). -ENODATA
+ * when the command completed without returning registers. */
+int ww_sat_smart_return_status(ww_xport_t *x, ww_ata_regs_t *regs, ww_cmd_status_t *st);
+
+/** READ LOG EXT (2Fh, PIO data-in, 48-bit) of `pages` 512-byte pages of log
+ * address `log` starting at `page` into buf (len >= pages x 512). */
+int ww_sat_read_log_ext(ww_xport_t *x, uint8_t log, uint16_t page, uint16_t pages,
+			uint8_t *buf, size_t len, ww_cmd_status_t *st);
+
+/* Capture and replay at the transport boundary (docs/capture-format.md).
+ *
+ * A capture file is text, one command per block, so that two captures of the
+ * same drive diff line by line:
+ *     cmd scsi_in cdb=<hex> len=<n>
+ *     cmd nvme_identify cns=<n> nsid=<n> len=<n>
+ *     cmd nvme_get_log lid=<n> nsid=<n> len=<n>
+ *     st ret=<int> result=<name> errno=<n> scsi_status=0x.. sense_key=0x. asc=0x.. ascq=0x.. nvme_status=0x.... nvme_result=0x........ data_len=<n>
+ *     sense <hex>                  (only when sense_len > 0)
+ *     data <64 hex digits>         (32 bytes per line, data_len bytes)
+ *     end
+ * Lines starting with '#' and "fact KEY VALUE" lines are ignored here (the
+ * collect layer keeps identity and sysfs facts in them). Durations are not
+ * recorded. */
+
+/** Wrap a live transport: every command goes to `inner` and is appended to
+ * `out` (not closed) as one block. Closing `outer` closes `inner`. redact:
+ * NUL-terminated ASCII strings (serial numbers) replaced by 'X' in the
+ * recorded data, also byte-swapped per 16-bit word as ATA IDENTIFY stores
+ * them (the IDENTIFY checksum byte is recomputed); NULL-terminated list, may
+ * be NULL. Returns 0 or -ENOMEM. */
+int ww_xport_capture_wrap(ww_xport_t *inner, FILE *out, const char *const *redact,
+			  ww_xport_t *outer);
+
+/** Open a replay transport answering from a capture file: a command whose
+ * request line matches a recorded block gets the recorded status and bytes
+ * (repeated blocks are answered in order, the last one repeating); any other
+ * command gets WW_CMD_UNSUPPORTED. Returns 0, -ENOENT, -EINVAL (malformed
+ * block, with the line number in *bad_line when non-NULL), -ENOMEM. */
+int ww_xport_open_replay(const char *file, ww_xport_t *out, int *bad_line);
+
+/** Number of blocks loaded into a replay transport (0 for other kinds). */
+size_t ww_replay_n_cmds(const ww_xport_t *x);
 
 #ifdef __cplusplus
 }

@@ -7,8 +7,8 @@
 #include <string.h>
 
 #include "collect/drivedb.h"
-#include "collect/ata_blob.h"
-#include "decode/ata.h"
+#include "wearwatch/collect.h"
+#include "wearwatch/decode.h"
 
 static uint32_t ww_be32(const uint8_t *p)
 {

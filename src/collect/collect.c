@@ -3,7 +3,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "collect/smartctl_members.h"
 #include "wearwatch/collect.h"
 
 static void note(ww_read_report_t *r, const char *what, ww_cmd_result_t res, int err)

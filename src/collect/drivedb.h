@@ -19,7 +19,7 @@
 
 #include <stdbool.h>
 
-#include "decode/ata.h"
+#include "wearwatch/decode.h"
 
 #ifdef __cplusplus
 extern "C" {

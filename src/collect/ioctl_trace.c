@@ -4,8 +4,8 @@
 #include <string.h>
 
 #include "collect/drivedb.h"
-#include "collect/ioctl_trace.h"
-#include "decode/ata.h"
+#include "wearwatch/collect.h"
+#include "wearwatch/decode.h"
 
 static int hexval(char c)
 {

@@ -6,8 +6,8 @@
 #include <string.h>
 
 #include "collect/drivedb.h"
-#include "decode/ata.h"
-#include "transport/sat.h"
+#include "wearwatch/decode.h"
+#include "wearwatch/transport.h"
 #include "wearwatch/collect.h"
 
 /* Record a command; a failure the SAT layer saw without the backend having
@@ -81,7 +81,8 @@ int ww_read_ata(ww_xport_t *x, const ww_drive_t *d, ww_health_t *h, ww_read_repo
 {
 	uint8_t buf[512];
 	ww_cmd_status_t st;
-	ww_smart_status_t status;
+	ww_smart_status_t status = WW_SMART_UNKNOWN;
+	ww_ata_regs_t regs;
 	uint8_t mode;
 	int rc;
 
@@ -114,7 +115,9 @@ int ww_read_ata(ww_xport_t *x, const ww_drive_t *d, ww_health_t *h, ww_read_repo
 	}
 
 	if (h->ata.smart_supported) {
-		rc = ww_sat_smart_return_status(x, &status, &st);
+		rc = ww_sat_smart_return_status(x, &regs, &st);
+		if (rc == 0 && (status = ww_decode_ata_smart_status(regs.lba)) == WW_SMART_UNKNOWN)
+			rc = -ENODATA;
 		ww_ata_note(r, "SMART RETURN STATUS", &st, rc);
 		if (rc == 0)
 			h->ata.return_status = status;

@@ -6,8 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "decode/nvme.h"
-#include "decode/nvme_endurance.h"
+#include "wearwatch/decode.h"
 #include "wearwatch/collect.h"
 
 /* Negative errno for a command that did not yield data. */

@@ -16,8 +16,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "decode/nvme.h"
-#include "decode/nvme_endurance.h"
+#include "wearwatch/decode.h"
 #include "wearwatch/collect.h"
 
 static bool got_data(int rc, const ww_cmd_status_t *st, size_t want)

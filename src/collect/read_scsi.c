@@ -15,8 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "decode/scsi.h"
-#include "decode/nvme_endurance.h" /* ww_decode_scsi_utilization */
+#include "wearwatch/decode.h"
 #include "wearwatch/collect.h"
 
 #define SCSI_TIMEOUT_S 20

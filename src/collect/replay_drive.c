@@ -6,8 +6,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "collect/replay_drive.h"
-#include "transport/capture.h"
+#include "wearwatch/collect.h"
+#include "wearwatch/transport.h"
 
 static void xstr(char *s, const char *serial)
 {

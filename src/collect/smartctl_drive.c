@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "collect/smartctl.h"
+#include "wearwatch/collect.h"
 
 #define WW_SMARTCTL_MAX_FORCED 64
 

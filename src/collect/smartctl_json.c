@@ -13,10 +13,8 @@
 #include <json-c/json.h>
 
 #include "collect/drivedb.h"
-#include "collect/smartctl.h"
-#include "decode/ata.h"
-#include "decode/nvme.h"
-#include "decode/scsi.h"
+#include "wearwatch/collect.h"
+#include "wearwatch/decode.h"
 
 #define SRC(k) ("smartctl JSON " k)
 

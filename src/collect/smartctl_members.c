@@ -9,7 +9,7 @@
 #include <strings.h>
 #include <time.h>
 
-#include "collect/smartctl_members.h"
+#include "wearwatch/collect.h"
 
 #define WW_MEMBERS_MAX 64
 #define WW_MEMBERS_TIMEOUT_S 30
@@ -130,7 +130,17 @@ int ww_discover_with_members(const char *sysroot, const char *const *include,
 {
 	int n = ww_discover(sysroot, include, out, max), m;
 
-	if (n < 0 || (size_t)n >= max)
+	if (n < 0)
+		return n;
+	/* a drive forced to smartctl carries its type from here on, so what is
+	 * shown of it (the store, /metrics) needs no lookup in this layer */
+	for (int i = 0; i < n; i++) {
+		const char *t = ww_smartctl_forced_type(&out[i]);
+
+		if (t && !*out[i].smartctl_type)
+			snprintf(out[i].smartctl_type, sizeof(out[i].smartctl_type), "%s", t);
+	}
+	if ((size_t)n >= max)
 		return n;
 	m = ww_smartctl_members_discover(sysroot, out + n, max - (size_t)n, 300);
 	return m > 0 ? n + m : n;

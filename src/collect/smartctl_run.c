@@ -16,7 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "collect/smartctl.h"
+#include "wearwatch/collect.h"
 
 #define WW_SMARTCTL_MAX_OUT (4u << 20)
 #define WW_SMARTCTL_MAX_STUCK 32

@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "decode/ata.h"
+#include "wearwatch/decode.h"
 
 static uint16_t ww_w(const uint8_t *buf, unsigned word)
 {
@@ -61,6 +61,18 @@ static void ww_ata_string(const uint8_t *buf, unsigned first, unsigned words,
 static bool ww_word_valid(uint16_t w)
 {
 	return (w & 0xc000) == 0x4000;
+}
+
+ww_smart_status_t ww_decode_ata_smart_status(uint64_t lba)
+{
+	switch (lba & 0xffff00u) {
+	case 0xc24f00u: /* LBA mid 4Fh, high C2h */
+		return WW_SMART_PASSED;
+	case 0x2cf400u: /* LBA mid F4h, high 2Ch */
+		return WW_SMART_FAILED;
+	default:
+		return WW_SMART_UNKNOWN;
+	}
 }
 
 int ww_decode_ata_identify(const uint8_t *buf, size_t len, ww_health_t *h)

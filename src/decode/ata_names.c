@@ -2,7 +2,7 @@
  * smartmontools' drivedb.h "DEFAULT" entry (smartmontools 7.3, as installed in
  * /usr/share/smartmontools/drivedb.h); ids it leaves out are
  * "Unknown_Attribute". Model-specific names (drivedb presets) are not applied. */
-#include "decode/ata.h"
+#include "wearwatch/decode.h"
 
 static const char *const ww_ata_default_names[256] = {
 	[1] = "Raw_Read_Error_Rate",

@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <string.h>
 
-#include "decode/nvme.h"
+#include "wearwatch/decode.h"
 
 /* NVMe Base 2.0, Figure 207: SMART / Health Information (Log Identifier 02h) */
 struct ww_nvme_smart_wire {

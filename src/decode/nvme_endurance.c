@@ -2,7 +2,7 @@
 #include <errno.h>
 #include <string.h>
 
-#include "decode/nvme_endurance.h"
+#include "wearwatch/decode.h"
 
 const uint8_t ww_ocp_c0_guid[16] = {
 	0xC5, 0xAF, 0x10, 0x28, 0xEA, 0xBF, 0xF2, 0xA4,

@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "decode/scsi.h"
+#include "wearwatch/decode.h"
 
 static uint16_t be16(const uint8_t *p)
 {

@@ -5,7 +5,7 @@
 #include <errno.h>
 #include <string.h>
 
-#include "decode/scsi.h"
+#include "wearwatch/decode.h"
 
 uint64_t ww_scsi_be_counter(const uint8_t *p, size_t n, bool *saturated)
 {

@@ -9,8 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "discover/sysfs.h"
-#include "wearwatch/drive.h"
+#include "wearwatch/discover.h"
 
 /* Truncating string copies without snprintf's truncation warnings. */
 static void cat2(char *dst, size_t len, const char *a, const char *b)

@@ -7,8 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "discover/sysfs.h"
-#include "wearwatch/drive.h"
+#include "wearwatch/discover.h"
 
 int ww_sysfs_path(char *buf, size_t len, const char *sysroot, const char *fmt, ...)
 {

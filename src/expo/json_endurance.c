@@ -6,7 +6,7 @@
 
 #include <json-c/json.h>
 
-#include "wearwatch/endurance.h"
+#include "wearwatch/store.h"
 #include "wearwatch/expo.h"
 
 static void add(json_object *o, const char *k, json_object *v)

@@ -1,7 +1,6 @@
 /* Prometheus families for the smartctl backend (see metrics_backend.h). */
 #include <string.h>
 
-#include "collect/smartctl_members.h"
 #include "expo/metrics_backend.h"
 
 static void esc(FILE *f, const char *v)
@@ -26,12 +25,12 @@ void ww_metrics_render_backend(FILE *f, const ww_snapshot_t *snap)
 	bool any = false;
 
 	FOR_PRESENT(st)
-		any |= ww_smartctl_type_for(&st->drive) != NULL;
+		any |= *st->drive.smartctl_type;
 	if (any) {
 		fputs("# HELP wearwatch_drive_smartctl_info Drive read through smartctl (RAID member or configured); type is smartctl's -d TYPE.\n"
 		      "# TYPE wearwatch_drive_smartctl_info gauge\n", f);
 		FOR_PRESENT(st) {
-			const char *t = ww_smartctl_type_for(&st->drive);
+			const char *t = *st->drive.smartctl_type ? st->drive.smartctl_type : NULL;
 
 			if (!t)
 				continue;

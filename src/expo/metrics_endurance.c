@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "wearwatch/endurance.h"
+#include "wearwatch/store.h"
 #include "wearwatch/expo.h"
 
 struct fam {

@@ -2,7 +2,7 @@
 #include <inttypes.h>
 
 #include "expo/metrics_history.h"
-#include "wearwatch/endurance.h"
+#include "wearwatch/store.h"
 #include "wearwatch/history.h"
 
 void ww_metrics_render_history(FILE *f)

@@ -4,8 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "discover/sysfs.h"
-#include "wearwatch/drive.h"
+#include "wearwatch/discover.h"
 #include "wearwatch/probe.h"
 
 void ww_probe_policy_default(ww_probe_policy_t *p)

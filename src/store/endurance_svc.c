@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "wearwatch/endurance.h"
+#include "wearwatch/store.h"
 
 struct entry {
 	char id[160];

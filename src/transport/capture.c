@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "transport/capture.h"
+#include "wearwatch/transport.h"
 
 struct ww_capture {
 	ww_xport_t *inner;

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "transport/capture.h"
+#include "wearwatch/transport.h"
 
 struct ww_rblock {
 	char req[128];

@@ -2,7 +2,7 @@
 #include <errno.h>
 #include <string.h>
 
-#include "transport/sat.h"
+#include "wearwatch/transport.h"
 
 #define WW_SAT_TIMEOUT_S 20
 
@@ -10,7 +10,6 @@
 #define WW_ATA_ERROR_ABRT 0x04
 
 #define WW_SMART_LBA_PASSED 0xc24f00u   /* LBA mid 4Fh, high C2h */
-#define WW_SMART_LBA_EXCEEDED 0x2cf400u /* LBA mid F4h, high 2Ch */
 
 int ww_sat_parse_sense(const uint8_t *s, size_t len, ww_ata_regs_t *r)
 {
@@ -249,37 +248,19 @@ int ww_sat_smart_read_thresholds(ww_xport_t *x, uint8_t buf[512], ww_cmd_status_
 			      WW_SMART_LBA_PASSED, buf, st);
 }
 
-ww_smart_status_t ww_sat_smart_status_from_regs(const ww_ata_regs_t *regs)
+int ww_sat_smart_return_status(ww_xport_t *x, ww_ata_regs_t *regs, ww_cmd_status_t *st)
 {
-	uint32_t midhigh;
-
-	if (!regs)
-		return WW_SMART_UNKNOWN;
-	midhigh = (uint32_t)(regs->lba & 0xffff00);
-	if (midhigh == WW_SMART_LBA_PASSED)
-		return WW_SMART_PASSED;
-	if (midhigh == WW_SMART_LBA_EXCEEDED)
-		return WW_SMART_FAILED;
-	return WW_SMART_UNKNOWN;
-}
-
-int ww_sat_smart_return_status(ww_xport_t *x, ww_smart_status_t *out, ww_cmd_status_t *st)
-{
-	ww_ata_regs_t regs;
 	bool have;
 	int rc;
 
-	if (!out || !st)
+	if (!regs || !st)
 		return -EINVAL;
-	*out = WW_SMART_UNKNOWN;
+	memset(regs, 0, sizeof(*regs));
 	rc = ww_sat_simple(x, WW_ATA_SMART, WW_SMART_RETURN_STATUS, 0, WW_SMART_LBA_PASSED,
-			   false, true, NULL, 0, st, &regs, &have);
+			   false, true, NULL, 0, st, regs, &have);
 	if (rc < 0)
 		return rc;
-	if (!have)
-		return -ENODATA;
-	*out = ww_sat_smart_status_from_regs(&regs);
-	return *out == WW_SMART_UNKNOWN ? -ENODATA : 0;
+	return have ? 0 : -ENODATA;
 }
 
 int ww_sat_read_log_ext(ww_xport_t *x, uint8_t log, uint16_t page, uint16_t pages,

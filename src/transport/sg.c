@@ -10,7 +10,6 @@
 
 #include <scsi/sg_pt.h>
 
-#include "transport/sg.h"
 #include "wearwatch/transport.h"
 
 #define SAM_GOOD 0x00

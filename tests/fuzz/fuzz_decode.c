@@ -6,10 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "decode/ata.h"
-#include "decode/nvme.h"
-#include "decode/scsi.h"
-#include "transport/sat.h"
+#include "wearwatch/decode.h"
+#include "wearwatch/transport.h"
 #include "wearwatch/record.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -8,9 +8,8 @@
 #include <stddef.h>
 #include <atasmart.h>
 
-#include "collect/ata_blob.h"
-#include "decode/ata.h"
 #include "wearwatch/collect.h"
+#include "wearwatch/decode.h"
 #include "test_ata_fake.h"
 
 struct want_attr {

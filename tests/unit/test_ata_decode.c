@@ -3,7 +3,7 @@
  * layout, Device Statistics pages from tests/fixtures/ata/NAME.hex (their headers
  * name the published drive values they carry). Expected values are those
  * published values, not outputs of the decoder. */
-#include "decode/ata.h"
+#include "wearwatch/decode.h"
 #include "test_ata_fake.h"
 
 static uint8_t page_buf[8][512];

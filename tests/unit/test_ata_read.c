@@ -3,8 +3,8 @@
  * Device Statistics pages from tests/fixtures/ata/samsung-860evo-*.hex and
  * hgst-*-gplogdir.hex). Asserts the power rule (nothing after CHECK POWER
  * MODE on standby), that only read commands go out, and what gets decoded. */
-#include "decode/ata.h"
-#include "transport/sat.h"
+#include "wearwatch/decode.h"
+#include "wearwatch/transport.h"
 #include "wearwatch/collect.h"
 #include "test_ata_fake.h"
 

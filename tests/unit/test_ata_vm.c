@@ -3,8 +3,8 @@
  * libata's SAT). Expected values come from smartctl-a.json captured in the
  * same guest, and the SMART RETURN STATUS sense buffer from smartctl's own
  * `-r ioctl,2` hex dump (smartctl-r-ioctl2-a.txt). In-tree, so always runs. */
-#include "decode/ata.h"
-#include "transport/sat.h"
+#include "wearwatch/decode.h"
+#include "wearwatch/transport.h"
 #include "wearwatch/collect.h"
 #include "test_ata_fake.h"
 
@@ -109,8 +109,8 @@ int main(void)
 	CHECK_EQ_U64(sl, 22);
 	CHECK(ww_sat_parse_sense(sense, sl, &r) == 0);
 	CHECK_EQ_U64(r.status, 0x50);
-	CHECK(ww_sat_smart_status_from_regs(&r) == WW_SMART_PASSED);
-	h.ata.return_status = ww_sat_smart_status_from_regs(&r);
+	CHECK(ww_decode_ata_smart_status(r.lba) == WW_SMART_PASSED);
+	h.ata.return_status = ww_decode_ata_smart_status(r.lba);
 
 	ww_ata_finish(&h);
 	CHECK_EQ_I64(h.temperature_celsius.value, 31); /* smartctl temperature.current */

@@ -7,10 +7,9 @@
  * unrecorded commands answered "unsupported", malformed files rejected. */
 #include <unistd.h>
 
-#include "collect/replay_drive.h"
-#include "transport/capture.h"
-#include "decode/ata.h"
-#include "transport/sat.h"
+#include "wearwatch/collect.h"
+#include "wearwatch/transport.h"
+#include "wearwatch/decode.h"
 #include "test_ata_fake.h"
 
 #include "test_ata_device.h"

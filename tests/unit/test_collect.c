@@ -9,7 +9,7 @@
 
 #include "ww_test.h"
 #include "wearwatch/collect.h"
-#include "wearwatch/drive.h"
+#include "wearwatch/discover.h"
 #include "wearwatch/expo.h"
 
 #define MAXD 32

@@ -22,12 +22,8 @@
 #include <dirent.h>
 
 #include "ww_test.h"
-#include "collect/ata_blob.h"
-#include "collect/ioctl_trace.h"
-#include "collect/smartctl.h"
-#include "decode/ata.h"
-#include "decode/nvme.h"
-#include "decode/scsi.h"
+#include "wearwatch/collect.h"
+#include "wearwatch/decode.h"
 
 struct known { const char *file, *field, *reason; };
 /* attribute 9 in minutes (Fujitsu MHY2xx0BH fw 0085000B, Maxtor 96147H8) now comes

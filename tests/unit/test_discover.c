@@ -7,7 +7,7 @@
 
 #include "ww_test.h"
 #include "wearwatch/collect.h"
-#include "wearwatch/drive.h"
+#include "wearwatch/discover.h"
 
 #define MAXD 32
 

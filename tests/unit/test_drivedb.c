@@ -18,7 +18,7 @@
 #include <string.h>
 
 #include "collect/drivedb.h"
-#include "collect/smartctl.h"
+#include "wearwatch/collect.h"
 #include "ww_test.h"
 
 static void attr(ww_health_t *h, uint8_t id, uint64_t raw)

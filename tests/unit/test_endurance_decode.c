@@ -9,7 +9,7 @@
 #include <errno.h>
 #include <string.h>
 
-#include "decode/nvme_endurance.h"
+#include "wearwatch/decode.h"
 #include "ww_test.h"
 
 static void test_09h(void)

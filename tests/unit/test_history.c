@@ -14,7 +14,7 @@
 
 #include <sqlite3.h>
 
-#include "wearwatch/endurance.h"
+#include "wearwatch/store.h"
 #include "wearwatch/history.h"
 #include "ww_test.h"
 

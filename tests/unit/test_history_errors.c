@@ -16,12 +16,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "daemon/history_log.h"
-#include "daemon/log.h"
-#include "wearwatch/endurance.h"
+#include "wearwatch/service.h"
+#include "wearwatch/basic.h"
+#include "wearwatch/store.h"
 #include "wearwatch/expo.h"
 #include "wearwatch/history.h"
-#include "wearwatch/store.h"
 #include "ww_test.h"
 
 #define T0 1700006400

@@ -10,7 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "wearwatch/endurance.h"
+#include "wearwatch/store.h"
 #include "wearwatch/expo.h"
 #include "wearwatch/history.h"
 #include "ww_test.h"

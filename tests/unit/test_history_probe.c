@@ -19,7 +19,7 @@
 #include <json-c/json.h>
 #include <sqlite3.h>
 
-#include "wearwatch/endurance.h"
+#include "wearwatch/store.h"
 #include "wearwatch/expo.h"
 #include "wearwatch/history.h"
 #include "ww_test.h"

@@ -10,7 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "daemon/ipc.h"
+#include "wearwatch/http.h"
 #include "ww_test.h"
 
 static char sock_path[108];

@@ -6,7 +6,8 @@
 #include <json-c/json.h>
 
 #include "ww_test.h"
-#include "decode/nvme.h"
+#include "wearwatch/decode.h"
+#include "wearwatch/collect.h"
 #include "wearwatch/expo.h"
 #include "wearwatch/store.h"
 

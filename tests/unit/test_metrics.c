@@ -9,8 +9,7 @@
 #include <unistd.h>
 
 #include "ww_test.h"
-#include "decode/ata.h"
-#include "decode/nvme.h"
+#include "wearwatch/decode.h"
 #include "wearwatch/expo.h"
 #include "wearwatch/store.h"
 

@@ -4,7 +4,7 @@
  * ../shared/fixtures: the real-bytes tests are in test_nvme_real.c. */
 #include "ww_test.h"
 
-#include "decode/nvme.h"
+#include "wearwatch/decode.h"
 
 #include <stdbool.h>
 

@@ -7,7 +7,7 @@
  * so the test can assert what was sent. No ../shared/fixtures needed. */
 #include "ww_test.h"
 
-#include "decode/nvme.h"
+#include "wearwatch/decode.h"
 #include "wearwatch/collect.h"
 #include "wearwatch/model.h"
 

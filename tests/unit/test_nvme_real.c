@@ -9,7 +9,7 @@
  * Exits 77 (skip) when neither source is available. */
 #include "ww_test.h"
 
-#include "decode/nvme.h"
+#include "wearwatch/decode.h"
 
 #include <unistd.h>
 

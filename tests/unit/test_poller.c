@@ -9,7 +9,7 @@
 
 #include "ww_test.h"
 
-#include "daemon/poller.h"
+#include "wearwatch/sched.h"
 #include "wearwatch/expo.h"
 
 static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;

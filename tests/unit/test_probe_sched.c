@@ -13,7 +13,9 @@
 #include <pthread.h>
 #include <unistd.h>
 
-#include "daemon/probe_daemon.h"
+#include "wearwatch/sched.h"
+#include "wearwatch/conf.h"
+#include "wearwatch/cli.h"
 #include "ww_test.h"
 
 #define FILE_BYTES (1u << 20)

@@ -3,7 +3,7 @@
  * format ATA PASS-THROUGH sense; ATA PASS-THROUGH(16) CDB) and the ACS-4
  * register values (CHECK POWER MODE count, SMART RETURN STATUS LBA mid/high),
  * not captured from a device. */
-#include "transport/sat.h"
+#include "wearwatch/transport.h"
 #include "test_ata_fake.h"
 
 /* descriptor format, RECOVERED ERROR, ASC/ASCQ 00h/1Dh, one 09h descriptor */
@@ -71,9 +71,9 @@ static void test_parse(void)
 	CHECK(ww_sat_parse_sense(desc_smart_passed, sizeof(desc_smart_passed), &r) == 0);
 	CHECK_EQ_U64(r.lba, 0xc24f00);
 	CHECK_EQ_U64(r.device, 0xa0);
-	CHECK(ww_sat_smart_status_from_regs(&r) == WW_SMART_PASSED);
+	CHECK(ww_decode_ata_smart_status(r.lba) == WW_SMART_PASSED);
 	CHECK(ww_sat_parse_sense(desc_smart_failed, sizeof(desc_smart_failed), &r) == 0);
-	CHECK(ww_sat_smart_status_from_regs(&r) == WW_SMART_FAILED);
+	CHECK(ww_decode_ata_smart_status(r.lba) == WW_SMART_FAILED);
 
 	CHECK(ww_sat_parse_sense(desc_extend_second, sizeof(desc_extend_second), &r) == 0);
 	CHECK(r.extend);
@@ -88,9 +88,9 @@ static void test_parse(void)
 	CHECK(ww_sat_parse_sense(fixed_power_standby, sizeof(fixed_power_standby), &r) == 0);
 	CHECK(ww_sat_power_mode_is_standby((uint8_t)r.count));
 	CHECK(ww_sat_parse_sense(fixed_smart_passed, sizeof(fixed_smart_passed), &r) == 0);
-	CHECK(ww_sat_smart_status_from_regs(&r) == WW_SMART_PASSED);
+	CHECK(ww_decode_ata_smart_status(r.lba) == WW_SMART_PASSED);
 	CHECK(ww_sat_parse_sense(fixed_smart_failed, sizeof(fixed_smart_failed), &r) == 0);
-	CHECK(ww_sat_smart_status_from_regs(&r) == WW_SMART_FAILED);
+	CHECK(ww_decode_ata_smart_status(r.lba) == WW_SMART_FAILED);
 	CHECK(r.extend && r.count_upper_nonzero && r.lba_upper_nonzero);
 	CHECK(ww_sat_parse_sense(fixed_aborted, sizeof(fixed_aborted), &r) == 0);
 	CHECK_EQ_U64(r.status, 0x51);
@@ -172,7 +172,7 @@ static void test_commands(int fixed)
 	fake_ata_t f = { .power_mode = 0x00, .smart_status = 0, .fixed_sense = fixed };
 	ww_xport_t x;
 	ww_cmd_status_t st;
-	ww_smart_status_t s;
+	ww_ata_regs_t regs;
 	uint8_t mode = 0xaa, buf[512];
 
 	fake_xport(&x, &f);
@@ -185,11 +185,11 @@ static void test_commands(int fixed)
 	CHECK(ww_sat_check_power_mode(&x, &mode, &st) == -ENOTSUP);
 	CHECK(st.result == WW_CMD_UNSUPPORTED);
 
-	CHECK(ww_sat_smart_return_status(&x, &s, &st) == 0);
-	CHECK(s == WW_SMART_FAILED);
+	CHECK(ww_sat_smart_return_status(&x, &regs, &st) == 0);
+	CHECK(ww_decode_ata_smart_status(regs.lba) == WW_SMART_FAILED);
 	f.smart_status = 1;
-	CHECK(ww_sat_smart_return_status(&x, &s, &st) == 0);
-	CHECK(s == WW_SMART_PASSED);
+	CHECK(ww_sat_smart_return_status(&x, &regs, &st) == 0);
+	CHECK(ww_decode_ata_smart_status(regs.lba) == WW_SMART_PASSED);
 
 	/* no identify sector: the fake aborts -> unsupported, not an error */
 	CHECK(ww_sat_identify(&x, buf, &st) == -ENOTSUP);

@@ -10,8 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "decode/nvme_endurance.h"
-#include "decode/scsi.h"
+#include "wearwatch/decode.h"
 #include "ww_test.h"
 
 static char fixdir[4096];

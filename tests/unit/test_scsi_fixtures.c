@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "decode/scsi.h"
+#include "wearwatch/decode.h"
 #include "ww_test.h"
 
 /* CDB and response bytes of a libscsicmd csv line (2nd and 4th field) */

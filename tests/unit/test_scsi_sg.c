@@ -10,8 +10,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "decode/scsi.h"
-#include "transport/sg.h"
+#include "wearwatch/decode.h"
+#include "wearwatch/transport.h"
 #include "wearwatch/collect.h"
 #include "ww_test.h"
 

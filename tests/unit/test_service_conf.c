@@ -10,10 +10,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "daemon/config.h"
-#include "daemon/events.h"
-#include "daemon/probe_conf.h"
-#include "daemon/route.h"
+#include "wearwatch/conf.h"
+#include "wearwatch/service.h"
+#include "wearwatch/http.h"
 #include "ww_test.h"
 
 static void test_probe_policy(void)

@@ -8,7 +8,7 @@
 #include <unistd.h>
 
 #include "ww_test.h"
-#include "collect/smartctl.h"
+#include "wearwatch/collect.h"
 
 static char tmpdir[64];
 

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "collect/smartctl_members.h"
+#include "wearwatch/collect.h"
 #include "ww_test.h"
 
 int main(void)

@@ -1,0 +1,124 @@
+/* basic: leaf helpers every other folder may use and that use nothing of
+ * ours: the one log sink with per-key rate limiting, systemd readiness and
+ * watchdog notification (sd_notify), and the monotonic clock the schedulers
+ * read through a replaceable function so tests never sleep.
+ *
+ * Logging: the sink is the systemd journal (sd_journal_send, structured
+ * fields) when stderr is the journal stream systemd gave us
+ * ($JOURNAL_STREAM), else plain stderr. Library folders below the service
+ * log nothing above debug; the service logs a failure once and rate-limits
+ * repeats per drive (chrony's LOG_RateLimited).
+ *
+ * sd_notify: every call is a no-op when NOTIFY_SOCKET is unset (not started
+ * by systemd with Type=notify), so callers make them unconditionally. */
+#ifndef WEARWATCH_BASIC_H
+#define WEARWATCH_BASIC_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <time.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ------------------------------------------------------------- logging --- */
+typedef enum ww_log_level {
+	WW_LOG_ERR = 3,
+	WW_LOG_WARNING = 4,
+	WW_LOG_NOTICE = 5,
+	WW_LOG_INFO = 6,
+	WW_LOG_DEBUG = 7,
+} ww_log_level_t;
+
+/** The one sink: "wearwatch[<level>]: message" on stderr, or a journal entry
+ * with PRIORITY= under systemd. Thread-safe. */
+void ww_log(ww_log_level_t level, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/** How long repeats of a drive's failure stay quiet after it was logged. */
+#define WW_LOG_REPEAT_S 3600
+
+/** Log a failure of drive `id` the first time, then at most once per
+ * WW_LOG_REPEAT_S with the number of repeats suppressed in between. `now` is
+ * seconds since the epoch. Returns true when the message was written. */
+bool ww_log_drive_failure(const char *id, time_t now, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/** Note that drive `id` works again: logs "recovered" once if a failure had
+ * been logged, and resets its rate limit. */
+void ww_log_drive_ok(const char *id, time_t now);
+
+/** The same rate limit for a failure that is not a drive read (a plain
+ * warning, no MESSAGE_ID/DRIVE): `key` names what fails ("history"), kept
+ * apart from drive ids. Returns true when the message was written. */
+bool ww_log_failure(const char *key, time_t now, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/** `key` works again: logs `what` (a notice, with the number of failures not
+ * logged) once if a failure had been logged, and resets the rate limit. */
+void ww_log_failure_ok(const char *key, time_t now, const char *what);
+
+/** Event kinds with a fixed MESSAGE_ID each (catalog: catalog/wearwatch.catalog). */
+typedef enum ww_event_kind {
+	WW_EV_HEALTH_CHANGE,     /* health state changed (ok/warning/failed) */
+	WW_EV_CRITICAL_WARNING,  /* NVMe critical warning bits newly set, SMART FAILED */
+	WW_EV_STANDBY,           /* drive left alone: standby / runtime-suspended */
+	WW_EV_DRIVE_MISSING,     /* drive no longer listed by discovery */
+	WW_EV_COLLECT_FAILURE,   /* a read of the drive failed */
+	WW_EV_KIND_MAX,
+} ww_event_kind_t;
+
+/** 32 lowercase hex digits of the event kind's MESSAGE_ID, "" for invalid. */
+const char *ww_log_message_id(ww_event_kind_t kind);
+
+/** Log one drive event: journal entry with MESSAGE_ID=, DRIVE=<id>,
+ * DEVICE=<dev path>, PRIORITY= and MESSAGE=, or
+ * "wearwatch[<level>]: <drive>: message" on stderr. device may be NULL. */
+void ww_log_event(ww_event_kind_t kind, ww_log_level_t level, const char *drive,
+		  const char *device, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+
+/** Force the sink: 1 journal, 0 stderr, -1 decide from $JOURNAL_STREAM
+ * (default). For tests and `--log-target`. */
+void ww_log_set_journal(int mode);
+
+/** True when entries go to the journal. */
+bool ww_log_to_journal(void);
+
+/* ----------------------------------------------------------- sd_notify --- */
+/** READY=1 together with STATUS=<status>. Call once the listener is bound and
+ * the first poll is scheduled. */
+void ww_notify_ready(const char *status);
+
+/** STATUS=<printf text> (shown by `systemctl status`). */
+void ww_notify_status(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/** WATCHDOG=1. Call from the main loop only: it never runs device I/O, so a
+ * missing ping means the loop itself is stuck. */
+void ww_notify_watchdog(void);
+
+/** RELOADING=1 before and READY=1 after a SIGHUP reload (reload = false). */
+void ww_notify_reloading(int reloading);
+
+/** STOPPING=1. */
+void ww_notify_stopping(void);
+
+/** Watchdog interval systemd expects pings within (WatchdogSec=, from
+ * WATCHDOG_USEC), in microseconds; 0 when no watchdog is configured for this
+ * process. */
+uint64_t ww_notify_watchdog_usec(void);
+
+/* --------------------------------------------------------------- clock --- */
+
+/** A monotonic clock in seconds (any origin). Schedulers take one of these
+ * so tests drive time by hand instead of sleeping. */
+typedef double (*ww_mono_clock_fn)(void *ctx);
+
+/** CLOCK_MONOTONIC in seconds: the default ww_mono_clock_fn (ctx unused). */
+double ww_clock_monotonic(void *ctx);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,268 @@
+/* conf: wearwatch.conf (inih), web.config (libyaml) and command-line flags
+ * into plain structs, with "file:line: what" errors. Parsing only: nothing
+ * here starts a thread, opens a drive or a socket; the service hands these
+ * structs to what it starts. */
+#ifndef WEARWATCH_CONF_H
+#define WEARWATCH_CONF_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <getopt.h>
+#include <stdio.h>
+
+#include "wearwatch/history.h"
+#include "wearwatch/model.h"
+#include "wearwatch/probe.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Service configuration: /etc/wearwatch/wearwatch.conf (INI, read with inih)
+ * then command-line flags on top. The section syntax is documented in
+ * wearwatch.conf(5) (man/wearwatch.conf.5) and the commented example
+ * etc/wearwatch.conf.example. */
+
+#define WW_CONF_DEFAULT_PATH "/etc/wearwatch/wearwatch.conf"
+#define WW_CONF_DEFAULT_SOCKET "/run/wearwatch/collector.sock"
+#define WW_CONF_DEFAULT_STATE_DIR "/var/lib/wearwatch"
+#define WW_CONF_MAX_INCLUDE 32
+#define WW_CONF_MAX_DRIVES 64
+
+/** One [drive NAME] section. NAME is a stable id as `wearwatch scan` prints
+ * it, or a block device name ("sda", "/dev/nvme0n1"). Settings owned by other
+ * modules (rating: endurance rating overrides; probe: latency probe policy)
+ * are kept as the raw strings written in the file and handed to those
+ * modules' parsers where they exist (see config.c). */
+typedef struct ww_conf_drive {
+	char name[160];
+	int monitor;              /* -1 not set, 0 exclude=yes, 1 include=yes */
+	char rating[128];         /* raw "rating =" value, "" = not set */
+	char warranty_start[16];  /* "YYYY-MM-DD" (validated), "" = not set */
+	char probe[128];          /* raw "probe =" value, "" = not set */
+	char smartctl[48];        /* "smartctl =" -d TYPE forcing the smartctl backend, "" = not set */
+	unsigned line;            /* line of the section header */
+} ww_conf_drive_t;
+
+/** Everything the file and flags set. Times in seconds. */
+typedef struct ww_conf {
+	/* [web] */
+	char listen[128];           /* HOST:PORT, see ww_conf_parse_listen() */
+	char web_config[256];       /* Prometheus exporter-toolkit web.config, "" = plain HTTP, no auth */
+	/* [collector] */
+	char socket_path[108];      /* Unix socket between collector and web */
+	char state_dir[256];
+	char sysroot[256];          /* "" = live system (tests: a sysfs tree) */
+	unsigned workers;
+	unsigned hung_after_s;
+	char include[WW_CONF_MAX_INCLUDE][32];
+	size_t n_include;
+	/* [poll] */
+	unsigned interval_s, interval_rotational_s, rediscover_s; /* rediscover 0 = interval */
+	/* [history] */
+	unsigned retention_s;          /* history kept, 0 = forever (the default) */
+	unsigned missing_retention_s;  /* a removed drive stays listed this long */
+	/* [notify] */
+	char notify_exec[256];         /* program run on events, "" = none */
+	unsigned notify_timeout_s;
+	/* [drive NAME] */
+	ww_conf_drive_t drives[WW_CONF_MAX_DRIVES];
+	size_t n_drives;
+	/* where it came from */
+	char path[256];                /* file read, "" = defaults only */
+} ww_conf_t;
+
+#define WW_HTTP_DEFAULT_PORT 9786
+
+/** Split a listen address: "[::]:9786", ":9786", "0.0.0.0:9786",
+ * "127.0.0.1:9786", "host:port" or a bare "9786". host receives "" for all
+ * addresses (also for "[::]", which binds dual-stack), without brackets.
+ * Returns 0 or -EINVAL. */
+int ww_conf_parse_listen(const char *spec, char *host, size_t hlen, uint16_t *port);
+
+/** Built-in defaults (listen ":9786", poll 60 s / 600 s, ...). */
+void ww_conf_defaults(ww_conf_t *c);
+
+/** Parse `path` on top of *c. A missing file is not an error when
+ * `optional` (c->path stays ""). On a syntax or value error returns -EINVAL
+ * and writes "path:line: what" to err (c is then partly updated: parse into
+ * a scratch copy and keep the last good one). -errno when the file exists
+ * but cannot be read. */
+int ww_conf_load(ww_conf_t *c, const char *path, bool optional, char *err, size_t errlen);
+
+/** Parse from a string (tests); `name` is used in error messages. */
+int ww_conf_load_string(ww_conf_t *c, const char *text, const char *name,
+			char *err, size_t errlen);
+
+/** Duration: "90", "90s", "15m", "2h", "7d" -> seconds (> 0). Returns 0 or
+ * -EINVAL. */
+int ww_conf_parse_duration(const char *s, unsigned *out);
+
+/** True when `name` (optionally "/dev/"-prefixed) looks like a kernel block
+ * device name: sd*, hd*, vd*, xvd* + letters, nvmeXnY, dm-N, mdN, loopN. */
+bool ww_conf_is_block_name(const char *name);
+
+/** getopt_long table of the flags ww_conf_apply_args() takes (NULL-ended),
+ * for commands that accept those flags among their own (`serve`). */
+const struct option *ww_conf_options(void);
+
+/** Drive section for a drive id or block name, or NULL. */
+const ww_conf_drive_t *ww_conf_drive_find(const ww_conf_t *c, const char *id,
+					  const char *block);
+
+/** Command-line flags shared by `serve`, `collector` and `web`, applied on top
+ * of the file at start and again after every reload (flags win). Recognised:
+ * --config FILE, --listen, --web-config, --socket, --state-dir, --sysroot,
+ * --poll-interval, --poll-interval-rotational, --rediscover,
+ * --missing-retention, --hung-after, --workers, --include (repeatable),
+ * --notify-exec. Returns 0, or -EINVAL with the message in err. */
+int ww_conf_apply_args(ww_conf_t *c, int argc, char **argv, char *err, size_t errlen);
+
+/** The --config value in argv, else WW_CONF_DEFAULT_PATH; *explicit is set
+ * when the flag was given (a missing explicit file is an error). */
+const char *ww_conf_path_from_args(int argc, char **argv, bool *explicit_);
+
+/** Defaults + file + flags in one step, as every daemon start and SIGHUP
+ * does. Returns 0 or negative with err set; *out is only written on success. */
+int ww_conf_build(ww_conf_t *out, int argc, char **argv, char *err, size_t errlen);
+
+/* web.config as Prometheus exporters read it (exporter-toolkit
+ * docs/web-configuration.md): the subset wearwatch implements is
+ *
+ *   tls_server_config:
+ *     cert_file: server.crt      # PEM, relative to the web.config's directory
+ *     key_file: server.key
+ *   basic_auth_users:
+ *     alice: $2y$10$...          # bcrypt ($2a$, $2b$, $2y$)
+ *
+ * Parsed with libyaml (Debian's YAML library; the file is YAML and may use
+ * quoting, flow style or comments we should not have to re-implement). Other
+ * exporter-toolkit keys (client_auth_type, min_version, http_server_config,
+ * ...) are rejected with their line so nobody believes they took effect. */
+
+#define WW_WEBCFG_MAX_USERS 32
+
+typedef struct ww_webcfg {
+	bool tls;
+	char cert_file[512], key_file[512];   /* resolved paths */
+	char *cert_pem, *key_pem;              /* file contents (malloc'd) */
+	size_t n_users;
+	struct { char name[64]; char hash[128]; } users[WW_WEBCFG_MAX_USERS];
+} ww_webcfg_t;
+
+/** Load `path`: YAML, keys above, then read the certificate and key files.
+ * Returns 0, or negative with "path:line: what" in err. A bcrypt hash that is
+ * not "$2a$"/"$2b$"/"$2y$" + cost + 53 characters is an error. */
+int ww_webcfg_load(ww_webcfg_t *w, const char *path, char *err, size_t errlen);
+
+/** Free the PEM buffers (the struct itself is the caller's). */
+void ww_webcfg_clear(ww_webcfg_t *w);
+
+/** Check user/password against basic_auth_users: bcrypt via libxcrypt
+ * crypt_r(), compared in constant time. False for unknown users (after a
+ * dummy hash, so timing does not tell which users exist). */
+bool ww_webcfg_check_user(const ww_webcfg_t *w, const char *user, const char *password);
+
+/** bcrypt of password with the settings (salt, cost) of `hash`, compared with
+ * it in constant time: the primitive under ww_webcfg_check_user. */
+bool ww_bcrypt_verify(const char *password, const char *hash);
+
+/* `wearwatch serve` options of the endurance model and history (issue 3):
+ * --state-dir, --no-history, --rating, --ratings-file, --history-raw-days,
+ * --history-hourly-days. serve.c lists WW_ENDURANCE_SERVE_OPTIONS in its
+ * getopt table and hands the codes to ww_endurance_serve_opt(). The config
+ * file (issue 6) calls ww_rating_override_parse() (model.h) for rating lines
+ * and ww_endurance_serve_opt() for the others. */
+
+enum {
+	WW_OPT_END_FIRST = 640,
+	WW_OPT_END_STATE_DIR = WW_OPT_END_FIRST,
+	WW_OPT_END_NO_HISTORY,
+	WW_OPT_END_RATING,
+	WW_OPT_END_RATINGS_FILE,
+	WW_OPT_END_RAW_DAYS,
+	WW_OPT_END_HOURLY_DAYS,
+	WW_OPT_END_LAST = WW_OPT_END_HOURLY_DAYS,
+};
+
+#define WW_ENDURANCE_SERVE_OPTIONS                                              \
+	{ "state-dir", required_argument, NULL, WW_OPT_END_STATE_DIR },         \
+	{ "no-history", no_argument, NULL, WW_OPT_END_NO_HISTORY },             \
+	{ "rating", required_argument, NULL, WW_OPT_END_RATING },               \
+	{ "ratings-file", required_argument, NULL, WW_OPT_END_RATINGS_FILE },   \
+	{ "history-raw-days", required_argument, NULL, WW_OPT_END_RAW_DAYS },   \
+	{ "history-hourly-days", required_argument, NULL, WW_OPT_END_HOURLY_DAYS }
+
+#define WW_ENDURANCE_MAX_FILES 8
+
+typedef struct ww_endurance_opts {
+	const char *state_dir;          /* NULL = WW_HISTORY_DEFAULT_DIR */
+	bool no_history;
+	ww_ratings_t overrides;
+	const char *files[WW_ENDURANCE_MAX_FILES];
+	size_t n_files;
+	ww_history_cfg_t hist;
+} ww_endurance_opts_t;
+
+void ww_endurance_serve_usage(FILE *f);
+
+/** Apply one option; prints the reason to stderr and returns -EINVAL on a bad
+ * value, else 0. */
+int ww_endurance_serve_opt(int code, const char *arg, ww_endurance_opts_t *o);
+
+/* Per-drive latency probe policy from the configuration file ([drive NAME]
+ * probe = ...), parsed next to issue 4's serve flags (probe_opts.c) with the
+ * same value rules: the file and the flags cannot disagree about a value. */
+
+/** Apply `spec` on top of *p. spec is "off" / "no" (no probes on this
+ * drive), "on" / "yes", or comma-separated KEY=VALUE with the serve flags'
+ * names without "--probe-": interval, count, bs, qd, max-iops,
+ * busy-inflight, rotational, window (e.g. "interval=300,qd=4"; "on" may
+ * lead). A KEY=VALUE list turns probing on. Returns 0, or -EINVAL with the
+ * reason in err. */
+int ww_probe_policy_parse(ww_probe_policy_t *p, const char *spec, char *err, size_t errlen);
+
+/* Latency probe flags (`serve`) and their value parsers. */
+
+/** Parse a size with optional k/m/g suffix (binary units): "4k" = 4096.
+ * Returns 0 or -EINVAL. */
+int ww_probe_parse_size(const char *s, uint64_t *out);
+
+/** getopt_long option values for serve's probe flags; serve's table ends its
+ * own entries with WW_PROBE_SERVE_OPTIONS. */
+enum {
+	WW_OPT_PROBE_FIRST = 512,
+	WW_OPT_PROBE_INTERVAL = WW_OPT_PROBE_FIRST,
+	WW_OPT_PROBE_COUNT,
+	WW_OPT_PROBE_BS,
+	WW_OPT_PROBE_QD,
+	WW_OPT_PROBE_IOPS,
+	WW_OPT_PROBE_BUSY,
+	WW_OPT_PROBE_ROT,
+	WW_OPT_PROBE_WINDOW,
+	WW_OPT_NO_PROBE,
+	WW_OPT_PROBE_LAST = WW_OPT_NO_PROBE,
+};
+
+#define WW_PROBE_SERVE_OPTIONS                                                 \
+	{ "probe-interval", required_argument, NULL, WW_OPT_PROBE_INTERVAL },  \
+	{ "probe-count", required_argument, NULL, WW_OPT_PROBE_COUNT },        \
+	{ "probe-bs", required_argument, NULL, WW_OPT_PROBE_BS },              \
+	{ "probe-qd", required_argument, NULL, WW_OPT_PROBE_QD },              \
+	{ "probe-max-iops", required_argument, NULL, WW_OPT_PROBE_IOPS },      \
+	{ "probe-busy-inflight", required_argument, NULL, WW_OPT_PROBE_BUSY }, \
+	{ "probe-rotational", required_argument, NULL, WW_OPT_PROBE_ROT },     \
+	{ "probe-window", required_argument, NULL, WW_OPT_PROBE_WINDOW },      \
+	{ "no-probe", no_argument, NULL, WW_OPT_NO_PROBE }
+
+/** Help text lines for those flags. */
+void ww_probe_serve_usage(FILE *f);
+
+/** Apply one probe flag to the policy. Returns 0 or -EINVAL (message
+ * printed). */
+int ww_probe_serve_opt(int opt, const char *arg, ww_probe_policy_t *p);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

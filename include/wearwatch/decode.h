@@ -1,0 +1,432 @@
+/* decode: pure functions from the bytes a drive returned to the health record
+ * (wearwatch/record.h). No I/O, allocation, clock or logging; every decoder
+ * reads only the `len` bytes it is given and returns 0 or a negative errno.
+ * The decoder registry (ww_decoders[]) lists every page and log with its
+ * protocol, identifier, name and function: readers, `wearwatch decode --type`,
+ * the fuzz harness and the conformance tests walk it. */
+#ifndef WEARWATCH_DECODE_H
+#define WEARWATCH_DECODE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdbool.h>
+
+#include "wearwatch/record.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ATA decoders: IDENTIFY DEVICE, SMART READ DATA / THRESHOLDS, the GP log
+ * directory and Device Statistics pages, into the health record.
+ *
+ * All functions are pure: no I/O, allocation, clock or logging. They read only
+ * the `len` bytes they are given and return 0 or a negative errno:
+ *   -EINVAL   NULL arguments or bytes that cannot be what they claim to be
+ *   -EMSGSIZE buffer shorter than the structure (every ATA sector is 512 B)
+ *   -ENOTSUP  a Device Statistics page this decoder does not read
+ *
+ * Spec sources: ACS-4 (T13/BSR INCITS 529) 7.12 IDENTIFY DEVICE, 9.5 Device
+ * Statistics, 9.2 General Purpose Log Directory; SMART attribute layout from
+ * ATA-8/ACS-2 (obsolete SMART READ DATA) as documented by smartmontools.
+ */
+
+#define WW_ATA_SECTOR 512
+
+/** SMART RETURN STATUS outcome from the LBA register the drive returned
+ * (ACS-4 7.48.8 SMART RETURN STATUS: LBA mid/high (bits 23:8) 4Fh/C2h =
+ * passed, F4h/2Ch = threshold exceeded). WW_SMART_UNKNOWN for anything else.
+ * Pure. */
+ww_smart_status_t ww_decode_ata_smart_status(uint64_t lba);
+
+/** IDENTIFY DEVICE data (512 B, little-endian words as the drive sends them).
+ * Fills h->model (words 27-46), serial (10-19), firmware (23-26) (ASCII, two
+ * characters per word high byte first, NUL padding treated as space, trimmed);
+ * h->logical_block_bytes (512, or words 117-118 x 2 when word 106 bit 12);
+ * h->physical_block_bytes (logical x 2^(word 106 bits 3:0) when bit 13);
+ * h->capacity_bytes (words 100-103 LBA48 count when nonzero, else words 60-61
+ * LBA28 count, times the logical sector size); h->wwn ("0x" + words 108-111 as
+ * 16 hex digits, when nonzero); h->rotation_rate_rpm and h->ata.rotation_rate
+ * (word 217: 1 = non-rotating, 0401h-FFFEh rpm); h->ata.smart_supported /
+ * smart_enabled (words 82/85 bit 0); gp_log_supported (word 84 or 87 bit 5,
+ * each only when its bits 15:14 are 01b); identify_has_checksum /
+ * identify_checksum_ok (word 255: low byte A5h and the 512 bytes sum to 0
+ * mod 256). A bad checksum is noted, not fatal: the data is decoded anyway.
+ * Sets h->protocol = WW_PROTO_ATA. len >= 512 or -EMSGSIZE. */
+int ww_decode_ata_identify(const uint8_t *buf, size_t len, ww_health_t *h);
+
+/** SMART READ DATA (512 B): revision (bytes 0-1), 30 attribute entries of 12
+ * bytes from offset 2 (id, flags LE16, value, worst, raw 6 bytes LE, reserved;
+ * id 0 = empty slot), checksum (sum of the 512 bytes == 0 mod 256) into
+ * h->ata.smart_data_checksum_ok. Replaces h->ata.attrs and clears any
+ * thresholds, so decode thresholds after this. Each attribute gets
+ * smartmontools' default name (ww_ata_attr_name()). len >= 512 or -EMSGSIZE. */
+int ww_decode_ata_smart_data(const uint8_t *buf, size_t len, ww_health_t *h);
+
+/** SMART READ THRESHOLDS (512 B): 30 entries of 12 bytes from offset 2 (id,
+ * threshold); each sets attrs[i].threshold/has_threshold of the attribute
+ * with the same id. Checksum into h->ata.thresholds_checksum_ok; a bad
+ * checksum keeps the values (USB bridges get it wrong: smartmontools ticket
+ * 1920). Sets h->ata.has_thresholds. len >= 512 or -EMSGSIZE. */
+int ww_decode_ata_smart_thresholds(const uint8_t *buf, size_t len, ww_health_t *h);
+
+/** General Purpose Log Directory (READ LOG EXT log 00h, 512 B): word N is the
+ * number of pages of log address N. Sets h->ata.devstat_log_pages (log 04h)
+ * and devstat_supported when it is >= 1. -EINVAL when the version word
+ * (bytes 0-1) is 0. len >= 512 or -EMSGSIZE. */
+int ww_decode_ata_log_directory(const uint8_t *buf, size_t len, ww_health_t *h);
+
+/** One Device Statistics page (log 04h, 512 B). Header: bytes 0-1 revision
+ * (nonzero), byte 2 page number. Each statistic is a LE qword whose byte 7
+ * holds flags (bit 63 supported, bit 62 valid); a statistic is taken only
+ * when both are set.
+ *  page 0: byte 8 = n, bytes 9.. = supported page numbers -> h->ata.devstat_pages
+ *  page 1: 0x10 power-on hours (32 bit), 0x18 logical sectors written (48 bit),
+ *          0x28 logical sectors read (48 bit)
+ *  page 5: 0x08 current temperature (signed 8 bit, Celsius)
+ *  page 7: 0x08 percentage used endurance indicator (8 bit)
+ * Other pages: -ENOTSUP. len >= 512 or -EMSGSIZE. */
+int ww_decode_ata_devstat(const uint8_t *buf, size_t len, ww_health_t *h);
+
+/** Fill the normalised health fields from what the decoders above stored.
+ * Each field names its source; the choices:
+ *  - power_on_seconds: Device Statistics POH x 3600, else attribute 9 taken as
+ *    HOURS using its low 32 bits only (Seagate puts unrelated bytes above bit
+ *    32: ST9100821AS raw48 123914101461273 -> 4377 h). There is no per-model
+ *    unit table yet, so drives counting minutes (Maxtor 96147H8, Fujitsu
+ *    MHY2xx0BH fw 0085000B, Toshiba MK..51GSY) or half-minutes (Samsung
+ *    MP0804H) are over-reported by 60x / 30x.
+ *  - temperature_celsius: Device Statistics page 5, else attribute 194 low
+ *    byte, else 190 low byte; an attribute low byte of 0 or > 127 is not a
+ *    reading (MCCOE64GEMPP #190 is all zero).
+ *  - host_written_bytes / host_read_bytes: Device Statistics logical sectors
+ *    x logical sector size only (attribute 241/242 units are vendor-specific),
+ *    saturating.
+ *  - power_cycles: attribute 12 raw48.
+ *  - media_errors: attribute 187 Reported_Uncorrect raw48 (errors the drive
+ *    could not correct, the nearest to NVMe's media errors). Attribute 5
+ *    (reallocations are repairs, and Fujitsu packs vendor data in its raw)
+ *    and 197/198 are not folded in; they stay separate attributes.
+ *  - endurance_used_percent: Device Statistics page 7.
+ *  - smart_status: h->ata.return_status (SMART RETURN STATUS). */
+void ww_ata_finish(ww_health_t *h);
+
+/** Attribute meaning by model/firmware (issue 7), looked up outside decode
+ * (src/collect/drivedb.c: smartmontools' drivedb.h presets, then
+ * data/attribute-quirks.tsv) and handed in; decode stays pure. */
+typedef enum ww_ata_poh_unit {
+	WW_ATA_POH_HOURS = 0,   /* default (drivedb "-v 9,raw24(raw8)" etc.) */
+	WW_ATA_POH_MINUTES,     /* "-v 9,minutes" */
+	WW_ATA_POH_HALFMINUTES, /* "-v 9,halfminutes" */
+	WW_ATA_POH_SECONDS,     /* "-v 9,seconds" */
+} ww_ata_poh_unit_t;
+
+typedef struct ww_ata_presets {
+	ww_ata_poh_unit_t poh_unit;
+	const char *poh_source;        /* "drivedb: Fujitsu MHZ BJ" ...; NULL = none */
+	uint64_t written_unit_bytes;   /* attribute 241 raw unit in bytes (32 MiB for
+					  Host_Writes_32MiB); 0 = none. WW_ATA_UNIT_LBA
+					  = the logical sector size */
+	const char *written_source;    /* e.g. "drivedb 241 Host_Writes_32MiB" */
+	uint8_t unsafe_shutdown_id[3]; /* 174, 192, 235 the database names an
+					  unsafe-shutdown count, in its order; 0 = none.
+					  The first one the drive reports is used */
+	const char *unsafe_source[3];
+} ww_ata_presets_t;
+
+#define WW_ATA_UNIT_LBA UINT64_MAX
+
+/** ww_ata_finish() with presets (p may be NULL = ww_ata_finish):
+ *  - attribute 9 (when Device Statistics has no POH) in p->poh_unit, low 32
+ *    bits;
+ *  - host_written_bytes, when Device Statistics has none: attribute 241 raw48
+ *    x p->written_unit_bytes (label "ata_attribute_241");
+ *  - unsafe_shutdowns: the first of p->unsafe_shutdown_id[] present, raw48. */
+void ww_ata_finish_presets(ww_health_t *h, const ww_ata_presets_t *p);
+
+/** smartmontools' default attribute name for id (its drivedb "DEFAULT"
+ * entry), "Unknown_Attribute" otherwise. Never NULL. */
+const char *ww_ata_attr_name(uint8_t id);
+
+/** The attribute with this id, or NULL. */
+const ww_ata_attr_t *ww_ata_find_attr(const ww_health_t *h, uint8_t id);
+
+/* NVMe decoders: Identify Controller, Identify Namespace and the SMART /
+ * Health Information log, from the bytes a Get Log Page / Identify returned
+ * into the health record.
+ *
+ * Pure functions: no I/O, no allocation, no logging, no clock. Every decoder
+ * reads only inside [buf, buf + len) and returns 0 or a negative errno:
+ *   -EMSGSIZE  len shorter than the structure (nothing is written then)
+ *   -EINVAL    NULL arguments or a value the spec forbids
+ *
+ * Source for every layout: NVM Express Base Specification 2.0 (SMART / Health
+ * Information log: Figure 207; the Identify Controller data structure, CNS
+ * 01h) and NVM Command Set Specification 1.0 (the Identify Namespace data
+ * structure, CNS 00h). All multi-byte fields are little-endian on the wire.
+ */
+
+#define WW_NVME_SMART_LOG_LEN 512u	/* Log Identifier 02h */
+#define WW_NVME_IDENTIFY_LEN 4096u	/* every Identify data structure */
+#define WW_NVME_LID_SMART 0x02
+#define WW_NVME_CNS_NS 0x00
+#define WW_NVME_CNS_CTRL 0x01
+#define WW_NVME_NSID_ALL 0xFFFFFFFFu	/* controller-wide SMART log */
+
+/** Decode the SMART / Health Information log (LID 02h, 512 bytes).
+ *
+ * Fills h->nvme_smart with every defined field (128-bit counters kept whole,
+ * temperatures in Kelvin as on the wire) and sets h->has_nvme_smart; then the
+ * normalised fields, each with a source naming the log and byte range:
+ *   temperature_celsius       bytes 1-2 minus 273 (absent when 0 K)
+ *   host_read/written_bytes   data units x 512000 (a data unit is 1000 x 512 B
+ *                             whatever the LBA format), saturating at 2^64-1
+ *   power_on_seconds          hours x 3600, saturating
+ *   power_cycles, unsafe_shutdowns, media_errors, error_log_entries
+ *                             128-bit counters, saturating (->saturated set)
+ *   endurance_used_percent    byte 5 (0-255, may exceed 100)
+ *   available_spare(_threshold)_percent, critical_warning
+ *   smart_status              FAILED when critical warning byte != 0, else
+ *                             PASSED. This follows smartctl, which flags every
+ *                             set bit including 5 (PMR read-only) and the
+ *                             reserved bits 6-7 that later specs may define.
+ * len >= 512 (extra bytes are ignored). Errors: -EMSGSIZE, -EINVAL (NULL). */
+int ww_decode_nvme_smart_log(const uint8_t *buf, size_t len, ww_health_t *h);
+
+/** Decode Identify Controller (CNS 01h, 4096 bytes).
+ *
+ * model (MN, bytes 24-63), serial (SN, 4-23) and firmware (FR, 64-71) are
+ * copied with leading/trailing spaces and NULs removed; bytes outside printable
+ * ASCII become '?'. h->nvme_ctrl gets VID (0-1), IEEE OUI (73-75, wire order:
+ * ieee_oui[0] = byte 73), VER (80-83), CTRATT (96-99), LPA (261), WCTEMP
+ * (266-267) and CCTEMP (268-269) in Kelvin, TNVMCAP (280-295, 128-bit bytes)
+ * and NN (516-519); has_nvme_ctrl is set. temperature_warning_celsius and
+ * temperature_critical_celsius are set from WCTEMP/CCTEMP when non-zero.
+ * Sets h->protocol = WW_PROTO_NVME. Errors: -EMSGSIZE (len < 4096), -EINVAL. */
+int ww_decode_nvme_id_ctrl(const uint8_t *buf, size_t len, ww_health_t *h);
+
+/** Decode Identify Namespace (CNS 00h, 4096 bytes) into *ns.
+ *
+ * size_blocks = NSZE (bytes 0-7); lba_bytes = 2^LBADS of the LBA format FLBAS
+ * (byte 26) selects: index = bits 3:0 | bits 6:5 << 4 (NVMe 2.0 allows up to
+ * 64 formats; LBAF n is at bytes 128 + 4n, LBADS is its byte 2); NGUID (104-119),
+ * EUI64 (120-127), ENDGID (102-103). nsid and block_name are not touched (the
+ * caller knows them). Errors: -EMSGSIZE (len < 4096); -EINVAL when the
+ * selected LBADS is below 9 (the spec's minimum, 512 bytes) or above 31, which
+ * is also what an inactive namespace (all zero) returns. */
+int ww_decode_nvme_id_ns(const uint8_t *buf, size_t len, ww_nvme_ns_t *ns);
+
+/** Derive record fields that need several NVMe structures, after the
+ * decoders above ran (h->nvme_ns[0..n_nvme_ns) filled):
+ *   capacity_bytes       sum over namespaces of NSZE x LBA size (saturating);
+ *                        TNVMCAP only when no namespace was decoded and it is
+ *                        non-zero (it counts NVM capacity, not host-visible
+ *                        blocks, and is 0 on many drives)
+ *   logical_block_bytes  LBA size of the first namespace
+ *   rotation_rate_rpm    1 (NVMe media is non-rotating by definition here)
+ *   wwn                  when empty: the first namespace's identifier the way
+ *                        the kernel writes sysfs "wwid" (and udev the
+ *                        by-id "nvme-eui.*" links): "eui." + NGUID in hex when
+ *                        non-zero, else "eui." + EUI64; left empty when both
+ *                        are zero (the kernel then builds "nvme.<vid>-..."
+ *                        from the serial, which is not a world-wide name).
+ * Also sets h->protocol = WW_PROTO_NVME. Never fails; NULL is ignored. */
+void ww_nvme_finish(ww_health_t *h);
+
+/* Endurance logs the issue-3 model uses: NVMe Endurance Group Information log
+ * (Log Identifier 09h) and the OCP Datacenter NVMe SSD SMART / Health
+ * Information Extended log (C0h). Pure functions like decode/nvme.h: no I/O,
+ * no allocation, no clock; return 0 or a negative errno (-EMSGSIZE short
+ * buffer, -EINVAL NULL, -ENOTSUP for a C0h page that is not the OCP layout).
+ *
+ * Sources:
+ *  - 09h: NVM Express Base Specification 2.0, Endurance Group Information log
+ *    page (Figure 209): byte 0 Critical Warning, 3 Available Spare, 4 Available
+ *    Spare Threshold, 5 Percentage Used, bytes 32-47 Endurance Estimate and
+ *    80-95 Media Units Written, both "in units of one billion bytes" (10^9,
+ *    NOT the 512,000-byte data units of log 02h), 48-63 Data Units Read,
+ *    64-79 Data Units Written, 128-143 Media and Data Integrity Errors. The log
+ *    exists only when Identify Controller CTRATT bit 4 (Endurance Groups) is
+ *    set, and is read with Log Specific Identifier = the namespace's ENDGID.
+ *  - C0h: OCP Datacenter NVMe SSD Specification 2.0, SMART / Health
+ *    Information Extended log: bytes 0-15 Physical Media Units Written (bytes),
+ *    128-129 Capacitor Health (%), 160-175 PLP Start Count, 176-191 Endurance
+ *    Estimate (bytes), 494-495 Log Page Version, 496-511 Log Page GUID
+ *    AFD514C97C6F4F9CA4F2BFEA2810AFC5 (stored little-endian: C5 AF 10 28 ...).
+ *    Other vendors use C0h for unrelated layouts, so nothing is decoded unless
+ *    the GUID matches; Endurance Estimate / PLP Start Count need version >= 3
+ *    (the 2.0 layout).
+ */
+
+#define WW_NVME_LID_ENDURANCE_GROUP 0x09
+#define WW_NVME_LID_OCP_SMART_EXT 0xC0
+#define WW_NVME_ENDURANCE_LOG_LEN 512u
+#define WW_NVME_OCP_C0_LEN 512u
+#define WW_NVME_CTRATT_ENDURANCE_GROUPS (1u << 4)
+
+/** Bytes of the OCP C0h Log Page GUID as they appear at offsets 496-511. */
+extern const uint8_t ww_ocp_c0_guid[16];
+
+/** Decode log 09h into h->endurance_estimate_bytes and h->media_written_bytes
+ * (x 10^9, saturating; absent when the field is 0 = not reported).
+ * Errors: -EMSGSIZE (len < 512), -EINVAL. */
+int ww_decode_nvme_endurance_group(const uint8_t *buf, size_t len, ww_health_t *h);
+
+/** Decode OCP C0h after checking its GUID (-ENOTSUP otherwise, nothing
+ * written) and version (>= 1): media_written_bytes (bytes 0-15), capacitor
+ * health; with version >= 3 also endurance_estimate_bytes (label "ocp_c0")
+ * and plp_start_count. 128-bit values saturate at 2^64-1.
+ * Errors: -EMSGSIZE (len < 512), -EINVAL, -ENOTSUP. */
+int ww_decode_ocp_smart_ext(const uint8_t *buf, size_t len, ww_health_t *h);
+
+/** SCSI Utilization log page (0x0E subpage 0x01, SBC-4 "Utilization log
+ * page"): parameter 0x0000 Workload Utilization, 2 bytes, in 0.01 % of the
+ * vendor's annual workload rating (reads and writes). Sets
+ * h->workload_utilization_centipercent. Errors: -EMSGSIZE, -EINVAL (wrong
+ * page code/subpage), -ENOENT (parameter absent). */
+int ww_decode_scsi_utilization(const uint8_t *buf, size_t len, ww_health_t *h);
+
+/* SCSI decoders: standard INQUIRY, VPD pages, READ CAPACITY(16) and LOG SENSE
+ * pages into the health record.
+ *
+ * All functions are pure: no I/O, allocation, logging or clock. They read at
+ * most `len` bytes of `buf` (pass the bytes that arrived, i.e. the transport's
+ * data_len, not the allocation length) and return 0 or a negative errno:
+ *  -EINVAL   the bytes are not the page they claim to be, or are inconsistent
+ *            (wrong page code, parameter running past the page end)
+ *  -EMSGSIZE the buffer is shorter than the header says / than the fixed part
+ *  -ENOTSUP  a LOG SENSE page we have no handler for
+ *  -ENODEV   INQUIRY peripheral qualifier 011b (no logical unit)
+ * On error the record is left as it was (each decoder commits at the end).
+ *
+ * Specs (cited by clause name; numbers differ between revisions): SPC-5
+ * INQUIRY command, log parameters, vital product data parameters; SBC-4 READ
+ * CAPACITY (16) command, its VPD pages and log pages.
+ */
+
+/* ------------------------------------------------- INQUIRY and VPD --- */
+
+/** Standard INQUIRY data (SPC-5 standard INQUIRY data): peripheral device type (byte 0 bits
+ * 4-0) -> h->scsi.peripheral_type; T10 VENDOR IDENTIFICATION (bytes 8-15) ->
+ * h->vendor, PRODUCT IDENTIFICATION (16-31) -> h->model, PRODUCT REVISION LEVEL
+ * (32-35) -> h->firmware, each space-trimmed. Needs 36 bytes (buffer and
+ * ADDITIONAL LENGTH + 5), else -EMSGSIZE. Qualifier 011b -> -ENODEV. */
+int ww_decode_scsi_inquiry(const uint8_t *buf, size_t len, ww_health_t *h);
+
+/** VPD 0x00 Supported VPD Pages (SPC-5): returns 1 when `page` is
+ * listed, 0 when not, -EINVAL (not page 0x00) or -EMSGSIZE (truncated). */
+int ww_scsi_vpd_lists(const uint8_t *buf, size_t len, uint8_t page);
+
+/** VPD 0x00: whether page 0x89 (ATA Information, SAT-4 12.4.2) is listed, i.e.
+ * the device is an ATA device behind a SAT layer. 1, 0 or -errno as above. */
+int ww_decode_scsi_vpd_pages(const uint8_t *buf, size_t len);
+
+/** VPD 0x80 Unit Serial Number (SPC-5) -> h->serial, trimmed. */
+int ww_decode_scsi_vpd_serial(const uint8_t *buf, size_t len, ww_health_t *h);
+
+/** VPD 0x83 Device Identification (SPC-5). The first NAA designator
+ * (type 3) with association 00b (logical unit) -> h->wwn as "0x" + lowercase
+ * hex of the 8 or 16 designator bytes ("0x5000c500..."); the PROTOCOL
+ * IDENTIFIER of the first descriptor with PIV = 1 and association 01b/10b
+ * (target port/device) -> h->scsi.protocol_id (6 = SAS, SPC-5 protocol identifier values), else
+ * 0xFF. A designator running past the page -> -EINVAL. */
+int ww_decode_scsi_vpd_devid(const uint8_t *buf, size_t len, ww_health_t *h);
+
+/** VPD 0xB1 Block Device Characteristics (SBC-4): MEDIUM ROTATION RATE
+ * (bytes 4-5) -> h->scsi.medium_rotation_rate and, when 1 (non-rotating) or
+ * 0x0401-0xFFFE (rpm), h->rotation_rate_rpm. 0 = not reported. */
+int ww_decode_scsi_vpd_bdc(const uint8_t *buf, size_t len, ww_health_t *h);
+
+/** READ CAPACITY (16) parameter data (SBC-4, 32 bytes): (RETURNED
+ * LOGICAL BLOCK ADDRESS + 1) x LOGICAL BLOCK LENGTH IN BYTES -> capacity_bytes
+ * (saturated on overflow), block length -> logical_block_bytes, block length
+ * << LOGICAL BLOCKS PER PHYSICAL BLOCK EXPONENT (byte 13 bits 3-0) ->
+ * physical_block_bytes. Block length 0 -> -EINVAL. */
+int ww_decode_scsi_read_capacity16(const uint8_t *buf, size_t len, ww_health_t *h);
+
+/* ------------------------------------------------------- LOG SENSE --- */
+
+/** One log parameter (SPC-5 log parameter format): code, control byte, and the
+ * PARAMETER LENGTH bytes that follow the 4-byte parameter header. */
+typedef struct ww_scsi_log_param {
+	uint16_t code;
+	uint8_t control;
+	uint8_t len;
+	const uint8_t *data;
+} ww_scsi_log_param_t;
+
+/** Bounds-checked walk over the parameters of one log page. */
+typedef struct ww_scsi_log_iter {
+	const uint8_t *buf;
+	size_t off, end; /* end = 4 + PAGE LENGTH, never beyond len */
+} ww_scsi_log_iter_t;
+
+/** Parse the 4-byte log page header (SPC-5 log page format): page code (byte 0 bits
+ * 5-0), subpage (byte 1, 0 unless SPF = byte 0 bit 6), PAGE LENGTH (bytes 2-3).
+ * Sets up `it` over the parameters. -EMSGSIZE when len < 4 or len < 4 + PAGE
+ * LENGTH; -EINVAL when SPF = 0 but the subpage byte is not 0. */
+int ww_scsi_log_begin(const uint8_t *buf, size_t len, uint8_t *page,
+		      uint8_t *subpage, ww_scsi_log_iter_t *it);
+
+/** Next parameter: 1 with *p filled, 0 at the end of the page, -EINVAL when a
+ * parameter header or its PARAMETER LENGTH runs past the end of the page
+ * (the walk stops there). */
+int ww_scsi_log_next(ww_scsi_log_iter_t *it, ww_scsi_log_param_t *p);
+
+/** Unsigned big-endian counter of any length (SPC-5 log parameters carry 2-,
+ * 4- or 8-byte counters). More than 8 significant bytes saturate at
+ * UINT64_MAX and set *saturated (may be NULL). */
+uint64_t ww_scsi_be_counter(const uint8_t *p, size_t n, bool *saturated);
+
+/** Decode one LOG SENSE response (any page we know) into h->scsi, dispatching
+ * on the page header through a (page, subpage) handler table:
+ *   0x00/0x00, 0x00/0xFF supported pages (and subpages) -> supported_pages[]
+ *   0x02, 0x03, 0x05 write/read/verify error counters: param 0x0003 total
+ *        corrected, 0x0005 total bytes processed, 0x0006 total uncorrected
+ *   0x0D temperature: param 0 byte 5 current (0xFF = not available), param 1
+ *        byte 5 reference (SPC-5 Temperature log page)
+ *   0x0D/0x01 environmental reporting: param 0x0000 byte 5 signed current
+ *        (0x80 = not available) (SPC-5 Environmental Reporting log page)
+ *   0x0E start-stop cycle counter: param 1 date of manufacture YYYYWW ASCII,
+ *        3 specified cycles over device lifetime, 4 accumulated (SPC-5 Start-Stop Cycle Counter log page)
+ *   0x11 solid state media: param 1 byte 7 percentage used endurance
+ *        indicator (SBC-4 Solid State Media log page)
+ *   0x15 background scan results: param 0 bytes 4-7 accumulated power on
+ *        minutes (SBC-4 Background Scan Results log page)
+ *   0x19 general statistics and performance: param 1 bytes 20-27 number of
+ *        logical blocks received (written), 28-35 transmitted (read) (SPC-5
+ *        General Access Statistics and Performance parameter)
+ *   0x2F informational exceptions: param 0 byte 4 ASC, 5 ASCQ, 6 most recent
+ *        temperature (SPC-5 Informational Exceptions log page)
+ * Unknown and vendor parameters are skipped by length. Bytes beyond 4 + PAGE
+ * LENGTH are ignored. Returns 0, -ENOTSUP (no handler), -EMSGSIZE, -EINVAL;
+ * on error h is unchanged. */
+int ww_decode_scsi_log_page(const uint8_t *buf, size_t len, ww_health_t *h);
+
+/** Whether page/subpage is listed in h->scsi.supported_pages. */
+bool ww_scsi_page_supported(const ww_health_t *h, uint8_t page, uint8_t subpage);
+
+/** Fill the normalised health fields from h->scsi (and h->logical_block_bytes),
+ * each with its source:
+ *  - temperature_celsius: page 0x0D param 0, else 0x0D/0x01 param 0, else 0x2F
+ *    param 0 byte 6 (0xFF = none); temperature_reference_celsius: 0x0D param 1
+ *  - host_written_bytes: 0x19 logical blocks received x logical_block_bytes,
+ *    else page 0x02 param 0x0005 total bytes processed; host_read_bytes: 0x19
+ *    blocks transmitted x block size, else page 0x03 param 0x0005. Byte counts
+ *    of the error counter pages include drive-internal retries, so 0x19 wins.
+ *  - power_on_seconds: 0x15 accumulated power on minutes x 60
+ *  - power_cycles: NOT set. Page 0x0E counts spindle start-stop cycles (START
+ *    STOP UNIT and power cycles alike, often 0 on SSDs); it stays in
+ *    h->scsi.start_stop_cycles and is not passed off as a power cycle count.
+ *  - media_errors: sum of TOTAL UNCORRECTED ERRORS (param 0x0006) of pages
+ *    0x02, 0x03 and 0x05 that are present (saturating)
+ *  - endurance_used_percent: 0x11 percentage used endurance indicator
+ *  - smart_status: 0x2F IE ASC 0x00 -> PASSED, 0x5D (failure prediction
+ *    threshold exceeded, any ASCQ) -> FAILED, anything else (e.g. 0x0B
+ *    warning) -> UNKNOWN; page absent -> untouched. */
+void ww_scsi_finish(ww_health_t *h);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

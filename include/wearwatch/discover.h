@@ -1,0 +1,95 @@
+/* discover: what the system says a drive is, before any command is sent.
+ * Built from sysfs and /dev/disk/by-id, by-path only; opening devices is the
+ * collector's job. Also the small sysfs readers (runtime power status,
+ * attribute files) that the collector and the probe gate read before they
+ * touch a drive. */
+#ifndef WEARWATCH_DISCOVER_H
+#define WEARWATCH_DISCOVER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "wearwatch/record.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+
+#define WW_MAX_PATHS 4
+
+/** One physical drive. A dual-ported SAS drive seen twice is one ww_drive with
+ * two block devices in `paths`; an NVMe controller is one ww_drive whose
+ * namespaces are listed in `namespaces`. */
+typedef struct ww_drive {
+	char id[160];          /* stable id: the /dev/disk/by-id name without
+				  directory ("wwn-0x5000...", "nvme-eui.00...",
+				  "ata-MODEL_SERIAL", "scsi-..."), else "dev-sdX" */
+	char block[32];        /* first block device name: "sda", "nvme0n1" */
+	char dev_path[64];     /* "/dev/sda", "/dev/nvme0n1" */
+	char cmd_path[64];     /* node health commands go to: "/dev/sg0" or
+				  "/dev/sda" for SG_IO, "/dev/nvme0" for NVMe */
+	char ctrl[32];         /* "nvme0" for NVMe */
+	char slot[160];        /* /dev/disk/by-path name, "" if none */
+	char paths[WW_MAX_PATHS][32]; /* every block device of this drive */
+	size_t n_paths;
+	char namespaces[WW_NVME_MAX_NS][32];
+	size_t n_namespaces;
+	ww_transport_t transport;
+	ww_protocol_t protocol;     /* how health will be read */
+	const char *no_health_reason; /* set when protocol == WW_PROTO_NONE */
+	bool rotational;
+	uint64_t capacity_bytes;     /* sysfs size x 512 */
+	uint32_t logical_block_bytes, physical_block_bytes;
+	char sysfs_model[64], sysfs_serial[64], sysfs_wwn[64], sysfs_vendor[16];
+	char sysfs_firmware[32];     /* NVMe firmware_rev, SCSI INQUIRY rev */
+	char sysfs_path[256];        /* resolved /sys/devices/... path of
+					`block`, relative to sysroot */
+	char smartctl_type[32];      /* issue 7: "-d TYPE" when the drive is read
+					through smartctl (a RAID member from
+					`smartctl --scan`: "megaraid,0"); "" = native
+					(src/collect/smartctl_members.c) */
+} ww_drive_t;
+
+/** List drives under sysroot ("" or "/" for the live system; a test tree
+ * otherwise). Skips partitions, loop, ram, zram, dm-* and md unless the block
+ * name is in `include` (NULL-terminated, may be NULL). Returns the number of
+ * drives (>= 0) written to out (at most max), or -errno. */
+int ww_discover(const char *sysroot, const char *const *include,
+		ww_drive_t *out, size_t max);
+
+/** Runtime power status of a block device from
+ * /sys/block/NAME/device/power/runtime_status: "active", "suspended",
+ * "suspending", "resuming" or "unsupported". Returns 1 when the device must not
+ * be touched (suspended/suspending), 0 when it may, -errno on read failure
+ * (treated by callers as "may touch"). */
+int ww_runtime_suspended(const char *sysroot, const char *block);
+
+/** Transport as best known after a read: discovery's, refined by the VPD 0x83
+ * PROTOCOL IDENTIFIER the SCSI reader stored (6 = SAS, as scsi_debug reports)
+ * when sysfs could not tell (WW_TRANSPORT_OTHER). h may be NULL. */
+ww_transport_t ww_drive_transport(const ww_drive_t *d, const ww_health_t *h);
+
+/** How health is read, for people: "nvme admin", "ata via sat",
+ * "scsi log sense", "none: <reason>". Returns buf. */
+const char *ww_drive_protocol_label(const ww_drive_t *d, char *buf, size_t len);
+
+/* Small sysfs readers (discovery, power status, the probe gate). */
+
+/** Join sysroot ("" or "/" for the live system) and an absolute path built
+ * from fmt. Returns 0 or -ENAMETOOLONG. */
+int ww_sysfs_path(char *buf, size_t len, const char *sysroot, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+/** Read a sysfs attribute (one line, trailing whitespace trimmed) into buf.
+ * Returns the length or -errno. */
+int ww_sysfs_read(const char *path, char *buf, size_t len);
+
+/** Read an attribute as an unsigned decimal. Returns 0 or -errno. */
+int ww_sysfs_read_u64(const char *path, uint64_t *v);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,132 @@
+/* http: the HTTP(S) front end (libmicrohttpd) shared by `web` and `serve`,
+ * the fixed list of read-only routes rendered from a store snapshot, the
+ * collector <-> web protocol on a Unix socket, listen addresses and the
+ * embedded dashboard files. Nothing here touches a drive or decides a
+ * verdict: every answer is a renderer's output. */
+#ifndef WEARWATCH_HTTP_H
+#define WEARWATCH_HTTP_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdbool.h>
+#include <time.h>
+
+#include "wearwatch/store.h"
+#include "wearwatch/conf.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Listen sockets of the HTTP front end (syntax: ww_conf_parse_listen). */
+
+/** Bind and listen on `spec` (ww_conf_parse_listen syntax; port 0 = ephemeral). All
+ * addresses ("" / "[::]") means one dual-stack IPv6 socket, or IPv4 only
+ * where IPv6 is unavailable. Returns the socket or -errno. */
+int ww_http_bind_listen(const char *spec);
+
+/* The read-only routes both HTTP front ends serve, rendered from a store
+ * snapshot: used by the collector to answer the web side (ipc.c). */
+
+typedef struct ww_route_reply {
+	unsigned status;       /* HTTP status: 200, 404 */
+	char type[64];         /* Content-Type */
+	char *body;            /* malloc'd, may contain no NUL; NULL = out of memory */
+	size_t len;
+} ww_route_reply_t;
+
+#define WW_ROUTE_MAX_PATH 400
+
+/** True for the paths wearwatch serves: /metrics, /healthz, /, /index.html,
+ * /table, /api/v1/drives[/], /api/v1/drives/ID and
+ * /api/v1/drives/ID/history[?QUERY], with ID made of [A-Za-z0-9._:+@-]
+ * (what drive ids are made of: /dev/disk/by-id names), at most 200 bytes,
+ * and QUERY "k=v&..." with k among metric, from, to, max_points (each once)
+ * and v 1-32 bytes of [A-Za-z0-9_.:+-]; at most WW_ROUTE_MAX_PATH bytes in
+ * all. Everything else (other queries, "..", encoded bytes) is false. */
+bool ww_route_path_valid(const char *path);
+
+/** Render `path` (must be valid) from the store's current snapshot at `now`.
+ * Returns 0 or -ENOMEM; r->body is the caller's to free. */
+int ww_route_render(ww_store_t *store, const char *path, time_t now, ww_route_reply_t *r);
+
+/* Collector <-> web protocol on a Unix stream socket. One request per
+ * connection, text header, then the body:
+ *
+ *   web -> collector:  "GET <path>\n"            (<= 512 bytes; path must
+ *                                                  pass ww_route_path_valid)
+ *   collector -> web:  "WW1 <status> <length> <content-type>\n" <length bytes>
+ *
+ * Why this and not shipping the snapshot: the web side then parses nothing
+ * but this one header line and never sees device data structures, the
+ * renderers stay in one place (the same code `serve` uses), and the collector
+ * only ever receives a path it checks against a fixed list, so the one input
+ * crossing the privilege boundary is a short string. */
+
+#define WW_IPC_MAX_REQUEST 512 /* "GET " + WW_ROUTE_MAX_PATH + "\n" fits */
+#define WW_IPC_MAX_BODY (64u << 20)
+
+typedef struct ww_ipc_server ww_ipc_server_t;
+
+/** Bind `path` (an existing socket file is replaced), chmod 0666, and answer
+ * requests from `store` on a thread of its own, up to 16 connections at once;
+ * a connection has 1 s to send its request line and 5 s to take the answer,
+ * and when all are busy a new one replaces the oldest still sending its
+ * request (idle or slow local clients cannot keep others out, see ipc.c).
+ * NULL with *err = -errno. */
+ww_ipc_server_t *ww_ipc_server_start(const char *path, ww_store_t *store, int *err);
+
+/** Stop the thread, close and unlink the socket. NULL is a no-op. */
+void ww_ipc_server_stop(ww_ipc_server_t *s);
+
+/** Web side: ask the collector at `path` for `url` (validated here too) with
+ * a timeout in milliseconds for the whole exchange. Fills r (body malloc'd).
+ * Returns 0, -EINVAL for an invalid url, -ETIMEDOUT, -EPROTO for a malformed
+ * answer, or -errno of connect (collector down: -ENOENT, -ECONNREFUSED). */
+int ww_ipc_request(const char *path, const char *url, int timeout_ms, ww_route_reply_t *r);
+
+/** Parse a response header line (without the newline). Returns 0 or -EPROTO. */
+int ww_ipc_parse_header(const char *line, unsigned *status, size_t *len, char *type, size_t tlen);
+
+/* The HTTP(S) front end shared by `wearwatch web` and `wearwatch serve`:
+ * libmicrohttpd with web.config TLS and bcrypt basic auth (webcfg.h), the
+ * embedded dashboard files (http_assets.h), and every other path checked
+ * against the route list (route.h) and handed to a fetch function: over the
+ * Unix socket to the collector for `web`, straight from the store for
+ * `serve`. One code path, so both serve the same routes the same way. */
+
+/** Answer one validated path (may carry a history query). Returns 0 with r
+ * filled (body malloc'd) or -errno (the client gets 503). */
+typedef int (*ww_webfront_fetch_fn)(void *ctx, const ww_conf_t *conf, const char *path,
+				    ww_route_reply_t *r);
+
+typedef struct ww_webfront ww_webfront_t;
+
+/** Load conf->web_config (if set), bind conf->listen (or serve on `fd` when
+ * >= 0: socket activation) and start serving. NULL on failure with the
+ * reason in err ("path:line: ..." for a bad web.config). */
+ww_webfront_t *ww_webfront_open(const ww_conf_t *conf, int fd, ww_webfront_fetch_fn fetch,
+				void *ctx, char *err, size_t errlen);
+
+/** Apply a new configuration: web.config reloaded, the listener rebound
+ * when conf->listen changed (kept for an activated socket). On any failure
+ * the running front end is kept as it was and -errno returned with err set;
+ * on success *w is replaced. */
+int ww_webfront_reload(ww_webfront_t **w, const ww_conf_t *conf, char *err, size_t errlen);
+
+/** Port bound (0 when unknown), "https"/"http", and whether auth is on. */
+uint16_t ww_webfront_port(const ww_webfront_t *w);
+const char *ww_webfront_scheme(const ww_webfront_t *w);
+bool ww_webfront_auth(const ww_webfront_t *w);
+
+/** Stop serving and close the listener. NULL is a no-op. */
+void ww_webfront_close(ww_webfront_t *w);
+
+/** Fetch function for `serve`: ctx is the ww_store_t. */
+int ww_webfront_fetch_store(void *ctx, const ww_conf_t *conf, const char *path,
+			    ww_route_reply_t *r);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

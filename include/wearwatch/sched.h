@@ -1,0 +1,104 @@
+/* sched: the threads that decide when a drive is touched: the poller (timer
+ * step, rediscovery, a pool of reader threads that never lets a hung drive
+ * delay the others) and the probe thread (latency bursts through one
+ * io_uring engine). Time comes from a ww_mono_clock_fn so tests step it by
+ * hand. Nothing here decodes or renders. */
+#ifndef WEARWATCH_SCHED_H
+#define WEARWATCH_SCHED_H
+
+#include <stdbool.h>
+#include <time.h>
+
+#include "wearwatch/collect.h"
+#include "wearwatch/discover.h"
+#include "wearwatch/store.h"
+#include "wearwatch/history.h"
+#include "wearwatch/probe.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Polling scheduler of `wearwatch serve`: rediscovery on the timer thread,
+ * device reads on a small pool of worker threads. A drive whose read has not
+ * returned gets no new command; after hung_after_s it is marked hung in the
+ * store and, if that leaves fewer than `workers` threads free, a replacement
+ * worker is started, so a hung drive never delays the others. */
+
+typedef int (*ww_discover_fn)(const char *sysroot, const char *const *include,
+			      ww_drive_t *out, size_t max);
+typedef int (*ww_collect_fn)(const char *sysroot, const ww_drive_t *d,
+			     ww_health_t *h, ww_read_report_t *r);
+
+typedef struct ww_poller_cfg {
+	const char *sysroot;            /* "" = live system */
+	const char *const *include;     /* NULL-terminated block names, or NULL */
+	unsigned interval_s;            /* solid-state drives */
+	unsigned interval_rotational_s; /* rotational drives */
+	unsigned rediscover_s;
+	unsigned workers;               /* normal pool size (>= 1) */
+	unsigned hung_after_s;          /* outstanding read -> hung */
+	ww_discover_fn discover;        /* NULL = ww_discover */
+	ww_collect_fn collect;          /* NULL = ww_collect_drive */
+	/* called on the worker after each collection's ww_store_update() (issue 3:
+	 * history + endurance model, ww_endurance_after_collect); NULL = none */
+	void (*after_collect)(void *arg, ww_store_t *store, const ww_drive_t *d, int rc,
+			      time_t now);
+	void *after_collect_arg;
+} ww_poller_cfg_t;
+
+/* drives watched at most; large JBODs hold 100+ (4U enclosures of 90-102) */
+#define WW_POLLER_MAX_DRIVES 1024
+#define WW_POLLER_MAX_EXTRA_WORKERS 16
+
+typedef struct ww_poller ww_poller_t;
+
+/** Create the scheduler and start its workers. Returns NULL on failure. */
+ww_poller_t *ww_poller_start(const ww_poller_cfg_t *cfg, ww_store_t *store);
+
+/** Timer step (call about once a second from one thread): rediscover when due,
+ * queue reads of drives that are due and not in flight, mark overdue reads
+ * hung. Never issues a device command itself. */
+void ww_poller_tick(ww_poller_t *p);
+
+/** Stop: no new reads, wait up to timeout_s for workers. Frees everything and
+ * returns true when all workers exited; otherwise (a read is stuck in the
+ * kernel) leaves the poller allocated for the exiting process and returns
+ * false. */
+bool ww_poller_stop(ww_poller_t *p, unsigned timeout_s);
+
+/* The probe thread: one io_uring engine for every drive. */
+
+typedef struct ww_probe_sched ww_probe_sched_t;
+
+/** Per-drive policy lookup (the configuration file fills it later); NULL
+ * lookup or NULL return = the default policy. */
+typedef const ww_probe_policy_t *(*ww_probe_policy_fn)(void *ctx, const ww_drive_t *d);
+
+typedef struct ww_probe_sched_cfg {
+	const char *sysroot;             /* "" = live system */
+	ww_probe_policy_t policy;        /* default for every drive */
+	ww_probe_policy_fn lookup;
+	void *lookup_ctx;
+	/* called on the probe thread after each finished burst (NULL = none):
+	 * that burst's own p50/p99/max and counts, for the history database */
+	void (*after_burst)(void *arg, const char *id, const ww_hprobe_t *p, time_t now);
+	void *after_burst_arg;
+} ww_probe_sched_cfg_t;
+
+/** Start the probe thread: every second it takes the store's snapshot, sends
+ * bursts to drives that are due and pass ww_probe_gate() (and are not in
+ * standby or hung per the store), and writes summaries with
+ * ww_store_set_probe(). One burst runs at a time (the next due drive starts
+ * when it ends), and the runtime power status is read again before each read
+ * (a drive suspended meanwhile ends its burst, skip reason
+ * "runtime-suspended"). Returns NULL when disabled or on failure (*err). */
+ww_probe_sched_t *ww_probe_sched_start(const ww_probe_sched_cfg_t *cfg, ww_store_t *store,
+				       int *err);
+/** Stop and join the thread (reads hung in the kernel are left to it). */
+void ww_probe_sched_stop(ww_probe_sched_t *s);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

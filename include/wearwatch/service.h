@@ -1,0 +1,164 @@
+/* service: process lifetimes. The collecting half shared by `collector` and
+ * `serve` (store, history, poller, probes, reload), the three process mains
+ * on one signal/tick loop with readiness, reload and watchdog, and the
+ * events that a changed snapshot produces (journal entries and the
+ * notification program). No business logic: verdicts come from the model,
+ * answers from the renderers. */
+#ifndef WEARWATCH_SERVICE_H
+#define WEARWATCH_SERVICE_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <time.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "wearwatch/conf.h"
+#include "wearwatch/probe.h"
+#include "wearwatch/store.h"
+#include "wearwatch/history.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Pieces shared by the long-running subcommands (collector, web): signal
+ * mask, main-loop tick that fits the watchdog, --help. */
+
+/** Block SIGTERM, SIGINT and SIGHUP in this thread (and every thread created
+ * after), ignore SIGPIPE, and return the set for sigtimedwait(). */
+sigset_t ww_service_block_signals(void);
+
+/** Main-loop period: 1 s, or half the systemd watchdog interval if shorter. */
+struct timespec ww_service_tick_interval(void);
+
+/** Prints the usage of `wearwatch <cmd>` when argv has --help/-h; true then. */
+bool ww_service_wants_help(int argc, char **argv, const char *cmd);
+
+/** `wearwatch collector` and `wearwatch web` (see wearwatch(8)). */
+int ww_collector_main(int argc, char **argv);
+int ww_web_main(int argc, char **argv);
+
+/** `wearwatch serve [--listen HOST:PORT] ...`: both halves in one process;
+ * runs until SIGTERM/SIGINT. argv[0] is "serve". Returns the exit code. */
+int ww_serve_main(int argc, char **argv);
+
+/* The collecting half of the service, shared by `wearwatch collector` and
+ * `wearwatch serve` so both start, reload and stop the same way: store,
+ * poller (with the [drive] include/exclude filter), endurance model and
+ * history (ratings and warranty starts from [drive] sections, [history]
+ * retention, state directory), latency probes (per-drive policy from
+ * [drive] probe =), smartctl forcing ([drive] smartctl =), and the main-loop
+ * work: tick, snapshot diff -> events and notification program, STATUS=. */
+
+/** What only `serve` sets from flags (the collector takes defaults). */
+typedef struct ww_runtime_opts {
+	bool replay;                   /* drives from --replay captures */
+	ww_probe_policy_t probe;       /* default policy (--probe-*, --no-probe) */
+	const char *smartctl[16];      /* --smartctl DRIVE=TYPE (checked), before [drive] ones */
+	size_t n_smartctl;
+	ww_endurance_opts_t *endurance;/* --rating, --ratings-file, --no-history, ...;
+					  NULL = defaults. Its overrides are consumed. */
+} ww_runtime_opts_t;
+
+typedef struct ww_runtime ww_runtime_t;
+
+/** Parse the [drive] settings owned by other modules (rating +
+ * warranty_start through ww_rating_override_parse, probe through
+ * ww_probe_policy_parse) and report the first error as "path: [drive NAME]:
+ * what". Pure apart from the parsers; used at start and before a reload is
+ * accepted. */
+int ww_runtime_check_conf(const ww_conf_t *c, char *err, size_t errlen);
+
+/** Start everything (store, history, poller, probes). NULL with err set. */
+ww_runtime_t *ww_runtime_start(const ww_conf_t *c, ww_runtime_opts_t *o, char *err,
+			       size_t errlen);
+
+ww_store_t *ww_runtime_store(ww_runtime_t *rt);
+
+/** One main-loop step: poller tick, events for a changed snapshot (the
+ * notification program on health changes), STATUS=, reap children. */
+void ww_runtime_tick(ww_runtime_t *rt);
+
+/** Apply a new configuration: the poller restarts when poll settings,
+ * include lists or [drive] sections changed (the store and history stay),
+ * probe policies and smartctl forcing are swapped, missing_retention is
+ * applied to the store. Ratings, warranty starts, retention and the state
+ * directory need a restart (logged). Returns 0 or -errno (then the service
+ * cannot continue: the reader threads did not restart). */
+int ww_runtime_reload(ww_runtime_t *rt, const ww_conf_t *c);
+
+/** Stop and free (the store only when every reader thread exited). */
+void ww_runtime_stop(ww_runtime_t *rt);
+
+/* Drive events from consecutive snapshots: health change, critical warning,
+ * standby, drive missing. Logged with their MESSAGE_ID (log.h); a health
+ * change also runs the configured notification program (like smartd -M exec)
+ * with the event in environment variables:
+ *
+ *   WEARWATCH_EVENT        health_change | test
+ *   WEARWATCH_DRIVE        stable drive id
+ *   WEARWATCH_DEVICE       /dev node
+ *   WEARWATCH_MODEL, WEARWATCH_SERIAL
+ *   WEARWATCH_OLD_STATE, WEARWATCH_NEW_STATE   unknown | ok | warning | failed
+ *   WEARWATCH_REASONS      "; "-separated reasons for the new state
+ *   WEARWATCH_MESSAGE      one-line human summary
+ *   WEARWATCH_MESSAGE_ID   the journal MESSAGE_ID of the event
+ *
+ * Collection failures are logged where they happen (poller.c through
+ * ww_log_drive_failure, tagged WW_EV_COLLECT_FAILURE). */
+
+typedef struct ww_event_env {
+	const char *event, *drive, *device, *model, *serial, *old_state, *new_state,
+		*reasons, *message, *message_id;
+} ww_event_env_t;
+
+/** Start `prog` with the event in its environment (stdin /dev/null). Returns
+ * the pid or -errno. The caller reaps it (ww_events_reap or waitpid). */
+pid_t ww_events_exec(const char *prog, const ww_event_env_t *ev);
+
+/** Compare two snapshots (prev may be NULL: first look, no events) and log /
+ * notify. notify_exec may be "" or NULL. Returns the number of events. */
+int ww_events_diff(const ww_snapshot_t *prev, const ww_snapshot_t *cur,
+		   const char *notify_exec);
+
+/** Reap finished notification programs; kill those running longer than
+ * timeout_s. Call from the main loop. */
+void ww_events_reap(unsigned timeout_s);
+
+/** How a notification program ended, from its waitpid() status: "exit 5",
+ * "killed by signal 9 (Killed)", or "killed after the N s timeout" when
+ * timed_out (it was SIGKILLed for running timeout_s or longer). */
+void ww_events_status_text(int status, bool timed_out, unsigned timeout_s, char *buf,
+			   size_t len);
+
+/** Wait for the notification program pid (started by ww_events_exec), killing
+ * it after timeout_s seconds (0 = no limit); the same reaping and timeout as
+ * ww_events_reap. desc gets ww_events_status_text's text. Returns 0 when it
+ * exited 0, 1 otherwise, -ECHILD when pid is not one of ours. */
+int ww_events_wait(pid_t pid, unsigned timeout_s, char *desc, size_t len);
+
+/* Logging of failed history writes (a full disk under --state-dir, a
+ * read-only file): the first failure is a warning, repeats are rate-limited
+ * by the log sink (ww_log_failure, key "history": at most one line per
+ * WW_LOG_REPEAT_S with the number left out), and the first write that works
+ * again is a notice. Every failure is counted by the history itself
+ * (ww_history_write_errors, metric wearwatch_history_write_errors_total). */
+
+/** Install the logging hook on h; path (copied; NULL: "history") names the
+ * database in the messages. One history per process. NULL h is a no-op. */
+void ww_history_log_attach(ww_history_t *h, const char *path);
+
+/* x */
+
+/** Load the built-in table and --ratings-file files, open the history
+ * database (creating the state directory, mode 0750), register the service
+ * globally. A history that cannot be opened is logged and the service runs
+ * without it (windows then stay absent). Returns NULL on a bad ratings file or
+ * out of memory. Consumes o->overrides. */
+ww_endurance_svc_t *ww_endurance_serve_start(ww_endurance_opts_t *o);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

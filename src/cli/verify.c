@@ -1,0 +1,219 @@
+/* `wearwatch verify DEVICE`: the native read and the smartctl backend on the
+ * same drive, side by side, with differences flagged and, where the cause is
+ * known, explained. */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "wearwatch/collect.h"
+#include "wearwatch/cli.h"
+
+static unsigned n_diff, n_unexplained;
+
+static void row(const char *name, bool a_has, long long a, bool b_has, long long b,
+		const char *why)
+{
+	char x[32] = "-", y[32] = "-";
+	bool diff = a_has != b_has || (a_has && a != b);
+
+	if (a_has)
+		snprintf(x, sizeof(x), "%lld", a);
+	if (b_has)
+		snprintf(y, sizeof(y), "%lld", b);
+	printf("%-22s %-22s %-22s %s%s\n", name, x, y, diff ? "DIFF" : "same",
+	       diff && why ? "" : "");
+	if (diff) {
+		n_diff++;
+		if (why)
+			printf("%-22s   why: %s\n", "", why);
+		else
+			n_unexplained++;
+	}
+}
+
+static void srow(const char *name, const char *a, const char *b)
+{
+	bool diff = strcmp(a, b) != 0;
+
+	printf("%-22s %-22s %-22s %s\n", name, *a ? a : "-", *b ? b : "-",
+	       diff ? "DIFF" : "same");
+	if (diff) {
+		n_diff++;
+		n_unexplained++;
+	}
+}
+
+#define U(f) WW_HAS(n->f), (long long)n->f.value, WW_HAS(s->f), (long long)s->f.value
+
+/* A counter that other I/O keeps moving (bytes read/written) may differ only
+ * because time passed between the two reads: explained when smartctl's value
+ * lies between the native read before it and the native read after it. */
+static const char *moved(const ww_u64 *before, const ww_u64 *smartctl, const ww_u64 *after)
+{
+	if (WW_HAS(*before) && WW_HAS(*smartctl) && WW_HAS(*after) &&
+	    before->value <= smartctl->value && smartctl->value <= after->value &&
+	    before->value != after->value)
+		return "the counter moved between the reads (other I/O on the drive): "
+		       "smartctl's value lies between a native read before and one after it";
+	return NULL;
+}
+
+static const char usage_verify[] =
+	"usage: wearwatch verify DEVICE [-d TYPE] [--sysroot DIR]\n"
+	"\n"
+	"Reads DEVICE natively and through smartctl (`smartctl -j -x -d TYPE`) and\n"
+	"prints both side by side; each difference is flagged DIFF and explained\n"
+	"(\"why:\") where its cause is known. DEVICE as for `wearwatch show`.\n"
+	"\n"
+	"exit status: 0 no unexplained difference,\n"
+	"             1 drive left alone (standby or runtime-suspended; nothing woken),\n"
+	"             2 usage error or no such drive, 3 smartctl not installed,\n"
+	"             4 unexplained differences,\n"
+	"             5 no health interface (e.g. virtio, loop: nothing to compare)\n";
+
+/* read result as a word: "ok", "standby", or the errno's name */
+static const char *result_name(int ret)
+{
+	const char *name;
+
+	if (ret == 0)
+		return "ok";
+	if (ret == 1)
+		return "standby";
+	name = ret < 0 ? strerrorname_np(-ret) : NULL;
+	return name ? name : "error";
+}
+
+int ww_cli_verify(int argc, char **argv)
+{
+	ww_drive_t *all = NULL;
+	const ww_drive_t *d = NULL;
+	ww_health_t *n = calloc(1, sizeof(*n)), *s = calloc(1, sizeof(*s));
+	ww_health_t *n2 = calloc(1, sizeof(*n2));
+	ww_read_report_t *rn2 = calloc(1, sizeof(*rn2));
+	ww_read_report_t *rn = calloc(1, sizeof(*rn)), *rs = calloc(1, sizeof(*rs));
+	const char *type = NULL, *why, *dev = NULL, *sysroot = "";
+	int ret_n, ret_s, err, code = 0;
+
+	for (int i = 2; i < argc; i++) {
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+			fputs(usage_verify, stdout);
+			goto out;
+		}
+	}
+	for (int i = 2; i < argc && code == 0; i++) {
+		if ((!strcmp(argv[i], "-d") || !strcmp(argv[i], "--type")) && i + 1 < argc)
+			type = argv[++i];
+		else if (!strcmp(argv[i], "--sysroot") && i + 1 < argc)
+			sysroot = argv[++i];
+		else if (argv[i][0] != '-' && !dev)
+			dev = argv[i];
+		else {
+			fprintf(stderr, "wearwatch: unexpected argument '%s'\n", argv[i]);
+			code = 2;
+		}
+	}
+	if (!dev || code || !n || !n2 || !s || !rn || !rn2 || !rs) {
+		fputs(usage_verify, stderr);
+		code = 2;
+		goto out;
+	}
+	d = ww_cli_lookup_drive(sysroot, dev, &all, &err);
+	if (!d) {
+		if (err)
+			fprintf(stderr, "wearwatch: cannot list drives: %s\n", strerror(-err));
+		else
+			fprintf(stderr, "wearwatch: no drive matches '%s' (see `wearwatch scan`)\n",
+				dev);
+		code = 2;
+		goto out;
+	}
+	printf("drive %s (%s)\n", d->id, d->dev_path);
+	if (d->protocol == WW_PROTO_NONE) {
+		printf("no health interface, nothing to compare (%s)\n",
+		       d->no_health_reason ? d->no_health_reason : "none known for this device");
+		code = 5;
+		goto out;
+	}
+	ret_n = ww_collect_drive(sysroot, d, n, rn);
+	/* a drive native reads left alone is not handed to smartctl either */
+	ret_s = ret_n == 1 ? 1 : ww_collect_smartctl(d, type, 60, s, rs);
+	/* a second native read bounds the counters that moved meanwhile */
+	if (ret_n == 0 && ret_s == 0 && ww_collect_drive(sysroot, d, n2, rn2) != 0)
+		memset(n2, 0, sizeof(*n2));
+	printf("%-22s %-22s %-22s\n", "field", "native", "smartctl");
+	printf("%-22s %-22s %-22s\n", "read result", result_name(ret_n), result_name(ret_s));
+	if (ret_n < 0 || (ret_s < 0 && ret_s != -ENOENT))
+		printf("%-22s   native: %s; smartctl: %s\n", "",
+		       ret_n < 0 ? strerror(-ret_n) : "ok",
+		       ret_s < 0 ? strerror(-ret_s) : ret_s == 1 ? "standby" : "ok");
+	if (ret_n == 1 || ret_s == 1) {
+		printf("standby or suspended: nothing compared (no drive was woken)\n");
+		code = 1;
+		goto out;
+	}
+	if (ret_s == -ENOENT) {
+		printf("smartctl not installed: nothing to compare\n");
+		code = 3;
+		goto out;
+	}
+	{
+		/* smartctl's model_name of a SCSI device is INQUIRY vendor + " " +
+		 * product; native keeps the product (vendor apart) */
+		char joined[sizeof(n->vendor) + sizeof(n->model) + 1];
+
+		snprintf(joined, sizeof(joined), "%s %s", n->vendor, n->model);
+		if (n->protocol == WW_PROTO_SCSI && strcmp(n->model, s->model) &&
+		    !strcmp(joined, s->model)) {
+			printf("%-22s %-22s %-22s DIFF\n", "model", n->model, s->model);
+			printf("%-22s   why: %s\n", "", "smartctl's model_name for SCSI is "
+			       "INQUIRY vendor + product; native reports the product, vendor apart");
+			n_diff++;
+		} else {
+			srow("model", n->model, s->model);
+		}
+	}
+	srow("serial", n->serial, s->serial);
+	srow("firmware", n->firmware, s->firmware);
+	row("capacity_bytes", U(capacity_bytes), NULL);
+	why = NULL;
+	if (n->protocol == WW_PROTO_SCSI && n->scsi.env_temperature_celsius.source &&
+	    s->temperature_celsius.source &&
+	    s->temperature_celsius.value == n->scsi.env_temperature_celsius.value)
+		why = "native reads log page 0x0D parameter 0; smartctl (7.3+) shows the "
+		      "Environmental Reporting subpage 0x0D/0x01, which this drive fills differently";
+	row("temperature_celsius", n->temperature_celsius.source != NULL,
+	    n->temperature_celsius.value, s->temperature_celsius.source != NULL,
+	    s->temperature_celsius.value, why);
+	row("power_on_seconds", U(power_on_seconds),
+	    "smartctl rounds power-on time to minutes/hours; native keeps the unit the log has");
+	row("power_cycles", U(power_cycles),
+	    n->protocol == WW_PROTO_SCSI ? "SCSI has no power-cycle counter; smartctl reports none either" : NULL);
+	row("unsafe_shutdowns", U(unsafe_shutdowns), NULL);
+	row("media_errors", U(media_errors), NULL);
+	row("endurance_used_pct", U(endurance_used_percent), NULL);
+	row("host_written_bytes", U(host_written_bytes),
+	    n->protocol == WW_PROTO_SCSI ?
+		    "smartctl prints bytes processed as GB with 3 decimals (10^6-byte resolution); "
+		    "native prefers the General Statistics page 0x19 when present" :
+		    moved(&n->host_written_bytes, &s->host_written_bytes, &n2->host_written_bytes));
+	row("host_read_bytes", U(host_read_bytes),
+	    moved(&n->host_read_bytes, &s->host_read_bytes, &n2->host_read_bytes));
+	srow("smart_status", n->smart_status == WW_SMART_PASSED ? "PASSED" :
+			     n->smart_status == WW_SMART_FAILED ? "FAILED" : "unknown",
+	     s->smart_status == WW_SMART_PASSED ? "PASSED" :
+	     s->smart_status == WW_SMART_FAILED ? "FAILED" : "unknown");
+	printf("verify: %u differences, %u unexplained\n", n_diff, n_unexplained);
+	code = n_unexplained ? 4 : 0;
+out:
+	free(all);
+	free(n);
+	free(n2);
+	free(rn2);
+	free(s);
+	free(rn);
+	free(rs);
+	return code;
+}

@@ -1,0 +1,480 @@
+/* wearwatch.conf with inih, then flags (see config.h). inih is the Debian
+ * library for the format; this file only maps keys to fields and validates
+ * values, so an error always names the file and line. */
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+
+#include <ini.h>
+
+#include "wearwatch/conf.h"
+#include "wearwatch/model.h"
+
+#define DAY_S 86400u
+
+void ww_conf_defaults(ww_conf_t *c)
+{
+	memset(c, 0, sizeof(*c));
+	snprintf(c->listen, sizeof(c->listen), ":%u", WW_HTTP_DEFAULT_PORT);
+	snprintf(c->socket_path, sizeof(c->socket_path), "%s", WW_CONF_DEFAULT_SOCKET);
+	snprintf(c->state_dir, sizeof(c->state_dir), "%s", WW_CONF_DEFAULT_STATE_DIR);
+	c->workers = 4;
+	c->hung_after_s = 30;
+	c->interval_s = 60;
+	c->interval_rotational_s = 600;
+	c->retention_s = 0; /* forever: the history keeps daily points (history.h) */
+	c->missing_retention_s = DAY_S;
+	c->notify_timeout_s = 30;
+}
+
+int ww_conf_parse_duration(const char *s, unsigned *out)
+{
+	unsigned long long v, mul = 1;
+	char *end;
+
+	if (!s || *s < '0' || *s > '9')
+		return -EINVAL;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno)
+		return -EINVAL;
+	if (!strcmp(end, "") || !strcmp(end, "s"))
+		mul = 1;
+	else if (!strcmp(end, "m") || !strcmp(end, "min"))
+		mul = 60;
+	else if (!strcmp(end, "h"))
+		mul = 3600;
+	else if (!strcmp(end, "d"))
+		mul = DAY_S;
+	else
+		return -EINVAL;
+	if (!v || v > UINT_MAX / 2 / mul)
+		return -EINVAL;
+	*out = (unsigned)(v * mul);
+	return 0;
+}
+
+static int parse_count(const char *s, unsigned min, unsigned max, unsigned *out)
+{
+	char *end;
+	unsigned long v;
+
+	errno = 0;
+	v = strtoul(s, &end, 10);
+	if (!*s || *end || errno || v < min || v > max)
+		return -EINVAL;
+	*out = (unsigned)v;
+	return 0;
+}
+
+static int parse_bool(const char *s, bool *out)
+{
+	static const char *yes[] = { "yes", "true", "on", "1" }, *no[] = { "no", "false", "off", "0" };
+
+	for (size_t i = 0; i < 4; i++) {
+		if (!strcasecmp(s, yes[i]))
+			return *out = true, 0;
+		if (!strcasecmp(s, no[i]))
+			return *out = false, 0;
+	}
+	return -EINVAL;
+}
+
+/* YYYY-MM-DD with a real month and day (no calendar library needed for that) */
+static int parse_date(const char *s)
+{
+	static const unsigned mdays[] = { 31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31 };
+	unsigned y, m, d;
+	int n = 0;
+
+	if (strlen(s) != 10 || sscanf(s, "%4u-%2u-%2u%n", &y, &m, &d, &n) != 3 || n != 10)
+		return -EINVAL;
+	if (y < 1990 || m < 1 || m > 12 || d < 1 || d > mdays[m - 1])
+		return -EINVAL;
+	if (m == 2 && d == 29 && (y % 4 || (y % 100 == 0 && y % 400)))
+		return -EINVAL;
+	return 0;
+}
+
+static int set_str(char *dst, size_t len, const char *v)
+{
+	if (strlen(v) >= len)
+		return -EINVAL;
+	memcpy(dst, v, strlen(v) + 1);
+	return 0;
+}
+
+static int add_include(ww_conf_t *c, const char *v)
+{
+	if (c->n_include >= WW_CONF_MAX_INCLUDE || !*v || strchr(v, '/'))
+		return -EINVAL;
+	return set_str(c->include[c->n_include++], sizeof(c->include[0]), v);
+}
+
+struct parse_ctx {
+	ww_conf_t *c;
+	char msg[256];   /* first error, without file:line */
+	ww_conf_drive_t *drive;
+	char section[200];
+};
+
+#define FAIL(...) do { if (!x->msg[0]) snprintf(x->msg, sizeof(x->msg), __VA_ARGS__); return 0; } while (0)
+
+static int drive_key(struct parse_ctx *x, ww_conf_drive_t *d, const char *k, const char *v)
+{
+	bool b;
+
+	if (!strcmp(k, "include") || !strcmp(k, "exclude")) {
+		if (parse_bool(v, &b))
+			FAIL("%s: expected yes or no, got '%s'", k, v);
+		d->monitor = (!strcmp(k, "include")) == b;
+	} else if (!strcmp(k, "smartctl")) {
+		/* -d TYPE for smartctl (collect/smartctl.h ww_smartctl_force) */
+		if (!*v || strspn(v, "abcdefghijklmnopqrstuvwxyz0123456789,+_-") != strlen(v) ||
+		    set_str(d->smartctl, sizeof(d->smartctl), v))
+			FAIL("smartctl: expected a smartctl -d TYPE (sat, megaraid,3, ...), got '%s'", v);
+	} else if (!strcmp(k, "rating") && ww_conf_is_block_name(d->name)) {
+		FAIL("rating: [drive %.40s] is a block device name, which can change across boots; "
+		     "use the drive id (wearwatch scan), its serial or a model pattern", d->name);
+	} else if (!strcmp(k, "rating")) {
+		/* endurance rating override: the syntax is the model's
+		 * (ww_rating_override_parse), checked here so a typo is a
+		 * file:line error; the raw text is what the model is given */
+		ww_ratings_t t = { 0 };
+		char rerr[160] = "", spec[320];
+
+		if (set_str(d->rating, sizeof(d->rating), v) || !*v)
+			FAIL("rating: empty or too long");
+		snprintf(spec, sizeof(spec), "%s=%s", d->name, v);
+		int rrc = ww_rating_override_parse(&t, spec, rerr, sizeof(rerr));
+
+		ww_ratings_free(&t);
+		if (rrc)
+			FAIL("rating: %s", rerr[0] ? rerr : "invalid");
+	} else if (!strcmp(k, "warranty_start")) {
+		if (parse_date(v))
+			FAIL("warranty_start: expected YYYY-MM-DD, got '%s'", v);
+		set_str(d->warranty_start, sizeof(d->warranty_start), v);
+	} else if (!strcmp(k, "probe")) {
+		/* latency probe policy (issue 4), kept raw likewise */
+		ww_probe_policy_t p;
+		char perr[200];
+
+		if (set_str(d->probe, sizeof(d->probe), v) || !*v)
+			FAIL("probe: empty or too long");
+		ww_probe_policy_default(&p);
+		if (ww_probe_policy_parse(&p, v, perr, sizeof(perr)))
+			FAIL("%s", perr);
+	} else {
+		FAIL("unknown key '%s' in [%s]", k, x->section);
+	}
+	return 1;
+}
+
+static int handler(void *user, const char *section, const char *k, const char *v)
+{
+	struct parse_ctx *x = user;
+	ww_conf_t *c = x->c;
+	bool b;
+
+	if (x->msg[0])
+		return 0;
+	if (strcmp(section, x->section)) {
+		/* first key of a new section */
+		snprintf(x->section, sizeof(x->section), "%s", section);
+		x->drive = NULL;
+		if (!strncmp(section, "drive ", 6) || !strncmp(section, "drive\t", 6)) {
+			const char *name = section + 6;
+
+			while (*name == ' ' || *name == '\t' || *name == '"')
+				name++;
+			if (c->n_drives >= WW_CONF_MAX_DRIVES)
+				FAIL("more than %d [drive] sections", WW_CONF_MAX_DRIVES);
+			x->drive = &c->drives[c->n_drives++];
+			memset(x->drive, 0, sizeof(*x->drive));
+			x->drive->monitor = -1;
+			if (set_str(x->drive->name, sizeof(x->drive->name), name) || !*name)
+				FAIL("[drive NAME]: bad name");
+			/* strip a closing quote of [drive "NAME"] */
+			size_t n = strlen(x->drive->name);
+
+			if (n && x->drive->name[n - 1] == '"')
+				x->drive->name[n - 1] = 0;
+		}
+	}
+	if (x->drive)
+		return drive_key(x, x->drive, k, v);
+
+	if (!strcmp(section, "web")) {
+		if (!strcmp(k, "listen")) {
+			char host[256];
+			uint16_t port;
+
+			if (ww_conf_parse_listen(v, host, sizeof(host), &port) ||
+			    set_str(c->listen, sizeof(c->listen), v))
+				FAIL("listen: expected HOST:PORT, got '%s'", v);
+		} else if (!strcmp(k, "web_config")) {
+			if (set_str(c->web_config, sizeof(c->web_config), v))
+				FAIL("web_config: path too long");
+		} else {
+			FAIL("unknown key '%s' in [web]", k);
+		}
+	} else if (!strcmp(section, "collector")) {
+		if (!strcmp(k, "socket")) {
+			if (v[0] != '/' || set_str(c->socket_path, sizeof(c->socket_path), v))
+				FAIL("socket: expected an absolute path under 108 bytes");
+		} else if (!strcmp(k, "state_directory")) {
+			if (v[0] != '/' || set_str(c->state_dir, sizeof(c->state_dir), v))
+				FAIL("state_directory: expected an absolute path");
+		} else if (!strcmp(k, "workers")) {
+			if (parse_count(v, 1, 64, &c->workers))
+				FAIL("workers: expected 1-64, got '%s'", v);
+		} else if (!strcmp(k, "hung_after")) {
+			if (ww_conf_parse_duration(v, &c->hung_after_s))
+				FAIL("hung_after: expected a duration (30, 30s, 2m), got '%s'", v);
+		} else if (!strcmp(k, "include")) {
+			if (add_include(c, v))
+				FAIL("include: expected a block device name, got '%s'", v);
+		} else {
+			FAIL("unknown key '%s' in [collector]", k);
+		}
+	} else if (!strcmp(section, "poll")) {
+		unsigned *dst = !strcmp(k, "interval") ? &c->interval_s :
+				!strcmp(k, "interval_rotational") ? &c->interval_rotational_s :
+				!strcmp(k, "rediscover") ? &c->rediscover_s : NULL;
+
+		if (!dst)
+			FAIL("unknown key '%s' in [poll]", k);
+		if (ww_conf_parse_duration(v, dst))
+			FAIL("%s: expected a duration (60, 60s, 10m, 1h), got '%s'", k, v);
+	} else if (!strcmp(section, "history")) {
+		if (!strcmp(k, "retention")) {
+			if (!strcmp(v, "forever"))
+				c->retention_s = 0;
+			else if (ww_conf_parse_duration(v, &c->retention_s))
+				FAIL("retention: expected a duration (400d) or forever, got '%s'", v);
+		} else if (!strcmp(k, "missing_retention")) {
+			if (ww_conf_parse_duration(v, &c->missing_retention_s))
+				FAIL("missing_retention: expected a duration (1d), got '%s'", v);
+		} else {
+			FAIL("unknown key '%s' in [history]", k);
+		}
+	} else if (!strcmp(section, "notify")) {
+		if (!strcmp(k, "exec")) {
+			if ((*v && v[0] != '/') || set_str(c->notify_exec, sizeof(c->notify_exec), v))
+				FAIL("exec: expected an absolute path");
+		} else if (!strcmp(k, "timeout")) {
+			if (ww_conf_parse_duration(v, &c->notify_timeout_s))
+				FAIL("timeout: expected a duration, got '%s'", v);
+		} else if (!strcmp(k, "enabled")) {
+			if (parse_bool(v, &b))
+				FAIL("enabled: expected yes or no");
+			if (!b)
+				c->notify_exec[0] = 0;
+		} else {
+			FAIL("unknown key '%s' in [notify]", k);
+		}
+	} else {
+		FAIL("unknown section [%s]", section);
+	}
+	return 1;
+}
+
+static int finish(struct parse_ctx *x, int rc, const char *name, char *err, size_t errlen)
+{
+	if (rc == 0)
+		return 0;
+	if (rc == -2) {
+		snprintf(err, errlen, "%s: out of memory", name);
+		return -ENOMEM;
+	}
+	/* inih reports the first failing line; a syntax error (no '=' or an
+	 * unclosed '[') leaves our message empty */
+	snprintf(err, errlen, "%s:%d: %s", name, rc, x->msg[0] ? x->msg : "syntax error (expected [section] or key = value)");
+	return -EINVAL;
+}
+
+int ww_conf_load(ww_conf_t *c, const char *path, bool optional, char *err, size_t errlen)
+{
+	struct parse_ctx x = { .c = c };
+	FILE *f = fopen(path, "re");
+	int rc;
+
+	if (!f) {
+		rc = -errno;
+		if (rc == -ENOENT && optional)
+			return 0;
+		snprintf(err, errlen, "%s: %s", path, strerror(-rc));
+		return rc;
+	}
+	rc = ini_parse_file(f, handler, &x);
+	fclose(f);
+	for (size_t i = 0; !rc && i < c->n_drives; i++)
+		if (c->drives[i].warranty_start[0] && !c->drives[i].rating[0]) {
+			/* no line: inih reports lines only for failing keys */
+			snprintf(err, errlen, "%s: [drive %s]: warranty_start needs a rating in the "
+				 "same section (the model takes them as one override)", path,
+				 c->drives[i].name);
+			return -EINVAL;
+		}
+	if (!rc)
+		set_str(c->path, sizeof(c->path), path);
+	return finish(&x, rc, path, err, errlen);
+}
+
+int ww_conf_load_string(ww_conf_t *c, const char *text, const char *name, char *err, size_t errlen)
+{
+	struct parse_ctx x = { .c = c };
+
+	return finish(&x, ini_parse_string(text, handler, &x), name, err, errlen);
+}
+
+static bool all_of(const char *s, const char *set)
+{
+	return *s && strspn(s, set) == strlen(s);
+}
+
+bool ww_conf_is_block_name(const char *n)
+{
+	static const char *const letters[] = { "sd", "hd", "vd", "xvd" };
+	static const char *const numbered[] = { "dm-", "md", "loop" };
+	unsigned a, b;
+	int end = 0;
+
+	if (!strncmp(n, "/dev/", 5))
+		n += 5;
+	for (size_t i = 0; i < 4; i++)
+		if (!strncmp(n, letters[i], strlen(letters[i])) &&
+		    all_of(n + strlen(letters[i]), "abcdefghijklmnopqrstuvwxyz"))
+			return true;
+	for (size_t i = 0; i < 3; i++)
+		if (!strncmp(n, numbered[i], strlen(numbered[i])) &&
+		    all_of(n + strlen(numbered[i]), "0123456789"))
+			return true;
+	return sscanf(n, "nvme%un%u%n", &a, &b, &end) == 2 && !n[end];
+}
+
+const ww_conf_drive_t *ww_conf_drive_find(const ww_conf_t *c, const char *id, const char *block)
+{
+	for (size_t i = 0; i < c->n_drives; i++) {
+		const char *n = c->drives[i].name;
+
+		if (!strncmp(n, "/dev/", 5))
+			n += 5;
+		if ((id && !strcmp(n, id)) || (block && *block && !strcmp(n, block)))
+			return &c->drives[i];
+	}
+	return NULL;
+}
+
+enum {
+	O_CONFIG = 300, O_LISTEN, O_WEBCFG, O_SOCKET, O_STATE, O_SYSROOT, O_POLL, O_POLLROT,
+	O_REDISC, O_MISSING, O_HUNG, O_WORKERS, O_INCLUDE, O_NOTIFY, O_DEVDIR,
+};
+
+static const struct option conf_opts[] = {
+	{ "config", required_argument, NULL, O_CONFIG },
+	{ "listen", required_argument, NULL, O_LISTEN },
+	{ "web-config", required_argument, NULL, O_WEBCFG },
+	{ "socket", required_argument, NULL, O_SOCKET },
+	{ "state-dir", required_argument, NULL, O_STATE },
+	{ "sysroot", required_argument, NULL, O_SYSROOT },
+	{ "poll-interval", required_argument, NULL, O_POLL },
+	{ "poll-interval-rotational", required_argument, NULL, O_POLLROT },
+	{ "rediscover", required_argument, NULL, O_REDISC },
+	{ "missing-retention", required_argument, NULL, O_MISSING },
+	{ "hung-after", required_argument, NULL, O_HUNG },
+	{ "workers", required_argument, NULL, O_WORKERS },
+	{ "include", required_argument, NULL, O_INCLUDE },
+	{ "notify-exec", required_argument, NULL, O_NOTIFY },
+	{ "dev-dir", required_argument, NULL, O_DEVDIR }, /* web self-check (tests) */
+	{ NULL, 0, NULL, 0 },
+};
+
+const struct option *ww_conf_options(void)
+{
+	return conf_opts;
+}
+
+const char *ww_conf_path_from_args(int argc, char **argv, bool *explicit_)
+{
+	*explicit_ = false;
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--config") && i + 1 < argc)
+			return *explicit_ = true, argv[i + 1];
+		if (!strncmp(argv[i], "--config=", 9))
+			return *explicit_ = true, argv[i] + 9;
+	}
+	return WW_CONF_DEFAULT_PATH;
+}
+
+int ww_conf_apply_args(ww_conf_t *c, int argc, char **argv, char *err, size_t errlen)
+{
+	int o, bad = 0;
+	char host[256];
+	uint16_t port;
+
+	optind = 1;
+	opterr = 0;
+	while (!bad && (o = getopt_long(argc, argv, ":", conf_opts, NULL)) != -1) {
+		const char *v = optarg;
+
+		switch (o) {
+		case O_CONFIG:
+		case O_DEVDIR:
+			break;
+		case O_LISTEN:
+			bad = ww_conf_parse_listen(v, host, sizeof(host), &port) ||
+			      set_str(c->listen, sizeof(c->listen), v);
+			break;
+		case O_WEBCFG: bad = set_str(c->web_config, sizeof(c->web_config), v); break;
+		case O_SOCKET: bad = v[0] != '/' || set_str(c->socket_path, sizeof(c->socket_path), v); break;
+		case O_STATE: bad = set_str(c->state_dir, sizeof(c->state_dir), v); break;
+		case O_SYSROOT: bad = set_str(c->sysroot, sizeof(c->sysroot), v); break;
+		case O_POLL: bad = ww_conf_parse_duration(v, &c->interval_s); break;
+		case O_POLLROT: bad = ww_conf_parse_duration(v, &c->interval_rotational_s); break;
+		case O_REDISC: bad = ww_conf_parse_duration(v, &c->rediscover_s); break;
+		case O_MISSING: bad = ww_conf_parse_duration(v, &c->missing_retention_s); break;
+		case O_HUNG: bad = ww_conf_parse_duration(v, &c->hung_after_s); break;
+		case O_WORKERS: bad = parse_count(v, 1, 64, &c->workers); break;
+		case O_INCLUDE: bad = add_include(c, v); break;
+		case O_NOTIFY: bad = set_str(c->notify_exec, sizeof(c->notify_exec), v); break;
+		default:
+			snprintf(err, errlen, "unknown or incomplete option '%s'", argv[optind - 1]);
+			return -EINVAL;
+		}
+		if (bad)
+			snprintf(err, errlen, "--%s: invalid value '%s'", conf_opts[o - O_CONFIG].name, v);
+	}
+	if (bad)
+		return -EINVAL;
+	if (optind < argc) {
+		snprintf(err, errlen, "unexpected argument '%s'", argv[optind]);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int ww_conf_build(ww_conf_t *out, int argc, char **argv, char *err, size_t errlen)
+{
+	ww_conf_t *c = malloc(sizeof(*c));
+	bool explicit_;
+	const char *path = ww_conf_path_from_args(argc, argv, &explicit_);
+	int rc;
+
+	if (!c)
+		return -ENOMEM;
+	ww_conf_defaults(c);
+	rc = ww_conf_load(c, path, !explicit_, err, errlen);
+	if (!rc)
+		rc = ww_conf_apply_args(c, argc, argv, err, errlen);
+	if (!rc)
+		*out = *c;
+	free(c);
+	return rc;
+}

@@ -1,0 +1,180 @@
+/* Routes rendered for the web side (see route.h); the same endpoints and
+ * bodies as http.c's handler, which `wearwatch serve` keeps using. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <json-c/json.h>
+
+#include "wearwatch/http.h"
+#include "wearwatch/expo.h"
+
+#define DRIVES "/api/v1/drives"
+
+#define HISTORY "/history"
+
+/* ID made of what drive ids are made of (/dev/disk/by-id names), n bytes */
+static bool id_valid(const char *p, size_t n)
+{
+	if (!n || n > 200 || (n == 1 && p[0] == '.') || (n == 2 && !strncmp(p, "..", 2)))
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if (!strchr("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._:+@-", p[i]) ||
+		    !p[i])
+			return false;
+	return true;
+}
+
+/* History query: "k=v" pairs joined by '&', k one of the names the history
+ * endpoint reads (docs/api.md), each at most once, v 1-32 bytes of
+ * [A-Za-z0-9_.:+-] (metric names, integers, RFC 3339 times such as
+ * 2024-01-31T12:00:00+02:00). Empty is fine. */
+static bool query_valid(const char *q)
+{
+	static const char *const names[] = { "metric", "from", "to", "max_points" };
+	bool seen[4] = { false };
+
+	while (*q) {
+		const char *eq = strchr(q, '='), *amp;
+		size_t k = 0, vn;
+
+		if (!eq)
+			return false;
+		while (k < 4 && (strlen(names[k]) != (size_t)(eq - q) ||
+				 strncmp(q, names[k], (size_t)(eq - q))))
+			k++;
+		if (k == 4 || seen[k])
+			return false;
+		seen[k] = true;
+		amp = strchr(eq + 1, '&');
+		vn = amp ? (size_t)(amp - eq - 1) : strlen(eq + 1);
+		if (!vn || vn > 32 || strspn(eq + 1, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+					      "0123456789_.:+-") < vn)
+			return false;
+		if (!amp)
+			break;
+		q = amp + 1;
+		if (!*q)
+			return false;
+	}
+	return true;
+}
+
+bool ww_route_path_valid(const char *p)
+{
+	static const char *const fixed[] = { "/metrics", "/healthz", "/", "/index.html", "/table",
+					     DRIVES, DRIVES "/" };
+	const char *q;
+	size_t n;
+
+	if (!p || strlen(p) > WW_ROUTE_MAX_PATH)
+		return false;
+	for (size_t i = 0; i < sizeof(fixed) / sizeof(fixed[0]); i++)
+		if (!strcmp(p, fixed[i]))
+			return true;
+	if (strncmp(p, DRIVES "/", sizeof(DRIVES)))
+		return false;
+	p += sizeof(DRIVES);
+	q = strchr(p, '?');
+	n = q ? (size_t)(q - p) : strlen(p);
+	/* /api/v1/drives/ID/history[?query] */
+	if (n > sizeof(HISTORY) - 1 && !strncmp(p + n - (sizeof(HISTORY) - 1), HISTORY,
+						sizeof(HISTORY) - 1))
+		return id_valid(p, n - (sizeof(HISTORY) - 1)) && (!q || query_valid(q + 1));
+	/* /api/v1/drives/ID */
+	return !q && id_valid(p, n);
+}
+
+/* value of `key` in a query_valid() query, copied to buf; NULL when absent */
+static const char *query_get(const char *q, const char *key, char *buf, size_t len)
+{
+	size_t kn = strlen(key);
+
+	while (q && *q) {
+		const char *amp = strchr(q, '&');
+		size_t n = amp ? (size_t)(amp - q) : strlen(q);
+
+		if (n > kn && q[kn] == '=' && !strncmp(q, key, kn)) {
+			snprintf(buf, len, "%.*s", (int)(n - kn - 1), q + kn + 1);
+			return buf;
+		}
+		q = amp ? amp + 1 : NULL;
+	}
+	return NULL;
+}
+
+static void set(ww_route_reply_t *r, unsigned status, const char *type, char *body, size_t len)
+{
+	r->status = status;
+	snprintf(r->type, sizeof(r->type), "%s", type);
+	r->body = body;
+	r->len = len;
+}
+
+int ww_route_render(ww_store_t *store, const char *path, time_t now, ww_route_reply_t *r)
+{
+	ww_snapshot_t *snap;
+	char *b = NULL;
+	size_t len = 0;
+
+	memset(r, 0, sizeof(*r));
+	if (!ww_route_path_valid(path)) {
+		b = strdup("not found\n");
+		set(r, 404, "text/plain; charset=utf-8", b, b ? strlen(b) : 0);
+		return b ? 0 : -ENOMEM;
+	}
+	if (!strcmp(path, "/healthz")) {
+		b = strdup("ok\n");
+		set(r, 200, "text/plain; charset=utf-8", b, b ? strlen(b) : 0);
+		return b ? 0 : -ENOMEM;
+	}
+	snap = ww_store_acquire(store);
+	if (!strcmp(path, "/metrics")) {
+		b = ww_metrics_render(snap, now, &len);
+		set(r, 200, WW_METRICS_CONTENT_TYPE, b, len);
+	} else if (!strcmp(path, DRIVES) || !strcmp(path, DRIVES "/")) {
+		b = ww_json_render_drives(snap, now);
+		set(r, 200, "application/json", b, b ? strlen(b) : 0);
+	} else if (strchr(path, '?') || (strlen(path) > sizeof(HISTORY) - 1 &&
+		   !strcmp(path + strlen(path) - (sizeof(HISTORY) - 1), HISTORY))) {
+		/* GET /api/v1/drives/{drive}/history?metric=&from=&to=&max_points=
+		 * (issue 3, docs/api.md): the same renderer serve uses */
+		const char *q = strchr(path, '?'), *idp = path + sizeof(DRIVES);
+		size_t pn = q ? (size_t)(q - path) : strlen(path);
+		char id[256], m[40], f[40], t[40], mp[40];
+		unsigned status = 500;
+
+		snprintf(id, sizeof(id), "%.*s", (int)(pn - (sizeof(HISTORY) - 1) - sizeof(DRIVES)),
+			 idp);
+		if (q)
+			q++;
+		b = ww_json_render_history(id, query_get(q, "metric", m, sizeof(m)),
+					   query_get(q, "from", f, sizeof(f)),
+					   query_get(q, "to", t, sizeof(t)),
+					   query_get(q, "max_points", mp, sizeof(mp)), now, &status);
+		set(r, status, "application/json", b, b ? strlen(b) : 0);
+	} else if (!strcmp(path, "/") || !strcmp(path, "/index.html") || !strcmp(path, "/table")) {
+		b = ww_html_render_index(snap, now);
+		set(r, 200, "text/html; charset=utf-8", b, b ? strlen(b) : 0);
+	} else {
+		const char *id = path + sizeof(DRIVES);
+		bool found = false;
+
+		b = ww_json_render_drive(snap, id, now, &found);
+		if (found) {
+			set(r, 200, "application/json", b, b ? strlen(b) : 0);
+		} else {
+			json_object *o = json_object_new_object();
+
+			free(b);
+			json_object_object_add(o, "error", json_object_new_string("unknown drive"));
+			json_object_object_add(o, "drive", json_object_new_string(id));
+			b = strdup(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
+			json_object_put(o);
+			set(r, 404, "application/json", b, b ? strlen(b) : 0);
+		}
+	}
+	ww_snapshot_release(snap);
+	return r->body ? 0 : -ENOMEM;
+}

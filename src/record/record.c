@@ -1,0 +1,86 @@
+/* Names and 128-bit helpers for the health record (see record.h). */
+#include <stdio.h>
+#include <string.h>
+
+#include "wearwatch/record.h"
+
+const char *ww_protocol_name(ww_protocol_t p)
+{
+	static const char *const names[WW_PROTO_MAX] = {
+		[WW_PROTO_NONE] = "none", [WW_PROTO_NVME] = "nvme",
+		[WW_PROTO_ATA] = "ata", [WW_PROTO_SCSI] = "scsi",
+	};
+	return (unsigned)p < WW_PROTO_MAX ? names[p] : "none";
+}
+
+const char *ww_transport_name(ww_transport_t t)
+{
+	static const char *const names[WW_TRANSPORT_MAX] = {
+		[WW_TRANSPORT_OTHER] = "other", [WW_TRANSPORT_NVME] = "nvme",
+		[WW_TRANSPORT_SATA] = "sata",   [WW_TRANSPORT_SAS] = "sas",
+		[WW_TRANSPORT_USB] = "usb",     [WW_TRANSPORT_VIRTIO] = "virtio",
+	};
+	return (unsigned)t < WW_TRANSPORT_MAX ? names[t] : "other";
+}
+
+uint64_t ww_u128_to_u64(ww_u128 v, bool *saturated)
+{
+	if (saturated)
+		*saturated = v.hi != 0;
+	return v.hi ? UINT64_MAX : v.lo;
+}
+
+long double ww_u128_to_ld(ww_u128 v)
+{
+	return (long double)v.hi * 18446744073709551616.0L + (long double)v.lo;
+}
+
+char *ww_u128_to_dec(ww_u128 v, char *buf, size_t len)
+{
+	unsigned __int128 x = ((unsigned __int128)v.hi << 64) | v.lo;
+	char tmp[48];
+	size_t n = 0;
+
+	do {
+		tmp[n++] = (char)('0' + (int)(x % 10));
+		x /= 10;
+	} while (x && n < sizeof(tmp));
+	if (!buf || len == 0)
+		return buf;
+	if (n + 1 > len) {
+		buf[0] = 0;
+		return buf;
+	}
+	for (size_t i = 0; i < n; i++)
+		buf[i] = tmp[n - 1 - i];
+	buf[n] = 0;
+	return buf;
+}
+
+ww_u64 ww_u128_scale(ww_u128 v, uint64_t factor, const char *source)
+{
+	unsigned __int128 x = ((unsigned __int128)v.hi << 64) | v.lo;
+	ww_u64 out = { .source = source };
+
+	if (factor && x > (unsigned __int128)UINT64_MAX / factor) {
+		out.value = UINT64_MAX;
+		out.saturated = true;
+	} else {
+		out.value = (uint64_t)(x * factor);
+	}
+	return out;
+}
+
+const char *ww_cmd_result_name(ww_cmd_result_t r)
+{
+	static const char *const names[WW_CMD_RESULT_MAX] = {
+		[WW_CMD_OK] = "ok",
+		[WW_CMD_UNSUPPORTED] = "unsupported",
+		[WW_CMD_RECOVERED] = "recovered",
+		[WW_CMD_DEVICE_ERROR] = "device-error",
+		[WW_CMD_TRANSPORT_ERROR] = "transport-error",
+		[WW_CMD_TIMEOUT] = "timeout",
+		[WW_CMD_OS_ERROR] = "os-error",
+	};
+	return (unsigned)r < WW_CMD_RESULT_MAX ? names[r] : "unknown";
+}

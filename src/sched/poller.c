@@ -1,0 +1,353 @@
+/* Scheduler and worker pool (see poller.h). One mutex guards the schedule
+ * table and the queue; it is never held across discovery, a store update or
+ * a device call. */
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "wearwatch/basic.h"
+#include "wearwatch/sched.h"
+
+struct pdrive {
+	ww_drive_t d;
+	bool listed;        /* in the latest discovery */
+	bool in_flight;     /* queued or being read */
+	bool running;       /* a worker is inside the read */
+	bool hung;
+	double started;     /* monotonic time the worker began the read */
+	double next_due;    /* monotonic */
+};
+
+struct job {
+	struct job *next;
+	ww_drive_t d;
+};
+
+struct ww_poller {
+	ww_poller_cfg_t cfg;
+	ww_store_t *store;
+	pthread_mutex_t lock;
+	pthread_cond_t work;   /* queue not empty or stop */
+	pthread_cond_t exited; /* a worker exited */
+	struct pdrive *drives;
+	size_t n;
+	struct job *head, *tail;
+	unsigned live, hung;
+	bool stop;
+	double next_discover;
+	ww_drive_t *scratch;   /* discovery output, timer thread only */
+};
+
+static double mono_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static struct pdrive *find(ww_poller_t *p, const char *id)
+{
+	for (size_t i = 0; i < p->n; i++)
+		if (!strcmp(p->drives[i].d.id, id))
+			return &p->drives[i];
+	return NULL;
+}
+
+static unsigned interval_of(const ww_poller_t *p, const ww_drive_t *d)
+{
+	return d->rotational ? p->cfg.interval_rotational_s : p->cfg.interval_s;
+}
+
+static void collected(ww_poller_t *p, const ww_drive_t *d, int rc,
+		      const ww_read_report_t *r, double dt)
+{
+	time_t now = time(NULL);
+
+	if (rc < 0) {
+		ww_log_drive_failure(d->id, now, "read of %s failed: %s (%.1f s)",
+				     d->cmd_path[0] ? d->cmd_path : d->dev_path,
+				     strerror(-rc), dt);
+	} else if (rc == 0 && r->n_errors) {
+		const char *first = "?";
+
+		for (size_t i = 0; i < r->n_cmds; i++) {
+			ww_cmd_result_t res = r->cmds[i].result;
+
+			if (res != WW_CMD_OK && res != WW_CMD_RECOVERED && res != WW_CMD_UNSUPPORTED) {
+				first = r->cmds[i].what;
+				break;
+			}
+		}
+		ww_log_drive_failure(d->id, now, "%u command(s) failed on %s; first: %s",
+				     r->n_errors, d->cmd_path, first);
+	} else {
+		ww_log_drive_ok(d->id, now);
+	}
+}
+
+static void *worker(void *arg)
+{
+	ww_poller_t *p = arg;
+	ww_collect_fn collect = p->cfg.collect ? p->cfg.collect : ww_collect_drive;
+	ww_health_t *h = malloc(sizeof(*h));
+	ww_read_report_t *r = malloc(sizeof(*r));
+
+	pthread_mutex_lock(&p->lock);
+	while (h && r && !p->stop) {
+		struct job *j = p->head;
+		struct pdrive *pd;
+		double t0, dt;
+		int rc;
+
+		if (!j) {
+			pthread_cond_wait(&p->work, &p->lock);
+			continue;
+		}
+		p->head = j->next;
+		if (!p->head)
+			p->tail = NULL;
+		pd = find(p, j->d.id);
+		if (pd) {
+			pd->running = true;
+			pd->started = mono_now();
+		}
+		pthread_mutex_unlock(&p->lock);
+
+		memset(h, 0, sizeof(*h));
+		memset(r, 0, sizeof(*r));
+		t0 = mono_now();
+		rc = collect(p->cfg.sysroot, &j->d, h, r);
+		dt = mono_now() - t0;
+		ww_store_update(p->store, j->d.id, rc, rc == 0 ? h : NULL,
+				rc == 0 ? r : NULL, dt, time(NULL));
+		if (p->cfg.after_collect)
+			p->cfg.after_collect(p->cfg.after_collect_arg, p->store, &j->d, rc, time(NULL));
+		collected(p, &j->d, rc, r, dt);
+
+		pthread_mutex_lock(&p->lock);
+		pd = find(p, j->d.id);
+		if (pd) {
+			pd->in_flight = false;
+			pd->running = false;
+			pd->next_due = mono_now() + interval_of(p, &pd->d);
+			if (pd->hung) {
+				pd->hung = false;
+				p->hung--;
+				ww_log(WW_LOG_NOTICE, "%s: read returned after %.0f s", j->d.id, dt);
+			}
+		}
+		free(j);
+		/* a replacement was started while this one was stuck: step down */
+		if (p->live - p->hung > p->cfg.workers)
+			break;
+	}
+	p->live--;
+	pthread_cond_broadcast(&p->exited);
+	pthread_mutex_unlock(&p->lock);
+	free(h);
+	free(r);
+	return NULL;
+}
+
+/* caller holds the lock */
+static int spawn_worker(ww_poller_t *p)
+{
+	pthread_attr_t a;
+	pthread_t t;
+	int rc;
+
+	pthread_attr_init(&a);
+	pthread_attr_setdetachstate(&a, PTHREAD_CREATE_DETACHED);
+	rc = pthread_create(&t, &a, worker, p);
+	pthread_attr_destroy(&a);
+	if (rc)
+		return -rc;
+	p->live++;
+	return 0;
+}
+
+static void rediscover(ww_poller_t *p, double mono)
+{
+	ww_discover_fn discover = p->cfg.discover ? p->cfg.discover : ww_discover;
+	int n = discover(p->cfg.sysroot, p->cfg.include, p->scratch, WW_POLLER_MAX_DRIVES);
+	size_t k = 0;
+
+	if (n < 0) {
+		ww_log_drive_failure("discovery", time(NULL), "drive discovery failed: %s",
+				     strerror(-n));
+		return;
+	}
+	ww_log_drive_ok("discovery", time(NULL));
+	if (n == WW_POLLER_MAX_DRIVES)
+		ww_log_drive_failure("discovery-limit", time(NULL),
+				     "%d drives or more: only the first %d are watched",
+				     WW_POLLER_MAX_DRIVES, WW_POLLER_MAX_DRIVES);
+	if (ww_store_sync(p->store, p->scratch, (size_t)n, time(NULL)) < 0)
+		return;
+
+	pthread_mutex_lock(&p->lock);
+	for (size_t i = 0; i < p->n; i++)
+		p->drives[i].listed = false;
+	for (int i = 0; i < n; i++) {
+		struct pdrive *pd = find(p, p->scratch[i].id);
+
+		if (!pd) {
+			struct pdrive *nd = realloc(p->drives, (p->n + 1) * sizeof(*nd));
+
+			if (!nd)
+				continue;
+			p->drives = nd;
+			pd = &p->drives[p->n++];
+			memset(pd, 0, sizeof(*pd));
+			pd->next_due = mono; /* a new drive is read right away */
+			ww_log(WW_LOG_INFO, "%s: found at %s (%s, %s)", p->scratch[i].id,
+			       p->scratch[i].dev_path, ww_transport_name(p->scratch[i].transport),
+			       ww_protocol_name(p->scratch[i].protocol));
+		}
+		pd->d = p->scratch[i];
+		pd->listed = true;
+	}
+	/* forget unlisted drives unless a read of them is still out */
+	for (size_t i = 0; i < p->n; i++) {
+		if (!p->drives[i].listed && !p->drives[i].in_flight) {
+			ww_log(WW_LOG_INFO, "%s: no longer present", p->drives[i].d.id);
+			continue;
+		}
+		if (k != i)
+			p->drives[k] = p->drives[i];
+		k++;
+	}
+	p->n = k;
+	pthread_mutex_unlock(&p->lock);
+}
+
+void ww_poller_tick(ww_poller_t *p)
+{
+	double mono = mono_now();
+	struct { char id[160]; } *newly_hung = NULL;
+	size_t n_hung = 0;
+
+	if (mono >= p->next_discover) {
+		rediscover(p, mono);
+		p->next_discover = mono + p->cfg.rediscover_s;
+	}
+
+	pthread_mutex_lock(&p->lock);
+	for (size_t i = 0; i < p->n; i++) {
+		struct pdrive *pd = &p->drives[i];
+
+		if (pd->in_flight) {
+			if (pd->running && !pd->hung && mono - pd->started > p->cfg.hung_after_s) {
+				void *nh = realloc(newly_hung, (n_hung + 1) * sizeof(*newly_hung));
+
+				if (!nh)
+					continue;
+				newly_hung = nh;
+				snprintf(newly_hung[n_hung++].id, sizeof(newly_hung->id), "%s", pd->d.id);
+				pd->hung = true;
+				p->hung++;
+			}
+			continue;
+		}
+		if (!pd->listed || pd->d.protocol == WW_PROTO_NONE || mono < pd->next_due)
+			continue;
+		struct job *j = malloc(sizeof(*j));
+
+		if (!j)
+			break;
+		j->next = NULL;
+		j->d = pd->d;
+		if (p->tail)
+			p->tail->next = j;
+		else
+			p->head = j;
+		p->tail = j;
+		pd->in_flight = true;
+		pthread_cond_signal(&p->work);
+	}
+	while (p->live - p->hung < p->cfg.workers &&
+	       p->live < p->cfg.workers + WW_POLLER_MAX_EXTRA_WORKERS)
+		if (spawn_worker(p) < 0)
+			break;
+	pthread_mutex_unlock(&p->lock);
+
+	for (size_t i = 0; i < n_hung; i++) {
+		ww_log(WW_LOG_WARNING, "%s: read outstanding for more than %u s, marked hung",
+		       newly_hung[i].id, p->cfg.hung_after_s);
+		ww_store_set_hung(p->store, newly_hung[i].id, true, time(NULL));
+	}
+	free(newly_hung);
+}
+
+ww_poller_t *ww_poller_start(const ww_poller_cfg_t *cfg, ww_store_t *store)
+{
+	ww_poller_t *p = calloc(1, sizeof(*p));
+
+	if (!p)
+		return NULL;
+	p->cfg = *cfg;
+	if (!p->cfg.sysroot)
+		p->cfg.sysroot = "";
+	if (!p->cfg.workers)
+		p->cfg.workers = 1;
+	if (!p->cfg.rediscover_s)
+		p->cfg.rediscover_s = p->cfg.interval_s ? p->cfg.interval_s : 60;
+	if (!p->cfg.hung_after_s)
+		p->cfg.hung_after_s = 30;
+	p->store = store;
+	p->scratch = calloc(WW_POLLER_MAX_DRIVES, sizeof(*p->scratch));
+	if (!p->scratch) {
+		free(p);
+		return NULL;
+	}
+	pthread_mutex_init(&p->lock, NULL);
+	pthread_cond_init(&p->work, NULL);
+	pthread_cond_init(&p->exited, NULL);
+	pthread_mutex_lock(&p->lock);
+	for (unsigned i = 0; i < p->cfg.workers; i++)
+		spawn_worker(p);
+	pthread_mutex_unlock(&p->lock);
+	if (!p->live) {
+		ww_poller_stop(p, 0);
+		return NULL;
+	}
+	return p;
+}
+
+bool ww_poller_stop(ww_poller_t *p, unsigned timeout_s)
+{
+	struct timespec dl;
+	bool done;
+
+	if (!p)
+		return true;
+	clock_gettime(CLOCK_REALTIME, &dl);
+	dl.tv_sec += timeout_s;
+	pthread_mutex_lock(&p->lock);
+	p->stop = true;
+	pthread_cond_broadcast(&p->work);
+	while (p->live)
+		if (pthread_cond_timedwait(&p->exited, &p->lock, &dl) == ETIMEDOUT)
+			break;
+	done = p->live == 0;
+	pthread_mutex_unlock(&p->lock);
+	if (!done)
+		return false;
+	while (p->head) {
+		struct job *j = p->head;
+
+		p->head = j->next;
+		free(j);
+	}
+	pthread_mutex_destroy(&p->lock);
+	pthread_cond_destroy(&p->work);
+	pthread_cond_destroy(&p->exited);
+	free(p->drives);
+	free(p->scratch);
+	free(p);
+	return true;
+}

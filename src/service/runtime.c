@@ -1,0 +1,363 @@
+/* Collecting half of the service (see runtime.h): what `collector` and
+ * `serve` used to set up separately, in one place. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "wearwatch/collect.h"
+#include "wearwatch/service.h"
+#include "wearwatch/basic.h"
+#include "wearwatch/sched.h"
+#include "wearwatch/conf.h"
+#include "wearwatch/model.h"
+
+/* One configuration generation with what is derived from it. Generations
+ * are only freed at stop: the probe thread may still hold a policy of an
+ * older one (reloads are rare; each is a few tens of KiB). */
+struct gen {
+	ww_conf_t conf;
+	const char *include[WW_CONF_MAX_INCLUDE + WW_CONF_MAX_DRIVES + 1];
+	ww_probe_policy_t policy[WW_CONF_MAX_DRIVES];
+	struct gen *older;
+};
+
+struct ww_runtime {
+	struct gen *gen;            /* current; written on the main thread only */
+	ww_runtime_opts_t opts;
+	ww_store_t *store;
+	ww_poller_t *poller;
+	ww_probe_sched_t *probe;
+	ww_endurance_svc_t *endurance;
+	ww_snapshot_t *prev;
+};
+
+static int rating_spec(const ww_conf_drive_t *d, char *buf, size_t len)
+{
+	int n = snprintf(buf, len, "%s=%s%s%s", d->name, d->rating, d->warranty_start[0] ? "@" : "",
+			 d->warranty_start);
+
+	return n < 0 || (size_t)n >= len ? -EINVAL : 0;
+}
+
+int ww_runtime_check_conf(const ww_conf_t *c, char *err, size_t errlen)
+{
+	const char *path = c->path[0] ? c->path : "(flags)";
+
+	for (size_t i = 0; i < c->n_drives; i++) {
+		const ww_conf_drive_t *d = &c->drives[i];
+		char spec[512], e[200] = "";
+		ww_probe_policy_t p;
+
+		if (d->warranty_start[0] && !d->rating[0]) {
+			snprintf(err, errlen, "%s: [drive %s]: warranty_start needs a rating in the "
+				 "same section (the model takes them as one override)", path, d->name);
+			return -EINVAL;
+		}
+		if (d->rating[0]) {
+			ww_ratings_t t = { 0 };
+			int rc = rating_spec(d, spec, sizeof(spec));
+
+			if (!rc)
+				rc = ww_rating_override_parse(&t, spec, e, sizeof(e));
+			ww_ratings_free(&t);
+			if (rc) {
+				snprintf(err, errlen, "%s: [drive %s]: rating: %s", path, d->name,
+					 e[0] ? e : "too long");
+				return -EINVAL;
+			}
+		}
+		ww_probe_policy_default(&p);
+		if (d->probe[0] && ww_probe_policy_parse(&p, d->probe, e, sizeof(e))) {
+			snprintf(err, errlen, "%s: [drive %s]: %s", path, d->name, e);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+static struct gen *new_gen(const ww_conf_t *c, const ww_probe_policy_t *base)
+{
+	struct gen *g = calloc(1, sizeof(*g));
+	size_t n = 0;
+	char e[200];
+
+	if (!g)
+		return NULL;
+	g->conf = *c;
+	for (size_t i = 0; i < c->n_include; i++)
+		g->include[n++] = g->conf.include[i];
+	for (size_t i = 0; i < c->n_drives; i++) {
+		const ww_conf_drive_t *d = &g->conf.drives[i];
+
+		/* include = yes on a block name: monitored like [collector]
+		 * include (dm-*, md*, loop* are skipped by default) */
+		if (d->monitor == 1 && ww_conf_is_block_name(d->name))
+			g->include[n++] = strncmp(d->name, "/dev/", 5) ? d->name : d->name + 5;
+		g->policy[i] = *base;
+		if (d->probe[0])
+			ww_probe_policy_parse(&g->policy[i], d->probe, e, sizeof(e));
+	}
+	g->include[n] = NULL;
+	return g;
+}
+
+/* [drive NAME] smartctl = TYPE: the smartctl backend for that drive */
+static void apply_smartctl(const ww_runtime_opts_t *o, const ww_conf_t *c)
+{
+	ww_smartctl_force_clear();
+	/* flags first: the first entry matching a drive is used */
+	for (size_t i = 0; i < o->n_smartctl; i++) {
+		char buf[256], *eq;
+
+		snprintf(buf, sizeof(buf), "%s", o->smartctl[i]);
+		eq = strchr(buf, '=');
+		if (eq) {
+			*eq = 0;
+			ww_smartctl_force(buf, eq + 1);
+		}
+	}
+	for (size_t i = 0; i < c->n_drives; i++)
+		if (c->drives[i].smartctl[0] &&
+		    ww_smartctl_force(c->drives[i].name, c->drives[i].smartctl) < 0)
+			ww_log(WW_LOG_WARNING, "[drive %s]: smartctl table full; ignored",
+			       c->drives[i].name);
+}
+
+/* poller discovery hook: [drive NAME] exclude = yes (include = no). Runs on
+ * the main thread (ww_poller_tick), like every write of rt->gen. */
+static ww_runtime_t *filter_rt;
+
+static int discover_filtered(const char *sysroot, const char *const *include, ww_drive_t *out,
+			     size_t max)
+{
+	int n = filter_rt && filter_rt->opts.replay ?
+		ww_replay_discover(sysroot, include, out, max) :
+		ww_discover_with_members(sysroot, include, out, max), k = 0;
+
+	if (n <= 0 || !filter_rt)
+		return n;
+	for (int i = 0; i < n; i++) {
+		const ww_conf_drive_t *d = ww_conf_drive_find(&filter_rt->gen->conf, out[i].id,
+							      out[i].block);
+
+		if (d && d->monitor == 0)
+			continue;
+		if (k != i)
+			out[k] = out[i];
+		k++;
+	}
+	return k;
+}
+
+static const ww_probe_policy_t *policy_of(void *ctx, const ww_drive_t *drv)
+{
+	ww_runtime_t *rt = ctx;
+	struct gen *g = __atomic_load_n(&rt->gen, __ATOMIC_ACQUIRE);
+	const ww_conf_drive_t *d = ww_conf_drive_find(&g->conf, drv->id, drv->block);
+
+	return d ? &g->policy[d - g->conf.drives] : &rt->opts.probe;
+}
+
+static ww_poller_t *start_poller(ww_runtime_t *rt)
+{
+	const ww_conf_t *c = &rt->gen->conf;
+	ww_poller_cfg_t cfg;
+
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.sysroot = c->sysroot;
+	cfg.include = rt->gen->include[0] ? rt->gen->include : NULL;
+	cfg.interval_s = c->interval_s;
+	cfg.interval_rotational_s = c->interval_rotational_s;
+	cfg.rediscover_s = c->rediscover_s ? c->rediscover_s : c->interval_s;
+	cfg.workers = c->workers;
+	cfg.hung_after_s = c->hung_after_s;
+	cfg.discover = discover_filtered;
+	if (rt->opts.replay)
+		cfg.collect = ww_replay_collect_fn;
+	if (rt->endurance) {
+		cfg.after_collect = ww_endurance_after_collect;
+		cfg.after_collect_arg = rt->endurance;
+	}
+	return ww_poller_start(&cfg, rt->store);
+}
+
+static ww_endurance_svc_t *start_endurance(const ww_conf_t *c, ww_endurance_opts_t *o)
+{
+	char spec[512], e[200];
+
+	/* flags' overrides come first: the first match wins, so flags win */
+	for (size_t i = 0; i < c->n_drives; i++)
+		if (c->drives[i].rating[0] && !rating_spec(&c->drives[i], spec, sizeof(spec)))
+			ww_rating_override_parse(&o->overrides, spec, e, sizeof(e));
+	o->state_dir = c->state_dir;
+	o->hist.keep_s = c->retention_s;
+	return ww_endurance_serve_start(o);
+}
+
+ww_runtime_t *ww_runtime_start(const ww_conf_t *c, ww_runtime_opts_t *o, char *err,
+			       size_t errlen)
+{
+	ww_runtime_t *rt = calloc(1, sizeof(*rt));
+	ww_endurance_opts_t defaults = { 0 };
+	ww_probe_sched_cfg_t pcfg;
+	int rc = 0;
+
+	if (!rt || ww_runtime_check_conf(c, err, errlen))
+		goto fail;
+	rt->opts = *o;
+	rt->gen = new_gen(c, &rt->opts.probe);
+	rt->store = rt->gen ? ww_store_new(c->missing_retention_s) : NULL;
+	if (!rt->store) {
+		snprintf(err, errlen, "out of memory");
+		goto fail;
+	}
+	apply_smartctl(&rt->opts, c);
+	rt->endurance = start_endurance(c, o->endurance ? o->endurance : &defaults);
+	if (!rt->endurance) {
+		snprintf(err, errlen, "cannot start the endurance model (ratings file?)");
+		goto fail;
+	}
+	filter_rt = rt;
+	rt->poller = start_poller(rt);
+	if (!rt->poller) {
+		snprintf(err, errlen, "cannot start reader threads");
+		goto fail;
+	}
+	memset(&pcfg, 0, sizeof(pcfg));
+	pcfg.sysroot = c->sysroot;
+	pcfg.policy = rt->opts.probe;
+	pcfg.lookup = policy_of;
+	pcfg.lookup_ctx = rt;
+	pcfg.after_burst = ww_endurance_probe_burst; /* burst summaries into history */
+	pcfg.after_burst_arg = rt->endurance;
+	rt->probe = ww_probe_sched_start(&pcfg, rt->store, &rc);
+	if (!rt->probe && rc)
+		ww_log(WW_LOG_WARNING, "latency probes not started: %s", strerror(-rc));
+	ww_poller_tick(rt->poller); /* the first discovery and reads are queued */
+	return rt;
+fail:
+	if (rt) {
+		filter_rt = NULL;
+		if (rt->store)
+			ww_store_free(rt->store);
+		ww_endurance_svc_free(rt->endurance);
+		free(rt->gen);
+		free(rt);
+	}
+	return NULL;
+}
+
+ww_store_t *ww_runtime_store(ww_runtime_t *rt)
+{
+	return rt->store;
+}
+
+static void status(ww_store_t *store)
+{
+	ww_snapshot_t *s = ww_store_acquire(store);
+	size_t present = 0, standby = 0, hung = 0, failing = 0;
+
+	for (size_t i = 0; i < s->n; i++) {
+		present += s->drives[i].present;
+		standby += s->drives[i].standby;
+		hung += s->drives[i].hung;
+		failing += s->drives[i].last_collect && !s->drives[i].last_success;
+	}
+	ww_notify_status("%zu drives (%zu present, %zu standby, %zu hung, %zu failing)",
+			 s->n, present, standby, hung, failing);
+	ww_snapshot_release(s);
+}
+
+void ww_runtime_tick(ww_runtime_t *rt)
+{
+	ww_snapshot_t *cur;
+
+	ww_poller_tick(rt->poller);
+	cur = ww_store_acquire(rt->store);
+	if (!rt->prev || cur->generation != rt->prev->generation) {
+		ww_events_diff(rt->prev, cur, rt->gen->conf.notify_exec);
+		status(rt->store);
+	}
+	ww_snapshot_release(rt->prev);
+	rt->prev = cur;
+	ww_events_reap(rt->gen->conf.notify_timeout_s);
+}
+
+static bool poll_differs(const ww_conf_t *a, const ww_conf_t *b)
+{
+	if (a->interval_s != b->interval_s || a->interval_rotational_s != b->interval_rotational_s ||
+	    a->rediscover_s != b->rediscover_s || a->workers != b->workers ||
+	    a->hung_after_s != b->hung_after_s || a->n_include != b->n_include ||
+	    a->n_drives != b->n_drives || strcmp(a->sysroot, b->sysroot))
+		return true;
+	if (memcmp(a->include, b->include, sizeof(a->include)))
+		return true;
+	for (size_t i = 0; i < a->n_drives; i++)
+		if (a->drives[i].monitor != b->drives[i].monitor ||
+		    strcmp(a->drives[i].name, b->drives[i].name))
+			return true;
+	return false;
+}
+
+static void note_restart_only(const ww_conf_t *old, const ww_conf_t *c)
+{
+	bool ratings = old->n_drives != c->n_drives;
+
+	for (size_t i = 0; !ratings && i < c->n_drives; i++)
+		ratings = strcmp(old->drives[i].rating, c->drives[i].rating) ||
+			  strcmp(old->drives[i].warranty_start, c->drives[i].warranty_start) ||
+			  strcmp(old->drives[i].name, c->drives[i].name);
+	if (ratings || old->retention_s != c->retention_s || strcmp(old->state_dir, c->state_dir))
+		ww_log(WW_LOG_WARNING, "reload: rating, warranty_start, [history] retention and "
+		       "state_directory changes take effect at the next restart");
+}
+
+int ww_runtime_reload(ww_runtime_t *rt, const ww_conf_t *c)
+{
+	struct gen *g = new_gen(c, &rt->opts.probe), *old = rt->gen;
+	bool restart = poll_differs(&old->conf, c);
+
+	if (!g)
+		return -ENOMEM;
+	note_restart_only(&old->conf, c);
+	if (restart && !ww_poller_stop(rt->poller, 5)) {
+		/* a read is stuck: the old poller stays allocated for the exit */
+		rt->poller = NULL;
+		free(g);
+		return -EBUSY;
+	}
+	g->older = old;
+	__atomic_store_n(&rt->gen, g, __ATOMIC_RELEASE);
+	apply_smartctl(&rt->opts, c);
+	ww_store_set_retention(rt->store, c->missing_retention_s);
+	if (restart) {
+		/* the store (and history) stay; only the scheduler restarts */
+		rt->poller = start_poller(rt);
+		if (!rt->poller)
+			return -ENOMEM;
+		ww_poller_tick(rt->poller);
+	}
+	return 0;
+}
+
+void ww_runtime_stop(ww_runtime_t *rt)
+{
+	if (!rt)
+		return;
+	ww_snapshot_release(rt->prev);
+	ww_probe_sched_stop(rt->probe);
+	if (rt->poller && !ww_poller_stop(rt->poller, 5)) {
+		ww_log(WW_LOG_WARNING, "a device read is still outstanding; exiting without waiting");
+		return;
+	}
+	filter_rt = NULL;
+	ww_store_free(rt->store);
+	ww_endurance_svc_free(rt->endurance); /* closes the history database */
+	for (struct gen *g = rt->gen, *n; g; g = n) {
+		n = g->older;
+		free(g);
+	}
+	free(rt);
+}

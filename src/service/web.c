@@ -1,0 +1,149 @@
+/* `wearwatch web`: the unprivileged half. Serves HTTP(S) with optional basic
+ * auth (web.config, webcfg.h); each request's path is checked against the
+ * fixed route list and forwarded to the collector (ipc.h), whose answer is
+ * relayed. It refuses to start holding a capability or able to open a drive
+ * node, so a mistake in the unit fails loudly. */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <microhttpd.h>
+#include <systemd/sd-daemon.h>
+
+#include "wearwatch/conf.h"
+#include "wearwatch/http.h"
+#include "wearwatch/basic.h"
+#include "wearwatch/service.h"
+
+#define IPC_TIMEOUT_MS 10000
+
+/* the collector over its Unix socket (ipc.h) */
+static int fetch_ipc(void *ctx, const ww_conf_t *conf, const char *path, ww_route_reply_t *r)
+{
+	(void)ctx;
+	return ww_ipc_request(conf->socket_path, path, IPC_TIMEOUT_MS, r);
+}
+
+/* Refuse to run with privileges the web side must not have. faccessat with
+ * AT_EACCESS asks the kernel's permission check (capabilities included)
+ * without opening the node, so no drive is touched. */
+static int privilege_check(const char *dev_dir)
+{
+	static const char *const prefixes[] = { "sd", "sg", "nvme", "ng", "hd", "vd", "xvd",
+						"megaraid" };
+	char line[256];
+	FILE *f = fopen("/proc/self/status", "re");
+	unsigned long long capeff = ~0ULL;
+	unsigned nodes = 0, accessible = 0;
+	DIR *d;
+	struct dirent *e;
+
+	if (f) {
+		while (fgets(line, sizeof(line), f))
+			if (sscanf(line, "CapEff: %llx", &capeff) == 1)
+				break;
+		fclose(f);
+	}
+	if (capeff) {
+		ww_log(WW_LOG_ERR, "web: refusing to run with capabilities (CapEff %016llx); "
+		       "run it as wearwatch-web.service or as an unprivileged user", capeff);
+		return -EPERM;
+	}
+	d = opendir(dev_dir);
+	while (d && (e = readdir(d))) {
+		struct stat st;
+		bool drive = false;
+
+		for (size_t i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++)
+			drive |= !strncmp(e->d_name, prefixes[i], strlen(prefixes[i]));
+		if (!drive || fstatat(dirfd(d), e->d_name, &st, 0) ||
+		    !(S_ISBLK(st.st_mode) || S_ISCHR(st.st_mode)))
+			continue;
+		nodes++;
+		if (!faccessat(dirfd(d), e->d_name, R_OK, AT_EACCESS)) {
+			ww_log(WW_LOG_ERR, "web: refusing to run: %s/%s is accessible", dev_dir,
+			       e->d_name);
+			accessible++;
+		}
+	}
+	if (d)
+		closedir(d);
+	ww_log(WW_LOG_INFO, "web: privilege check: CapEff 0, %u of %u drive nodes in %s accessible",
+	       accessible, nodes, dev_dir);
+	return accessible ? -EPERM : 0;
+}
+
+int ww_web_main(int argc, char **argv)
+{
+	ww_conf_t *conf = calloc(1, sizeof(*conf));
+	ww_webfront_t *w;
+	const char *dev_dir = "/dev";
+	char err[512];
+	sigset_t sigs;
+	int sig = 0;
+	struct timespec tick;
+
+	if (!conf)
+		return 1;
+	if (ww_service_wants_help(argc, argv, "web"))
+		return free(conf), 0;
+	for (int i = 1; i + 1 < argc; i++)
+		if (!strcmp(argv[i], "--dev-dir"))
+			dev_dir = argv[i + 1];
+	if (ww_conf_build(conf, argc, argv, err, sizeof(err))) {
+		ww_log(WW_LOG_ERR, "%s", err);
+		return free(conf), 2;
+	}
+	if (privilege_check(dev_dir))
+		return free(conf), 1;
+	sigs = ww_service_block_signals();
+	w = ww_webfront_open(conf, sd_listen_fds(1) == 1 ? SD_LISTEN_FDS_START : -1, fetch_ipc,
+			     NULL, err, sizeof(err));
+	if (!w) {
+		ww_log(WW_LOG_ERR, "%s", err);
+		return free(conf), strstr(err, "cannot serve") ? 1 : 2;
+	}
+	ww_log(WW_LOG_INFO, "web on %s (%s%s), collector %s",
+	       sd_listen_fds(0) >= 1 ? "socket from systemd" : conf->listen, ww_webfront_scheme(w),
+	       ww_webfront_auth(w) ? ", basic auth" : "", conf->socket_path);
+	ww_notify_ready(!strcmp(ww_webfront_scheme(w), "https") ? "serving https" : "serving http");
+	tick = ww_service_tick_interval();
+	for (;;) {
+		sig = sigtimedwait(&sigs, NULL, &tick);
+		if (sig == SIGTERM || sig == SIGINT)
+			break;
+		if (sig == SIGHUP) {
+			int rc;
+
+			ww_notify_reloading(1);
+			rc = ww_conf_build(conf, argc, argv, err, sizeof(err));
+			if (!rc)
+				rc = ww_webfront_reload(&w, conf, err, sizeof(err));
+			if (rc == -EIO) {
+				ww_log(WW_LOG_ERR, "reload: %s", err);
+				break;
+			}
+			if (rc)
+				ww_log(WW_LOG_ERR, "reload: %s; keeping the last good configuration", err);
+			else
+				ww_log(WW_LOG_INFO, "reloaded: web on %s (%s%s)", conf->listen,
+				       ww_webfront_scheme(w), ww_webfront_auth(w) ? ", basic auth" : "");
+			ww_notify_reloading(0);
+		}
+		ww_notify_watchdog();
+	}
+	ww_notify_stopping();
+	ww_log(WW_LOG_INFO, "%s: stopping", sig > 0 ? strsignal(sig) : "error");
+	ww_webfront_close(w);
+	free(conf);
+	return 0;
+}
