@@ -1,4 +1,4 @@
-/* wearwatch entry point: dispatches subcommands (see src/daemon/cli.c). */
+/* wearwatch entry point: the command table of src/cli/. */
 #include "wearwatch/cli.h"
 
 int main(int argc, char **argv)

@@ -99,7 +99,7 @@ typedef struct ww_hpoint {
 long ww_history_query(ww_history_t *h, const char *id, ww_hmetric_t m, time_t from,
 		      time_t to, unsigned max_points, ww_hpoint_t **out);
 
-/** Summary of one finished latency-probe burst (src/daemon/probe_sched.c):
+/** Summary of one finished latency-probe burst (src/sched/probe_sched.c):
  * quantiles of that burst's successful reads (nearest rank over the probe
  * histogram, within 1 %), its slowest read, and its read/error counts.
  * has_latency is false when no read succeeded (quantiles stored as NULL). */

@@ -4,7 +4,7 @@
  * Units: latencies in nanoseconds inside the probe layer, seconds in the
  * summary that the store keeps and the exposition renders. Errors are
  * negative errno values. Nothing here touches the store; the daemon joins them
- * (src/daemon/probe_sched.c).
+ * (src/sched/probe_sched.c).
  *
  * Why our own histogram: Debian 12 packages HdrHistogram only for Java and Go
  * (`apt-cache search hdr histogram`), not for C. The layout follows the

@@ -4,7 +4,7 @@
 usage: seed_history.py HISTORY_DB NOW DRIVE_JSON...
 
 Run after `wearwatch serve --state-dir DIR` has created DIR/history.db (the
-service owns the schema, src/store/history.c; this script only inserts rows
+service owns the schema, src/history/history.c; this script only inserts rows
 by column name). For each drive (a JSON state object from /api/v1/drives) it
 writes one raw sample (tier 0) every 6 hours over the 60 days before NOW - 120
 s, ending at the drive's current summary values, so the plots join the

@@ -217,7 +217,7 @@ async function main() {
 			check(lens.used && lens.used[0].n > 100, 'percentage-used plot has points for ' + d.id);
 			check(lens.errors && lens.errors[0].n > 100, 'unsafe-shutdown plot has points for ' + d.id);
 			check(lens.latency && lens.latency[1].n > 0, 'probe-latency plot has points for ' + d.id,
-				'the history database keeps no probe latency (src/store/history.c metrics)');
+				'the history database keeps no probe latency (src/history/history.c metrics)');
 			const hp = await getJSON(base, '/api/v1/drives/' + encodeURIComponent(d.id) + '/history?metric=probe_latency_p99_seconds&from=' + from + '&to=' + (now + 60) + '&max_points=400');
 			const apiP = hp.body && hp.body.points ? hp.body.points.filter((p) => p[1] !== null).length : -1;
 			check(lens.latency && apiP > 100 && Math.abs(lens.latency[1].n - apiP) <= 2, 'probe-latency plot shows what the history API returns for ' + d.id, (lens.latency ? lens.latency[1].n : 'none') + ' vs ' + apiP);

@@ -1,4 +1,4 @@
-/* History write failures (src/store/history.c, src/daemon/history_log.c):
+/* History write failures (src/history/history.c, src/service/history_log.c):
  * counted, logged once and then rate-limited, and published as
  * wearwatch_history_write_errors_total. The adversarial finding: with a full
  * disk under --state-dir the service kept serving and said nothing.

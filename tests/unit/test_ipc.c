@@ -1,4 +1,4 @@
-/* Collector IPC server (src/daemon/ipc.c) against clients that misbehave:
+/* Collector IPC server (src/http/ipc.c) against clients that misbehave:
  * idle connections, a request trickled in byte by byte, a client that never
  * reads its answer. A normal request must still be answered within 1 s
  * (the adversarial finding: 3 idle connections made the web side answer 503,
