@@ -174,13 +174,12 @@ typedef struct ww_smartctl_dev {
 	char info_name[96];
 } ww_smartctl_dev_t;
 
-/** Parse the JSON of `smartctl --scan-open -j` (or --scan). Returns the number
- * of devices written to out (at most max) or -EINVAL. */
-int ww_smartctl_scan_parse(const char *json, size_t len, ww_smartctl_dev_t *out,
-			   size_t max);
+/** Parse the JSON of `smartctl --scan-open -j` (or --scan): every entry of
+ * "devices" that has a name, in order, into *out (malloc'd, the caller
+ * frees it, also when 0 are returned). Returns their number, -EINVAL (not
+ * a JSON object) or -ENOMEM. */
+int ww_smartctl_scan_parse(const char *json, size_t len, ww_smartctl_dev_t **out);
 
-/** Run `smartctl --scan-open -j` and parse it. Returns count or -errno. */
-int ww_smartctl_scan(ww_smartctl_dev_t *out, size_t max, int timeout_s);
 
 /* --------------------------------------------------- per-drive config ----- */
 

@@ -59,6 +59,12 @@ typedef struct ww_drive {
 int ww_discover(const char *sysroot, const char *const *include,
 		ww_drive_t *out, size_t max);
 
+/** Every drive under sysroot, as ww_discover, in an array of the size
+ * needed (no limit on the number of drives): *out is malloc'd (the caller
+ * frees it) when the return value (the number of drives) is >= 0; -errno
+ * otherwise, with *out untouched. */
+int ww_discover_all(const char *sysroot, const char *const *include, ww_drive_t **out);
+
 /** Runtime power status of a block device from
  * /sys/block/NAME/device/power/runtime_status: "active", "suspended",
  * "suspending", "resuming" or "unsupported". Returns 1 when the device must not

@@ -1,13 +1,12 @@
 /* DEVICE argument of `show`, `capture` and `verify`: one lookup for all of
- * them (see cli_tools.h). */
+ * them (see cli.h). */
 #include <errno.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "wearwatch/cli.h"
+#include "cli/cli.h"
 
-#define WW_LOOKUP_MAX 256
 
 static bool dev_eq(const char *want, const char *name)
 {
@@ -48,10 +47,8 @@ static const ww_drive_t *find_drive(const ww_drive_t *d, int n, const char *want
 static int discover(const char *sysroot, const char *const *inc, ww_drive_t **all)
 {
 	free(*all);
-	*all = calloc(WW_LOOKUP_MAX, sizeof(**all));
-	if (!*all)
-		return -ENOMEM;
-	return ww_discover(sysroot, inc, *all, WW_LOOKUP_MAX);
+	*all = NULL;
+	return ww_discover_all(sysroot, inc, all);
 }
 
 const ww_drive_t *ww_cli_lookup_drive(const char *sysroot, const char *want,

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "wearwatch/basic.h"
-#include "wearwatch/cli.h"
+#include "cli/cli.h"
 #include "wearwatch/conf.h"
 #include "wearwatch/service.h"
 
@@ -22,7 +22,7 @@ static const char usage_notify_test[] =
 	"exit status: 0 the program exited 0, 1 it failed, timed out or could not\n"
 	"             be started, 2 usage or configuration error\n";
 
-int ww_notify_test_main(int argc, char **argv)
+int ww_cli_notify_test(int argc, char **argv)
 {
 	ww_conf_t *c;
 	char err[512], desc[96];

@@ -15,9 +15,8 @@
 
 #include <json-c/json.h>
 
-#include "wearwatch/sched.h"
 #include "wearwatch/conf.h"
-#include "wearwatch/cli.h"
+#include "cli/cli.h"
 #include "wearwatch/discover.h"
 
 static const char usage_probe[] =
@@ -74,7 +73,7 @@ static int parse(int argc, char **argv, struct cli *c)
 	memset(c, 0, sizeof(*c));
 	c->bs = 4096;
 	c->qd = 1;
-	for (int i = 2; i < argc; i++) {
+	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
 		uint64_t *dst = NULL;
 
@@ -219,7 +218,7 @@ static double cpu_now(void)
 	       (double)ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
 }
 
-int ww_probe_cli_main(int argc, char **argv)
+int ww_cli_probe(int argc, char **argv)
 {
 	struct cli c;
 	char path[PATH_MAX], real[PATH_MAX];

@@ -8,7 +8,7 @@
 #include <sys/stat.h>
 
 #include "wearwatch/collect.h"
-#include "wearwatch/cli.h"
+#include "cli/cli.h"
 #include "wearwatch/decode.h"
 #include "wearwatch/expo.h"
 
@@ -34,13 +34,13 @@ int ww_cli_capture(int argc, char **argv)
 	char path[512];
 	int ret, err, code;
 
-	for (int i = 2; i < argc; i++) {
+	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
 			fputs(usage_capture, stdout);
 			return 0;
 		}
 	}
-	for (int i = 2; i < argc; i++) {
+	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--redact")) {
 			redact = true;
 		} else if (!strcmp(argv[i], "--sysroot") && i + 1 < argc) {
@@ -318,7 +318,7 @@ int ww_cli_decode(int argc, char **argv)
 	ww_read_report_t *r = calloc(1, sizeof(*r));
 	int rc;
 
-	for (int i = 2; i < argc; i++) {
+	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
 			fputs(usage_decode, stdout);
 			free(h);
@@ -326,7 +326,7 @@ int ww_cli_decode(int argc, char **argv)
 			return 0;
 		}
 	}
-	for (int i = 2; i < argc; i++) {
+	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--json"))
 			json = true;
 		else if (!strcmp(argv[i], "--type") && i + 1 < argc)

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "wearwatch/collect.h"
-#include "wearwatch/cli.h"
+#include "cli/cli.h"
 
 static unsigned n_diff, n_unexplained;
 
@@ -97,13 +97,13 @@ int ww_cli_verify(int argc, char **argv)
 	const char *type = NULL, *why, *dev = NULL, *sysroot = "";
 	int ret_n, ret_s, err, code = 0;
 
-	for (int i = 2; i < argc; i++) {
+	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
 			fputs(usage_verify, stdout);
 			goto out;
 		}
 	}
-	for (int i = 2; i < argc && code == 0; i++) {
+	for (int i = 1; i < argc && code == 0; i++) {
 		if ((!strcmp(argv[i], "-d") || !strcmp(argv[i], "--type")) && i + 1 < argc)
 			type = argv[++i];
 		else if (!strcmp(argv[i], "--sysroot") && i + 1 < argc)

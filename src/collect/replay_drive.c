@@ -206,28 +206,37 @@ int ww_replay_collect(const char *file, const ww_drive_t *d, ww_health_t *h,
 
 /* ---- registry for serve --replay ---- */
 
-#define WW_REPLAY_MAX 1024
-static char *ww_replay_files[WW_REPLAY_MAX];
+/* the captures served, in the order added; grown as needed */
+static char **ww_replay_files;
 static ww_drive_t *ww_replay_drives;
-static size_t ww_replay_n;
+static size_t ww_replay_n, ww_replay_cap;
 
 static int add_file(const char *path)
 {
 	ww_drive_t d;
 
-	if (ww_replay_n >= WW_REPLAY_MAX)
-		return -ENOSPC;
 	if (ww_replay_load_drive(path, &d) < 0)
 		return -EINVAL;
-	if (!ww_replay_drives &&
-	    !(ww_replay_drives = calloc(WW_REPLAY_MAX, sizeof(ww_drive_t))))
-		return -ENOMEM;
+	if (ww_replay_n == ww_replay_cap) {
+		size_t cap = ww_replay_cap ? 2 * ww_replay_cap : 64;
+		ww_drive_t *nd = realloc(ww_replay_drives, cap * sizeof(*nd));
+		char **nf;
+
+		if (!nd)
+			return -ENOMEM;
+		ww_replay_drives = nd;
+		nf = realloc(ww_replay_files, cap * sizeof(*nf));
+		if (!nf)
+			return -ENOMEM;
+		ww_replay_files = nf;
+		ww_replay_cap = cap;
+	}
 	/* the same capture served twice (demos, benchmarks) needs distinct ids */
 	for (size_t i = 0; i < ww_replay_n; i++)
 		if (!strcmp(ww_replay_drives[i].id, d.id)) {
 			char id[sizeof(d.id)];
 
-			snprintf(id, sizeof(id), "%.140s-r%zu", d.id, ww_replay_n);
+			snprintf(id, sizeof(id), "%.130s-r%zu", d.id, ww_replay_n);
 			snprintf(d.id, sizeof(d.id), "%s", id);
 			break;
 		}

@@ -541,11 +541,12 @@ const char *ww_smartctl_exit_explain(int status, char *buf, size_t len)
 	return buf;
 }
 
-int ww_smartctl_scan_parse(const char *json, size_t len, ww_smartctl_dev_t *out,
-			   size_t max)
+int ww_smartctl_scan_parse(const char *json, size_t len, ww_smartctl_dev_t **out)
 {
 	json_object *j, *devs;
 	struct json_tokener *tok = json_tokener_new();
+	ww_smartctl_dev_t *o;
+	size_t cap;
 	int n = 0;
 
 	if (!tok)
@@ -557,19 +558,26 @@ int ww_smartctl_scan_parse(const char *json, size_t len, ww_smartctl_dev_t *out,
 		return -EINVAL;
 	}
 	devs = jget(j, "devices");
-	for (size_t i = 0; devs && json_object_is_type(devs, json_type_array) &&
-			   i < json_object_array_length(devs) && (size_t)n < max; i++) {
+	cap = devs && json_object_is_type(devs, json_type_array) ?
+	      json_object_array_length(devs) : 0;
+	o = calloc(cap ? cap : 1, sizeof(*o));
+	if (!o) {
+		json_object_put(j);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < cap; i++) {
 		json_object *d = json_object_array_get_idx(devs, i);
-		ww_smartctl_dev_t *o = &out[n];
 
-		memset(o, 0, sizeof(*o));
-		jget_str(d, "name", o->name, sizeof(o->name));
-		jget_str(d, "type", o->type, sizeof(o->type));
-		jget_str(d, "protocol", o->protocol, sizeof(o->protocol));
-		jget_str(d, "info_name", o->info_name, sizeof(o->info_name));
-		if (*o->name)
+		jget_str(d, "name", o[n].name, sizeof(o[n].name));
+		jget_str(d, "type", o[n].type, sizeof(o[n].type));
+		jget_str(d, "protocol", o[n].protocol, sizeof(o[n].protocol));
+		jget_str(d, "info_name", o[n].info_name, sizeof(o[n].info_name));
+		if (*o[n].name)
 			n++;
+		else
+			memset(&o[n], 0, sizeof(o[n]));
 	}
 	json_object_put(j);
+	*out = o;
 	return n;
 }

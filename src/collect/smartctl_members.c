@@ -11,7 +11,6 @@
 
 #include "wearwatch/collect.h"
 
-#define WW_MEMBERS_MAX 64
 #define WW_MEMBERS_TIMEOUT_S 30
 #define WW_SMARTCTL_READ_TIMEOUT_S 60
 
@@ -76,30 +75,37 @@ bool ww_smartctl_raid_present(const char *sysroot)
 
 /* the last scan, shared by the poller's discovery calls */
 static pthread_mutex_t ww_members_lock = PTHREAD_MUTEX_INITIALIZER;
-static ww_drive_t ww_members[WW_MEMBERS_MAX];
+static ww_drive_t *ww_members;
 static int ww_n_members;
 static time_t ww_members_at;
 
-static int scan(ww_drive_t *out, size_t max)
+/* RAID members listed by `smartctl --scan`, as drives, into *out (malloc'd):
+ * their number or -errno */
+static int scan(ww_drive_t **out)
 {
 	static const char *const argv[] = { "smartctl", "--scan", "-j", "-d", "scsi", NULL };
-	ww_smartctl_dev_t *devs = calloc(WW_MEMBERS_MAX, sizeof(*devs));
+	ww_smartctl_dev_t *devs = NULL;
+	ww_drive_t *d;
 	char *json = NULL;
 	size_t len = 0;
 	int es, n, k = 0;
 
-	if (!devs)
-		return -ENOMEM;
 	n = ww_smartctl_run(NULL, NULL, argv, WW_MEMBERS_TIMEOUT_S, &json, &len, &es);
 	if (n == 0)
-		n = ww_smartctl_scan_parse(json, len, devs, WW_MEMBERS_MAX);
+		n = ww_smartctl_scan_parse(json, len, &devs);
 	free(json);
-	for (int i = 0; i < n && (size_t)k < max; i++)
+	if (n < 0)
+		return n;
+	d = calloc(n ? (size_t)n : 1, sizeof(*d));
+	for (int i = 0; d && i < n; i++)
 		if (!strncmp(devs[i].type, "megaraid,", 9) &&
-		    !ww_smartctl_member_drive(&devs[i], &out[k]))
+		    !ww_smartctl_member_drive(&devs[i], &d[k]))
 			k++;
 	free(devs);
-	return n < 0 ? n : k;
+	if (!d)
+		return -ENOMEM;
+	*out = d;
+	return k;
 }
 
 int ww_smartctl_members_discover(const char *sysroot, ww_drive_t *out, size_t max,
@@ -114,8 +120,14 @@ int ww_smartctl_members_discover(const char *sysroot, ww_drive_t *out, size_t ma
 		return 0;
 	pthread_mutex_lock(&ww_members_lock);
 	if (!ww_members_at || now - ww_members_at >= (time_t)rescan_s || now < ww_members_at) {
-		n = scan(ww_members, WW_MEMBERS_MAX);
+		ww_drive_t *fresh = NULL;
+
+		n = scan(&fresh);
 		/* smartctl missing or failing: no members, try again next time */
+		if (n >= 0) {
+			free(ww_members);
+			ww_members = fresh;
+		}
 		ww_n_members = n > 0 ? n : 0;
 		ww_members_at = n >= 0 ? now : 0;
 	}

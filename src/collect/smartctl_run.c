@@ -276,18 +276,3 @@ int ww_smartctl_run(const char *dev, const char *type, const char *const *argv,
 		*out_len = len;
 	return 0;
 }
-
-int ww_smartctl_scan(ww_smartctl_dev_t *out, size_t max, int timeout_s)
-{
-	static const char *const argv[] = { "smartctl", "--scan-open", "-j", NULL };
-	char *json;
-	size_t len;
-	int es, ret;
-
-	ret = ww_smartctl_run(NULL, NULL, argv, timeout_s, &json, &len, &es);
-	if (ret < 0)
-		return ret;
-	ret = ww_smartctl_scan_parse(json, len, out, max);
-	free(json);
-	return ret;
-}

@@ -468,8 +468,10 @@ static bool merge(ww_drive_t *out, size_t nout, const ww_drive_t *n)
 	return false;
 }
 
-int ww_discover(const char *sysroot, const char *const *include,
-		ww_drive_t *out, size_t max)
+/* Writes at most max drives to out; *found counts every drive there is (an
+ * upper bound when out is full: paths of drives not stored are not merged). */
+static int discover_into(const char *sysroot, const char *const *include, ww_drive_t *out,
+			 size_t max, size_t *found)
 {
 	char p[PATH_MAX];
 	struct dirent **ents;
@@ -502,6 +504,7 @@ int ww_discover(const char *sysroot, const char *const *include,
 			continue;
 		if (count < max)
 			out[count++] = *d;
+		(*found)++;
 	}
 out:
 	free(d);
@@ -509,6 +512,41 @@ out:
 		free(ents[i]);
 	free(ents);
 	return ret ? ret : (int)count;
+}
+
+int ww_discover(const char *sysroot, const char *const *include, ww_drive_t *out, size_t max)
+{
+	size_t found = 0;
+
+	return discover_into(sysroot, include, out, max, &found);
+}
+
+int ww_discover_all(const char *sysroot, const char *const *include, ww_drive_t **out)
+{
+	size_t cap = 64, found;
+	ww_drive_t *d = NULL;
+	int n;
+
+	for (;;) {
+		ww_drive_t *nd = realloc(d, cap * sizeof(*d));
+
+		if (!nd) {
+			free(d);
+			return -ENOMEM;
+		}
+		d = nd;
+		found = 0;
+		n = discover_into(sysroot, include, d, cap, &found);
+		if (n < 0 || found <= cap)
+			break;
+		cap = found; /* drives came and went, or more than fitted: again */
+	}
+	if (n < 0) {
+		free(d);
+		return n;
+	}
+	*out = d;
+	return n;
 }
 
 ww_transport_t ww_drive_transport(const ww_drive_t *d, const ww_health_t *h)

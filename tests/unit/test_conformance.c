@@ -179,10 +179,11 @@ static void check_json(const char *dir, const char *rel)
 		goto out;
 	}
 	if (strstr(rel, "_scan_")) {
-		ww_smartctl_dev_t devs[16];
+		ww_smartctl_dev_t *devs = NULL;
 
-		rc = ww_smartctl_scan_parse((char *)buf, len, devs, 16);
+		rc = ww_smartctl_scan_parse((char *)buf, len, &devs);
 		CHECK(rc > 0);
+		free(devs);
 		goto out;
 	}
 	rc = ww_smartctl_parse((char *)buf, len, h, &info);

@@ -165,11 +165,12 @@ static void test_scan(void)
 {
 	const char *s = "{\"devices\":[{\"name\":\"/dev/bus/0\",\"info_name\":\"/dev/bus/0 [megaraid_disk_00]\","
 			"\"type\":\"megaraid,0\",\"protocol\":\"SCSI\"},{\"name\":\"/dev/sda\",\"type\":\"sat\"}]}";
-	ww_smartctl_dev_t devs[4];
+	ww_smartctl_dev_t *devs = NULL;
 
-	CHECK(ww_smartctl_scan_parse(s, strlen(s), devs, 4) == 2);
+	CHECK(ww_smartctl_scan_parse(s, strlen(s), &devs) == 2);
 	CHECK_STR(devs[0].type, "megaraid,0");
 	CHECK_STR(devs[1].name, "/dev/sda");
+	free(devs);
 }
 
 int main(void)

@@ -14,7 +14,7 @@ int main(void)
 {
 	const char *fx = getenv("WW_FIXTURES");
 	char path[1024], buf[8192];
-	ww_smartctl_dev_t devs[8];
+	ww_smartctl_dev_t *devs = NULL;
 	ww_drive_t d, plain;
 	size_t n;
 	FILE *f;
@@ -40,7 +40,7 @@ int main(void)
 	n = fread(buf, 1, sizeof(buf) - 1, f);
 	fclose(f);
 	buf[n] = '\0';
-	k = ww_smartctl_scan_parse(buf, n, devs, 8);
+	k = ww_smartctl_scan_parse(buf, n, &devs);
 	CHECK_EQ_I64(k, 2);
 	CHECK_EQ_I64(ww_smartctl_member_drive(&devs[1], &d), 0);
 	CHECK_STR(d.id, "smartctl-bus_0-megaraid_1");
@@ -49,5 +49,6 @@ int main(void)
 	CHECK_EQ_I64(d.protocol, WW_PROTO_SCSI);
 	CHECK_STR(d.block, "");
 	CHECK_STR(ww_smartctl_type_for(&d), "megaraid,1");
+	free(devs);
 	return ww_test_done("test_smartctl_members");
 }

@@ -1,0 +1,54 @@
+/* What the subcommands of src/cli/ share (private to the folder). Every
+ * subcommand entry takes argv with argv[0] its own name ("scan") and returns
+ * the process exit status. */
+#ifndef WW_CLI_CLI_H
+#define WW_CLI_CLI_H
+
+#include <stdbool.h>
+
+#include "wearwatch/discover.h"
+
+/** Exit statuses of the commands that read one drive (show, capture). */
+enum {
+	WW_EXIT_READ_OK = 0,
+	WW_EXIT_STANDBY = 1,
+	WW_EXIT_USAGE = 2,
+	WW_EXIT_READ_FAILED = 3,
+	WW_EXIT_NO_HEALTH = 4,
+};
+
+/** True when argv (after argv[0]) asks for --help or -h. */
+bool ww_cli_wants_help(int argc, char **argv);
+
+/** [--json] [--sysroot DIR] and at most one positional argument, as `scan`
+ * and `show` take them. */
+typedef struct ww_cli_opts {
+	bool json;
+	const char *sysroot; /* "" = the live system */
+	const char *arg;     /* the positional argument, NULL when none */
+} ww_cli_opts_t;
+
+/** Parse argv into *o; prints `usage` after the offending argument and
+ * returns -EINVAL on anything else. */
+int ww_cli_parse_opts(int argc, char **argv, ww_cli_opts_t *o, const char *usage);
+
+/** The drive DEVICE names, as `show`, `capture` and `verify` accept it: a
+ * bare name or /dev node (block device, sg/controller node, any path or NVMe
+ * namespace), a stable id (bare or /dev/disk/by-id/ID), a symlink to a node,
+ * or a device scan leaves out (loop, dm, ...). Discovers under sysroot ("" =
+ * the real /sys). Returns a pointer into *all (caller frees *all, also on
+ * NULL) or NULL when nothing matches; *err is -errno when discovery failed,
+ * else 0. (lookup.c) */
+const ww_drive_t *ww_cli_lookup_drive(const char *sysroot, const char *want,
+				      ww_drive_t **all, int *err);
+
+/* the subcommands, one file each */
+int ww_cli_scan(int argc, char **argv);
+int ww_cli_show(int argc, char **argv);
+int ww_cli_probe(int argc, char **argv);
+int ww_cli_capture(int argc, char **argv);
+int ww_cli_decode(int argc, char **argv);
+int ww_cli_verify(int argc, char **argv);
+int ww_cli_notify_test(int argc, char **argv);
+
+#endif
