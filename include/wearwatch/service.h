@@ -29,8 +29,27 @@ extern "C" {
  * after), ignore SIGPIPE, and return the set for sigtimedwait(). */
 sigset_t ww_service_block_signals(void);
 
-/** Main-loop period: 1 s, or half the systemd watchdog interval if shorter. */
-struct timespec ww_service_tick_interval(void);
+/** What a long-running process does in the one main loop (ww_service_run). */
+typedef struct ww_service_ops {
+	/** Called on every wake-up (at most every second, more often when the
+	 * watchdog needs it). NULL = nothing to do. */
+	void (*tick)(void *ctx);
+	/** SIGHUP: re-read the configuration and apply it. Return 0 when it
+	 * was applied, another negative value when the last good one was kept
+	 * (already logged), WW_SERVICE_STOP when the process cannot go on. */
+	int (*reload)(void *ctx);
+	void *ctx;
+} ww_service_ops_t;
+
+#define WW_SERVICE_STOP (-10000)
+
+/** The main loop of `collector`, `web` and `serve`, after READY=1: waits for
+ * SIGTERM, SIGINT and SIGHUP (blocked by ww_service_block_signals) at most
+ * one tick interval (1 s, or half the systemd watchdog interval if shorter),
+ * runs ops->tick, pings the watchdog, and brackets each reload with
+ * RELOADING=1 / READY=1. Returns on SIGTERM/SIGINT (logged "...: stopping",
+ * STOPPING=1 sent) with 0, or after a reload returned WW_SERVICE_STOP with 1. */
+int ww_service_run(sigset_t sigs, const ww_service_ops_t *ops);
 
 /** Prints the usage of `wearwatch <cmd>` when argv has --help/-h; true then. */
 bool ww_service_wants_help(int argc, char **argv, const char *cmd);

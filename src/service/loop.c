@@ -1,4 +1,5 @@
-/* Shared pieces of collector and web (see service.h). */
+/* The one main loop of the long-running commands and what they share (see
+ * service.h). */
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
@@ -20,7 +21,8 @@ sigset_t ww_service_block_signals(void)
 	return s;
 }
 
-struct timespec ww_service_tick_interval(void)
+/* 1 s, or half the systemd watchdog interval if shorter */
+static struct timespec tick_interval(void)
 {
 	uint64_t wd = ww_notify_watchdog_usec();
 	struct timespec t = { 1, 0 };
@@ -30,6 +32,32 @@ struct timespec ww_service_tick_interval(void)
 		t.tv_nsec = (long)(wd / 2 * 1000);
 	}
 	return t;
+}
+
+int ww_service_run(sigset_t sigs, const ww_service_ops_t *ops)
+{
+	struct timespec tick = tick_interval();
+	int sig, rc = 0;
+
+	for (;;) {
+		if (ops->tick)
+			ops->tick(ops->ctx);
+		ww_notify_watchdog();
+		sig = sigtimedwait(&sigs, NULL, &tick);
+		if (sig == SIGTERM || sig == SIGINT)
+			break;
+		if (sig != SIGHUP || !ops->reload)
+			continue;
+		ww_notify_reloading(1);
+		if (ops->reload(ops->ctx) == WW_SERVICE_STOP) {
+			rc = 1;
+			break;
+		}
+		ww_notify_reloading(0);
+	}
+	ww_notify_stopping();
+	ww_log(WW_LOG_INFO, "%s: stopping", rc ? "error" : strsignal(sig));
+	return rc;
 }
 
 static const char common_opts[] =

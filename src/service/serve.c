@@ -7,13 +7,10 @@
  * poller's workers. */
 #include <errno.h>
 #include <getopt.h>
-#include <limits.h>
-#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "wearwatch/collect.h"
 #include "wearwatch/conf.h"
@@ -99,165 +96,202 @@ static void log_web(const char *what, const ww_conf_t *c, ww_webfront_t *w)
 	       c->interval_s, c->interval_rotational_s);
 }
 
-/* The body of ww_serve_main; the caller owns (and frees) cargv, owned (the
- * flag strings this function allocates into cargv), conf and next. */
-static int serve(int argc, char **argv, char **cargv, char **owned, ww_conf_t *conf,
-		 ww_conf_t *next)
+/* Everything `serve` holds from start to exit. */
+struct serve {
+	int cargc;             /* cargv: argv[0] and the configuration flags, */
+	char **cargv;          /* re-read at every reload */
+	char **owned;          /* "--name" strings made for cargv */
+	int nowned;
+	ww_conf_t conf, next;
+	ww_endurance_opts_t end_opts;
+	ww_runtime_opts_t ro;
+	ww_runtime_t *rt;
+	ww_webfront_t *web;
+};
+
+/* a configuration flag, re-spelled as --name VALUE for ww_conf_build() */
+static int keep_conf_flag(struct serve *s, int c)
+{
+	for (const struct option *o = ww_conf_options(); o->name; o++) {
+		char *flag;
+
+		if (o->val != c)
+			continue;
+		flag = malloc(strlen(o->name) + 3);
+		if (!flag)
+			return -ENOMEM;
+		s->owned[s->nowned++] = flag;
+		sprintf(flag, "--%s", o->name);
+		s->cargv[s->cargc++] = flag;
+		if (o->has_arg)
+			s->cargv[s->cargc++] = optarg;
+		return 0;
+	}
+	return -EINVAL;
+}
+
+static int add_replay(struct serve *s, const char *dir)
+{
+	int rc = ww_replay_add(dir);
+
+	if (rc > 0) {
+		s->ro.replay = true;
+		return 0;
+	}
+	if (rc == 0)
+		fprintf(stderr, "wearwatch serve: --replay %s: no *.capture files in it or its "
+			"subdirectories (`wearwatch capture DEVICE DIR` records them)\n", dir);
+	else if (rc == -EINVAL)
+		fprintf(stderr, "wearwatch serve: --replay %s: not a capture "
+			"(docs/capture-format.md)\n", dir);
+	else
+		fprintf(stderr, "wearwatch serve: --replay %s: %s\n", dir, strerror(-rc));
+	return -EINVAL;
+}
+
+static int add_smartctl(struct serve *s, const char *spec)
+{
+	const char *eq = strchr(spec, '=');
+
+	if (!eq || eq == spec || !eq[1] || s->ro.n_smartctl >= 16 || strlen(spec) >= 256) {
+		fprintf(stderr, "wearwatch serve: --smartctl wants DRIVE=TYPE (at most 16)\n");
+		return -EINVAL;
+	}
+	s->ro.smartctl[s->ro.n_smartctl++] = spec;
+	return 0;
+}
+
+/* serve's flags: 0 to go on, else the exit status (0 after --help) + 1 */
+static int parse_flags(struct serve *s, int argc, char **argv)
 {
 	struct option opts[MAX_OPTS + 1];
-	char err[512];
-	int cargc = 1, nowned = 0, c, bad = 0, sig = 0, rc;
-	ww_endurance_opts_t end_opts = { 0 };
-	ww_runtime_opts_t ro = { .endurance = &end_opts };
-	ww_runtime_t *rt = NULL;
-	ww_webfront_t *web = NULL;
-	struct timespec tick;
-	sigset_t sigs;
+	int c, bad = 0;
 
 	build_opts(opts);
-	ww_probe_policy_default(&ro.probe);
-	cargv[0] = argv[0];
+	s->cargv[s->cargc++] = argv[0];
 	optind = 1;
 	opterr = 1;
 	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
 		if (is_conf_opt(c)) {
-			/* re-spelled as --name VALUE for ww_conf_build() */
-			for (const struct option *o = ww_conf_options(); o->name; o++)
-				if (o->val == c) {
-					char *flag = malloc(strlen(o->name) + 3);
-
-					if (!flag)
-						return 1;
-					owned[nowned++] = flag;
-					sprintf(flag, "--%s", o->name);
-					cargv[cargc++] = flag;
-					if (o->has_arg)
-						cargv[cargc++] = optarg;
-					break;
-				}
+			bad |= keep_conf_flag(s, c);
 			continue;
 		}
 		switch (c) {
 		case WW_OPT_END_FIRST ... WW_OPT_END_LAST:
-			bad |= ww_endurance_serve_opt(c, optarg, &end_opts);
+			bad |= ww_endurance_serve_opt(c, optarg, &s->end_opts);
 			break;
 		case OPT_REPLAY: /* recorded drives instead of live ones */
-			if ((rc = ww_replay_add(optarg)) <= 0) {
-				if (rc == 0)
-					fprintf(stderr, "wearwatch serve: --replay %s: no *.capture "
-						"files in it or its subdirectories (`wearwatch capture "
-						"DEVICE DIR` records them)\n", optarg);
-				else if (rc == -EINVAL)
-					fprintf(stderr, "wearwatch serve: --replay %s: not a capture "
-						"(docs/capture-format.md)\n", optarg);
-				else
-					fprintf(stderr, "wearwatch serve: --replay %s: %s\n", optarg,
-						strerror(-rc));
-				return 2;
-			}
-			ro.replay = true;
+			bad |= add_replay(s, optarg);
 			break;
-		case OPT_SMARTCTL: { /* issue 7: per-drive smartctl backend */
-			const char *eq = strchr(optarg, '=');
-
-			if (!eq || eq == optarg || !eq[1] || ro.n_smartctl >= 16 ||
-			    strlen(optarg) >= 256) {
-				fprintf(stderr, "wearwatch serve: --smartctl wants DRIVE=TYPE (at most 16)\n");
-				return 2;
-			}
-			ro.smartctl[ro.n_smartctl++] = optarg;
+		case OPT_SMARTCTL:
+			bad |= add_smartctl(s, optarg);
 			break;
-		}
 		case WW_OPT_PROBE_FIRST ... WW_OPT_PROBE_LAST:
-			bad |= ww_probe_serve_opt(c, optarg, &ro.probe);
+			bad |= ww_probe_serve_opt(c, optarg, &s->ro.probe);
 			break;
 		case OPT_HELP:
 		case 'h':
 			usage(stdout);
-			return 0;
+			return 0 + 1;
 		default:
 			usage(stderr);
-			return 2;
+			return 2 + 1;
 		}
 	}
-	if (bad)
-		return 2;
-	if (optind < argc) {
+	if (!bad && optind < argc) {
 		fprintf(stderr, "wearwatch serve: unexpected argument '%s'\n", argv[optind]);
 		usage(stderr);
-		return 2;
+		return 2 + 1;
 	}
-	if (ww_conf_build(conf, cargc, cargv, err, sizeof(err))) {
+	return bad ? 2 + 1 : 0;
+}
+
+static void serve_tick(void *ctx)
+{
+	struct serve *s = ctx;
+
+	ww_runtime_tick(s->rt);
+}
+
+/* file and flags again; nothing changes unless all of it is valid; the
+ * store and the history database stay open */
+static int serve_reload(void *ctx)
+{
+	struct serve *s = ctx;
+	char err[512];
+	int rc;
+
+	if ((rc = ww_conf_build(&s->next, s->cargc, s->cargv, err, sizeof(err)))) {
+		ww_log(WW_LOG_ERR, "reload: %s; keeping the last good configuration", err);
+		return rc;
+	}
+	if ((rc = ww_webfront_reload(&s->web, &s->next, err, sizeof(err)))) {
+		ww_log(WW_LOG_ERR, "reload: %s; keeping the last good configuration", err);
+		return rc == -EIO ? WW_SERVICE_STOP : rc;
+	}
+	if ((rc = ww_runtime_reload(s->rt, &s->next))) {
+		ww_log(WW_LOG_ERR, "reload: cannot restart reader threads: %s", strerror(-rc));
+		return WW_SERVICE_STOP;
+	}
+	s->conf = s->next;
+	log_web("reloaded: serving", &s->conf, s->web);
+	return 0;
+}
+
+static int serve(struct serve *s, int argc, char **argv)
+{
+	ww_service_ops_t ops = { serve_tick, serve_reload, s };
+	char err[512];
+	sigset_t sigs;
+	int rc;
+
+	s->ro.endurance = &s->end_opts;
+	ww_probe_policy_default(&s->ro.probe);
+	if ((rc = parse_flags(s, argc, argv)))
+		return rc - 1;
+	if (ww_conf_build(&s->conf, s->cargc, s->cargv, err, sizeof(err))) {
 		fprintf(stderr, "wearwatch serve: %s\n", err);
 		return 2;
 	}
-
-	/* signals are taken synchronously by this thread; every thread created
-	 * from here on inherits the mask */
+	/* signals are taken synchronously by the main loop; every thread
+	 * created from here on inherits the mask */
 	sigs = ww_service_block_signals();
-	rt = ww_runtime_start(conf, &ro, err, sizeof(err));
-	if (!rt) {
+	s->rt = ww_runtime_start(&s->conf, &s->ro, err, sizeof(err));
+	if (!s->rt) {
 		ww_log(WW_LOG_ERR, "%s", err);
 		return 1;
 	}
-	web = ww_webfront_open(conf, -1, ww_webfront_fetch_store, ww_runtime_store(rt), err,
-			       sizeof(err));
-	if (!web) {
+	s->web = ww_webfront_open(&s->conf, -1, ww_webfront_fetch_store, ww_runtime_store(s->rt),
+				  err, sizeof(err));
+	if (!s->web) {
 		ww_log(WW_LOG_ERR, "%s", err);
-		ww_runtime_stop(rt);
+		ww_runtime_stop(s->rt);
 		return 1;
 	}
-	log_web("serving", conf, web);
+	log_web("serving", &s->conf, s->web);
 	ww_notify_ready("serving");
-	tick = ww_service_tick_interval();
-	for (;;) {
-		ww_runtime_tick(rt);
-		ww_notify_watchdog();
-		sig = sigtimedwait(&sigs, NULL, &tick);
-		if (sig == SIGTERM || sig == SIGINT)
-			break;
-		if (sig != SIGHUP)
-			continue;
-		/* reload: file and flags again; nothing changes unless all of it
-		 * is valid; the store and the history database stay open */
-		ww_notify_reloading(1);
-		if ((rc = ww_conf_build(next, cargc, cargv, err, sizeof(err)))) {
-			ww_log(WW_LOG_ERR, "reload: %s; keeping the last good configuration", err);
-		} else if ((rc = ww_webfront_reload(&web, next, err, sizeof(err)))) {
-			ww_log(WW_LOG_ERR, "reload: %s; keeping the last good configuration", err);
-			if (rc == -EIO)
-				break;
-		} else if ((rc = ww_runtime_reload(rt, next))) {
-			ww_log(WW_LOG_ERR, "reload: cannot restart reader threads: %s", strerror(-rc));
-			break;
-		} else {
-			*conf = *next;
-			log_web("reloaded: serving", conf, web);
-		}
-		ww_notify_reloading(0);
-	}
-	ww_notify_stopping();
-	ww_log(WW_LOG_INFO, "%s: stopping", sig > 0 ? strsignal(sig) : "error");
-	ww_webfront_close(web);
-	ww_runtime_stop(rt);
-	return 0;
+	rc = ww_service_run(sigs, &ops);
+	ww_webfront_close(s->web);
+	ww_runtime_stop(s->rt);
+	return rc;
 }
 
 int ww_serve_main(int argc, char **argv)
 {
-	char **cargv = calloc((size_t)argc + 1, sizeof(char *));
-	char **owned = calloc((size_t)argc + 1, sizeof(char *));
-	ww_conf_t *conf = calloc(1, sizeof(*conf)), *next = calloc(1, sizeof(*next));
+	struct serve *s = calloc(1, sizeof(*s));
 	int rc = 1;
 
 	/* runtime and web front end copy the configuration: all of this can go */
-	if (cargv && owned && conf && next)
-		rc = serve(argc, argv, cargv, owned, conf, next);
-	for (char **p = owned; owned && *p; p++)
-		free(*p);
-	free(owned);
-	free(cargv);
-	free(conf);
-	free(next);
+	if (s) {
+		s->cargv = calloc((size_t)argc + 1, sizeof(char *));
+		s->owned = calloc((size_t)argc + 1, sizeof(char *));
+		if (s->cargv && s->owned)
+			rc = serve(s, argc, argv);
+		for (int i = 0; i < s->nowned; i++)
+			free(s->owned[i]);
+		free(s->owned);
+		free(s->cargv);
+	}
+	free(s);
 	return rc;
 }

@@ -82,68 +82,75 @@ static int privilege_check(const char *dev_dir)
 	return accessible ? -EPERM : 0;
 }
 
+struct web {
+	int argc;
+	char **argv;
+	ww_conf_t conf, next;
+	ww_webfront_t *w;
+};
+
+static int web_reload(void *ctx)
+{
+	struct web *x = ctx;
+	char err[512];
+	int rc;
+
+	rc = ww_conf_build(&x->next, x->argc, x->argv, err, sizeof(err));
+	if (!rc)
+		rc = ww_webfront_reload(&x->w, &x->next, err, sizeof(err));
+	if (rc == -EIO) {
+		ww_log(WW_LOG_ERR, "reload: %s", err);
+		return WW_SERVICE_STOP;
+	}
+	if (rc) {
+		ww_log(WW_LOG_ERR, "reload: %s; keeping the last good configuration", err);
+		return rc;
+	}
+	x->conf = x->next;
+	ww_log(WW_LOG_INFO, "reloaded: web on %s (%s%s)", x->conf.listen,
+	       ww_webfront_scheme(x->w), ww_webfront_auth(x->w) ? ", basic auth" : "");
+	return 0;
+}
+
 int ww_web_main(int argc, char **argv)
 {
-	ww_conf_t *conf = calloc(1, sizeof(*conf));
-	ww_webfront_t *w;
+	struct web *x = calloc(1, sizeof(*x));
+	ww_service_ops_t ops = { NULL, web_reload, x };
 	const char *dev_dir = "/dev";
 	char err[512];
 	sigset_t sigs;
-	int sig = 0;
-	struct timespec tick;
+	int rc;
 
-	if (!conf)
+	if (!x)
 		return 1;
+	x->argc = argc;
+	x->argv = argv;
 	if (ww_service_wants_help(argc, argv, "web"))
-		return free(conf), 0;
+		return free(x), 0;
 	for (int i = 1; i + 1 < argc; i++)
 		if (!strcmp(argv[i], "--dev-dir"))
 			dev_dir = argv[i + 1];
-	if (ww_conf_build(conf, argc, argv, err, sizeof(err))) {
+	if (ww_conf_build(&x->conf, argc, argv, err, sizeof(err))) {
 		ww_log(WW_LOG_ERR, "%s", err);
-		return free(conf), 2;
+		return free(x), 2;
 	}
 	if (privilege_check(dev_dir))
-		return free(conf), 1;
+		return free(x), 1;
 	sigs = ww_service_block_signals();
-	w = ww_webfront_open(conf, sd_listen_fds(1) == 1 ? SD_LISTEN_FDS_START : -1, fetch_ipc,
-			     NULL, err, sizeof(err));
-	if (!w) {
+	x->w = ww_webfront_open(&x->conf, sd_listen_fds(1) == 1 ? SD_LISTEN_FDS_START : -1,
+				fetch_ipc, NULL, err, sizeof(err));
+	if (!x->w) {
 		ww_log(WW_LOG_ERR, "%s", err);
-		return free(conf), strstr(err, "cannot serve") ? 1 : 2;
+		return free(x), strstr(err, "cannot serve") ? 1 : 2;
 	}
 	ww_log(WW_LOG_INFO, "web on %s (%s%s), collector %s",
-	       sd_listen_fds(0) >= 1 ? "socket from systemd" : conf->listen, ww_webfront_scheme(w),
-	       ww_webfront_auth(w) ? ", basic auth" : "", conf->socket_path);
-	ww_notify_ready(!strcmp(ww_webfront_scheme(w), "https") ? "serving https" : "serving http");
-	tick = ww_service_tick_interval();
-	for (;;) {
-		sig = sigtimedwait(&sigs, NULL, &tick);
-		if (sig == SIGTERM || sig == SIGINT)
-			break;
-		if (sig == SIGHUP) {
-			int rc;
-
-			ww_notify_reloading(1);
-			rc = ww_conf_build(conf, argc, argv, err, sizeof(err));
-			if (!rc)
-				rc = ww_webfront_reload(&w, conf, err, sizeof(err));
-			if (rc == -EIO) {
-				ww_log(WW_LOG_ERR, "reload: %s", err);
-				break;
-			}
-			if (rc)
-				ww_log(WW_LOG_ERR, "reload: %s; keeping the last good configuration", err);
-			else
-				ww_log(WW_LOG_INFO, "reloaded: web on %s (%s%s)", conf->listen,
-				       ww_webfront_scheme(w), ww_webfront_auth(w) ? ", basic auth" : "");
-			ww_notify_reloading(0);
-		}
-		ww_notify_watchdog();
-	}
-	ww_notify_stopping();
-	ww_log(WW_LOG_INFO, "%s: stopping", sig > 0 ? strsignal(sig) : "error");
-	ww_webfront_close(w);
-	free(conf);
-	return 0;
+	       sd_listen_fds(0) >= 1 ? "socket from systemd" : x->conf.listen,
+	       ww_webfront_scheme(x->w), ww_webfront_auth(x->w) ? ", basic auth" : "",
+	       x->conf.socket_path);
+	ww_notify_ready(!strcmp(ww_webfront_scheme(x->w), "https") ? "serving https" :
+								      "serving http");
+	rc = ww_service_run(sigs, &ops);
+	ww_webfront_close(x->w);
+	free(x);
+	return rc;
 }
