@@ -76,6 +76,16 @@ int ww_xport_open_sg(const char *path, ww_xport_t *out);
  * read-only. Returns 0 or -errno. */
 int ww_xport_open_nvme(const char *path, ww_xport_t *out);
 
+/** Fill *st for a command that could not be issued at all (rc is the
+ * operation's -errno): "unsupported" for -ENOTSUP (the backend has no such
+ * operation, a replay never recorded it), else an OS error carrying -rc. */
+void ww_cmd_status_not_issued(ww_cmd_status_t *st, int rc);
+
+/** The negative errno a reader returns for a finished command: 0 when data
+ * came (ok, recovered), -ENOTSUP unsupported, -ETIMEDOUT, the OS error's
+ * errno (else -EIO), -EIO for device and transport errors. */
+int ww_cmd_errno(const ww_cmd_status_t *st);
+
 /** Close and release. Safe on a zeroed struct. */
 void ww_xport_close(ww_xport_t *x);
 

@@ -9,24 +9,6 @@
 #include "wearwatch/decode.h"
 #include "wearwatch/collect.h"
 
-/* Negative errno for a command that did not yield data. */
-static int cmd_errno(const ww_cmd_status_t *st)
-{
-	switch (st->result) {
-	case WW_CMD_OK:
-	case WW_CMD_RECOVERED:
-		return 0;
-	case WW_CMD_UNSUPPORTED:
-		return -ENOTSUP;
-	case WW_CMD_TIMEOUT:
-		return -ETIMEDOUT;
-	case WW_CMD_OS_ERROR:
-		return st->os_errno > 0 ? -st->os_errno : -EIO;
-	default:
-		return -EIO;
-	}
-}
-
 /* Issue one command (Get Log Page when is_log, else Identify), note it in the
  * report, and return 0 when want bytes arrived, else -errno. */
 static int run(ww_xport_t *x, ww_read_report_t *r, const char *what, int is_log,
@@ -42,13 +24,10 @@ static int run(ww_xport_t *x, ww_read_report_t *r, const char *what, int is_log,
 	else
 		rc = x->ops->nvme_identify ?
 			x->ops->nvme_identify(x, code, nsid, buf, want, &st) : -ENOTSUP;
-	if (rc < 0) {
-		memset(&st, 0, sizeof(st));
-		st.result = rc == -ENOTSUP ? WW_CMD_UNSUPPORTED : WW_CMD_OS_ERROR;
-		st.os_errno = -rc;
-	}
+	if (rc < 0)
+		ww_cmd_status_not_issued(&st, rc);
 	ww_report_cmd(r, what, &st);
-	rc = cmd_errno(&st);
+	rc = ww_cmd_errno(&st);
 	if (rc == 0 && st.data_len < want)
 		rc = -EMSGSIZE;
 	return rc;

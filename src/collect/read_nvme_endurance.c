@@ -35,11 +35,8 @@ static void read_ocp_c0(ww_xport_t *x, ww_health_t *h, ww_read_report_t *r)
 	if (x->ops->nvme_get_log)
 		rc = x->ops->nvme_get_log(x, WW_NVME_LID_OCP_SMART_EXT, WW_NVME_NSID_ALL, buf,
 					  sizeof(buf), &st);
-	if (rc < 0) {
-		memset(&st, 0, sizeof(st));
-		st.result = rc == -ENOTSUP ? WW_CMD_UNSUPPORTED : WW_CMD_OS_ERROR;
-		st.os_errno = rc == -ENOTSUP ? 0 : -rc;
-	}
+	if (rc < 0)
+		ww_cmd_status_not_issued(&st, rc);
 	if (!got_data(rc, &st, sizeof(buf))) {
 		ww_report_cmd(r, "Get Log Page C0h", &st);
 		return;

@@ -37,19 +37,7 @@ static int run(ww_xport_t *x, const uint8_t *cdb, size_t cdb_len, uint8_t *buf,
 		return rc;
 	}
 	ww_report_cmd(r, what, st);
-	switch (st->result) {
-	case WW_CMD_OK:
-	case WW_CMD_RECOVERED:
-		return 0;
-	case WW_CMD_UNSUPPORTED:
-		return -ENOTSUP;
-	case WW_CMD_TIMEOUT:
-		return -ETIMEDOUT;
-	case WW_CMD_OS_ERROR:
-		return st->os_errno ? -st->os_errno : -EIO;
-	default:
-		return -EIO;
-	}
+	return ww_cmd_errno(st);
 }
 
 static int inquiry(ww_xport_t *x, bool evpd, uint8_t page, uint8_t *buf, size_t len,

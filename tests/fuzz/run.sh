@@ -10,7 +10,7 @@ mkdir -p "$work/corpus"
 if ! clang -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
 	-D_GNU_SOURCE -I"$src/include" -I"$src/src" \
 	"$src/tests/fuzz/fuzz_decode.c" "$src"/src/decode/*.c "$src"/src/record/*.c \
-	"$src/src/transport/sat.c" "$src/src/transport/close.c" \
+	"$src/src/transport/sat.c" "$src/src/transport/xport.c" \
 	-o "$work/fuzz_decode" 2>"$work/build.log"; then
 	if grep -q "libclang_rt.fuzzer" "$work/build.log"; then
 		echo "SKIP: libFuzzer runtime missing (libclang-rt-14-dev)"; exit 77

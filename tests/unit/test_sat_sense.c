@@ -3,6 +3,7 @@
  * format ATA PASS-THROUGH sense; ATA PASS-THROUGH(16) CDB) and the ACS-4
  * register values (CHECK POWER MODE count, SMART RETURN STATUS LBA mid/high),
  * not captured from a device. */
+#include "wearwatch/decode.h"
 #include "wearwatch/transport.h"
 #include "test_ata_fake.h"
 
