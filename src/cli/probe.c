@@ -218,88 +218,97 @@ static double cpu_now(void)
 	       (double)ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
 }
 
-int ww_cli_probe(int argc, char **argv)
-{
-	struct cli c;
-	char path[PATH_MAX], real[PATH_MAX];
-	struct stat sb;
-	uint64_t dev_bytes = 0, t0, cpu0;
-	unsigned lbs = 512;
-	ww_probe_engine_t *e = NULL;
-	ww_probe_burst_t b;
-	ww_probe_summary_t sum;
-	struct acc a;
-	int fd, err = 0, code = 3;
-	double secs, cpu;
+/* The device or file a probe reads, open O_DIRECT, and its geometry. */
+struct target {
+	char path[PATH_MAX];
+	int fd;
+	uint64_t bytes;
+	unsigned lbs;
+};
 
-	for (int i = 1; i < argc; i++)
-		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-			fputs(usage_probe, stdout);
-			return 0;
-		}
-	if (parse(argc, argv, &c))
-		return 2;
-	if (strchr(c.dev, '/'))
-		snprintf(path, sizeof(path), "%s", c.dev);
-	else
-		snprintf(path, sizeof(path), "/dev/%s", c.dev);
-	if (stat(path, &sb)) {
-		fprintf(stderr, "wearwatch probe: %s: %s\n", path, strerror(errno));
+/* 0 with t->fd open, else the exit status (message printed) */
+static int open_target(const char *dev, struct target *t)
+{
+	char real[PATH_MAX];
+	struct stat sb;
+	int l = 0;
+
+	t->fd = -1;
+	t->lbs = 512;
+	t->bytes = 0;
+	snprintf(t->path, sizeof(t->path), "%s%s", strchr(dev, '/') ? "" : "/dev/", dev);
+	if (stat(t->path, &sb)) {
+		fprintf(stderr, "wearwatch probe: %s: %s\n", t->path, strerror(errno));
 		return 2;
 	}
-	if (S_ISBLK(sb.st_mode) && realpath(path, real) &&
+	if (S_ISBLK(sb.st_mode) && realpath(t->path, real) &&
 	    ww_runtime_suspended("", basename(real)) == 1) {
-		fprintf(stderr, "wearwatch probe: %s is runtime-suspended; not waking it\n", path);
+		fprintf(stderr, "wearwatch probe: %s is runtime-suspended; not waking it\n",
+			t->path);
 		return 1;
 	}
-	fd = open(path, O_RDONLY | O_DIRECT | O_CLOEXEC);
-	if (fd < 0) {
-		fprintf(stderr, "wearwatch probe: open %s O_RDONLY|O_DIRECT: %s\n", path,
+	t->fd = open(t->path, O_RDONLY | O_DIRECT | O_CLOEXEC);
+	if (t->fd < 0) {
+		fprintf(stderr, "wearwatch probe: open %s O_RDONLY|O_DIRECT: %s\n", t->path,
 			strerror(errno));
 		return 3;
 	}
-	if (S_ISBLK(sb.st_mode)) {
-		int l = 0;
+	if (S_ISREG(sb.st_mode))
+		t->bytes = (uint64_t)sb.st_size;
+	else if (S_ISBLK(sb.st_mode) &&
+		 (ioctl(t->fd, BLKGETSIZE64, &t->bytes) || ioctl(t->fd, BLKSSZGET, &l) || l <= 0))
+		return close(t->fd), 3;
+	if (l > 0)
+		t->lbs = (unsigned)l;
+	return 0;
+}
 
-		if (ioctl(fd, BLKGETSIZE64, &dev_bytes) || ioctl(fd, BLKSSZGET, &l) || l <= 0)
-			goto close;
-		lbs = (unsigned)l;
-	} else if (S_ISREG(sb.st_mode)) {
-		dev_bytes = (uint64_t)sb.st_size;
+/* --bs/--offset/--size against the target: 0 or exit status 2 */
+static int fit_range(struct cli *c, const struct target *t)
+{
+	if (c->bs % t->lbs || c->offset % c->bs) {
+		fprintf(stderr, "wearwatch probe: --bs must be a multiple of %u and --offset of "
+			"--bs\n", t->lbs);
+		return 2;
 	}
-	if (c.bs % lbs || c.offset % c.bs) {
-		fprintf(stderr, "wearwatch probe: --bs must be a multiple of %u and --offset of --bs\n", lbs);
-		code = 2;
-		goto close;
+	if (!c->size)
+		c->size = t->bytes > c->offset ? t->bytes - c->offset : 0;
+	c->size -= c->size % c->bs;
+	if (c->size < c->bs || c->offset + c->size > t->bytes) {
+		fprintf(stderr, "wearwatch probe: range outside %s (%" PRIu64 " bytes)\n", t->path,
+			t->bytes);
+		return 2;
 	}
-	if (!c.size)
-		c.size = dev_bytes > c.offset ? dev_bytes - c.offset : 0;
-	c.size -= c.size % c.bs;
-	if (c.size < c.bs || c.offset + c.size > dev_bytes) {
-		fprintf(stderr, "wearwatch probe: range outside %s (%" PRIu64 " bytes)\n", path, dev_bytes);
-		code = 2;
-		goto close;
-	}
-	if (ww_probe_stats_init(&a.st, c.count ? (uint32_t)c.count : 1000000))
-		goto close;
-	e = ww_probe_engine_new((unsigned)c.qd, &err);
+	return 0;
+}
+
+/* one burst to its end; prints the result; returns the exit status */
+static int run_burst(const struct cli *c, const struct target *t, struct acc *a)
+{
+	ww_probe_engine_t *e;
+	ww_probe_burst_t b;
+	ww_probe_summary_t sum;
+	uint64_t t0;
+	double secs, cpu;
+	int err = 0;
+
+	e = ww_probe_engine_new((unsigned)c->qd, &err);
 	if (!e) {
 		fprintf(stderr, "wearwatch probe: io_uring: %s\n", strerror(-err));
-		goto stats;
+		return 3;
 	}
 	memset(&b, 0, sizeof(b));
-	b.fd = fd;
-	b.range_start = c.offset;
-	b.range_len = c.size;
-	b.bs = (uint32_t)c.bs;
-	b.qd = (uint32_t)c.qd;
-	b.count = (uint32_t)c.count;
-	b.runtime_ns = c.runtime_ns;
-	b.max_iops = (uint32_t)c.iops;
+	b.fd = t->fd;
+	b.range_start = c->offset;
+	b.range_len = c->size;
+	b.bs = (uint32_t)c->bs;
+	b.qd = (uint32_t)c->qd;
+	b.count = (uint32_t)c->count;
+	b.runtime_ns = c->runtime_ns;
+	b.max_iops = (uint32_t)c->iops;
 	b.seed = ww_probe_now_ns() | 1;
 	b.on_read = on_read;
-	b.ctx = &a;
-	cpu0 = 0;
+	b.ctx = a;
 	cpu = cpu_now();
 	t0 = ww_probe_now_ns();
 	err = ww_probe_burst_start(e, &b);
@@ -310,23 +319,43 @@ int ww_cli_probe(int argc, char **argv)
 			err = r;
 	}
 	secs = (double)(ww_probe_now_ns() - t0) / 1e9;
-	cpu = cpu_now() - cpu + (double)cpu0;
+	cpu = cpu_now() - cpu;
+	ww_probe_engine_free(e);
 	if (err) {
 		fprintf(stderr, "wearwatch probe: %s\n", strerror(-err));
-		goto engine;
+		return 3;
 	}
 	memset(&sum, 0, sizeof(sum));
-	ww_probe_stats_summary(&a.st, &sum);
-	if (c.json)
-		print_json(&c, path, &sum, &b, secs, cpu);
+	ww_probe_stats_summary(&a->st, &sum);
+	if (c->json)
+		print_json(c, t->path, &sum, &b, secs, cpu);
 	else
-		print_text(&c, path, &sum, &b, secs, cpu);
-	code = sum.reads_total ? 0 : 3;
-engine:
-	ww_probe_engine_free(e);
-stats:
-	ww_probe_stats_free(&a.st);
-close:
-	close(fd);
+		print_text(c, t->path, &sum, &b, secs, cpu);
+	return sum.reads_total ? 0 : 3;
+}
+
+int ww_cli_probe(int argc, char **argv)
+{
+	struct cli c;
+	struct target t;
+	struct acc a;
+	int code;
+
+	if (ww_cli_wants_help(argc, argv)) {
+		fputs(usage_probe, stdout);
+		return 0;
+	}
+	if (parse(argc, argv, &c))
+		return 2;
+	if ((code = open_target(c.dev, &t)))
+		return code;
+	code = fit_range(&c, &t);
+	if (!code && ww_probe_stats_init(&a.st, c.count ? (uint32_t)c.count : 1000000))
+		code = 3;
+	else if (!code) {
+		code = run_burst(&c, &t, &a);
+		ww_probe_stats_free(&a.st);
+	}
+	close(t.fd);
 	return code;
 }

@@ -86,99 +86,69 @@ static const char *result_name(int ret)
 	return name ? name : "error";
 }
 
-int ww_cli_verify(int argc, char **argv)
-{
-	ww_drive_t *all = NULL;
-	const ww_drive_t *d = NULL;
-	ww_health_t *n = calloc(1, sizeof(*n)), *s = calloc(1, sizeof(*s));
-	ww_health_t *n2 = calloc(1, sizeof(*n2));
-	ww_read_report_t *rn2 = calloc(1, sizeof(*rn2));
-	ww_read_report_t *rn = calloc(1, sizeof(*rn)), *rs = calloc(1, sizeof(*rs));
-	const char *type = NULL, *why, *dev = NULL, *sysroot = "";
-	int ret_n, ret_s, err, code = 0;
+/* The three reads verify compares: native, smartctl, native again. */
+struct reads {
+	ww_health_t n, s, n2;
+	ww_read_report_t rn, rs, rn2;
+};
 
+/* DEVICE [-d TYPE] [--sysroot DIR]: 0, or 2 after a usage message */
+static int parse_args(int argc, char **argv, const char **dev, const char **type,
+		      const char **sysroot)
+{
 	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-			fputs(usage_verify, stdout);
-			goto out;
-		}
-	}
-	for (int i = 1; i < argc && code == 0; i++) {
 		if ((!strcmp(argv[i], "-d") || !strcmp(argv[i], "--type")) && i + 1 < argc)
-			type = argv[++i];
+			*type = argv[++i];
 		else if (!strcmp(argv[i], "--sysroot") && i + 1 < argc)
-			sysroot = argv[++i];
-		else if (argv[i][0] != '-' && !dev)
-			dev = argv[i];
+			*sysroot = argv[++i];
+		else if (argv[i][0] != '-' && !*dev)
+			*dev = argv[i];
 		else {
 			fprintf(stderr, "wearwatch: unexpected argument '%s'\n", argv[i]);
-			code = 2;
+			fputs(usage_verify, stderr);
+			return 2;
 		}
 	}
-	if (!dev || code || !n || !n2 || !s || !rn || !rn2 || !rs) {
+	if (!*dev) {
 		fputs(usage_verify, stderr);
-		code = 2;
-		goto out;
+		return 2;
 	}
-	d = ww_cli_lookup_drive(sysroot, dev, &all, &err);
-	if (!d) {
-		if (err)
-			fprintf(stderr, "wearwatch: cannot list drives: %s\n", strerror(-err));
-		else
-			fprintf(stderr, "wearwatch: no drive matches '%s' (see `wearwatch scan`)\n",
-				dev);
-		code = 2;
-		goto out;
-	}
-	printf("drive %s (%s)\n", d->id, d->dev_path);
-	if (d->protocol == WW_PROTO_NONE) {
-		printf("no health interface, nothing to compare (%s)\n",
-		       d->no_health_reason ? d->no_health_reason : "none known for this device");
-		code = 5;
-		goto out;
-	}
-	ret_n = ww_collect_drive(sysroot, d, n, rn);
-	/* a drive native reads left alone is not handed to smartctl either */
-	ret_s = ret_n == 1 ? 1 : ww_collect_smartctl(d, type, 60, s, rs);
-	/* a second native read bounds the counters that moved meanwhile */
-	if (ret_n == 0 && ret_s == 0 && ww_collect_drive(sysroot, d, n2, rn2) != 0)
-		memset(n2, 0, sizeof(*n2));
-	printf("%-22s %-22s %-22s\n", "field", "native", "smartctl");
-	printf("%-22s %-22s %-22s\n", "read result", result_name(ret_n), result_name(ret_s));
-	if (ret_n < 0 || (ret_s < 0 && ret_s != -ENOENT))
-		printf("%-22s   native: %s; smartctl: %s\n", "",
-		       ret_n < 0 ? strerror(-ret_n) : "ok",
-		       ret_s < 0 ? strerror(-ret_s) : ret_s == 1 ? "standby" : "ok");
-	if (ret_n == 1 || ret_s == 1) {
-		printf("standby or suspended: nothing compared (no drive was woken)\n");
-		code = 1;
-		goto out;
-	}
-	if (ret_s == -ENOENT) {
-		printf("smartctl not installed: nothing to compare\n");
-		code = 3;
-		goto out;
-	}
-	{
-		/* smartctl's model_name of a SCSI device is INQUIRY vendor + " " +
-		 * product; native keeps the product (vendor apart) */
-		char joined[sizeof(n->vendor) + sizeof(n->model) + 1];
+	return 0;
+}
 
-		snprintf(joined, sizeof(joined), "%s %s", n->vendor, n->model);
-		if (n->protocol == WW_PROTO_SCSI && strcmp(n->model, s->model) &&
-		    !strcmp(joined, s->model)) {
-			printf("%-22s %-22s %-22s DIFF\n", "model", n->model, s->model);
-			printf("%-22s   why: %s\n", "", "smartctl's model_name for SCSI is "
-			       "INQUIRY vendor + product; native reports the product, vendor apart");
-			n_diff++;
-		} else {
-			srow("model", n->model, s->model);
-		}
+/* smartctl's model_name of a SCSI device is INQUIRY vendor + " " + product;
+ * native keeps the product (vendor apart) */
+static void compare_model(const ww_health_t *n, const ww_health_t *s)
+{
+	char joined[sizeof(n->vendor) + sizeof(n->model) + 1];
+
+	snprintf(joined, sizeof(joined), "%s %s", n->vendor, n->model);
+	if (n->protocol == WW_PROTO_SCSI && strcmp(n->model, s->model) &&
+	    !strcmp(joined, s->model)) {
+		printf("%-22s %-22s %-22s DIFF\n", "model", n->model, s->model);
+		printf("%-22s   why: %s\n", "", "smartctl's model_name for SCSI is "
+		       "INQUIRY vendor + product; native reports the product, vendor apart");
+		n_diff++;
+	} else {
+		srow("model", n->model, s->model);
 	}
+}
+
+static const char *smart_status_word(ww_smart_status_t st)
+{
+	return st == WW_SMART_PASSED ? "PASSED" : st == WW_SMART_FAILED ? "FAILED" : "unknown";
+}
+
+/* every field both sides have, side by side; returns the exit status */
+static int compare(const struct reads *x)
+{
+	const ww_health_t *n = &x->n, *s = &x->s, *n2 = &x->n2;
+	const char *why = NULL;
+
+	compare_model(n, s);
 	srow("serial", n->serial, s->serial);
 	srow("firmware", n->firmware, s->firmware);
 	row("capacity_bytes", U(capacity_bytes), NULL);
-	why = NULL;
 	if (n->protocol == WW_PROTO_SCSI && n->scsi.env_temperature_celsius.source &&
 	    s->temperature_celsius.source &&
 	    s->temperature_celsius.value == n->scsi.env_temperature_celsius.value)
@@ -201,19 +171,77 @@ int ww_cli_verify(int argc, char **argv)
 		    moved(&n->host_written_bytes, &s->host_written_bytes, &n2->host_written_bytes));
 	row("host_read_bytes", U(host_read_bytes),
 	    moved(&n->host_read_bytes, &s->host_read_bytes, &n2->host_read_bytes));
-	srow("smart_status", n->smart_status == WW_SMART_PASSED ? "PASSED" :
-			     n->smart_status == WW_SMART_FAILED ? "FAILED" : "unknown",
-	     s->smart_status == WW_SMART_PASSED ? "PASSED" :
-	     s->smart_status == WW_SMART_FAILED ? "FAILED" : "unknown");
+	srow("smart_status", smart_status_word(n->smart_status), smart_status_word(s->smart_status));
 	printf("verify: %u differences, %u unexplained\n", n_diff, n_unexplained);
-	code = n_unexplained ? 4 : 0;
-out:
+	return n_unexplained ? 4 : 0;
+}
+
+/* native, smartctl, native again; the exit status when nothing is to be
+ * compared, else -1 */
+static int read_both(const char *sysroot, const ww_drive_t *d, const char *type,
+		     struct reads *x)
+{
+	int ret_n, ret_s;
+
+	ret_n = ww_collect_drive(sysroot, d, &x->n, &x->rn);
+	/* a drive native reads left alone is not handed to smartctl either */
+	ret_s = ret_n == 1 ? 1 : ww_collect_smartctl(d, type, 60, &x->s, &x->rs);
+	/* a second native read bounds the counters that moved meanwhile */
+	if (ret_n == 0 && ret_s == 0 && ww_collect_drive(sysroot, d, &x->n2, &x->rn2) != 0)
+		memset(&x->n2, 0, sizeof(x->n2));
+	printf("%-22s %-22s %-22s\n", "field", "native", "smartctl");
+	printf("%-22s %-22s %-22s\n", "read result", result_name(ret_n), result_name(ret_s));
+	if (ret_n < 0 || (ret_s < 0 && ret_s != -ENOENT))
+		printf("%-22s   native: %s; smartctl: %s\n", "",
+		       ret_n < 0 ? strerror(-ret_n) : "ok",
+		       ret_s < 0 ? strerror(-ret_s) : ret_s == 1 ? "standby" : "ok");
+	if (ret_n == 1 || ret_s == 1) {
+		printf("standby or suspended: nothing compared (no drive was woken)\n");
+		return 1;
+	}
+	if (ret_s == -ENOENT) {
+		printf("smartctl not installed: nothing to compare\n");
+		return 3;
+	}
+	return -1;
+}
+
+int ww_cli_verify(int argc, char **argv)
+{
+	const char *type = NULL, *dev = NULL, *sysroot = "";
+	ww_drive_t *all = NULL;
+	const ww_drive_t *d;
+	struct reads *x;
+	int err, code;
+
+	if (ww_cli_wants_help(argc, argv)) {
+		fputs(usage_verify, stdout);
+		return 0;
+	}
+	if ((code = parse_args(argc, argv, &dev, &type, &sysroot)))
+		return code;
+	d = ww_cli_lookup_drive(sysroot, dev, &all, &err);
+	if (!d) {
+		if (err)
+			fprintf(stderr, "wearwatch: cannot list drives: %s\n", strerror(-err));
+		else
+			fprintf(stderr, "wearwatch: no drive matches '%s' (see `wearwatch scan`)\n",
+				dev);
+		free(all);
+		return 2;
+	}
+	printf("drive %s (%s)\n", d->id, d->dev_path);
+	if (d->protocol == WW_PROTO_NONE) {
+		printf("no health interface, nothing to compare (%s)\n",
+		       d->no_health_reason ? d->no_health_reason : "none known for this device");
+		free(all);
+		return 5;
+	}
+	x = calloc(1, sizeof(*x));
+	code = !x ? 2 : read_both(sysroot, d, type, x);
+	if (code < 0)
+		code = compare(x);
+	free(x);
 	free(all);
-	free(n);
-	free(n2);
-	free(rn2);
-	free(s);
-	free(rn);
-	free(rs);
 	return code;
 }
