@@ -161,29 +161,19 @@ static int spawn(char *const argv[], int *out_fd, pid_t *pid)
 	return 0;
 }
 
-int ww_smartctl_run(const char *dev, const char *type, const char *const *argv,
-		    int timeout_s, char **out, size_t *out_len, int *exit_status)
+/* smartctl's argument vector: argv's arguments (after argv[0]) or the read
+ * of one drive, never waking it (-n standby) */
+static void build_args(char **args, size_t max, char *standby, size_t slen, const char *dev,
+		       const char *type, const char *const *argv)
 {
-	char standby[32], *args[32], *buf = NULL;
-	size_t len = 0, cap = 0, n = 0;
-	uint64_t deadline;
-	pid_t pid = -1;
-	int fd = -1, ret = 0, st;
-
-	if (!out || !exit_status || (!argv && (!dev || !type)))
-		return -EINVAL;
-	*out = NULL;
-	*exit_status = -1;
-	if (out_len)
-		*out_len = 0;
-	deadline = now_ms() + (uint64_t)(timeout_s > 0 ? timeout_s : 30) * 1000;
+	size_t n = 0;
 
 	args[n++] = ww_sc_prog;
 	if (argv) {
-		for (size_t i = 1; argv[i] && n < 31; i++)
+		for (size_t i = 1; argv[i] && n < max - 1; i++)
 			args[n++] = (char *)argv[i];
 	} else {
-		snprintf(standby, sizeof(standby), "standby,%d", WW_SMARTCTL_STANDBY_EXIT);
+		snprintf(standby, slen, "standby,%d", WW_SMARTCTL_STANDBY_EXIT);
 		args[n++] = "-j";
 		args[n++] = "-x";
 		args[n++] = "-n";
@@ -193,7 +183,83 @@ int ww_smartctl_run(const char *dev, const char *type, const char *const *argv,
 		args[n++] = (char *)dev;
 	}
 	args[n] = NULL;
+}
 
+/* everything the child writes until EOF or the deadline, into *buf (grown;
+ * room for a NUL kept); 0 at EOF or -errno (-ETIMEDOUT, -EFBIG, -ENOMEM) */
+static int read_all(int fd, uint64_t deadline, char **buf, size_t *len)
+{
+	size_t cap = 0;
+
+	for (;;) {
+		int64_t left = (int64_t)(deadline - now_ms());
+		struct pollfd pfd = { .fd = fd, .events = POLLIN };
+		ssize_t r;
+
+		if (left <= 0)
+			return -ETIMEDOUT;
+		r = poll(&pfd, 1, (int)left);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			return r < 0 ? -errno : -ETIMEDOUT;
+		if (cap - *len < 4096) {
+			char *nb;
+
+			cap = cap ? cap * 2 : 65536;
+			if (cap > WW_SMARTCTL_MAX_OUT + 4096)
+				return -EFBIG;
+			nb = realloc(*buf, cap);
+			if (!nb)
+				return -ENOMEM;
+			*buf = nb;
+		}
+		r = read(fd, *buf + *len, cap - *len - 1);
+		if (r < 0 && (errno == EINTR || errno == EAGAIN))
+			continue;
+		if (r <= 0)
+			return 0; /* EOF (or error: the exit status tells) */
+		*len += (size_t)r;
+	}
+}
+
+/* the child's wait status after a read that ended with ret: killed when it
+ * is late or the read failed; -1 when it is stuck in the kernel (left to be
+ * reaped later) */
+static int finish_child(pid_t pid, uint64_t deadline, int *ret)
+{
+	int st = *ret ? -1 : wait_until(pid, deadline);
+
+	if (st != -1) {
+		slot_release(0);
+		return st;
+	}
+	kill(pid, SIGKILL);
+	st = wait_until(pid, now_ms() + 200);
+	if (!*ret)
+		*ret = -ETIMEDOUT;
+	slot_release(st == -1 ? pid : 0);
+	return st;
+}
+
+int ww_smartctl_run(const char *dev, const char *type, const char *const *argv,
+		    int timeout_s, char **out, size_t *out_len, int *exit_status)
+{
+	char standby[32], *args[32], *buf = NULL;
+	size_t len = 0;
+	uint64_t deadline;
+	pid_t pid = -1;
+	int fd = -1, ret, st;
+
+	if (!out || !exit_status || (!argv && (!dev || !type)))
+		return -EINVAL;
+	*out = NULL;
+	*exit_status = -1;
+	if (out_len)
+		*out_len = 0;
+	deadline = now_ms() + (uint64_t)(timeout_s > 0 ? timeout_s : 30) * 1000;
+	build_args(args, sizeof(args) / sizeof(args[0]), standby, sizeof(standby), dev, type,
+		   argv);
 	ret = slot_acquire(deadline);
 	if (ret < 0)
 		return ret;
@@ -202,60 +268,9 @@ int ww_smartctl_run(const char *dev, const char *type, const char *const *argv,
 		slot_release(0);
 		return ret;
 	}
-
-	for (;;) {
-		int64_t left = (int64_t)(deadline - now_ms());
-		struct pollfd pfd = { .fd = fd, .events = POLLIN };
-		ssize_t r;
-
-		if (left <= 0) {
-			ret = -ETIMEDOUT;
-			break;
-		}
-		r = poll(&pfd, 1, (int)left);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0) {
-			ret = r < 0 ? -errno : -ETIMEDOUT;
-			break;
-		}
-		if (cap - len < 4096) {
-			char *nb;
-
-			cap = cap ? cap * 2 : 65536;
-			if (cap > WW_SMARTCTL_MAX_OUT + 4096) {
-				ret = -EFBIG;
-				break;
-			}
-			nb = realloc(buf, cap);
-			if (!nb) {
-				ret = -ENOMEM;
-				break;
-			}
-			buf = nb;
-		}
-		r = read(fd, buf + len, cap - len - 1);
-		if (r < 0 && (errno == EINTR || errno == EAGAIN))
-			continue;
-		if (r <= 0)
-			break; /* EOF (or error: the exit status tells) */
-		len += (size_t)r;
-	}
+	ret = read_all(fd, deadline, &buf, &len);
 	close(fd);
-
-	st = ret ? -1 : wait_until(pid, deadline);
-	if (st == -1) {
-		kill(pid, SIGKILL);
-		st = wait_until(pid, now_ms() + 200);
-		if (st == -1) {
-			slot_release(pid); /* stuck in the kernel: reap later */
-			free(buf);
-			return ret ? ret : -ETIMEDOUT;
-		}
-		if (!ret)
-			ret = -ETIMEDOUT;
-	}
-	slot_release(0);
+	st = finish_child(pid, deadline, &ret);
 	if (ret) {
 		free(buf);
 		return ret;
