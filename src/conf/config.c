@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -176,11 +177,114 @@ static int drive_key(struct parse_ctx *x, ww_conf_drive_t *d, const char *k, con
 	return 1;
 }
 
+/* One key of a fixed section: where its value goes and how it is checked.
+ * The error reads "KEY: <expect>[, got 'VALUE']". */
+struct conf_key {
+	const char *section, *key;
+	enum { K_STR, K_ABSPATH, K_EXEC, K_LISTEN, K_DURATION, K_RETENTION, K_COUNT, K_INCLUDE,
+	       K_NOTIFY_ON } kind;
+	size_t off, size;      /* field in ww_conf_t; size of a string field */
+	unsigned min, max;     /* K_COUNT */
+	const char *expect;
+	bool got;              /* the error quotes the value */
+};
+
+#define F(field) offsetof(ww_conf_t, field), sizeof(((ww_conf_t *)0)->field)
+static const struct conf_key keys[] = {
+	{ "web", "listen", K_LISTEN, F(listen), 0, 0, "expected HOST:PORT", 1 },
+	{ "web", "web_config", K_STR, F(web_config), 0, 0, "path too long", 0 },
+	{ "collector", "socket", K_ABSPATH, F(socket_path), 0, 0,
+	  "expected an absolute path under 108 bytes", 0 },
+	{ "collector", "state_directory", K_ABSPATH, F(state_dir), 0, 0,
+	  "expected an absolute path", 0 },
+	{ "collector", "workers", K_COUNT, F(workers), 1, 64, "expected 1-64", 1 },
+	{ "collector", "hung_after", K_DURATION, F(hung_after_s), 0, 0,
+	  "expected a duration (30, 30s, 2m)", 1 },
+	{ "collector", "include", K_INCLUDE, 0, 0, 0, 0,
+	  "expected a block device name", 1 },
+	{ "poll", "interval", K_DURATION, F(interval_s), 0, 0,
+	  "expected a duration (60, 60s, 10m, 1h)", 1 },
+	{ "poll", "interval_rotational", K_DURATION, F(interval_rotational_s), 0, 0,
+	  "expected a duration (60, 60s, 10m, 1h)", 1 },
+	{ "poll", "rediscover", K_DURATION, F(rediscover_s), 0, 0,
+	  "expected a duration (60, 60s, 10m, 1h)", 1 },
+	{ "history", "retention", K_RETENTION, F(retention_s), 0, 0,
+	  "expected a duration (400d) or forever", 1 },
+	{ "history", "missing_retention", K_DURATION, F(missing_retention_s), 0, 0,
+	  "expected a duration (1d)", 1 },
+	{ "notify", "exec", K_EXEC, F(notify_exec), 0, 0, "expected an absolute path", 0 },
+	{ "notify", "timeout", K_DURATION, F(notify_timeout_s), 0, 0,
+	  "expected a duration", 1 },
+	{ "notify", "enabled", K_NOTIFY_ON, 0, 0, 0, 0, "expected yes or no", 0 },
+};
+#undef F
+
+/* 0, or -EINVAL when v is not what k wants */
+static int set_key(ww_conf_t *c, const struct conf_key *k, const char *v)
+{
+	char *str = (char *)c + k->off, host[256];
+	unsigned *num = (unsigned *)((char *)c + k->off);
+	uint16_t port;
+	bool b;
+
+	switch (k->kind) {
+	case K_LISTEN:
+		if (ww_conf_parse_listen(v, host, sizeof(host), &port))
+			return -EINVAL;
+		return set_str(str, k->size, v);
+	case K_ABSPATH:
+		return v[0] != '/' ? -EINVAL : set_str(str, k->size, v);
+	case K_EXEC:
+		return *v && v[0] != '/' ? -EINVAL : set_str(str, k->size, v);
+	case K_STR:
+		return set_str(str, k->size, v);
+	case K_COUNT:
+		return parse_count(v, k->min, k->max, num);
+	case K_DURATION:
+		return ww_conf_parse_duration(v, num);
+	case K_RETENTION: /* forever: the history keeps daily points (history.h) */
+		if (!strcmp(v, "forever"))
+			return *num = 0, 0;
+		return ww_conf_parse_duration(v, num);
+	case K_INCLUDE:
+		return add_include(c, v);
+	case K_NOTIFY_ON:
+		if (parse_bool(v, &b))
+			return -EINVAL;
+		if (!b)
+			c->notify_exec[0] = 0;
+		return 0;
+	}
+	return -EINVAL;
+}
+
+/* the first key of a [drive NAME] section: a new drive entry */
+static int begin_drive(struct parse_ctx *x, const char *section)
+{
+	const char *name = section + 6;
+	ww_conf_t *c = x->c;
+	size_t n;
+
+	while (*name == ' ' || *name == '\t' || *name == '"')
+		name++;
+	if (c->n_drives >= WW_CONF_MAX_DRIVES)
+		FAIL("more than %d [drive] sections", WW_CONF_MAX_DRIVES);
+	x->drive = &c->drives[c->n_drives++];
+	memset(x->drive, 0, sizeof(*x->drive));
+	x->drive->monitor = -1;
+	if (set_str(x->drive->name, sizeof(x->drive->name), name) || !*name)
+		FAIL("[drive NAME]: bad name");
+	/* strip a closing quote of [drive "NAME"] */
+	n = strlen(x->drive->name);
+	if (n && x->drive->name[n - 1] == '"')
+		x->drive->name[n - 1] = 0;
+	return 1;
+}
+
 static int handler(void *user, const char *section, const char *k, const char *v)
 {
 	struct parse_ctx *x = user;
-	ww_conf_t *c = x->c;
-	bool b;
+	bool known = false;
 
 	if (x->msg[0])
 		return 0;
@@ -188,101 +292,28 @@ static int handler(void *user, const char *section, const char *k, const char *v
 		/* first key of a new section */
 		snprintf(x->section, sizeof(x->section), "%s", section);
 		x->drive = NULL;
-		if (!strncmp(section, "drive ", 6) || !strncmp(section, "drive\t", 6)) {
-			const char *name = section + 6;
-
-			while (*name == ' ' || *name == '\t' || *name == '"')
-				name++;
-			if (c->n_drives >= WW_CONF_MAX_DRIVES)
-				FAIL("more than %d [drive] sections", WW_CONF_MAX_DRIVES);
-			x->drive = &c->drives[c->n_drives++];
-			memset(x->drive, 0, sizeof(*x->drive));
-			x->drive->monitor = -1;
-			if (set_str(x->drive->name, sizeof(x->drive->name), name) || !*name)
-				FAIL("[drive NAME]: bad name");
-			/* strip a closing quote of [drive "NAME"] */
-			size_t n = strlen(x->drive->name);
-
-			if (n && x->drive->name[n - 1] == '"')
-				x->drive->name[n - 1] = 0;
-		}
+		if ((!strncmp(section, "drive ", 6) || !strncmp(section, "drive\t", 6)) &&
+		    !begin_drive(x, section))
+			return 0;
 	}
 	if (x->drive)
 		return drive_key(x, x->drive, k, v);
-
-	if (!strcmp(section, "web")) {
-		if (!strcmp(k, "listen")) {
-			char host[256];
-			uint16_t port;
-
-			if (ww_conf_parse_listen(v, host, sizeof(host), &port) ||
-			    set_str(c->listen, sizeof(c->listen), v))
-				FAIL("listen: expected HOST:PORT, got '%s'", v);
-		} else if (!strcmp(k, "web_config")) {
-			if (set_str(c->web_config, sizeof(c->web_config), v))
-				FAIL("web_config: path too long");
-		} else {
-			FAIL("unknown key '%s' in [web]", k);
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		if (strcmp(section, keys[i].section))
+			continue;
+		known = true;
+		if (strcmp(k, keys[i].key))
+			continue;
+		if (set_key(x->c, &keys[i], v)) {
+			if (keys[i].got)
+				FAIL("%s: %s, got '%s'", k, keys[i].expect, v);
+			FAIL("%s: %s", k, keys[i].expect);
 		}
-	} else if (!strcmp(section, "collector")) {
-		if (!strcmp(k, "socket")) {
-			if (v[0] != '/' || set_str(c->socket_path, sizeof(c->socket_path), v))
-				FAIL("socket: expected an absolute path under 108 bytes");
-		} else if (!strcmp(k, "state_directory")) {
-			if (v[0] != '/' || set_str(c->state_dir, sizeof(c->state_dir), v))
-				FAIL("state_directory: expected an absolute path");
-		} else if (!strcmp(k, "workers")) {
-			if (parse_count(v, 1, 64, &c->workers))
-				FAIL("workers: expected 1-64, got '%s'", v);
-		} else if (!strcmp(k, "hung_after")) {
-			if (ww_conf_parse_duration(v, &c->hung_after_s))
-				FAIL("hung_after: expected a duration (30, 30s, 2m), got '%s'", v);
-		} else if (!strcmp(k, "include")) {
-			if (add_include(c, v))
-				FAIL("include: expected a block device name, got '%s'", v);
-		} else {
-			FAIL("unknown key '%s' in [collector]", k);
-		}
-	} else if (!strcmp(section, "poll")) {
-		unsigned *dst = !strcmp(k, "interval") ? &c->interval_s :
-				!strcmp(k, "interval_rotational") ? &c->interval_rotational_s :
-				!strcmp(k, "rediscover") ? &c->rediscover_s : NULL;
-
-		if (!dst)
-			FAIL("unknown key '%s' in [poll]", k);
-		if (ww_conf_parse_duration(v, dst))
-			FAIL("%s: expected a duration (60, 60s, 10m, 1h), got '%s'", k, v);
-	} else if (!strcmp(section, "history")) {
-		if (!strcmp(k, "retention")) {
-			if (!strcmp(v, "forever"))
-				c->retention_s = 0;
-			else if (ww_conf_parse_duration(v, &c->retention_s))
-				FAIL("retention: expected a duration (400d) or forever, got '%s'", v);
-		} else if (!strcmp(k, "missing_retention")) {
-			if (ww_conf_parse_duration(v, &c->missing_retention_s))
-				FAIL("missing_retention: expected a duration (1d), got '%s'", v);
-		} else {
-			FAIL("unknown key '%s' in [history]", k);
-		}
-	} else if (!strcmp(section, "notify")) {
-		if (!strcmp(k, "exec")) {
-			if ((*v && v[0] != '/') || set_str(c->notify_exec, sizeof(c->notify_exec), v))
-				FAIL("exec: expected an absolute path");
-		} else if (!strcmp(k, "timeout")) {
-			if (ww_conf_parse_duration(v, &c->notify_timeout_s))
-				FAIL("timeout: expected a duration, got '%s'", v);
-		} else if (!strcmp(k, "enabled")) {
-			if (parse_bool(v, &b))
-				FAIL("enabled: expected yes or no");
-			if (!b)
-				c->notify_exec[0] = 0;
-		} else {
-			FAIL("unknown key '%s' in [notify]", k);
-		}
-	} else {
-		FAIL("unknown section [%s]", section);
+		return 1;
 	}
-	return 1;
+	if (known)
+		FAIL("unknown key '%s' in [%s]", k, section);
+	FAIL("unknown section [%s]", section);
 }
 
 static int finish(struct parse_ctx *x, int rc, const char *name, char *err, size_t errlen)
