@@ -92,12 +92,6 @@ static const char *scalar(yaml_node_t *n)
 	return n && n->type == YAML_SCALAR_NODE ? (const char *)n->data.scalar.value : NULL;
 }
 
-#define FAIL(node, ...) do { \
-	int l_ = snprintf(err, errlen, "%s:%lu: ", path, \
-			  (unsigned long)((node) ? (node)->start_mark.line + 1 : 1)); \
-	snprintf(err + l_, errlen - (size_t)l_, __VA_ARGS__); \
-	rc = -EINVAL; goto out; } while (0)
-
 static void resolve(char *dst, size_t len, const char *dir, const char *file)
 {
 	if (file[0] == '/')
@@ -106,12 +100,99 @@ static void resolve(char *dst, size_t len, const char *dir, const char *file)
 		snprintf(dst, len, "%s/%s", dir, file);
 }
 
+/* "path:line: what" into err for the YAML node, and return -EINVAL */
+#define FAIL_RET(node, ...) do { \
+	int l_ = snprintf(err, errlen, "%s:%lu: ", path, \
+			  (unsigned long)((node) ? (node)->start_mark.line + 1 : 1)); \
+	snprintf(err + l_, errlen - (size_t)l_, __VA_ARGS__); \
+	return -EINVAL; } while (0)
+
+/* tls_server_config: cert_file and key_file, relative to dir */
+static int tls_section(yaml_document_t *doc, yaml_node_t *v, ww_webcfg_t *w, const char *dir,
+		       const char *path, char *err, size_t errlen)
+{
+	for (yaml_node_pair_t *q = v->data.mapping.pairs.start; q < v->data.mapping.pairs.top;
+	     q++) {
+		yaml_node_t *k2 = yaml_document_get_node(doc, q->key);
+		const char *k2s = scalar(k2);
+		const char *v2 = scalar(yaml_document_get_node(doc, q->value));
+
+		if (!k2s || !v2 || !*v2)
+			FAIL_RET(k2, "tls_server_config: expected key: value");
+		if (!strcmp(k2s, "cert_file"))
+			resolve(w->cert_file, sizeof(w->cert_file), dir, v2);
+		else if (!strcmp(k2s, "key_file"))
+			resolve(w->key_file, sizeof(w->key_file), dir, v2);
+		else
+			FAIL_RET(k2, "tls_server_config: '%s' is not supported by wearwatch", k2s);
+	}
+	if (!w->cert_file[0] || !w->key_file[0])
+		FAIL_RET(v, "tls_server_config needs cert_file and key_file");
+	w->tls = true;
+	return 0;
+}
+
+/* basic_auth_users: user: bcrypt hash */
+static int users_section(yaml_document_t *doc, yaml_node_t *v, ww_webcfg_t *w,
+			 const char *path, char *err, size_t errlen)
+{
+	for (yaml_node_pair_t *q = v->data.mapping.pairs.start; q < v->data.mapping.pairs.top;
+	     q++) {
+		yaml_node_t *k2 = yaml_document_get_node(doc, q->key);
+		const char *user = scalar(k2);
+		const char *hash = scalar(yaml_document_get_node(doc, q->value));
+
+		if (!user || !*user || strchr(user, ':') || strlen(user) >= 64)
+			FAIL_RET(k2, "basic_auth_users: bad user name");
+		if (!hash || !bcrypt_shaped(hash))
+			FAIL_RET(k2, "basic_auth_users: %s: expected a bcrypt hash ($2y$...)", user);
+		if (w->n_users >= WW_WEBCFG_MAX_USERS)
+			FAIL_RET(k2, "more than %d users", WW_WEBCFG_MAX_USERS);
+		snprintf(w->users[w->n_users].name, 64, "%s", user);
+		snprintf(w->users[w->n_users].hash, 128, "%s", hash);
+		w->n_users++;
+	}
+	return 0;
+}
+
+/* the top-level mapping of a loaded document */
+static int top_level(yaml_document_t *doc, ww_webcfg_t *w, const char *dir, const char *path,
+		     char *err, size_t errlen)
+{
+	yaml_node_t *root = yaml_document_get_root_node(doc);
+	int rc = 0;
+
+	if (!root)
+		return 0; /* empty file: plain HTTP, no auth */
+	if (root->type != YAML_MAPPING_NODE)
+		FAIL_RET(root, "expected a mapping at the top");
+	for (yaml_node_pair_t *p = root->data.mapping.pairs.start;
+	     !rc && p < root->data.mapping.pairs.top; p++) {
+		yaml_node_t *k = yaml_document_get_node(doc, p->key);
+		yaml_node_t *v = yaml_document_get_node(doc, p->value);
+		const char *key = scalar(k);
+
+		if (!key)
+			FAIL_RET(k, "expected a key");
+		if (v && v->type == YAML_SCALAR_NODE && !*scalar(v))
+			continue; /* "basic_auth_users:" with nothing under it */
+		if (!v || v->type != YAML_MAPPING_NODE)
+			FAIL_RET(v, "%s: expected a mapping", key);
+		if (!strcmp(key, "tls_server_config"))
+			rc = tls_section(doc, v, w, dir, path, err, errlen);
+		else if (!strcmp(key, "basic_auth_users"))
+			rc = users_section(doc, v, w, path, err, errlen);
+		else
+			FAIL_RET(k, "'%s' is not supported by wearwatch (tls_server_config, "
+				 "basic_auth_users)", key);
+	}
+	return rc;
+}
+
 int ww_webcfg_load(ww_webcfg_t *w, const char *path, char *err, size_t errlen)
 {
 	yaml_parser_t parser;
 	yaml_document_t doc;
-	yaml_node_t *root;
-	yaml_node_pair_t *p;
 	char dirbuf[512], *dir;
 	FILE *f;
 	int rc = 0;
@@ -135,62 +216,8 @@ int ww_webcfg_load(ww_webcfg_t *w, const char *path, char *err, size_t errlen)
 		goto out;
 	}
 	have_doc = true;
-	root = yaml_document_get_root_node(&doc);
-	if (!root)
-		goto out; /* empty file: plain HTTP, no auth */
-	if (root->type != YAML_MAPPING_NODE)
-		FAIL(root, "expected a mapping at the top");
-	for (p = root->data.mapping.pairs.start; p < root->data.mapping.pairs.top; p++) {
-		yaml_node_t *k = yaml_document_get_node(&doc, p->key);
-		yaml_node_t *v = yaml_document_get_node(&doc, p->value);
-		const char *key = scalar(k);
-		yaml_node_pair_t *q;
-
-		if (!key)
-			FAIL(k, "expected a key");
-		if (v && v->type == YAML_SCALAR_NODE && !*scalar(v))
-			continue; /* "basic_auth_users:" with nothing under it */
-		if (!v || v->type != YAML_MAPPING_NODE)
-			FAIL(v, "%s: expected a mapping", key);
-		if (!strcmp(key, "tls_server_config")) {
-			for (q = v->data.mapping.pairs.start; q < v->data.mapping.pairs.top; q++) {
-				yaml_node_t *k2 = yaml_document_get_node(&doc, q->key);
-				const char *k2s = scalar(k2);
-				const char *v2 = scalar(yaml_document_get_node(&doc, q->value));
-
-				if (!k2s || !v2 || !*v2)
-					FAIL(k2, "tls_server_config: expected key: value");
-				if (!strcmp(k2s, "cert_file"))
-					resolve(w->cert_file, sizeof(w->cert_file), dir, v2);
-				else if (!strcmp(k2s, "key_file"))
-					resolve(w->key_file, sizeof(w->key_file), dir, v2);
-				else
-					FAIL(k2, "tls_server_config: '%s' is not supported by wearwatch", k2s);
-			}
-			if (!w->cert_file[0] || !w->key_file[0])
-				FAIL(v, "tls_server_config needs cert_file and key_file");
-			w->tls = true;
-		} else if (!strcmp(key, "basic_auth_users")) {
-			for (q = v->data.mapping.pairs.start; q < v->data.mapping.pairs.top; q++) {
-				yaml_node_t *k2 = yaml_document_get_node(&doc, q->key);
-				const char *user = scalar(k2);
-				const char *hash = scalar(yaml_document_get_node(&doc, q->value));
-
-				if (!user || !*user || strchr(user, ':') || strlen(user) >= 64)
-					FAIL(k2, "basic_auth_users: bad user name");
-				if (!hash || !bcrypt_shaped(hash))
-					FAIL(k2, "basic_auth_users: %s: expected a bcrypt hash ($2y$...)", user);
-				if (w->n_users >= WW_WEBCFG_MAX_USERS)
-					FAIL(k2, "more than %d users", WW_WEBCFG_MAX_USERS);
-				snprintf(w->users[w->n_users].name, 64, "%s", user);
-				snprintf(w->users[w->n_users].hash, 128, "%s", hash);
-				w->n_users++;
-			}
-		} else {
-			FAIL(k, "'%s' is not supported by wearwatch (tls_server_config, basic_auth_users)", key);
-		}
-	}
-	if (w->tls) {
+	rc = top_level(&doc, w, dir, path, err, errlen);
+	if (!rc && w->tls) {
 		if (!(w->cert_pem = read_file(w->cert_file, &rc))) {
 			snprintf(err, errlen, "%s: cert_file %s: %s", path, w->cert_file, strerror(-rc));
 			goto out;
