@@ -503,32 +503,33 @@ int ww_history_count_probe(ww_history_t *h, const char *id, long counts[3])
 	return count_rows(h, "probe_samples", id, counts);
 }
 
-long ww_history_query(ww_history_t *h, const char *id, ww_hmetric_t m, time_t from,
-		      time_t to, unsigned max_points, ww_hpoint_t **out)
+/* 1 when the drive has rows in either table, 0 when none, -EIO */
+static int drive_known(ww_history_t *h, const char *id)
 {
 	sqlite3_stmt *st = NULL;
-	ww_hpoint_t *raw = NULL, *pts;
-	size_t n = 0, cap = 0, k = 0;
-	char sql[256];
-	long ret = -EIO;
 	int rc;
 
-	*out = NULL;
-	if (m < 0 || m >= WW_HM_MAX || to < from || !max_points)
-		return -EINVAL;
-	pthread_mutex_lock(&h->lock);
 	if (sqlite3_prepare_v2(h->db, "SELECT 1 FROM samples WHERE drive=?1 UNION ALL"
 			       " SELECT 1 FROM probe_samples WHERE drive=?1 LIMIT 1", -1, &st,
 			       NULL) != SQLITE_OK)
-		goto out;
+		return -EIO;
 	sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
 	rc = sqlite3_step(st);
 	sqlite3_finalize(st);
-	st = NULL;
-	if (rc != SQLITE_ROW) {
-		ret = rc == SQLITE_DONE ? -ENOENT : -EIO;
-		goto out;
-	}
+	return rc == SQLITE_ROW ? 1 : rc == SQLITE_DONE ? 0 : -EIO;
+}
+
+/* every stored point of metric m in [from, to], oldest first, into *out
+ * (malloc'd): their number or -errno */
+static long query_points(ww_history_t *h, const char *id, ww_hmetric_t m, time_t from,
+			 time_t to, ww_hpoint_t **out)
+{
+	sqlite3_stmt *st = NULL;
+	ww_hpoint_t *raw = NULL;
+	size_t n = 0, cap = 0;
+	char sql[256];
+	int rc;
+
 	/* one row per time: the finest tier wins where tiers overlap */
 	if (is_probe(m))
 		snprintf(sql, sizeof(sql), "SELECT t, %s, 0 FROM probe_samples WHERE drive=?1"
@@ -539,7 +540,7 @@ long ww_history_query(ww_history_t *h, const char *id, ww_hmetric_t m, time_t fr
 			 " AND t>=?2 AND t<=?3 GROUP BY t HAVING tier=min(tier) ORDER BY t",
 			 ww_hmetrics[m].name);
 	if (sqlite3_prepare_v2(h->db, sql, -1, &st, NULL) != SQLITE_OK)
-		goto out;
+		return -EIO;
 	sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
 	sqlite3_bind_int64(st, 2, from);
 	sqlite3_bind_int64(st, 3, to);
@@ -548,8 +549,9 @@ long ww_history_query(ww_history_t *h, const char *id, ww_hmetric_t m, time_t fr
 			void *nr = realloc(raw, (cap = cap ? cap * 2 : 256) * sizeof(*raw));
 
 			if (!nr) {
-				ret = -ENOMEM;
-				goto out;
+				sqlite3_finalize(st);
+				free(raw);
+				return -ENOMEM;
 			}
 			raw = nr;
 		}
@@ -560,23 +562,25 @@ long ww_history_query(ww_history_t *h, const char *id, ww_hmetric_t m, time_t fr
 		raw[n].segment = sqlite3_column_int64(st, 2);
 		n++;
 	}
-	if (rc != SQLITE_DONE)
-		goto out;
-	if (n <= max_points) {
-		*out = raw;
-		raw = NULL;
-		ret = (long)n;
-		goto out;
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE) {
+		free(raw);
+		return -EIO;
 	}
-	pts = calloc(max_points, sizeof(*pts));
-	if (!pts) {
-		ret = -ENOMEM;
-		goto out;
-	}
-	/* equal buckets over [from, to]: counters take the bucket's last sample,
-	 * gauges the mean of its samples that have a value */
+	*out = raw;
+	return (long)n;
+}
+
+/* n points into max_points equal buckets over [from, to]: counters take the
+ * bucket's last sample, gauges the mean of its samples that have a value,
+ * bucket_max gauges the largest; returns the number of buckets written */
+static size_t bucket(const ww_hpoint_t *raw, size_t n, ww_hmetric_t m, time_t from, time_t to,
+		     unsigned max_points, ww_hpoint_t *pts)
+{
+	long double width = ((long double)(to - from) + 1) / max_points;
+	size_t k = 0;
+
 	for (size_t i = 0; i < n;) {
-		long double width = ((long double)(to - from) + 1) / max_points;
 		size_t b = (size_t)((raw[i].t - from) / width), j = i;
 		double sum = 0, top = 0;
 		size_t cnt = 0;
@@ -601,11 +605,34 @@ long ww_history_query(ww_history_t *h, const char *id, ww_hmetric_t m, time_t fr
 		k++;
 		i = j;
 	}
-	*out = pts;
-	ret = (long)k;
-out:
-	sqlite3_finalize(st);
+	return k;
+}
+
+long ww_history_query(ww_history_t *h, const char *id, ww_hmetric_t m, time_t from,
+		      time_t to, unsigned max_points, ww_hpoint_t **out)
+{
+	ww_hpoint_t *raw = NULL, *pts;
+	long n;
+	int known;
+
+	*out = NULL;
+	if (m < 0 || m >= WW_HM_MAX || to < from || !max_points)
+		return -EINVAL;
+	pthread_mutex_lock(&h->lock);
+	known = drive_known(h, id);
+	n = known < 0 ? known : !known ? -ENOENT : query_points(h, id, m, from, to, &raw);
 	pthread_mutex_unlock(&h->lock);
+	if (n < 0 || (unsigned long)n <= max_points) {
+		*out = raw;
+		return n;
+	}
+	pts = calloc(max_points, sizeof(*pts));
+	if (!pts) {
+		free(raw);
+		return -ENOMEM;
+	}
+	n = (long)bucket(raw, (size_t)n, m, from, to, max_points, pts);
 	free(raw);
-	return ret;
+	*out = pts;
+	return n;
 }
