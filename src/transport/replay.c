@@ -1,5 +1,6 @@
 /* Replay transport: answers commands from a capture file (see capture.h). */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,13 +28,19 @@ static ww_cmd_result_t result_by_name(const char *s)
 	return WW_CMD_TRANSPORT_ERROR;
 }
 
+static int hexval(char c)
+{
+	return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 :
+	       c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+}
+
+/* pairs of hex digits into out, at most max bytes; stops at anything else */
 static size_t unhex(const char *s, uint8_t *out, size_t max)
 {
 	size_t n = 0;
-	unsigned v;
 
-	while (s[0] && s[1] && s[0] != '\n' && n < max && sscanf(s, "%2x", &v) == 1) {
-		out[n++] = (uint8_t)v;
+	while (n < max && hexval(s[0]) >= 0 && hexval(s[1]) >= 0) {
+		out[n++] = (uint8_t)(hexval(s[0]) << 4 | hexval(s[1]));
 		s += 2;
 	}
 	return n;
@@ -53,13 +60,14 @@ static int load(FILE *f, struct ww_replay *r, int *bad)
 	char line[512], res[32];
 	struct ww_rblock *cur = NULL;
 	size_t have = 0;
+	bool have_st = false;
 	int ln = 0;
 
 	while (fgets(line, sizeof(line), f)) {
 		ln++;
 		line[strcspn(line, "\n")] = '\0';
 		if (!strncmp(line, "cmd ", 4)) {
-			if (cur)
+			if (cur || strlen(line + 4) >= sizeof(cur->req))
 				goto bad;
 			if (r->n == r->cap) {
 				size_t nc = r->cap ? r->cap * 2 : 32;
@@ -72,12 +80,18 @@ static int load(FILE *f, struct ww_replay *r, int *bad)
 			}
 			cur = &r->b[r->n++];
 			memset(cur, 0, sizeof(*cur));
-			snprintf(cur->req, sizeof(cur->req), "%s", line + 4);
+			memcpy(cur->req, line + 4, strlen(line + 4) + 1);
 			have = 0;
+			have_st = false;
 		} else if (!strncmp(line, "st ", 3) && cur) {
 			unsigned ss, sk, asc, ascq, ns, nr;
 			size_t dl;
 
+			/* one status per block: a second one would size the
+			 * data buffer anew under the bytes already read */
+			if (have_st)
+				goto bad;
+			have_st = true;
 			if (sscanf(line, "st ret=%d result=%31s errno=%d scsi_status=0x%x "
 					 "sense_key=0x%x asc=0x%x ascq=0x%x nvme_status=0x%x "
 					 "nvme_result=0x%x data_len=%zu",
@@ -96,7 +110,7 @@ static int load(FILE *f, struct ww_replay *r, int *bad)
 				return -ENOMEM;
 		} else if (!strncmp(line, "sense ", 6) && cur) {
 			cur->st.sense_len = unhex(line + 6, cur->st.sense, sizeof(cur->st.sense));
-		} else if (!strncmp(line, "data ", 5) && cur && cur->data) {
+		} else if (!strncmp(line, "data ", 5) && cur && cur->data && have < cur->st.data_len) {
 			have += unhex(line + 5, cur->data + have, cur->st.data_len - have);
 		} else if (!strcmp(line, "end") && cur) {
 			if (have != cur->st.data_len)
