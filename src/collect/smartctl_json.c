@@ -100,6 +100,29 @@ static bool jget_i64(json_object *o, const char *path, int64_t *v)
 	return true;
 }
 
+/* Temperatures a drive can report: NVMe's composite temperature is a 16-bit
+ * Kelvin field (0-65535 K), ATA and SCSI report a byte of Celsius. A value
+ * outside is not a reading (INT64_MAX overflowed "t + 273") and is ignored. */
+#define TEMP_MIN_C (-273)
+#define TEMP_MAX_C (65535 - 273)
+
+static bool jget_temp(json_object *o, const char *path, int64_t *v)
+{
+	return jget_i64(o, path, v) && *v >= TEMP_MIN_C && *v <= TEMP_MAX_C;
+}
+
+/* hours and minutes in `per_minute` units (1: minutes, 60: seconds),
+ * saturating at UINT64_MAX like the 128-bit counters (record.h): hours near
+ * 2^64 wrapped silently before */
+static ww_u64 hours_minutes(uint64_t hours, uint64_t minutes, unsigned per_minute,
+			    const char *source)
+{
+	unsigned __int128 x = ((unsigned __int128)hours * 60 + minutes) * per_minute;
+	ww_u128 w = { (uint64_t)x, (uint64_t)(x >> 64) };
+
+	return ww_u128_scale(w, 1, source);
+}
+
 static bool jget_bool(json_object *o, const char *path, bool *v)
 {
 	json_object *n = jget(o, path);
@@ -239,16 +262,21 @@ static void parse_ata(json_object *j, ww_health_t *h)
 			jget_bool(e, "flags.valid", &valid);
 			if (!valid)
 				continue;
-			if (num == 1 && off == 0x10 && jget_u64(e, "value", &v))
+			/* values wider than the log's field (ACS-4 9.10: power-on
+			 * hours 4 bytes, sector counts 6, temperature 1 signed,
+			 * as src/decode/ata.c reads them) are not readings; the
+			 * finish step multiplies hours by 3600 */
+			if (num == 1 && off == 0x10 && jget_u64(e, "value", &v) && v <= UINT32_MAX)
 				WW_SET(h->ata.devstat_power_on_hours, v,
 				       SRC("ata_device_statistics page 1 offset 0x10"));
-			else if (num == 1 && off == 0x18 && jget_u64(e, "value", &v))
+			else if (num == 1 && off == 0x18 && jget_u64(e, "value", &v) && v >> 48 == 0)
 				WW_SET(h->ata.devstat_logical_sectors_written, v,
 				       SRC("ata_device_statistics page 1 offset 0x18"));
-			else if (num == 1 && off == 0x28 && jget_u64(e, "value", &v))
+			else if (num == 1 && off == 0x28 && jget_u64(e, "value", &v) && v >> 48 == 0)
 				WW_SET(h->ata.devstat_logical_sectors_read, v,
 				       SRC("ata_device_statistics page 1 offset 0x28"));
-			else if (num == 5 && off == 0x08 && jget_i64(e, "value", &sv))
+			else if (num == 5 && off == 0x08 && jget_i64(e, "value", &sv) &&
+				 sv >= INT8_MIN && sv <= INT8_MAX)
 				WW_SET(h->ata.devstat_temperature_celsius, sv,
 				       SRC("ata_device_statistics page 5 offset 0x08"));
 			else if (num == 7 && off == 0x08 && jget_u64(e, "value", &v))
@@ -274,7 +302,7 @@ static void parse_nvme(json_object *log, ww_health_t *h)
 		WW_SET(h->critical_warning, v, NV("critical_warning"));
 	}
 	/* smartctl prints Celsius; the log carries Kelvin */
-	if (jget_i64(log, "temperature", &t)) {
+	if (jget_temp(log, "temperature", &t)) {
 		s->composite_temperature_kelvin = (uint16_t)(t + 273);
 		WW_SET(h->temperature_celsius, t, NV("temperature"));
 	}
@@ -366,12 +394,12 @@ static void parse_scsi(json_object *j, ww_health_t *h)
 		s->supported_pages[s->n_supported_pages++] = 0x05 << 8;
 	/* smartctl >= 7.4 may print temperature.current = 0 with the reading
 	 * in the environmental reports (scrutiny#717) */
-	if (jget_i64(j, "temperature.current", &t) && t != 0)
+	if (jget_temp(j, "temperature.current", &t) && t != 0)
 		WW_SET(s->temperature_celsius, t, SRC("temperature.current"));
-	if (jget_i64(j, "scsi_environmental_reports.temperature_1.current", &t))
+	if (jget_temp(j, "scsi_environmental_reports.temperature_1.current", &t))
 		WW_SET(s->env_temperature_celsius, t,
 		       SRC("scsi_environmental_reports.temperature_1.current"));
-	if (jget_i64(j, "temperature.drive_trip", &t))
+	if (jget_temp(j, "temperature.drive_trip", &t))
 		WW_SET(s->reference_temperature_celsius, t, SRC("temperature.drive_trip"));
 	if (jget_u64(j, "scsi_percentage_used_endurance_indicator", &v))
 		WW_SET(s->percentage_used, v, SRC("scsi_percentage_used_endurance_indicator"));
@@ -382,7 +410,7 @@ static void parse_scsi(json_object *j, ww_health_t *h)
 		       SRC("scsi_start_stop_cycle_counter.accumulated_start_stop_cycles"));
 	if (jget_u64(j, "power_on_time.hours", &v)) {
 		jget_u64(j, "power_on_time.minutes", &m);
-		WW_SET(s->power_on_minutes, v * 60 + m, SRC("power_on_time"));
+		s->power_on_minutes = hours_minutes(v, m, 1, SRC("power_on_time"));
 	}
 }
 
@@ -393,12 +421,12 @@ static unsigned parse_common(json_object *j, ww_health_t *h, bool scsi)
 	int64_t t;
 	bool passed;
 
-	if (!scsi && jget_i64(j, "temperature.current", &t) &&
+	if (!scsi && jget_temp(j, "temperature.current", &t) &&
 	    (h->protocol == WW_PROTO_ATA || !WW_HAS(h->temperature_celsius)))
 		WW_SET(h->temperature_celsius, t, SRC("temperature.current"));
 	if (h->protocol != WW_PROTO_NVME && jget_u64(j, "power_on_time.hours", &v)) {
 		jget_u64(j, "power_on_time.minutes", &m);
-		WW_SET(h->power_on_seconds, v * 3600 + m * 60, SRC("power_on_time"));
+		h->power_on_seconds = hours_minutes(v, m, 60, SRC("power_on_time"));
 	}
 	if (h->protocol == WW_PROTO_ATA && jget_u64(j, "power_cycle_count", &v))
 		WW_SET(h->power_cycles, v, SRC("power_cycle_count"));
