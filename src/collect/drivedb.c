@@ -118,7 +118,7 @@ static void parse(const char *s)
 					struct db_entry *x = realloc(db, nc * sizeof(*x));
 
 					if (!x)
-						return;
+						break;
 					db = x;
 					cap = nc;
 				}
@@ -130,12 +130,19 @@ static void parse(const char *s)
 				for (int i = 0; i < WW_DB_FIELDS; i++)
 					free(cur.f[i]);
 			}
-			depth--;
+			if (depth == 1)
+				memset(&cur, 0, sizeof(cur));
+			if (depth > 0) /* a stray '}' does not shift the entries after it */
+				depth--;
 		} else if (*s == ',' && depth == 1) {
 			field++;
 		}
 		s++;
 	}
+	/* an entry still open at the end of the file (or after a failed
+	 * allocation) is not an entry: its strings were leaked before */
+	for (int i = 0; i < WW_DB_FIELDS; i++)
+		free(cur.f[i]);
 }
 
 static void load(void)
