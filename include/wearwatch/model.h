@@ -10,7 +10,6 @@
 #ifndef WEARWATCH_MODEL_H
 #define WEARWATCH_MODEL_H
 
-#include <regex.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -46,8 +45,9 @@ const char *ww_rating_source_name(ww_rating_source_t s);
  * model). Zero means "not given" for every number. */
 typedef struct ww_rating_row {
 	char pattern[128];
-	regex_t re;                /* POSIX extended, REG_NOSUB */
-	bool compiled;
+	ww_pattern_t *re;          /* bounded pattern (record.h); NULL: an override
+				      that is no valid pattern (matches ids and
+				      serials only) */
 	char interface[16];        /* "sas", "sata", "nvme", "" = any */
 	uint64_t capacity_bytes;   /* nominal capacity of the row */
 	double dwpd;               /* rated drive writes per day */
@@ -63,17 +63,30 @@ typedef struct ww_ratings {
 	size_t n;
 } ww_ratings_t;
 
+/* Limits of a rating: plain decimals, no exponent or hex. 1000 DWPD is ten
+ * times the highest rated drives (storage-class memory, 100 DWPD). */
+#define WW_RATING_MIN_DWPD 0.01
+#define WW_RATING_MAX_DWPD 1000.0
+#define WW_RATINGS_MAX_FILE (4 << 20) /* bytes of a ratings file */
+#define WW_DATE_MIN_YEAR 1970
+
+/** "YYYY-MM-DD", a day that exists (2021-02-30 and 2021-02-29 are refused),
+ * year WW_DATE_MIN_YEAR-9999, into midnight UTC. Returns 0 or -EINVAL. */
+int ww_date_parse(const char *s, time_t *out);
+
 /** Parse a tab-separated table (columns as data/drive-ratings.tsv: model_regex,
  * interface, capacity_bytes, rated_dwpd, rated_bytes_written, warranty_years,
  * source; '#' lines and blank lines ignored) and append its rows to t.
  * origin names the text in error messages. Returns rows added, or -EINVAL
- * (bad row or regex: *bad_line set, 1-based) or -ENOMEM. */
+ * (bad row or pattern), -E2BIG (pattern over the limits of record.h), both
+ * with *bad_line set (1-based), or -ENOMEM. */
 int ww_ratings_parse(ww_ratings_t *t, const char *text, const char *origin,
 		     unsigned *bad_line);
 
-/** Read a table file and parse it (see ww_ratings_parse). Returns rows added
- * or -errno. */
-int ww_ratings_load_file(ww_ratings_t *t, const char *path, unsigned *bad_line);
+/** Read a table file and parse it (see ww_ratings_parse): a regular file of
+ * at most WW_RATINGS_MAX_FILE bytes, no NUL byte. Returns rows added or
+ * -errno with "path:line: what" (or "path: what") in err. */
+int ww_ratings_load_file(ww_ratings_t *t, const char *path, char *err, size_t errlen);
 
 /** The table shipped with the project (data/drive-ratings.tsv, compiled in
  * at build time as text). */
@@ -91,8 +104,11 @@ const ww_rating_row_t *ww_ratings_match(const ww_ratings_t *t, const char *model
  * file of issue 6 calls this with the same text). VALUE is
  *   DWPD:YEARS[:CAPACITY_BYTES][@YYYY-MM-DD]   e.g. "10:5", "30:5:400000000000"
  *   BYTES{B|TB|PB}:YEARS[@YYYY-MM-DD]          e.g. "21.9PB:5", "5475TB:5"
- * ("@date" = warranty start, UTC). PATTERN is a drive id, a serial, or a POSIX
- * extended regex on the model. Returns 0, -EINVAL (message in err) or -ENOMEM. */
+ * ("@date" = warranty start, UTC, ww_date_parse; DWPD within
+ * WW_RATING_MIN_DWPD-WW_RATING_MAX_DWPD, bytes from 1 GB, plain decimals).
+ * PATTERN is a drive id, a serial, or a pattern (record.h) on the model.
+ * Returns 0, -EINVAL or -E2BIG (pattern over the limits), message in err, or
+ * -ENOMEM. */
 int ww_rating_override_parse(ww_ratings_t *t, const char *spec, char *err, size_t errlen);
 
 /** First override matching the drive: id or serial equal to the pattern, else

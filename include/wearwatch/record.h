@@ -331,6 +331,40 @@ char *ww_u128_to_dec(ww_u128 v, char *buf, size_t len);
  * units x 512000 -> bytes). */
 ww_u64 ww_u128_scale(ww_u128 v, uint64_t factor, const char *source);
 
+/* Bounded patterns. Drives are named by regular expressions in data and
+ * configuration (the ratings table, --rating and [drive] overrides,
+ * drivedb.h), so a pattern is outside input: it is compiled by PCRE2 under
+ * limits on its length, nesting and compile memory, and every match runs
+ * under a step, depth and heap limit. PCRE2's syntax is Perl's; the POSIX
+ * extended expressions those files use (alternation, brackets, [[:digit:]],
+ * counted repetition) mean the same. */
+
+typedef struct ww_pattern ww_pattern_t;
+
+#define WW_PATTERN_MAX_LEN 4096            /* bytes of pattern (drivedb.h's longest: ~1 KiB) */
+#define WW_PATTERN_MAX_NEST 32             /* nested groups */
+#define WW_PATTERN_COMPILE_BYTES (1u << 20) /* memory one compile may take */
+#define WW_PATTERN_MATCH_STEPS 100000      /* pcre2_set_match_limit */
+#define WW_PATTERN_MATCH_DEPTH 1000        /* pcre2_set_depth_limit */
+#define WW_PATTERN_MATCH_HEAP_KIB 1024     /* pcre2_set_heap_limit */
+
+enum { WW_PATTERN_WHOLE = 1 }; /* the pattern must match the whole subject */
+
+/** Compile `re` (flags: WW_PATTERN_WHOLE or 0, then a match anywhere). Returns
+ * 0 with *out set, -EINVAL (syntax: "bad pattern at offset N: what" in err),
+ * -E2BIG (over a limit above: "pattern over the limits ..." in err) or
+ * -ENOMEM. err may be NULL. */
+int ww_pattern_compile(const char *re, unsigned flags, ww_pattern_t **out, char *err,
+		       size_t errlen);
+
+/** 1 when s matches, 0 when not, -E2BIG when the match hit a limit (callers
+ * treat it as no match), -ENOMEM. Thread-safe (a compiled pattern is shared
+ * read-only). */
+int ww_pattern_match(const ww_pattern_t *p, const char *s);
+
+/** Free a compiled pattern; NULL is a no-op. */
+void ww_pattern_free(ww_pattern_t *p);
+
 #ifdef __cplusplus
 }
 #endif

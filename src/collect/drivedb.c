@@ -2,7 +2,6 @@
  * (see drivedb.h). */
 #include <errno.h>
 #include <pthread.h>
-#include <regex.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -290,22 +289,21 @@ int ww_drivedb_apply_presets(const char *presets, const char *src, ww_ata_preset
 	return n;
 }
 
+/* Whole-string match of a drivedb.h or quirk-table regex, bounded (record.h):
+ * drivedb.h is fetched from the network by update-smart-drivedb, and glibc's
+ * regcomp() has no memory limit. A pattern that does not compile, or a match
+ * that hits a limit, matches nothing (as smartctl skips a bad entry). */
 static bool full_match(const char *re, const char *s)
 {
-	char *anch = NULL;
-	regex_t rx;
+	ww_pattern_t *p;
 	bool ok;
 
 	if (!*re)
 		return true;
-	if (asprintf(&anch, "^(%s)$", re) < 0)
+	if (ww_pattern_compile(re, WW_PATTERN_WHOLE, &p, NULL, 0))
 		return false;
-	ok = regcomp(&rx, anch, REG_EXTENDED | REG_NOSUB) == 0;
-	free(anch);
-	if (!ok)
-		return false;
-	ok = regexec(&rx, s, 0, NULL, 0) == 0;
-	regfree(&rx);
+	ok = ww_pattern_match(p, s) == 1;
+	ww_pattern_free(p);
 	return ok;
 }
 

@@ -12,8 +12,10 @@
  * The first entry whose model regex matches the whole model and whose
  * firmware regex (empty = any) matches the whole firmware is used, as
  * smartctl does; the "DEFAULT", "VERSION:" and "USB:" entries are skipped.
- * Regexes are POSIX extended (regcomp); an entry whose regex does not compile
- * is skipped. Results are cached per model/firmware. */
+ * Regexes are matched as bounded patterns (record.h: PCRE2 under compile and
+ * match limits; the POSIX extended syntax drivedb.h uses means the same); an
+ * entry whose regex does not compile or hits a limit is skipped. Results are
+ * cached per model/firmware. */
 #ifndef WW_COLLECT_DRIVEDB_H
 #define WW_COLLECT_DRIVEDB_H
 

@@ -1,12 +1,15 @@
 /* Ratings table and per-drive overrides (contract in model.h). The table is
- * data (data/drive-ratings.tsv); this file only parses and matches it with
- * POSIX regex, like libatasmart's quirk table keyed by model regex. */
+ * data (data/drive-ratings.tsv); this file only parses it and matches model
+ * patterns (bounded PCRE2, record.h), like libatasmart's quirk table keyed by
+ * model regex. Numbers are plain decimals in their range: strtod() alone took
+ * 1e308, 0x1p-1000 and "inf"-like spellings. */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 
 #include "wearwatch/model.h"
 
@@ -23,8 +26,7 @@ void ww_ratings_free(ww_ratings_t *t)
 	if (!t)
 		return;
 	for (size_t i = 0; i < t->n; i++)
-		if (t->rows[i].compiled)
-			regfree(&t->rows[i].re);
+		ww_pattern_free(t->rows[i].re);
 	free(t->rows);
 	t->rows = NULL;
 	t->n = 0;
@@ -35,7 +37,8 @@ static int append(ww_ratings_t *t, ww_rating_row_t *row)
 	ww_rating_row_t *nr = realloc(t->rows, (t->n + 1) * sizeof(*nr));
 
 	if (!nr) {
-		regfree(&row->re);
+		ww_pattern_free(row->re);
+		row->re = NULL;
 		return -ENOMEM;
 	}
 	t->rows = nr;
@@ -52,29 +55,40 @@ static int num_u64(const char *s, uint64_t *out)
 	*out = 0;
 	if (!*s)
 		return 0;
+	if (strspn(s, "0123456789") != strlen(s))
+		return -EINVAL;
 	errno = 0;
 	v = strtoull(s, &end, 10);
-	if (errno || *end || *s == '-')
+	if (errno || *end)
 		return -EINVAL;
 	*out = v;
 	return 0;
 }
 
-static int num_dbl(const char *s, double *out)
+/* A plain decimal ("10", "0.3", empty -> 0) within [min, max]: no sign,
+ * exponent, hex or inf/nan spelling. */
+static int num_dbl(const char *s, double min, double max, double *out)
 {
 	char *end;
+	size_t digits = strspn(s, "0123456789");
 
 	*out = 0;
 	if (!*s)
 		return 0;
+	if (!digits || (s[digits] && (s[digits] != '.' ||
+				      strspn(s + digits + 1, "0123456789") != strlen(s + digits + 1) ||
+				      !s[digits + 1])))
+		return -EINVAL;
 	errno = 0;
 	*out = strtod(s, &end);
-	if (errno || *end || !isfinite(*out) || *out < 0)
+	if (errno || *end || *out < min || *out > max)
 		return -EINVAL;
 	return 0;
 }
 
-static int parse_row(char *line, ww_rating_row_t *row)
+/* One table row; -EINVAL (err says why when a pattern is bad), -E2BIG
+ * (pattern over the limits), -ENOMEM */
+static int parse_row(char *line, ww_rating_row_t *row, char *err, size_t errlen)
 {
 	char *col[7] = { 0 };
 	size_t n = 0;
@@ -82,7 +96,7 @@ static int parse_row(char *line, ww_rating_row_t *row)
 	uint64_t years;
 
 	memset(row, 0, sizeof(*row));
-	snprintf(row->line, sizeof(row->line), "%s", line);
+	snprintf(row->line, sizeof(row->line), "%.*s", (int)sizeof(row->line) - 1, line);
 	while (n < 7) {
 		col[n++] = p;
 		tab = strchr(p, '\t');
@@ -95,79 +109,114 @@ static int parse_row(char *line, ww_rating_row_t *row)
 		return -EINVAL;
 	snprintf(row->pattern, sizeof(row->pattern), "%s", col[0]);
 	snprintf(row->interface, sizeof(row->interface), "%s", col[1]);
-	if (num_u64(col[2], &row->capacity_bytes) || num_dbl(col[3], &row->dwpd) ||
+	if (num_u64(col[2], &row->capacity_bytes) ||
+	    num_dbl(col[3], WW_RATING_MIN_DWPD, WW_RATING_MAX_DWPD, &row->dwpd) ||
 	    num_u64(col[4], &row->rated_bytes) || num_u64(col[5], &years) || years > 100)
 		return -EINVAL;
 	row->warranty_years = (unsigned)years;
 	if (!row->dwpd && !row->rated_bytes)
 		return -EINVAL;
 	snprintf(row->source, sizeof(row->source), "%s", n == 7 ? col[6] : "");
-	if (regcomp(&row->re, row->pattern, REG_EXTENDED | REG_NOSUB))
-		return -EINVAL;
-	row->compiled = true;
-	return 0;
+	return ww_pattern_compile(row->pattern, 0, &row->re, err, errlen);
 }
 
-int ww_ratings_parse(ww_ratings_t *t, const char *text, const char *origin,
-		     unsigned *bad_line)
+/* rows of text[0..len) appended to t: how many, or -errno with *bad_line and
+ * "what" in err */
+static int parse_text(ww_ratings_t *t, const char *text, size_t len, unsigned *bad_line,
+		      char *err, size_t errlen)
 {
-	const char *p = text;
+	const char *p = text, *end = text + len;
 	unsigned lineno = 0;
 	int added = 0, rc;
 
-	(void)origin;
-	while (p && *p) {
-		const char *nl = strchr(p, '\n');
-		size_t len = nl ? (size_t)(nl - p) : strlen(p);
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
 		char line[512];
 		ww_rating_row_t row;
 
 		lineno++;
-		if (len >= sizeof(line)) {
-			if (bad_line)
-				*bad_line = lineno;
+		*bad_line = lineno;
+		if (memchr(p, '\0', n)) {
+			/* the rest of the file would be ignored silently */
+			snprintf(err, errlen, "NUL byte in the line");
 			return -EINVAL;
 		}
-		memcpy(line, p, len);
-		line[len] = '\0';
-		if (len && line[len - 1] == '\r')
-			line[len - 1] = '\0';
-		p = nl ? nl + 1 : NULL;
+		if (n >= sizeof(line)) {
+			snprintf(err, errlen, "line longer than %zu bytes", sizeof(line) - 1);
+			return -EINVAL;
+		}
+		memcpy(line, p, n);
+		line[n] = '\0';
+		if (n && line[n - 1] == '\r')
+			line[n - 1] = '\0';
+		p = nl ? nl + 1 : end;
 		if (!line[0] || line[0] == '#')
 			continue;
-		if (parse_row(line, &row) < 0) {
-			if (row.compiled)
-				regfree(&row.re);
-			if (bad_line)
-				*bad_line = lineno;
-			return -EINVAL;
+		snprintf(err, errlen, "expected the columns of data/drive-ratings.tsv (model regex, "
+			 "interface, capacity bytes, DWPD %g-%g, rated bytes, warranty years "
+			 "1-100, source)", WW_RATING_MIN_DWPD, WW_RATING_MAX_DWPD);
+		rc = parse_row(line, &row, err, errlen);
+		if (rc < 0) {
+			ww_pattern_free(row.re);
+			return rc;
 		}
 		rc = append(t, &row);
 		if (rc < 0)
 			return rc;
 		added++;
 	}
+	*bad_line = 0;
 	return added;
 }
 
-int ww_ratings_load_file(ww_ratings_t *t, const char *path, unsigned *bad_line)
+int ww_ratings_parse(ww_ratings_t *t, const char *text, const char *origin,
+		     unsigned *bad_line)
 {
-	FILE *f = fopen(path, "re");
-	char *buf = NULL;
-	size_t cap = 0;
-	ssize_t n;
+	unsigned line = 0;
+	char err[8];
 	int rc;
 
-	if (!f)
-		return -errno;
-	n = getdelim(&buf, &cap, '\0', f);
-	fclose(f);
-	if (n < 0) {
-		free(buf);
-		return 0; /* empty file */
+	(void)origin;
+	rc = parse_text(t, text, strlen(text), &line, err, sizeof(err));
+	if (rc < 0 && bad_line)
+		*bad_line = line;
+	return rc;
+}
+
+int ww_ratings_load_file(ww_ratings_t *t, const char *path, char *err, size_t errlen)
+{
+	FILE *f = fopen(path, "re");
+	char *buf = NULL, what[256] = "";
+	size_t len = 0;
+	unsigned line = 0;
+	struct stat sb;
+	int rc;
+
+	if (!f || fstat(fileno(f), &sb) || !S_ISREG(sb.st_mode)) {
+		rc = !f ? -errno : S_ISDIR(sb.st_mode) ? -EISDIR : -EINVAL;
+		snprintf(err, errlen, "%s: %s", path, rc == -EINVAL ? "not a regular file" :
+			 strerror(-rc));
+		if (f)
+			fclose(f);
+		return rc;
 	}
-	rc = ww_ratings_parse(t, buf, path, bad_line);
+	if (sb.st_size > WW_RATINGS_MAX_FILE) {
+		fclose(f);
+		snprintf(err, errlen, "%s: larger than %d bytes", path, WW_RATINGS_MAX_FILE);
+		return -EFBIG;
+	}
+	buf = malloc((size_t)sb.st_size + 1);
+	if (buf)
+		len = fread(buf, 1, (size_t)sb.st_size, f);
+	fclose(f);
+	if (!buf)
+		return -ENOMEM;
+	buf[len] = '\0';
+	rc = parse_text(t, buf, len, &line, what, sizeof(what));
 	free(buf);
+	if (rc < 0)
+		snprintf(err, errlen, "%s:%u: %s", path, line, what);
 	return rc;
 }
 
@@ -181,7 +230,7 @@ const ww_rating_row_t *ww_ratings_match(const ww_ratings_t *t, const char *model
 
 		if (r->interface[0] && iface && *iface && strcasecmp(r->interface, iface))
 			continue;
-		if (r->compiled && regexec(&r->re, model, 0, NULL, 0) == 0)
+		if (ww_pattern_match(r->re, model) == 1)
 			return r;
 	}
 	return NULL;
@@ -201,42 +250,55 @@ const ww_rating_row_t *ww_ratings_match_override(const ww_ratings_t *t, const ch
 	for (size_t i = 0; i < t->n; i++) {
 		const ww_rating_row_t *r = &t->rows[i];
 
-		if (r->compiled && model && *model && regexec(&r->re, model, 0, NULL, 0) == 0)
+		if (model && *model && ww_pattern_match(r->re, model) == 1)
 			return r;
 	}
 	return NULL;
 }
 
-/* "2021-03-01" -> midnight UTC. */
-static int parse_date(const char *s, time_t *out)
+int ww_date_parse(const char *s, time_t *out)
 {
+	static const unsigned mdays[] = { 31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31 };
 	struct tm tm = { 0 };
-	char *end = strptime(s, "%Y-%m-%d", &tm);
+	unsigned y, m, d;
+	int n = 0;
 
-	if (!end || *end)
+	/* strptime() alone took 2021-02-30 and timegm() made it 2021-03-02 */
+	if (!s || strlen(s) != 10 || strspn(s, "0123456789-") != 10 || s[4] != '-' ||
+	    s[7] != '-' || sscanf(s, "%4u-%2u-%2u%n", &y, &m, &d, &n) != 3 || n != 10)
 		return -EINVAL;
+	if (y < WW_DATE_MIN_YEAR || m < 1 || m > 12 || d < 1 || d > mdays[m - 1] ||
+	    (m == 2 && d == 29 && (y % 4 || (y % 100 == 0 && y % 400))))
+		return -EINVAL;
+	tm.tm_year = (int)y - 1900;
+	tm.tm_mon = (int)m - 1;
+	tm.tm_mday = (int)d;
 	*out = timegm(&tm);
-	return *out > 0 ? 0 : -EINVAL;
+	return 0;
 }
 
-/* "21.9PB" / "5475TB" / "5475000000000000B" -> bytes. */
+/* "21.9PB" / "5475TB" / "5475000000000000B" -> bytes: a plain decimal and
+ * a unit, at least 1 GB, below 2^64 */
 static int parse_bytes(const char *s, uint64_t *out)
 {
 	static const struct { const char *suf; double mul; } u[] = {
 		{ "PB", 1e15 }, { "TB", 1e12 }, { "GB", 1e9 }, { "B", 1 },
 	};
-	char *end;
+	size_t n = strspn(s, "0123456789.");
+	char num[64];
 	double v;
 
-	errno = 0;
-	v = strtod(s, &end);
-	if (errno || end == s || !isfinite(v) || v <= 0)
+	if (!n || n >= sizeof(num))
+		return -EINVAL;
+	memcpy(num, s, n);
+	num[n] = '\0';
+	if (num_dbl(num, 0, 1.8e19, &v))
 		return -EINVAL;
 	for (size_t i = 0; i < sizeof(u) / sizeof(u[0]); i++) {
-		if (!strcmp(end, u[i].suf)) {
+		if (!strcmp(s + n, u[i].suf)) {
 			double b = v * u[i].mul;
 
-			if (b >= 1.8e19)
+			if (b < 1e9 || b >= 1.8e19)
 				return -EINVAL;
 			*out = (uint64_t)llround(b);
 			return 0;
@@ -266,7 +328,7 @@ int ww_rating_override_parse(ww_ratings_t *t, const char *spec, char *err, size_
 	at = strchr(val, '@');
 	if (at) {
 		*at++ = '\0';
-		if (parse_date(at, &row.warranty_start)) {
+		if (ww_date_parse(at, &row.warranty_start)) {
 			snprintf(err, errlen, "bad warranty start '%s' (YYYY-MM-DD)", at);
 			return -EINVAL;
 		}
@@ -289,13 +351,16 @@ int ww_rating_override_parse(ww_ratings_t *t, const char *spec, char *err, size_
 			return -EINVAL;
 		}
 	} else {
-		if (num_dbl(f[0], &row.dwpd) || row.dwpd <= 0 ||
+		if (num_dbl(f[0], WW_RATING_MIN_DWPD, WW_RATING_MAX_DWPD, &row.dwpd) || !*f[0] ||
 		    (nf >= 3 && (num_u64(f[2], &row.capacity_bytes) || !row.capacity_bytes)) || nf > 3) {
-			snprintf(err, errlen, "bad DWPD:YEARS[:CAPACITY_BYTES] '%s'", eq + 1);
+			snprintf(err, errlen, "bad DWPD:YEARS[:CAPACITY_BYTES] '%s' (DWPD a decimal "
+				 "%g-%g)", eq + 1, WW_RATING_MIN_DWPD, WW_RATING_MAX_DWPD);
 			return -EINVAL;
 		}
 	}
-	/* a pattern that is not a valid regex still matches ids and serials */
-	row.compiled = regcomp(&row.re, row.pattern, REG_EXTENDED | REG_NOSUB) == 0;
+	/* a pattern that is not a valid regex still matches ids and serials;
+	 * one over the limits is refused */
+	if (ww_pattern_compile(row.pattern, 0, &row.re, err, errlen) == -E2BIG)
+		return -E2BIG;
 	return append(t, &row);
 }

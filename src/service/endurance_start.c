@@ -25,11 +25,11 @@ ww_endurance_svc_t *ww_endurance_serve_start(ww_endurance_opts_t *o)
 	for (size_t i = o->n_files; i-- > 0;) {
 		ww_ratings_t user = { 0 };
 
-		bad = 0;
-		rc = ww_ratings_load_file(&user, o->files[i], &bad);
+		char err[512];
+
+		rc = ww_ratings_load_file(&user, o->files[i], err, sizeof(err));
 		if (rc < 0) {
-			ww_log(WW_LOG_ERR, "%s: %s%s%u", o->files[i], strerror(-rc),
-			       bad ? " at line " : "", bad);
+			ww_log(WW_LOG_ERR, "%s", err);
 			ww_ratings_free(&user);
 			goto fail;
 		}
