@@ -86,8 +86,11 @@ void ww_conf_defaults(ww_conf_t *c);
 /** Parse `path` on top of *c. A missing file is not an error when
  * `optional` (c->path stays ""). On a syntax or value error returns -EINVAL
  * and writes "path:line: what" to err (c is then partly updated: parse into
- * a scratch copy and keep the last good one). -errno when the file exists
- * but cannot be read. */
+ * a scratch copy and keep the last good one); a directory or other
+ * non-regular file is -EINVAL too. Durations have ranges per key (poll
+ * interval 1s-7d, hung_after 1s-1h, ...; see the key table in config.c and
+ * wearwatch.conf(5)), the same for the flags. -errno when the file exists but
+ * cannot be read. */
 int ww_conf_load(ww_conf_t *c, const char *path, bool optional, char *err, size_t errlen);
 
 /** Parse from a string (tests); `name` is used in error messages. */
@@ -151,8 +154,10 @@ typedef struct ww_webcfg {
 } ww_webcfg_t;
 
 /** Load `path`: YAML, keys above, then read the certificate and key files.
- * Returns 0, or negative with "path:line: what" in err. A bcrypt hash that is
- * not "$2a$"/"$2b$"/"$2y$" + cost + 53 characters is an error. */
+ * Returns 0, or negative with "path:line: what" in err. A bcrypt hash libxcrypt
+ * could never match is an error: not "$2a$"/"$2b$"/"$2y$", a cost outside
+ * 04-31, characters outside bcrypt's base64, a salt or hash whose last
+ * character carries bits bcrypt does not write. A directory is no file. */
 int ww_webcfg_load(ww_webcfg_t *w, const char *path, char *err, size_t errlen);
 
 /** Free the PEM buffers (the struct itself is the caller's). */

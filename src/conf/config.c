@@ -86,20 +86,13 @@ static int parse_bool(const char *s, bool *out)
 	return -EINVAL;
 }
 
-/* YYYY-MM-DD with a real month and day (no calendar library needed for that) */
+/* YYYY-MM-DD with a real month and day: the model's rule (ww_date_parse),
+ * so --rating and the file cannot disagree about a date */
 static int parse_date(const char *s)
 {
-	static const unsigned mdays[] = { 31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31 };
-	unsigned y, m, d;
-	int n = 0;
+	time_t t;
 
-	if (strlen(s) != 10 || sscanf(s, "%4u-%2u-%2u%n", &y, &m, &d, &n) != 3 || n != 10)
-		return -EINVAL;
-	if (y < 1990 || m < 1 || m > 12 || d < 1 || d > mdays[m - 1])
-		return -EINVAL;
-	if (m == 2 && d == 29 && (y % 4 || (y % 100 == 0 && y % 400)))
-		return -EINVAL;
-	return 0;
+	return ww_date_parse(s, &t);
 }
 
 static int set_str(char *dst, size_t len, const char *v)
@@ -184,12 +177,13 @@ struct conf_key {
 	enum { K_STR, K_ABSPATH, K_EXEC, K_LISTEN, K_DURATION, K_RETENTION, K_COUNT, K_INCLUDE,
 	       K_NOTIFY_ON } kind;
 	size_t off, size;      /* field in ww_conf_t; size of a string field */
-	unsigned min, max;     /* K_COUNT */
+	unsigned min, max;     /* K_COUNT, K_DURATION and K_RETENTION (seconds) */
 	const char *expect;
 	bool got;              /* the error quotes the value */
 };
 
 #define F(field) offsetof(ww_conf_t, field), sizeof(((ww_conf_t *)0)->field)
+#define H 3600u
 static const struct conf_key keys[] = {
 	{ "web", "listen", K_LISTEN, F(listen), 0, 0, "expected HOST:PORT", 1 },
 	{ "web", "web_config", K_STR, F(web_config), 0, 0, "path too long", 0 },
@@ -198,25 +192,26 @@ static const struct conf_key keys[] = {
 	{ "collector", "state_directory", K_ABSPATH, F(state_dir), 0, 0,
 	  "expected an absolute path", 0 },
 	{ "collector", "workers", K_COUNT, F(workers), 1, 64, "expected 1-64", 1 },
-	{ "collector", "hung_after", K_DURATION, F(hung_after_s), 0, 0,
-	  "expected a duration (30, 30s, 2m)", 1 },
+	{ "collector", "hung_after", K_DURATION, F(hung_after_s), 1, H,
+	  "expected a duration of 1s-1h (30, 30s, 2m)", 1 },
 	{ "collector", "include", K_INCLUDE, 0, 0, 0, 0,
 	  "expected a block device name", 1 },
-	{ "poll", "interval", K_DURATION, F(interval_s), 0, 0,
-	  "expected a duration (60, 60s, 10m, 1h)", 1 },
-	{ "poll", "interval_rotational", K_DURATION, F(interval_rotational_s), 0, 0,
-	  "expected a duration (60, 60s, 10m, 1h)", 1 },
-	{ "poll", "rediscover", K_DURATION, F(rediscover_s), 0, 0,
-	  "expected a duration (60, 60s, 10m, 1h)", 1 },
-	{ "history", "retention", K_RETENTION, F(retention_s), 0, 0,
-	  "expected a duration (400d) or forever", 1 },
-	{ "history", "missing_retention", K_DURATION, F(missing_retention_s), 0, 0,
-	  "expected a duration (1d)", 1 },
+	{ "poll", "interval", K_DURATION, F(interval_s), 1, 7 * DAY_S,
+	  "expected a duration of 1s-7d (60, 60s, 10m, 1h)", 1 },
+	{ "poll", "interval_rotational", K_DURATION, F(interval_rotational_s), 1, 7 * DAY_S,
+	  "expected a duration of 1s-7d (60, 60s, 10m, 1h)", 1 },
+	{ "poll", "rediscover", K_DURATION, F(rediscover_s), 1, 7 * DAY_S,
+	  "expected a duration of 1s-7d (60, 60s, 10m, 1h)", 1 },
+	{ "history", "retention", K_RETENTION, F(retention_s), DAY_S, 36500 * DAY_S,
+	  "expected a duration of 1d-36500d (400d) or forever", 1 },
+	{ "history", "missing_retention", K_DURATION, F(missing_retention_s), 1, 3650 * DAY_S,
+	  "expected a duration of 1s-3650d (1d)", 1 },
 	{ "notify", "exec", K_EXEC, F(notify_exec), 0, 0, "expected an absolute path", 0 },
-	{ "notify", "timeout", K_DURATION, F(notify_timeout_s), 0, 0,
-	  "expected a duration", 1 },
+	{ "notify", "timeout", K_DURATION, F(notify_timeout_s), 1, H,
+	  "expected a duration of 1s-1h", 1 },
 	{ "notify", "enabled", K_NOTIFY_ON, 0, 0, 0, 0, "expected yes or no", 0 },
 };
+#undef H
 #undef F
 
 /* 0, or -EINVAL when v is not what k wants */
@@ -240,12 +235,18 @@ static int set_key(ww_conf_t *c, const struct conf_key *k, const char *v)
 		return set_str(str, k->size, v);
 	case K_COUNT:
 		return parse_count(v, k->min, k->max, num);
-	case K_DURATION:
-		return ww_conf_parse_duration(v, num);
 	case K_RETENTION: /* forever: the history keeps daily points (history.h) */
 		if (!strcmp(v, "forever"))
 			return *num = 0, 0;
-		return ww_conf_parse_duration(v, num);
+		/* fall through */
+	case K_DURATION: {
+		unsigned d;
+
+		if (ww_conf_parse_duration(v, &d) || d < k->min || d > k->max)
+			return -EINVAL;
+		*num = d;
+		return 0;
+	}
 	case K_INCLUDE:
 		return add_include(c, v);
 	case K_NOTIFY_ON:
@@ -255,6 +256,15 @@ static int set_key(ww_conf_t *c, const struct conf_key *k, const char *v)
 			c->notify_exec[0] = 0;
 		return 0;
 	}
+	return -EINVAL;
+}
+
+/* a fixed section's key set from a flag: 0 or -EINVAL */
+static int set_named(ww_conf_t *c, const char *section, const char *key, const char *v)
+{
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+		if (!strcmp(keys[i].section, section) && !strcmp(keys[i].key, key))
+			return set_key(c, &keys[i], v);
 	return -EINVAL;
 }
 
@@ -334,6 +344,7 @@ int ww_conf_load(ww_conf_t *c, const char *path, bool optional, char *err, size_
 {
 	struct parse_ctx x = { .c = c };
 	FILE *f = fopen(path, "re");
+	struct stat sb;
 	int rc;
 
 	if (!f) {
@@ -342,6 +353,14 @@ int ww_conf_load(ww_conf_t *c, const char *path, bool optional, char *err, size_
 			return 0;
 		snprintf(err, errlen, "%s: %s", path, strerror(-rc));
 		return rc;
+	}
+	if (fstat(fileno(f), &sb) == 0 && !S_ISREG(sb.st_mode)) {
+		/* fopen() opens a directory, and inih then reads nothing: the
+		 * defaults ran as if the file were empty */
+		fclose(f);
+		snprintf(err, errlen, "%s: %s, expected the configuration file", path,
+			 S_ISDIR(sb.st_mode) ? "a directory" : "not a regular file");
+		return -EINVAL;
 	}
 	rc = ini_parse_file(f, handler, &x);
 	fclose(f);
@@ -467,12 +486,13 @@ int ww_conf_apply_args(ww_conf_t *c, int argc, char **argv, char *err, size_t er
 		case O_SOCKET: bad = v[0] != '/' || set_str(c->socket_path, sizeof(c->socket_path), v); break;
 		case O_STATE: bad = set_str(c->state_dir, sizeof(c->state_dir), v); break;
 		case O_SYSROOT: bad = set_str(c->sysroot, sizeof(c->sysroot), v); break;
-		case O_POLL: bad = ww_conf_parse_duration(v, &c->interval_s); break;
-		case O_POLLROT: bad = ww_conf_parse_duration(v, &c->interval_rotational_s); break;
-		case O_REDISC: bad = ww_conf_parse_duration(v, &c->rediscover_s); break;
-		case O_MISSING: bad = ww_conf_parse_duration(v, &c->missing_retention_s); break;
-		case O_HUNG: bad = ww_conf_parse_duration(v, &c->hung_after_s); break;
-		case O_WORKERS: bad = parse_count(v, 1, 64, &c->workers); break;
+		/* the file's keys: the same checks and ranges */
+		case O_POLL: bad = set_named(c, "poll", "interval", v); break;
+		case O_POLLROT: bad = set_named(c, "poll", "interval_rotational", v); break;
+		case O_REDISC: bad = set_named(c, "poll", "rediscover", v); break;
+		case O_MISSING: bad = set_named(c, "history", "missing_retention", v); break;
+		case O_HUNG: bad = set_named(c, "collector", "hung_after", v); break;
+		case O_WORKERS: bad = set_named(c, "collector", "workers", v); break;
 		case O_INCLUDE: bad = add_include(c, v); break;
 		case O_NOTIFY: bad = set_str(c->notify_exec, sizeof(c->notify_exec), v); break;
 		default:

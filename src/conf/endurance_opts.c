@@ -51,13 +51,26 @@ int ww_endurance_serve_opt(int code, const char *arg, ww_endurance_opts_t *o)
 			return -EINVAL;
 		}
 		return 0;
-	case WW_OPT_END_RATINGS_FILE:
+	case WW_OPT_END_RATINGS_FILE: {
+		ww_ratings_t scratch = { 0 };
+		char ferr[512];
+		int rc;
+
 		if (o->n_files >= WW_ENDURANCE_MAX_FILES) {
 			fprintf(stderr, "wearwatch serve: too many --ratings-file\n");
 			return -EINVAL;
 		}
+		/* read now, so a bad file stops the start (exit 2) with its
+		 * line, not the model later */
+		rc = ww_ratings_load_file(&scratch, arg, ferr, sizeof(ferr));
+		ww_ratings_free(&scratch);
+		if (rc < 0) {
+			fprintf(stderr, "wearwatch serve: --ratings-file %s\n", ferr);
+			return -EINVAL;
+		}
 		o->files[o->n_files++] = arg;
 		return 0;
+	}
 	case WW_OPT_END_RAW_DAYS:
 		return days("--history-raw-days", arg, &o->hist.raw_s);
 	case WW_OPT_END_HOURLY_DAYS:

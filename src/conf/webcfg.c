@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <yaml.h>
 
@@ -45,12 +46,46 @@ bool ww_webcfg_check_user(const ww_webcfg_t *w, const char *user, const char *pa
 	return false;
 }
 
-static bool bcrypt_shaped(const char *h)
+static const char b64[] = "./ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+
+/* A bcrypt hash libxcrypt can check, else why not (into why): "$2a$",
+ * "$2b$" or "$2y$", cost 04-31, "$", 22 salt and 31 hash characters of
+ * bcrypt's base64 (OpenBSD bcrypt format). The last character of each
+ * carries only 2 and 4 bits: any other letter there is normalised by
+ * crypt() into another string, so the stored hash could never compare
+ * equal and every login would fail, as with a cost outside 04-31 or a bad
+ * salt, which crypt() refuses ("*0"). */
+static int bcrypt_check(const char *h, char *why, size_t len)
 {
-	/* $2?$NN$ + 22 salt + 31 hash characters (OpenBSD bcrypt format) */
-	return strlen(h) == 60 && h[0] == '$' && h[1] == '2' &&
-	       (h[2] == 'a' || h[2] == 'b' || h[2] == 'y') && h[3] == '$' &&
-	       h[4] >= '0' && h[4] <= '3' && h[5] >= '0' && h[5] <= '9' && h[6] == '$';
+	unsigned cost;
+	const char *salt = h + 7, *sum = h + 29;
+
+	if (strlen(h) != 60 || strncmp(h, "$2", 2) || !strchr("aby", h[2]) || h[3] != '$' ||
+	    h[6] != '$' || h[4] < '0' || h[4] > '9' || h[5] < '0' || h[5] > '9') {
+		snprintf(why, len, "expected a bcrypt hash ($2y$10$ + 53 characters)");
+		return -EINVAL;
+	}
+	cost = (unsigned)(h[4] - '0') * 10 + (unsigned)(h[5] - '0');
+	if (cost < 4 || cost > 31) {
+		snprintf(why, len, "bcrypt cost %02u outside 04-31", cost);
+		return -EINVAL;
+	}
+	for (size_t i = 0; i < 53; i++)
+		if (!strchr(b64, salt[i]) || !salt[i]) {
+			snprintf(why, len, "'%c' at %zu is not a bcrypt base64 character "
+				 "(./A-Za-z0-9)", salt[i], 7 + i);
+			return -EINVAL;
+		}
+	if (!strchr(".Oeu", salt[21])) {
+		snprintf(why, len, "bcrypt salt ends in '%c': only . O e u encode its last 2 bits",
+			 salt[21]);
+		return -EINVAL;
+	}
+	if ((strchr(b64, sum[30]) - b64) % 4) {
+		snprintf(why, len, "bcrypt hash ends in '%c', which bcrypt never writes", sum[30]);
+		return -EINVAL;
+	}
+	return 0;
 }
 
 static char *read_file(const char *path, int *rc)
@@ -58,9 +93,15 @@ static char *read_file(const char *path, int *rc)
 	FILE *f = fopen(path, "re");
 	char *b = NULL;
 	size_t len = 0, cap = 0, n;
+	struct stat sb;
 
 	if (!f) {
 		*rc = -errno;
+		return NULL;
+	}
+	if (fstat(fileno(f), &sb) || !S_ISREG(sb.st_mode)) {
+		fclose(f);
+		*rc = S_ISDIR(sb.st_mode) ? -EISDIR : -EINVAL;
 		return NULL;
 	}
 	for (;;) {
@@ -136,6 +177,8 @@ static int tls_section(yaml_document_t *doc, yaml_node_t *v, ww_webcfg_t *w, con
 static int users_section(yaml_document_t *doc, yaml_node_t *v, ww_webcfg_t *w,
 			 const char *path, char *err, size_t errlen)
 {
+	char why[160];
+
 	for (yaml_node_pair_t *q = v->data.mapping.pairs.start; q < v->data.mapping.pairs.top;
 	     q++) {
 		yaml_node_t *k2 = yaml_document_get_node(doc, q->key);
@@ -144,8 +187,10 @@ static int users_section(yaml_document_t *doc, yaml_node_t *v, ww_webcfg_t *w,
 
 		if (!user || !*user || strchr(user, ':') || strlen(user) >= 64)
 			FAIL_RET(k2, "basic_auth_users: bad user name");
-		if (!hash || !bcrypt_shaped(hash))
+		if (!hash)
 			FAIL_RET(k2, "basic_auth_users: %s: expected a bcrypt hash ($2y$...)", user);
+		if (bcrypt_check(hash, why, sizeof(why)))
+			FAIL_RET(k2, "basic_auth_users: %s: %s", user, why);
 		if (w->n_users >= WW_WEBCFG_MAX_USERS)
 			FAIL_RET(k2, "more than %d users", WW_WEBCFG_MAX_USERS);
 		snprintf(w->users[w->n_users].name, 64, "%s", user);
@@ -194,6 +239,7 @@ int ww_webcfg_load(ww_webcfg_t *w, const char *path, char *err, size_t errlen)
 	yaml_parser_t parser;
 	yaml_document_t doc;
 	char dirbuf[512], *dir;
+	struct stat sb;
 	FILE *f;
 	int rc = 0;
 	bool have_doc = false;
@@ -204,6 +250,12 @@ int ww_webcfg_load(ww_webcfg_t *w, const char *path, char *err, size_t errlen)
 		rc = -errno;
 		snprintf(err, errlen, "%s: %s", path, strerror(errno));
 		return rc;
+	}
+	if (fstat(fileno(f), &sb) || !S_ISREG(sb.st_mode)) {
+		fclose(f);
+		snprintf(err, errlen, "%s: %s, expected the web.config file", path,
+			 S_ISDIR(sb.st_mode) ? "a directory" : "not a regular file");
+		return -EINVAL;
 	}
 	snprintf(dirbuf, sizeof(dirbuf), "%s", path);
 	dir = dirname(dirbuf);

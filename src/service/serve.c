@@ -266,7 +266,7 @@ static int serve(struct serve *s, int argc, char **argv)
 	if (!s->web) {
 		ww_log(WW_LOG_ERR, "%s", err);
 		ww_runtime_stop(s->rt);
-		return 1;
+		return strstr(err, "cannot serve") ? 1 : 2; /* else web.config: as `web` */
 	}
 	log_web("serving", &s->conf, s->web);
 	ww_notify_ready("serving");

@@ -1,0 +1,122 @@
+/* Strict wearwatch.conf and serve flags (src/conf/config.c,
+ * endurance_opts.c): the values that were accepted silently and made the
+ * service run with something else than what was written. Each is refused
+ * with file:line (or the flag), which makes a start exit 2 and a reload keep
+ * the last good configuration (tests/service/test_hostile.py runs that end
+ * to end). */
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "wearwatch/conf.h"
+#include "ww_test.h"
+
+static char dir[] = "/tmp/ww-strict-XXXXXX";
+
+static int conf_text(const char *text, char *err, size_t len)
+{
+	ww_conf_t *c = malloc(sizeof(*c));
+	char path[128];
+	FILE *f;
+	int rc;
+
+	snprintf(path, sizeof(path), "%s/wearwatch.conf", dir);
+	f = fopen(path, "w");
+	fputs(text, f);
+	fclose(f);
+	ww_conf_defaults(c);
+	rc = ww_conf_load(c, path, false, err, len);
+	free(c);
+	return rc;
+}
+
+static int flags(int argc, char **argv, char *err, size_t len)
+{
+	ww_conf_t *c = malloc(sizeof(*c));
+	int rc;
+
+	ww_conf_defaults(c);
+	rc = ww_conf_apply_args(c, argc, argv, err, len);
+	free(c);
+	return rc;
+}
+
+static void test_conf(void)
+{
+	char err[512], path[160];
+
+	/* --config DIR ran with the defaults */
+	{
+		ww_conf_t *c = malloc(sizeof(*c));
+
+		ww_conf_defaults(c);
+		CHECK_EQ_I64(ww_conf_load(c, dir, false, err, sizeof(err)), -EINVAL);
+		CHECK(strstr(err, ": a directory, expected the configuration file"));
+		free(c);
+	}
+	/* out of range: each key its range, the same for the flag */
+	CHECK_EQ_I64(conf_text("[poll]\ninterval = 8d\n", err, sizeof(err)), -EINVAL);
+	CHECK(strstr(err, "wearwatch.conf:2: interval: expected a duration of 1s-7d"));
+	CHECK_EQ_I64(conf_text("[collector]\nhung_after = 2h\n", err, sizeof(err)), -EINVAL);
+	CHECK(strstr(err, "wearwatch.conf:2: hung_after: expected a duration of 1s-1h"));
+	CHECK_EQ_I64(conf_text("[notify]\ntimeout = 2000000000\n", err, sizeof(err)), -EINVAL);
+	CHECK_EQ_I64(conf_text("[history]\nretention = 1h\n", err, sizeof(err)), -EINVAL);
+	CHECK_EQ_I64(conf_text("[history]\nretention = 400d\n", err, sizeof(err)), 0);
+	CHECK_EQ_I64(conf_text("[poll]\ninterval = 7d\n", err, sizeof(err)), 0);
+	{
+		char *a1[] = { "x", "--poll-interval", "8d", NULL }, *a2[] = { "x", "--workers", "65",
+									      NULL };
+		char *a3[] = { "x", "--hung-after", "30", NULL };
+
+		CHECK_EQ_I64(flags(3, a1, err, sizeof(err)), -EINVAL);
+		CHECK(strstr(err, "--poll-interval: invalid value '8d'"));
+		CHECK_EQ_I64(flags(3, a2, err, sizeof(err)), -EINVAL);
+		CHECK_EQ_I64(flags(3, a3, err, sizeof(err)), 0);
+	}
+	/* impossible dates */
+	CHECK_EQ_I64(conf_text("[drive ata-X]\nrating = 1:5\nwarranty_start = 2021-02-30\n", err,
+			       sizeof(err)), -EINVAL);
+	CHECK(strstr(err, "wearwatch.conf:3: warranty_start: expected YYYY-MM-DD"));
+	CHECK_EQ_I64(conf_text("[drive ata-X]\nrating = 1:5@2021-02-30\n", err, sizeof(err)),
+		     -EINVAL);
+	CHECK(strstr(err, "wearwatch.conf:2: rating: bad warranty start '2021-02-30'"));
+	/* numbers the rating took */
+	CHECK_EQ_I64(conf_text("[drive ata-X]\nrating = 1e308:5\n", err, sizeof(err)), -EINVAL);
+	CHECK(strstr(err, "wearwatch.conf:2: rating: bad DWPD"));
+	/* a [drive] pattern over the limits: 1.1 GB in glibc's regcomp() */
+	CHECK_EQ_I64(conf_text("[poll]\ninterval = 60\n[drive (((a{1,100}){1,100}){1,100})]\n"
+			       "rating = 1:5\n", err, sizeof(err)), -EINVAL);
+	CHECK(strstr(err, "wearwatch.conf:4: rating: pattern over the limits"));
+	snprintf(path, sizeof(path), "%s/wearwatch.conf", dir);
+	unlink(path);
+}
+
+static void test_serve_opts(void)
+{
+	ww_endurance_opts_t o;
+	char path[160];
+	FILE *f;
+
+	memset(&o, 0, sizeof(o));
+	CHECK_EQ_I64(ww_endurance_serve_opt(WW_OPT_END_RATING, "M=0x1p-1000:5", &o), -EINVAL);
+	CHECK_EQ_I64(ww_endurance_serve_opt(WW_OPT_END_RATING, "M=1:5@2021-02-30", &o), -EINVAL);
+	CHECK_EQ_I64(ww_endurance_serve_opt(WW_OPT_END_RATINGS_FILE, dir, &o), -EINVAL);
+	snprintf(path, sizeof(path), "%s/r.tsv", dir);
+	f = fopen(path, "w");
+	fwrite("^A\tsata\t\t1\t\t5\tok\n^B\0", 1, 20, f);
+	fclose(f);
+	CHECK_EQ_I64(ww_endurance_serve_opt(WW_OPT_END_RATINGS_FILE, path, &o), -EINVAL);
+	CHECK_EQ_U64(o.n_files, 0);
+	unlink(path);
+	ww_ratings_free(&o.overrides);
+}
+
+int main(void)
+{
+	if (!mkdtemp(dir))
+		return 1;
+	chmod(dir, 0755);
+	test_conf();
+	test_serve_opts();
+	rmdir(dir);
+	return ww_test_done("test_conf_config");
+}
