@@ -1,33 +1,87 @@
 #!/bin/sh
-# Builds the decoder fuzz harness with clang's libFuzzer + ASan + UBSan and runs
-# it for a bounded time, seeded with the real bytes under tests/fixtures/vm.
-# Usage: tests/fuzz/run.sh SOURCE_DIR WORK_DIR [SECONDS]
+# Builds the libFuzzer harnesses (tests/fuzz/fuzz_*.c: every parser of outside
+# input) with clang, ASan and UBSan in a build of its own (cmake -DWW_FUZZ=ON),
+# seeds each with real files and every regression input of tests/fuzz/regress,
+# and runs each for SECONDS. A finding (crash, sanitizer report, leak, input
+# over 10 s) fails the run; the input is saved as WORK_DIR/<harness>-crash-*.
+#
+# Usage: tests/fuzz/run.sh SOURCE_DIR WORK_DIR [SECONDS] [HARNESS...]
+#   SECONDS per harness (default 30); HARNESS: names without fuzz_ (default
+#   all), e.g. `tests/fuzz/run.sh . /tmp/fz 600 capture` for a 10-minute run.
+#   The corpus grown in WORK_DIR/corpus-<harness> is kept for the next run.
+#   $WW_FIXTURES (default ../shared/fixtures) adds the real-drive files.
 # Exit 77 (skip) only when clang or libFuzzer's runtime is not installed.
 set -eu
-src=$1; work=$2; secs=${3:-30}
+src=$(cd "$1" && pwd); work=$2; secs=${3:-30}
+[ $# -ge 3 ] && shift 3 || shift $#
+fixtures=${WW_FIXTURES:-$src/../shared/fixtures}
 command -v clang >/dev/null || { echo "SKIP: clang not installed (scripts/deps.sh test)"; exit 77; }
-mkdir -p "$work/corpus"
-if ! clang -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
-	-D_GNU_SOURCE -I"$src/include" -I"$src/src" \
-	"$src/tests/fuzz/fuzz_decode.c" "$src"/src/decode/*.c "$src"/src/record/*.c \
-	"$src/src/transport/sat.c" "$src/src/transport/xport.c" \
-	-o "$work/fuzz_decode" 2>"$work/build.log"; then
+mkdir -p "$work"
+work=$(cd "$work" && pwd)
+if ! { cmake -S "$src" -B "$work/build" -DWW_FUZZ=ON -DCMAKE_C_COMPILER=clang \
+	-DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O1 -g" \
+	-DWW_FIXTURES="$fixtures" && cmake --build "$work/build" -j2 --target fuzzers; } \
+	>"$work/build.log" 2>&1; then
 	if grep -q "libclang_rt.fuzzer" "$work/build.log"; then
 		echo "SKIP: libFuzzer runtime missing (libclang-rt-14-dev)"; exit 77
 	fi
-	cat "$work/build.log"; exit 1
+	tail -40 "$work/build.log"; exit 1
 fi
-# seeds: each real capture behind every selector byte
-i=0
-for f in "$src"/tests/fixtures/vm/*/*.bin; do
-	for sel in 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15; do
-		{ printf "\\$(printf %03o "$sel")"; cat "$f"; } >"$work/corpus/seed-$i-$sel"
-	done
-	i=$((i + 1))
-done
+
+all="decode capture smartctl_json drivedb conf webcfg ratings route atasmart_blob ioctl_trace"
+[ $# -gt 0 ] && all="$*"
+
+# seed FILE... into the seeds dir as they are
+add() { for f in "$@"; do [ -f "$f" ] && cp "$f" "$seeds/$(echo "$f" | tr / _)"; done; return 0; }
+# one selector byte, then FILE
+add_sel() { sel=$1; shift; for f in "$@"; do [ -f "$f" ] && { printf "\\$(printf %03o "$sel")"; cat "$f"; } \
+	>"$seeds/$sel-$(echo "$f" | tr / _)"; done; return 0; }
+
+seed() {
+	reg=$src/tests/fuzz/regress
+	case $1 in
+	decode) # each real page behind every selector byte
+		for f in "$src"/tests/fixtures/vm/*/*.bin; do
+			for s in 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15; do add_sel "$s" "$f"; done
+		done ;;
+	capture) add "$src"/tests/fixtures/captures/*/*.capture "$reg"/capture-* ;;
+	smartctl_json) add "$fixtures"/scrutiny/*.json "$fixtures"/scrutiny-starosdev/*.json \
+		"$fixtures"/smartctl_exporter/*.json "$reg"/smartctl-* ;;
+	drivedb) # the system's drivedb.h in pieces of 40 entries (whole lines)
+		add "$reg"/drivedb-*
+		if [ -f /usr/share/smartmontools/drivedb.h ]; then
+			awk -v d="$seeds" '/^  \{ "/ { n++ } { print > (d "/drivedb-" int(n / 40)) }' \
+				/usr/share/smartmontools/drivedb.h
+		fi ;;
+	conf) add "$src"/etc/wearwatch.conf.example "$reg"/conf-* ;;
+	webcfg) add "$reg"/webcfg-* ;;
+	ratings) add_sel 0 "$src"/data/drive-ratings.tsv "$reg"/ratings-*
+		add_sel 1 "$reg"/rating-* "$reg"/pattern-* ;;
+	route) add_sel 0 "$reg"/route-*; add_sel 1 "$reg"/ipc-* ;;
+	atasmart_blob) add "$fixtures"/libatasmart-blobs/*--* ;;
+	ioctl_trace) add "$fixtures"/smartmontools-trac/*/*.log ;;
+	esac
+}
+
 rc=0
-"$work/fuzz_decode" -max_total_time="$secs" -max_len=8192 -print_final_stats=1 \
-	-artifact_prefix="$work/" "$work/corpus" >"$work/fuzz.log" 2>&1 || rc=$?
-tail -8 "$work/fuzz.log"
-[ "$rc" -eq 0 ] || { echo "fuzz_decoders: crash or sanitizer report (exit $rc), input saved in $work/"; grep -m20 -A15 "ERROR\|runtime error" "$work/fuzz.log"; }
+for h in $all; do
+	bin=$work/build/fuzz_$h
+	[ -x "$bin" ] || { echo "fuzz: no harness fuzz_$h"; rc=1; continue; }
+	seeds=$work/seeds-$h
+	rm -rf "$seeds"
+	mkdir -p "$seeds" "$work/corpus-$h"
+	seed "$h"
+	r=0
+	"$bin" -max_total_time="$secs" -max_len=65536 -timeout=10 -rss_limit_mb=2048 \
+		-print_final_stats=1 -artifact_prefix="$work/$h-" "$work/corpus-$h" "$seeds" \
+		>"$work/$h.log" 2>&1 || r=$?
+	execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$work/$h.log")
+	cov=$(grep -o "cov: [0-9]* ft: [0-9]*" "$work/$h.log" | tail -1)
+	echo "fuzz_$h: ${secs} s, ${execs:-?} runs, ${cov:-no coverage line}, $(ls "$seeds" | wc -l) seeds, exit $r"
+	if [ "$r" -ne 0 ]; then
+		rc=1
+		echo "fuzz_$h: a finding (input saved as $work/$h-*):"
+		grep -m5 -A20 "ERROR\|runtime error\|Timeout\|out-of-memory" "$work/$h.log" || tail -30 "$work/$h.log"
+	fi
+done
 exit "$rc"
