@@ -1,0 +1,122 @@
+/* Bounded worker pools (see jobs.h). */
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "http/jobs.h"
+
+struct ww_jobq {
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	ww_job_t *head, *tail;
+	unsigned queued, max_queued, n_threads;
+	bool stopping;
+	pthread_t *threads;
+};
+
+long long ww_http_now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000LL + ts.tv_nsec / 1000000;
+}
+
+static void *worker(void *arg)
+{
+	ww_jobq_t *q = arg;
+
+	for (;;) {
+		ww_job_t *j;
+		bool cancelled;
+
+		pthread_mutex_lock(&q->lock);
+		while (!q->head && !q->stopping)
+			pthread_cond_wait(&q->cond, &q->lock);
+		j = q->head;
+		if (!j) {
+			pthread_mutex_unlock(&q->lock);
+			return NULL;
+		}
+		q->head = j->next;
+		if (!q->head)
+			q->tail = NULL;
+		q->queued--;
+		cancelled = q->stopping;
+		pthread_mutex_unlock(&q->lock);
+		j->run(j, cancelled);
+	}
+}
+
+ww_jobq_t *ww_jobq_start(unsigned threads, unsigned max_queued, const char *name)
+{
+	ww_jobq_t *q = calloc(1, sizeof(*q));
+
+	if (!q)
+		return NULL;
+	q->threads = calloc(threads, sizeof(*q->threads));
+	if (!q->threads || !threads) {
+		free(q->threads);
+		free(q);
+		return NULL;
+	}
+	pthread_mutex_init(&q->lock, NULL);
+	pthread_cond_init(&q->cond, NULL);
+	q->max_queued = max_queued;
+	for (; q->n_threads < threads; q->n_threads++) {
+		char tn[16];
+
+		if (pthread_create(&q->threads[q->n_threads], NULL, worker, q))
+			break;
+		snprintf(tn, sizeof(tn), "ww-%.9s", name);
+		pthread_setname_np(q->threads[q->n_threads], tn);
+	}
+	if (!q->n_threads) {
+		ww_jobq_stop(q);
+		return NULL;
+	}
+	return q;
+}
+
+int ww_jobq_submit(ww_jobq_t *q, ww_job_t *job)
+{
+	int rc = 0;
+
+	pthread_mutex_lock(&q->lock);
+	if (q->stopping)
+		rc = -ESHUTDOWN;
+	else if (q->queued >= q->max_queued)
+		rc = -EBUSY;
+	if (!rc) {
+		job->next = NULL;
+		if (q->tail)
+			q->tail->next = job;
+		else
+			q->head = job;
+		q->tail = job;
+		q->queued++;
+		pthread_cond_signal(&q->cond);
+	}
+	pthread_mutex_unlock(&q->lock);
+	return rc;
+}
+
+void ww_jobq_stop(ww_jobq_t *q)
+{
+	if (!q)
+		return;
+	pthread_mutex_lock(&q->lock);
+	q->stopping = true;
+	pthread_cond_broadcast(&q->cond);
+	pthread_mutex_unlock(&q->lock);
+	/* the workers drain the queue (as cancelled) before they return */
+	for (unsigned i = 0; i < q->n_threads; i++)
+		pthread_join(q->threads[i], NULL);
+	pthread_mutex_destroy(&q->lock);
+	pthread_cond_destroy(&q->cond);
+	free(q->threads);
+	free(q);
+}

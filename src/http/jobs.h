@@ -1,0 +1,39 @@
+/* Bounded worker pools for the HTTP front end and the collector socket
+ * (private to src/http/). Work that can take long (a bcrypt check, a request
+ * to the collector, a history query) runs on a pool of its own, so it never
+ * runs on a thread that serves other connections: a pool has a fixed number
+ * of threads and a bounded queue, and a full queue is an immediate "busy"
+ * answer instead of a wait. */
+#ifndef WW_HTTP_JOBS_H
+#define WW_HTTP_JOBS_H
+
+#include <stdbool.h>
+
+typedef struct ww_job ww_job_t;
+
+/** A job: run(job, cancelled) is called once on a pool thread; cancelled is
+ * true when the pool stops before the job started (answer "unavailable"
+ * then). The job's memory is the submitter's; it must stay valid until run
+ * returns. */
+struct ww_job {
+	void (*run)(ww_job_t *job, bool cancelled);
+	ww_job_t *next; /* private: queue link */
+};
+
+typedef struct ww_jobq ww_jobq_t;
+
+/** Start `threads` threads (>= 1) taking at most `max_queued` waiting jobs.
+ * NULL on failure. */
+ww_jobq_t *ww_jobq_start(unsigned threads, unsigned max_queued, const char *name);
+
+/** Queue a job. Returns 0, -EBUSY (queue full) or -ESHUTDOWN (stopping). */
+int ww_jobq_submit(ww_jobq_t *q, ww_job_t *job);
+
+/** Stop taking jobs, run the queued ones as cancelled, wait for the running
+ * ones to return, join the threads and free. NULL is a no-op. */
+void ww_jobq_stop(ww_jobq_t *q);
+
+/** CLOCK_MONOTONIC in milliseconds (deadlines of the front end). */
+long long ww_http_now_ms(void);
+
+#endif
