@@ -69,10 +69,12 @@ int ww_route_render(ww_store_t *store, const char *path, time_t now, ww_route_re
 typedef struct ww_ipc_server ww_ipc_server_t;
 
 /** Bind `path` (an existing socket file is replaced), chmod 0666, and answer
- * requests from `store` on a thread of its own, up to 16 connections at once;
+ * requests from `store` on a thread of its own, up to 32 connections at once;
  * a connection has 1 s to send its request line and 5 s to take the answer,
  * and when all are busy a new one replaces the oldest still sending its
  * request (idle or slow local clients cannot keep others out, see ipc.c).
+ * History queries are rendered on a pool of 2 threads (8 waiting at most,
+ * then "WW1 503"), so they never hold the other routes.
  * NULL with *err = -errno. */
 ww_ipc_server_t *ww_ipc_server_start(const char *path, ww_store_t *store, int *err);
 
@@ -90,15 +92,26 @@ int ww_ipc_parse_header(const char *line, unsigned *status, size_t *len, char *t
 
 /* The HTTP(S) front end shared by `wearwatch web` and `wearwatch serve`:
  * libmicrohttpd with web.config TLS and bcrypt basic auth (webcfg.h), the
- * embedded dashboard files (http_assets.h), and every other path checked
- * against the route list (route.h) and handed to a fetch function: over the
- * Unix socket to the collector for `web`, straight from the store for
- * `serve`. One code path, so both serve the same routes the same way. */
+ * embedded dashboard files (assets.h), and every other path checked against
+ * the route list and handed to a fetch function: over the Unix socket to the
+ * collector for `web`, straight from the store for `serve`. One code path, so
+ * both serve the same routes the same way.
+ *
+ * No client can stall the others (src/http/front.h, guard.h): requests are
+ * served concurrently (a pool of polling threads; logins, fetches and
+ * history queries on bounded job pools of their own, a full pool answers 503
+ * at once), every request must arrive within 5 s and its answer be taken
+ * within 30 s, at most 8 connections per address and 512 in all, successful
+ * logins are cached and failed ones limited per address (429), URIs longer
+ * than any route or with more than 8 arguments get 414, and the dashboard's
+ * files never wait for the collector. */
 
-/** Answer one validated path (may carry a history query). Returns 0 with r
- * filled (body malloc'd) or -errno (the client gets 503). */
+/** Answer one validated path (may carry a history query) within timeout_ms
+ * (the request's time left). Returns 0 with r filled (body malloc'd) or
+ * -errno (the client gets 503: -ETIMEDOUT "did not answer in time", else
+ * "unavailable"). Called on job threads, several at once. */
 typedef int (*ww_webfront_fetch_fn)(void *ctx, const ww_conf_t *conf, const char *path,
-				    ww_route_reply_t *r);
+				    int timeout_ms, ww_route_reply_t *r);
 
 typedef struct ww_webfront ww_webfront_t;
 
@@ -122,9 +135,10 @@ bool ww_webfront_auth(const ww_webfront_t *w);
 /** Stop serving and close the listener. NULL is a no-op. */
 void ww_webfront_close(ww_webfront_t *w);
 
-/** Fetch function for `serve`: ctx is the ww_store_t. */
+/** Fetch function for `serve`: ctx is the ww_store_t (timeout unused: the
+ * history's own time budget bounds a query). */
 int ww_webfront_fetch_store(void *ctx, const ww_conf_t *conf, const char *path,
-			    ww_route_reply_t *r);
+			    int timeout_ms, ww_route_reply_t *r);
 
 #ifdef __cplusplus
 }

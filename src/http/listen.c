@@ -23,7 +23,9 @@ static int bind_one(int family, const struct sockaddr *sa, socklen_t len, bool d
 	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
 	if (family == AF_INET6)
 		setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, dual ? &zero : &one, sizeof(int));
-	if (bind(fd, sa, len) < 0 || listen(fd, 64) < 0) {
+	/* a long backlog: connections are accepted fast and limits applied
+	 * after accept, so a burst of other clients' connects must not fill it */
+	if (bind(fd, sa, len) < 0 || listen(fd, 511) < 0) {
 		err = -errno;
 		close(fd);
 		return err;

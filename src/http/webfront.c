@@ -1,175 +1,159 @@
-/* HTTP(S) front end of `web` and `serve` (see webfront.h). Moved out of
- * web.c so `serve` runs the very same handler, TLS and auth. */
+/* HTTP(S) front end of `web` and `serve`, the daemon half: libmicrohttpd
+ * started with a pool of polling threads, suspend/resume for the jobs, the
+ * connection callbacks that feed the deadlines, TLS and reload (see front.h;
+ * requests are handler.c). */
 #include <errno.h>
 #include <netdb.h>
 #include <netinet/in.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
 
-#include <microhttpd.h>
-
 #include "wearwatch/http.h"
-#include "http/assets.h"
+#include "http/front.h"
 #include "wearwatch/basic.h"
 #include "wearwatch/conf.h"
 
-#if MHD_VERSION < 0x00097002
-typedef int MHD_RESULT;
-#else
-typedef enum MHD_Result MHD_RESULT;
-#endif
-
-struct ww_webfront {
-	ww_conf_t conf;
-	ww_webcfg_t wc;
-	struct MHD_Daemon *mhd;
-	int fd;
-	bool activated; /* fd came from systemd (wearwatch-web.socket) */
-	uint16_t port;
-	ww_webfront_fetch_fn fetch;
-	void *ctx;
-};
-
-static MHD_RESULT reply(struct MHD_Connection *c, unsigned status, const char *type,
-			char *body, size_t len, bool auth_fail)
-{
-	struct MHD_Response *r = MHD_create_response_from_buffer(len, body, MHD_RESPMEM_MUST_FREE);
-	MHD_RESULT ret;
-
-	if (!r) {
-		free(body);
-		return MHD_NO;
-	}
-	MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, type);
-	MHD_add_response_header(r, MHD_HTTP_HEADER_CACHE_CONTROL, "no-store");
-	if (status == MHD_HTTP_METHOD_NOT_ALLOWED)
-		MHD_add_response_header(r, MHD_HTTP_HEADER_ALLOW, "GET, HEAD");
-	if (auth_fail)
-		ret = MHD_queue_basic_auth_fail_response(c, "wearwatch", r);
-	else
-		ret = MHD_queue_response(c, status, r);
-	MHD_destroy_response(r);
-	return ret;
-}
-
-static MHD_RESULT text(struct MHD_Connection *c, unsigned status, const char *t, bool auth_fail)
-{
-	char *b = strdup(t);
-
-	return b ? reply(c, status, "text/plain; charset=utf-8", b, strlen(b), auth_fail) : MHD_NO;
-}
-
-struct qbuf {
-	char *p;
-	size_t len, cap;
-	bool bad;
-};
-
-/* MHD hands the query decoded; it is re-joined here and route.c's
- * ww_route_path_valid() then accepts only known names and plain values, so
- * nothing needs re-encoding */
-static MHD_RESULT add_arg(void *cls, enum MHD_ValueKind kind, const char *k, const char *v)
-{
-	struct qbuf *q = cls;
-	int n;
-
-	(void)kind;
-	if (!v) {
-		q->bad = true;
-		return MHD_NO;
-	}
-	n = snprintf(q->p + q->len, q->cap - q->len, "%s%s=%s", q->len ? "&" : "?", k, v);
-	if (n < 0 || (size_t)n >= q->cap - q->len) {
-		q->bad = true;
-		return MHD_NO;
-	}
-	q->len += (size_t)n;
-	return MHD_YES;
-}
-
-static bool ends_with(const char *s, const char *suffix)
-{
-	size_t a = strlen(s), b = strlen(suffix);
-
-	return a >= b && !strcmp(s + a - b, suffix);
-}
-
-static MHD_RESULT handle(void *cls, struct MHD_Connection *c, const char *url,
-			 const char *method, const char *version, const char *upload,
-			 size_t *upload_size, void **req_cls)
-{
-	ww_webfront_t *w = cls;
-	ww_route_reply_t r;
-	char path[WW_ROUTE_MAX_PATH + 2];
-	int rc;
-
-	if (strcmp(method, MHD_HTTP_METHOD_GET) && strcmp(method, MHD_HTTP_METHOD_HEAD))
-		return text(c, MHD_HTTP_METHOD_NOT_ALLOWED, "method not allowed\n", false);
-	if (w->wc.n_users) {
-		char *pass = NULL, *user = MHD_basic_auth_get_username_password(c, &pass);
-		bool ok = user && pass && ww_webcfg_check_user(&w->wc, user, pass);
-
-		if (pass) {
-			explicit_bzero(pass, strlen(pass));
-			MHD_free(pass);
-		}
-		if (user)
-			MHD_free(user);
-		if (!ok)
-			return text(c, MHD_HTTP_UNAUTHORIZED, "unauthorized\n", true);
-	}
-	{
-		int aret; /* dashboard files are in this binary: no collector needed */
-
-		if (ww_http_assets_reply(c, url, &aret))
-			return (MHD_RESULT)aret;
-	}
-	if (strlen(url) > WW_ROUTE_MAX_PATH)
-		return text(c, MHD_HTTP_NOT_FOUND, "not found\n", false);
-	snprintf(path, sizeof(path), "%s", url);
-	if (ends_with(url, "/history")) {
-		/* the one route with parameters: forwarded, validated below */
-		struct qbuf q = { path + strlen(path), 0, sizeof(path) - strlen(path), false };
-
-		MHD_get_connection_values(c, MHD_GET_ARGUMENT_KIND, add_arg, &q);
-		if (q.bad || !ww_route_path_valid(path))
-			return text(c, MHD_HTTP_BAD_REQUEST,
-				    "bad query (metric, from, to, max_points only)\n", false);
-	}
-	if (!ww_route_path_valid(path))
-		return text(c, MHD_HTTP_NOT_FOUND, "not found\n", false);
-	rc = w->fetch(w->ctx, &w->conf, path, &r);
-	if (rc < 0) {
-		ww_log(WW_LOG_WARNING, "collector at %s: %s", w->conf.socket_path, strerror(-rc));
-		return text(c, MHD_HTTP_SERVICE_UNAVAILABLE, "collector unavailable\n", false);
-	}
-	return reply(c, r.status, r.type, r.body, r.len, false);
-}
-
 int ww_webfront_fetch_store(void *ctx, const ww_conf_t *conf, const char *path,
-			    ww_route_reply_t *r)
+			    int timeout_ms, ww_route_reply_t *r)
 {
 	(void)conf;
+	(void)timeout_ms;
 	return ww_route_render(ctx, path, time(NULL), r);
 }
 
-/* At most 128 connections, 16 from one address: the 15 s timeout is for
- * inactivity, so a client trickling a header line every few seconds holds
- * its slots for ever; without a per-address cap one host doing that on 128
- * connections kept every scraper out. */
-#define WW_WEB_CONN_LIMIT 128
-#define WW_WEB_CONN_PER_IP 16
+/* The request line is in: the request's state starts here. A URI longer
+ * than any route, or with more arguments than the routes take, is marked
+ * for a 414, and its arguments are cut before libmicrohttpd parses them:
+ * each one takes a record from the connection's 32 KiB memory pool, and when
+ * the pool ran out (500 arguments) libmicrohttpd 0.9.75 neither answered
+ * nor closed, holding the connection until its timeout. `uri` is that
+ * connection's own buffer (libmicrohttpd has not yet split the query off,
+ * so ending the string after '?' leaves it nothing to parse). */
+static void *uri_begin(void *cls, const char *uri, struct MHD_Connection *c)
+{
+	struct ww_req *q = calloc(1, sizeof(*q));
+	char *query = strchr(uri, '?');
+	unsigned args = 0;
+
+	for (const char *p = query; p && *p; p++)
+		args += *p == '&' || *p == '?';
+	if (q) {
+		q->w = cls;
+		q->c = c;
+		q->bad_uri = strlen(uri) > WW_ROUTE_MAX_PATH || args > WW_HTTP_MAX_ARGS;
+	}
+	if (query && (!q || q->bad_uri))
+		query[1] = '\0';
+	return q;
+}
+
+static void request_done(void *cls, struct MHD_Connection *c, void **req_cls,
+			 enum MHD_RequestTerminationCode toe)
+{
+	ww_webfront_t *w = cls;
+	const union MHD_ConnectionInfo *ci =
+		MHD_get_connection_info(c, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+
+	(void)toe;
+	ww_http_req_free(*req_cls);
+	*req_cls = NULL;
+	/* keep-alive: the next request has its own deadline from now */
+	if (ci)
+		ww_guard_conn_phase(w->guard, ci->socket_context, WW_GC_RECV);
+}
+
+static void connection_event(void *cls, struct MHD_Connection *c, void **socket_context,
+			     enum MHD_ConnectionNotificationCode toe)
+{
+	ww_webfront_t *w = cls;
+
+	if (toe == MHD_CONNECTION_NOTIFY_STARTED) {
+		const union MHD_ConnectionInfo *fd =
+			MHD_get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_FD);
+		const union MHD_ConnectionInfo *sa =
+			MHD_get_connection_info(c, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+
+		*socket_context = fd ? ww_guard_conn_open(w->guard, fd->connect_fd,
+							  sa ? sa->client_addr : NULL) : NULL;
+	} else if (toe == MHD_CONNECTION_NOTIFY_CLOSED) {
+		ww_guard_conn_close(w->guard, *socket_context);
+		*socket_context = NULL;
+	}
+}
+
+/* libmicrohttpd's messages (a client that went away, a bad request), rate
+ * limited: a flood of bad clients must not become a flood of log lines */
+static void mhd_log(void *cls, const char *fmt, va_list ap)
+{
+	char msg[256];
+	size_t n;
+
+	(void)cls;
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	n = strlen(msg);
+	while (n && msg[n - 1] == '\n')
+		msg[--n] = '\0';
+	ww_log_failure("libmicrohttpd", time(NULL), "http: %s", msg);
+}
+
+static void stop_parts(ww_webfront_t *w)
+{
+	/* queued jobs answer "unavailable", running ones finish (their own
+	 * timeouts bound them); every suspended connection is resumed */
+	ww_jobq_stop(w->authq);
+	ww_jobq_stop(w->fastq);
+	ww_jobq_stop(w->slowq);
+	w->authq = w->fastq = w->slowq = NULL;
+}
+
+static int start_parts(ww_webfront_t *w)
+{
+	w->guard = ww_guard_start();
+	/* bcrypt is CPU: as many checks as cores at most; routes from the
+	 * collector wait on a socket; history queries on their own, so that
+	 * they can never take the threads /metrics needs */
+	w->authq = ww_jobq_start(2, 32, "auth");
+	w->fastq = ww_jobq_start(4, 64, "fetch");
+	w->slowq = ww_jobq_start(2, 8, "history");
+	if (w->guard && w->authq && w->fastq && w->slowq)
+		return 0;
+	stop_parts(w);
+	ww_guard_stop(w->guard);
+	w->guard = NULL;
+	return -ENOMEM;
+}
+
+/* connections at most: WW_HTTP_CONN_LIMIT, within the open-file limit
+ * (raised to its hard limit) less room for the rest of the process */
+static unsigned conn_limit(void)
+{
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl))
+		return 64;
+	if (rl.rlim_cur < rl.rlim_max) {
+		rl.rlim_cur = rl.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &rl);
+		getrlimit(RLIMIT_NOFILE, &rl);
+	}
+	if (rl.rlim_cur == RLIM_INFINITY || rl.rlim_cur > WW_HTTP_CONN_LIMIT + 64)
+		return WW_HTTP_CONN_LIMIT;
+	return rl.rlim_cur > 128 ? (unsigned)rl.rlim_cur - 64 : 64;
+}
 
 static int start(ww_webfront_t *w, int fd)
 {
-	unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_AUTO | MHD_USE_ITC |
+	unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_ALLOW_SUSPEND_RESUME |
 			 MHD_USE_ERROR_LOG;
 	struct sockaddr_storage ss;
 	socklen_t sl = sizeof(ss);
+	struct MHD_OptionItem tls[3] = { { MHD_OPTION_END, 0, NULL } };
 
 	w->fd = fd;
 	if (getsockname(fd, (struct sockaddr *)&ss, &sl) == 0)
@@ -178,23 +162,30 @@ static int start(ww_webfront_t *w, int fd)
 	if (w->wc.tls) {
 		if (MHD_is_feature_supported(MHD_FEATURE_TLS) != MHD_YES)
 			return -EPROTONOSUPPORT;
-		w->mhd = MHD_start_daemon(flags | MHD_USE_TLS, 0, NULL, NULL, handle, w,
-					  MHD_OPTION_LISTEN_SOCKET, fd,
-					  MHD_OPTION_HTTPS_MEM_CERT, w->wc.cert_pem,
-					  MHD_OPTION_HTTPS_MEM_KEY, w->wc.key_pem,
-					  MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)15,
-					  MHD_OPTION_CONNECTION_LIMIT, (unsigned)WW_WEB_CONN_LIMIT,
-					  MHD_OPTION_PER_IP_CONNECTION_LIMIT,
-					  (unsigned)WW_WEB_CONN_PER_IP, MHD_OPTION_END);
-	} else {
-		w->mhd = MHD_start_daemon(flags, 0, NULL, NULL, handle, w,
-					  MHD_OPTION_LISTEN_SOCKET, fd,
-					  MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)15,
-					  MHD_OPTION_CONNECTION_LIMIT, (unsigned)WW_WEB_CONN_LIMIT,
-					  MHD_OPTION_PER_IP_CONNECTION_LIMIT,
-					  (unsigned)WW_WEB_CONN_PER_IP, MHD_OPTION_END);
+		flags |= MHD_USE_TLS;
+		tls[0] = (struct MHD_OptionItem){ MHD_OPTION_HTTPS_MEM_CERT, 0, w->wc.cert_pem };
+		tls[1] = (struct MHD_OptionItem){ MHD_OPTION_HTTPS_MEM_KEY, 0, w->wc.key_pem };
 	}
-	return w->mhd ? 0 : -EIO;
+	if (start_parts(w))
+		return -ENOMEM;
+	w->mhd = MHD_start_daemon(flags, 0, NULL, NULL, ww_http_handle, w,
+				  MHD_OPTION_EXTERNAL_LOGGER, mhd_log, w,
+				  MHD_OPTION_LISTEN_SOCKET, fd,
+				  MHD_OPTION_THREAD_POOL_SIZE, (unsigned)WW_HTTP_IO_THREADS,
+				  MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)WW_HTTP_IDLE_S,
+				  MHD_OPTION_CONNECTION_LIMIT, conn_limit(),
+				  MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned)WW_HTTP_CONN_PER_IP,
+				  MHD_OPTION_URI_LOG_CALLBACK, uri_begin, w,
+				  MHD_OPTION_NOTIFY_COMPLETED, request_done, w,
+				  MHD_OPTION_NOTIFY_CONNECTION, connection_event, w,
+				  MHD_OPTION_ARRAY, tls, MHD_OPTION_END);
+	if (!w->mhd) {
+		stop_parts(w);
+		ww_guard_stop(w->guard);
+		w->guard = NULL;
+		return -EIO;
+	}
+	return 0;
 }
 
 /* hands the listening socket back (not closed) */
@@ -202,8 +193,11 @@ static int stop(ww_webfront_t *w)
 {
 	int fd = MHD_quiesce_daemon(w->mhd);
 
+	stop_parts(w);
 	MHD_stop_daemon(w->mhd);
+	ww_guard_stop(w->guard);
 	w->mhd = NULL;
+	w->guard = NULL;
 	return fd;
 }
 

@@ -24,13 +24,12 @@
 #include "wearwatch/basic.h"
 #include "wearwatch/service.h"
 
-#define IPC_TIMEOUT_MS 10000
-
-/* the collector over its Unix socket (ipc.h) */
-static int fetch_ipc(void *ctx, const ww_conf_t *conf, const char *path, ww_route_reply_t *r)
+/* the collector over its Unix socket (ipc.h), within the request's time */
+static int fetch_ipc(void *ctx, const ww_conf_t *conf, const char *path, int timeout_ms,
+		     ww_route_reply_t *r)
 {
 	(void)ctx;
-	return ww_ipc_request(conf->socket_path, path, IPC_TIMEOUT_MS, r);
+	return ww_ipc_request(conf->socket_path, path, timeout_ms, r);
 }
 
 /* Refuse to run with privileges the web side must not have. faccessat with

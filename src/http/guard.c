@@ -1,0 +1,341 @@
+/* Deadlines, failed-login limits and the login cache (see guard.h). */
+#include <crypt.h>
+#include <errno.h>
+#include <netinet/in.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+
+#include "http/guard.h"
+#include "http/jobs.h"
+
+#define REAP_TICK_MS 200
+#define ADDR_SLOTS 512
+
+struct ww_gconn {
+	int fd;
+	ww_gc_phase_t phase;
+	long long since_ms;
+	ww_gconn_t *prev, *next;
+};
+
+/* a source address (IPv4, or the /64 of IPv6) and its login tokens */
+struct addr_slot {
+	uint8_t key[16];
+	bool used;
+	double tokens;
+	long long last_ms;     /* last refill, and last use for eviction */
+	unsigned pending;
+};
+
+struct ww_guard {
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	pthread_t reaper;
+	bool stop;
+	ww_gconn_t *conns;
+	uint64_t reaped;
+	struct addr_slot addrs[ADDR_SLOTS];
+	char salt[CRYPT_GENSALT_OUTPUT_SIZE];
+	struct { char key[WW_HTTP_AUTH_KEY_LEN]; long long used_ms; } cache[WW_HTTP_AUTH_CACHE];
+};
+
+static long long deadline_of(const ww_gconn_t *c)
+{
+	switch (c->phase) {
+	case WW_GC_RECV:
+		return c->since_ms + WW_HTTP_RECV_DEADLINE_MS;
+	case WW_GC_SEND:
+		return c->since_ms + WW_HTTP_SEND_DEADLINE_MS;
+	default:
+		return -1; /* the job's own timeout bounds it */
+	}
+}
+
+static void *reaper(void *arg)
+{
+	ww_guard_t *g = arg;
+
+	pthread_mutex_lock(&g->lock);
+	while (!g->stop) {
+		long long now = ww_http_now_ms();
+		struct timespec ts;
+
+		for (ww_gconn_t *c = g->conns; c; c = c->next) {
+			long long d = deadline_of(c);
+
+			/* shutdown, not close: the fd stays libmicrohttpd's, which
+			 * sees end of file and closes it; the lock keeps it from
+			 * being closed (and reused) meanwhile (conn_close) */
+			if (d >= 0 && now >= d && c->fd >= 0) {
+				shutdown(c->fd, SHUT_RDWR);
+				c->fd = -1;
+				g->reaped++;
+			}
+		}
+		clock_gettime(CLOCK_REALTIME, &ts);
+		ts.tv_nsec += REAP_TICK_MS * 1000000L;
+		ts.tv_sec += ts.tv_nsec / 1000000000L;
+		ts.tv_nsec %= 1000000000L;
+		pthread_cond_timedwait(&g->cond, &g->lock, &ts);
+	}
+	pthread_mutex_unlock(&g->lock);
+	return NULL;
+}
+
+ww_guard_t *ww_guard_start(void)
+{
+	ww_guard_t *g = calloc(1, sizeof(*g));
+
+	if (!g)
+		return NULL;
+	/* the cache's salt: random (libxcrypt reads the OS's source) */
+	if (!crypt_gensalt_rn("$6$", 1000, NULL, 0, g->salt, sizeof(g->salt))) {
+		free(g);
+		return NULL;
+	}
+	pthread_mutex_init(&g->lock, NULL);
+	pthread_cond_init(&g->cond, NULL);
+	if (pthread_create(&g->reaper, NULL, reaper, g)) {
+		pthread_mutex_destroy(&g->lock);
+		pthread_cond_destroy(&g->cond);
+		free(g);
+		return NULL;
+	}
+	pthread_setname_np(g->reaper, "ww-deadlines");
+	return g;
+}
+
+void ww_guard_stop(ww_guard_t *g)
+{
+	if (!g)
+		return;
+	pthread_mutex_lock(&g->lock);
+	g->stop = true;
+	pthread_cond_signal(&g->cond);
+	pthread_mutex_unlock(&g->lock);
+	pthread_join(g->reaper, NULL);
+	while (g->conns)
+		ww_guard_conn_close(g, g->conns);
+	pthread_mutex_destroy(&g->lock);
+	pthread_cond_destroy(&g->cond);
+	explicit_bzero(g->cache, sizeof(g->cache));
+	free(g);
+}
+
+ww_gconn_t *ww_guard_conn_open(ww_guard_t *g, int fd, const struct sockaddr *sa)
+{
+	ww_gconn_t *c = calloc(1, sizeof(*c));
+
+	(void)sa;
+	if (!c)
+		return NULL;
+	c->fd = fd;
+	c->phase = WW_GC_RECV;
+	c->since_ms = ww_http_now_ms();
+	pthread_mutex_lock(&g->lock);
+	c->next = g->conns;
+	if (g->conns)
+		g->conns->prev = c;
+	g->conns = c;
+	pthread_mutex_unlock(&g->lock);
+	return c;
+}
+
+void ww_guard_conn_close(ww_guard_t *g, ww_gconn_t *c)
+{
+	if (!c)
+		return;
+	pthread_mutex_lock(&g->lock);
+	if (c->prev)
+		c->prev->next = c->next;
+	else
+		g->conns = c->next;
+	if (c->next)
+		c->next->prev = c->prev;
+	pthread_mutex_unlock(&g->lock);
+	free(c);
+}
+
+void ww_guard_conn_phase(ww_guard_t *g, ww_gconn_t *c, ww_gc_phase_t p)
+{
+	if (!c)
+		return;
+	pthread_mutex_lock(&g->lock);
+	c->phase = p;
+	c->since_ms = ww_http_now_ms();
+	pthread_mutex_unlock(&g->lock);
+}
+
+uint64_t ww_guard_reaped(ww_guard_t *g)
+{
+	uint64_t n;
+
+	pthread_mutex_lock(&g->lock);
+	n = g->reaped;
+	pthread_mutex_unlock(&g->lock);
+	return n;
+}
+
+/* IPv4 (also v4-mapped) as its 4 bytes, IPv6 as its /64: one host holds a
+ * /64, and counting its addresses one by one would give it 2^64 budgets */
+static void addr_key(const struct sockaddr *sa, uint8_t key[16])
+{
+	memset(key, 0, 16);
+	if (sa && sa->sa_family == AF_INET) {
+		memcpy(key, &((const struct sockaddr_in *)sa)->sin_addr, 4);
+	} else if (sa && sa->sa_family == AF_INET6) {
+		const uint8_t *a = ((const struct sockaddr_in6 *)sa)->sin6_addr.s6_addr;
+		static const uint8_t mapped[12] = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff };
+
+		if (!memcmp(a, mapped, 12)) {
+			memcpy(key, a + 12, 4);
+		} else {
+			key[4] = 6; /* not an IPv4 key */
+			memcpy(key + 8, a, 8);
+		}
+	}
+}
+
+/* the slot of sa (refilled up to now), a new one, or the least recently
+ * used one taken over; under the lock */
+static struct addr_slot *slot_locked(ww_guard_t *g, const struct sockaddr *sa, long long now)
+{
+	struct addr_slot *free_s = NULL, *old = NULL, *s = NULL;
+	uint8_t key[16];
+
+	addr_key(sa, key);
+	for (int i = 0; i < ADDR_SLOTS && !s; i++) {
+		struct addr_slot *x = &g->addrs[i];
+
+		if (x->used && !memcmp(x->key, key, 16))
+			s = x;
+		else if (!x->used && !free_s)
+			free_s = x;
+		else if (x->used && !x->pending && (!old || x->last_ms < old->last_ms))
+			old = x;
+	}
+	if (!s) {
+		s = free_s ? free_s : old;
+		if (!s)
+			return NULL;
+		memset(s, 0, sizeof(*s));
+		memcpy(s->key, key, 16);
+		s->used = true;
+		s->tokens = WW_HTTP_AUTH_BURST;
+		s->last_ms = now;
+	}
+	s->tokens += (double)(now - s->last_ms) / WW_HTTP_AUTH_REFILL_MS;
+	if (s->tokens > WW_HTTP_AUTH_BURST)
+		s->tokens = WW_HTTP_AUTH_BURST;
+	s->last_ms = now;
+	return s;
+}
+
+int ww_guard_auth_admit(ww_guard_t *g, const struct sockaddr *sa, unsigned *retry_s)
+{
+	long long now = ww_http_now_ms();
+	struct addr_slot *s;
+	int rc = 0;
+
+	pthread_mutex_lock(&g->lock);
+	s = slot_locked(g, sa, now);
+	if (!s || s->tokens < 1 || s->pending >= WW_HTTP_AUTH_PENDING) {
+		/* tokens below 1: wait for the next one; pending: for a check */
+		*retry_s = s && s->tokens < 1 ?
+			   (unsigned)((1 - s->tokens) * WW_HTTP_AUTH_REFILL_MS / 1000) + 1 : 1;
+		rc = -EAGAIN;
+	} else {
+		s->pending++;
+	}
+	pthread_mutex_unlock(&g->lock);
+	return rc;
+}
+
+void ww_guard_auth_done(ww_guard_t *g, const struct sockaddr *sa, bool ok)
+{
+	struct addr_slot *s;
+
+	pthread_mutex_lock(&g->lock);
+	s = slot_locked(g, sa, ww_http_now_ms());
+	if (s) {
+		if (s->pending)
+			s->pending--;
+		if (!ok)
+			s->tokens -= 1;
+	}
+	pthread_mutex_unlock(&g->lock);
+}
+
+int ww_guard_auth_key(ww_guard_t *g, const char *user, const char *password,
+		      char key[WW_HTTP_AUTH_KEY_LEN])
+{
+	struct crypt_data *cd = calloc(1, sizeof(*cd));
+	char *up = NULL;
+	const char *out = NULL;
+	int rc = -EINVAL;
+
+	/* user names hold no ':' (webcfg.c), so user:password is one string
+	 * per pair */
+	if (cd && asprintf(&up, "%s:%s", user, password) >= 0)
+		out = crypt_r(up, g->salt, cd);
+	if (out && out[0] == '$' && strlen(out) < WW_HTTP_AUTH_KEY_LEN) {
+		memcpy(key, out, strlen(out) + 1);
+		rc = 0;
+	}
+	if (up) {
+		explicit_bzero(up, strlen(up));
+		free(up);
+	}
+	if (cd) {
+		explicit_bzero(cd, sizeof(*cd));
+		free(cd);
+	}
+	return rc;
+}
+
+static bool same(const char *a, const char *b)
+{
+	unsigned char diff = 0;
+
+	for (size_t i = 0; i < WW_HTTP_AUTH_KEY_LEN; i++)
+		diff |= (unsigned char)(a[i] ^ b[i]);
+	return diff == 0;
+}
+
+bool ww_guard_cache_has(ww_guard_t *g, const char *key)
+{
+	char k[WW_HTTP_AUTH_KEY_LEN] = { 0 };
+	bool hit = false;
+
+	snprintf(k, sizeof(k), "%s", key);
+	pthread_mutex_lock(&g->lock);
+	for (int i = 0; i < WW_HTTP_AUTH_CACHE; i++)
+		if (g->cache[i].key[0] && same(g->cache[i].key, k)) {
+			g->cache[i].used_ms = ww_http_now_ms();
+			hit = true;
+		}
+	pthread_mutex_unlock(&g->lock);
+	return hit;
+}
+
+void ww_guard_cache_put(ww_guard_t *g, const char *key)
+{
+	int victim = 0;
+
+	pthread_mutex_lock(&g->lock);
+	for (int i = 0; i < WW_HTTP_AUTH_CACHE; i++) {
+		if (!strcmp(g->cache[i].key, key)) {
+			victim = i;
+			break;
+		}
+		if (g->cache[i].used_ms < g->cache[victim].used_ms)
+			victim = i;
+	}
+	memset(g->cache[victim].key, 0, WW_HTTP_AUTH_KEY_LEN);
+	snprintf(g->cache[victim].key, WW_HTTP_AUTH_KEY_LEN, "%s", key);
+	g->cache[victim].used_ms = ww_http_now_ms();
+	pthread_mutex_unlock(&g->lock);
+}

@@ -1,0 +1,80 @@
+/* What keeps one client from stalling or locking out the others (private to
+ * src/http/): a whole-request deadline per connection, a rate limit on
+ * failed logins per source address, and a cache of successful logins.
+ *
+ * Why each:
+ * - libmicrohttpd's timeout counts only silence: a client trickling a header
+ *   byte every few seconds held its connection for ever, and 300 such
+ *   connections from 30 addresses kept every other client out for 60 s.
+ *   Here a request has WW_HTTP_RECV_DEADLINE_MS from the connection (or the
+ *   end of the previous request) to be received, and an answer
+ *   WW_HTTP_SEND_DEADLINE_MS to be taken; past either, the socket is shut
+ *   down (libmicrohttpd then closes it as a client that went away).
+ * - A bcrypt check costs 2^cost rounds (50 ms at cost 10, 3.7 s at 16) on
+ *   every request with basic auth: 16 clients sending wrong passwords took a
+ *   scrape from 65 ms to 1 s. A successful check is cached (as Prometheus'
+ *   exporter-toolkit does: its key is a fast salted hash of user and
+ *   password, never the password), so a known client costs one SHA-512
+ *   crypt with 1000 rounds (~0.2 ms); failures are limited per source
+ *   address (IPv4 address, IPv6 /64): WW_HTTP_AUTH_BURST, then one per
+ *   WW_HTTP_AUTH_REFILL_MS, at most WW_HTTP_AUTH_PENDING checks waiting. */
+#ifndef WW_HTTP_GUARD_H
+#define WW_HTTP_GUARD_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/socket.h>
+
+#define WW_HTTP_RECV_DEADLINE_MS 5000   /* request line, headers and body */
+#define WW_HTTP_SEND_DEADLINE_MS 30000  /* the whole answer taken */
+#define WW_HTTP_AUTH_BURST 5            /* failed logins at once, per address */
+#define WW_HTTP_AUTH_REFILL_MS 2000     /* then one per this */
+#define WW_HTTP_AUTH_PENDING 2          /* checks queued per address */
+#define WW_HTTP_AUTH_CACHE 64           /* successful logins remembered */
+#define WW_HTTP_AUTH_KEY_LEN 128
+
+typedef struct ww_guard ww_guard_t;
+typedef struct ww_gconn ww_gconn_t;
+
+/** Connection phases: receiving a request (deadline), working on it (the
+ * job's own timeout bounds it), sending the answer (deadline). */
+typedef enum { WW_GC_RECV, WW_GC_WORK, WW_GC_SEND } ww_gc_phase_t;
+
+/** Start the deadline thread. NULL on failure. */
+ww_guard_t *ww_guard_start(void);
+
+/** Stop the thread and free (no connection may be open any more). */
+void ww_guard_stop(ww_guard_t *g);
+
+/** A new connection on socket fd from sa: tracked, phase RECV from now.
+ * NULL when out of memory (then it has no deadline). */
+ww_gconn_t *ww_guard_conn_open(ww_guard_t *g, int fd, const struct sockaddr *sa);
+
+/** The connection is closed (before libmicrohttpd closes fd). NULL ok. */
+void ww_guard_conn_close(ww_guard_t *g, ww_gconn_t *c);
+
+/** Enter a phase; its deadline counts from now. NULL ok. */
+void ww_guard_conn_phase(ww_guard_t *g, ww_gconn_t *c, ww_gc_phase_t p);
+
+/** Connections shut down at a deadline so far. */
+uint64_t ww_guard_reaped(ww_guard_t *g);
+
+/** May a login from sa be checked now? 0 (a check is pending for it until
+ * ww_guard_auth_done) or -EAGAIN with the seconds to wait in *retry_s. */
+int ww_guard_auth_admit(ww_guard_t *g, const struct sockaddr *sa, unsigned *retry_s);
+
+/** The check admitted for sa is over; a failure spends one of its tokens. */
+void ww_guard_auth_done(ww_guard_t *g, const struct sockaddr *sa, bool ok);
+
+/** The cache key of user:password (a salted SHA-512 crypt with a salt made
+ * at start). Returns 0 or -EINVAL. */
+int ww_guard_auth_key(ww_guard_t *g, const char *user, const char *password,
+		      char key[WW_HTTP_AUTH_KEY_LEN]);
+
+/** Is the key of a successful login cached? (constant-time compare) */
+bool ww_guard_cache_has(ww_guard_t *g, const char *key);
+
+/** Remember a successful login (least recently used one out when full). */
+void ww_guard_cache_put(ww_guard_t *g, const char *key);
+
+#endif

@@ -1,0 +1,293 @@
+/* The request half of the HTTP front end (see front.h): method and URI
+ * checks, basic auth (cache, limit, then bcrypt on the auth pool), the
+ * dashboard's files, and every other route fetched on a job pool. */
+#include <errno.h>
+#include <netinet/in.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "http/front.h"
+#include "http/assets.h"
+#include "wearwatch/basic.h"
+
+static MHD_RESULT reply(struct ww_req *q, struct MHD_Connection *c, unsigned status,
+			const char *type, char *body, size_t len)
+{
+	struct MHD_Response *r = MHD_create_response_from_buffer(len, body, MHD_RESPMEM_MUST_FREE);
+	MHD_RESULT ret;
+
+	if (!r) {
+		free(body);
+		return MHD_NO;
+	}
+	MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, type);
+	MHD_add_response_header(r, MHD_HTTP_HEADER_CACHE_CONTROL, "no-store");
+	if (status == MHD_HTTP_METHOD_NOT_ALLOWED)
+		MHD_add_response_header(r, MHD_HTTP_HEADER_ALLOW, "GET, HEAD");
+	/* seconds: until the next login token; a busy pool or collector */
+	if (status == MHD_HTTP_TOO_MANY_REQUESTS || status == MHD_HTTP_SERVICE_UNAVAILABLE) {
+		char ra[16];
+
+		snprintf(ra, sizeof(ra), "%d", status == MHD_HTTP_SERVICE_UNAVAILABLE ? 1 :
+			 (WW_HTTP_AUTH_REFILL_MS + 999) / 1000);
+		MHD_add_response_header(r, MHD_HTTP_HEADER_RETRY_AFTER, ra);
+	}
+	if (status == MHD_HTTP_UNAUTHORIZED)
+		ret = MHD_queue_basic_auth_fail_response(c, "wearwatch", r);
+	else
+		ret = MHD_queue_response(c, status, r);
+	MHD_destroy_response(r);
+	if (q)
+		ww_guard_conn_phase(q->w->guard, MHD_get_connection_info(
+			c, MHD_CONNECTION_INFO_SOCKET_CONTEXT)->socket_context, WW_GC_SEND);
+	return ret;
+}
+
+static MHD_RESULT text(struct ww_req *q, struct MHD_Connection *c, unsigned status,
+		       const char *t)
+{
+	char *b = strdup(t);
+
+	return b ? reply(q, c, status, "text/plain; charset=utf-8", b, strlen(b)) : MHD_NO;
+}
+
+static void resume(struct ww_req *q)
+{
+	MHD_resume_connection(q->c);
+}
+
+/* -------------------------------------------------------------- auth --- */
+
+static void auth_job(ww_job_t *j, bool cancelled)
+{
+	struct ww_req *q = (struct ww_req *)j;
+	bool ok = !cancelled && ww_webcfg_check_user(&q->w->wc, q->user, q->pass);
+
+	if (ok)
+		ww_guard_cache_put(q->w->guard, q->key);
+	/* a check that never ran is no failure of the client */
+	ww_guard_auth_done(q->w->guard, (struct sockaddr *)&q->addr, ok || cancelled);
+	explicit_bzero(q->pass, strlen(q->pass));
+	q->auth_ok = ok;
+	q->busy = cancelled;
+	resume(q);
+}
+
+static void copy_addr(struct ww_req *q, struct MHD_Connection *c)
+{
+	const union MHD_ConnectionInfo *ci =
+		MHD_get_connection_info(c, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+	const struct sockaddr *sa = ci ? ci->client_addr : NULL;
+
+	if (sa)
+		memcpy(&q->addr, sa, sa->sa_family == AF_INET6 ? sizeof(struct sockaddr_in6) :
+				     sizeof(struct sockaddr_in));
+}
+
+/* Returns MHD_YES with the connection suspended (a check is running),
+ * MHD_YES/NO of a queued answer, or -1: authorised, go on. */
+static int auth_begin(struct ww_req *q, struct MHD_Connection *c)
+{
+	char *pass = NULL, *user = MHD_basic_auth_get_username_password(c, &pass);
+	unsigned retry = 1;
+	int rc;
+
+	if (!user || !pass) {
+		if (pass)
+			MHD_free(pass);
+		if (user)
+			MHD_free(user);
+		return text(q, c, MHD_HTTP_UNAUTHORIZED, "unauthorized\n");
+	}
+	q->user = strdup(user);
+	q->pass = strdup(pass);
+	explicit_bzero(pass, strlen(pass));
+	MHD_free(pass);
+	MHD_free(user);
+	if (!q->user || !q->pass || ww_guard_auth_key(q->w->guard, q->user, q->pass, q->key))
+		return text(q, c, MHD_HTTP_SERVICE_UNAVAILABLE, "out of memory\n");
+	if (ww_guard_cache_has(q->w->guard, q->key))
+		return -1;
+	copy_addr(q, c);
+	if (ww_guard_auth_admit(q->w->guard, (struct sockaddr *)&q->addr, &retry)) {
+		char msg[96];
+
+		snprintf(msg, sizeof(msg), "too many failed logins from this address; retry in "
+			 "%u s\n", retry);
+		return text(q, c, MHD_HTTP_TOO_MANY_REQUESTS, msg);
+	}
+	q->state = WW_REQ_AUTH;
+	q->job.run = auth_job;
+	MHD_suspend_connection(c);
+	rc = ww_jobq_submit(q->w->authq, &q->job);
+	if (rc) {
+		ww_guard_auth_done(q->w->guard, (struct sockaddr *)&q->addr, true);
+		q->busy = true;
+		resume(q);
+	}
+	return MHD_YES;
+}
+
+/* ------------------------------------------------------------- fetch --- */
+
+static void fetch_job(ww_job_t *j, bool cancelled)
+{
+	struct ww_req *q = (struct ww_req *)j;
+	long long left = q->deadline_ms - ww_http_now_ms();
+
+	if (cancelled)
+		q->rc = -ESHUTDOWN;
+	else if (left <= 0)
+		q->rc = -ETIMEDOUT; /* it waited its whole time in the queue */
+	else
+		q->rc = q->w->fetch(q->w->ctx, &q->w->conf, q->path, (int)left, &q->r);
+	resume(q);
+}
+
+static bool ends_with(const char *s, const char *suffix)
+{
+	size_t a = strlen(s), b = strlen(suffix);
+
+	return a >= b && !strcmp(s + a - b, suffix);
+}
+
+struct qbuf {
+	char *p;
+	size_t len, cap;
+	bool bad;
+};
+
+/* MHD hands the query decoded; it is re-joined here and route.c's
+ * ww_route_path_valid() then accepts only known names and plain values, so
+ * nothing needs re-encoding */
+static MHD_RESULT add_arg(void *cls, enum MHD_ValueKind kind, const char *k, const char *v)
+{
+	struct qbuf *q = cls;
+	int n;
+
+	(void)kind;
+	if (!v) {
+		q->bad = true;
+		return MHD_NO;
+	}
+	n = snprintf(q->p + q->len, q->cap - q->len, "%s%s=%s", q->len ? "&" : "?", k, v);
+	if (n < 0 || (size_t)n >= q->cap - q->len) {
+		q->bad = true;
+		return MHD_NO;
+	}
+	q->len += (size_t)n;
+	return MHD_YES;
+}
+
+static MHD_RESULT fetch_begin(struct ww_req *q, struct MHD_Connection *c, const char *url)
+{
+	bool history = ends_with(url, "/history");
+	int rc;
+
+	if (strlen(url) > WW_ROUTE_MAX_PATH)
+		return text(q, c, MHD_HTTP_NOT_FOUND, "not found\n");
+	snprintf(q->path, sizeof(q->path), "%s", url);
+	if (history) {
+		/* the one route with parameters: forwarded, validated below */
+		struct qbuf b = { q->path + strlen(q->path), 0, sizeof(q->path) - strlen(q->path),
+				  false };
+
+		MHD_get_connection_values(c, MHD_GET_ARGUMENT_KIND, add_arg, &b);
+		if (b.bad || !ww_route_path_valid(q->path))
+			return text(q, c, MHD_HTTP_BAD_REQUEST,
+				    "bad query (metric, from, to, max_points only)\n");
+	}
+	if (!ww_route_path_valid(q->path))
+		return text(q, c, MHD_HTTP_NOT_FOUND, "not found\n");
+	q->state = WW_REQ_FETCH;
+	q->job.run = fetch_job;
+	q->deadline_ms = ww_http_now_ms() + (history ? WW_HTTP_HISTORY_MS : WW_HTTP_FETCH_MS);
+	MHD_suspend_connection(c);
+	rc = ww_jobq_submit(history ? q->w->slowq : q->w->fastq, &q->job);
+	if (rc) {
+		q->busy = true;
+		resume(q);
+	}
+	return MHD_YES;
+}
+
+static MHD_RESULT fetched(struct ww_req *q, struct MHD_Connection *c)
+{
+	char *body;
+
+	q->state = WW_REQ_READY;
+	if (q->busy)
+		return text(q, c, MHD_HTTP_SERVICE_UNAVAILABLE, "busy: too many requests waiting "
+			    "for the collector\n");
+	if (q->rc < 0) {
+		ww_log_failure("collector", time(NULL), "collector at %s: %s",
+			       q->w->conf.socket_path, strerror(-q->rc));
+		return text(q, c, MHD_HTTP_SERVICE_UNAVAILABLE,
+			    q->rc == -ETIMEDOUT ? "collector did not answer in time\n" :
+						  "collector unavailable\n");
+	}
+	ww_log_failure_ok("collector", time(NULL), "collector answers again");
+	body = q->r.body;
+	q->r.body = NULL; /* the response owns it */
+	return reply(q, c, q->r.status, q->r.type, body, q->r.len);
+}
+
+/* ----------------------------------------------------------- handler --- */
+
+MHD_RESULT ww_http_handle(void *cls, struct MHD_Connection *c, const char *url,
+			  const char *method, const char *version, const char *upload,
+			  size_t *upload_size, void **req_cls)
+{
+	ww_webfront_t *w = cls;
+	struct ww_req *q = *req_cls;
+	int aret;
+
+	(void)version;
+	(void)upload;
+	(void)upload_size;
+	if (!q)
+		return text(NULL, c, MHD_HTTP_SERVICE_UNAVAILABLE, "out of memory\n");
+	if (q->state == WW_REQ_FETCH)
+		return fetched(q, c);
+	if (q->state == WW_REQ_AUTH) {
+		q->state = WW_REQ_READY;
+		if (q->busy)
+			return text(q, c, MHD_HTTP_SERVICE_UNAVAILABLE, "busy: too many logins "
+				    "being checked\n");
+		if (!q->auth_ok)
+			return text(q, c, MHD_HTTP_UNAUTHORIZED, "unauthorized\n");
+	} else {
+		ww_guard_conn_phase(w->guard, MHD_get_connection_info(
+			c, MHD_CONNECTION_INFO_SOCKET_CONTEXT)->socket_context, WW_GC_WORK);
+		if (q->bad_uri)
+			return text(q, c, MHD_HTTP_URI_TOO_LONG, "URI too long or too many "
+				    "query arguments\n");
+		if (strcmp(method, MHD_HTTP_METHOD_GET) && strcmp(method, MHD_HTTP_METHOD_HEAD))
+			return text(q, c, MHD_HTTP_METHOD_NOT_ALLOWED, "method not allowed\n");
+		if (w->wc.n_users && (aret = auth_begin(q, c)) >= 0)
+			return (MHD_RESULT)aret;
+	}
+	/* dashboard files are in this binary: no collector needed */
+	if (ww_http_assets_reply(c, url, &aret)) {
+		ww_guard_conn_phase(w->guard, MHD_get_connection_info(
+			c, MHD_CONNECTION_INFO_SOCKET_CONTEXT)->socket_context, WW_GC_SEND);
+		return (MHD_RESULT)aret;
+	}
+	return fetch_begin(q, c, url);
+}
+
+void ww_http_req_free(struct ww_req *q)
+{
+	if (!q)
+		return;
+	if (q->pass) {
+		explicit_bzero(q->pass, strlen(q->pass));
+		free(q->pass);
+	}
+	free(q->user);
+	free(q->r.body);
+	explicit_bzero(q->key, sizeof(q->key));
+	free(q);
+}
