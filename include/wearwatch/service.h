@@ -54,6 +54,14 @@ int ww_service_run(sigset_t sigs, const ww_service_ops_t *ops);
 /** Prints the usage of `wearwatch <cmd>` when argv has --help/-h; true then. */
 bool ww_service_wants_help(int argc, char **argv, const char *cmd);
 
+/** Started as root outside systemd (no INVOCATION_ID), keep only the
+ * capabilities the health commands need, CAP_SYS_RAWIO (SG_IO) and
+ * CAP_SYS_ADMIN (NVMe admin): bounding, permitted and effective sets, and
+ * no_new_privs, as wearwatch-collector.service's CapabilityBoundingSet and
+ * NoNewPrivileges do. Returns 1 (dropped, msg says so), 0 (nothing to do:
+ * not root, or under systemd whose unit limits it), or -errno with msg. */
+int ww_service_drop_caps(char *msg, size_t len);
+
 /** `wearwatch collector` and `wearwatch web` (see wearwatch(8)). */
 int ww_collector_main(int argc, char **argv);
 int ww_web_main(int argc, char **argv);

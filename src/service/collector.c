@@ -90,6 +90,14 @@ int ww_collector_main(int argc, char **argv)
 		free(c);
 		return rc == -EINVAL ? 2 : 1;
 	}
+	rc = ww_service_drop_caps(err, sizeof(err));
+	if (rc < 0) {
+		ww_log(WW_LOG_ERR, "%s", err);
+		free(c);
+		return 1;
+	}
+	if (rc > 0)
+		ww_log(WW_LOG_INFO, "%s", err);
 	sigs = ww_service_block_signals();
 	ww_probe_policy_default(&opts.probe);
 	c->rt = ww_runtime_start(&c->conf, &opts, err, sizeof(err));
