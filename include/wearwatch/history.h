@@ -56,17 +56,47 @@ typedef struct ww_history_cfg {
 	uint64_t raw_s;     /* 0 = WW_HISTORY_RAW_S */
 	uint64_t hourly_s;  /* 0 = WW_HISTORY_HOURLY_S */
 	uint64_t keep_s;    /* 0 = forever; else every sample older is dropped
-			       (wearwatch.conf [history] retention, issue 6) */
+			       (wearwatch.conf [history] retention) */
+	uint64_t retry_s;   /* 0 = WW_HISTORY_RETRY_S (tests: shorter) */
+	unsigned query_budget_ms; /* 0 = WW_HISTORY_QUERY_BUDGET_MS (tests) */
 } ww_history_cfg_t;
+
+/* Degrade, then heal. A database that cannot be written is not the end of
+ * history:
+ * - a read-only state directory (or file): the existing history is opened
+ *   read-only and served; opening for writing is retried every
+ *   WW_HISTORY_RETRY_S (by the writes, at their `now`);
+ * - a file that cannot be opened at all (a full disk at start): no history
+ *   until a retry succeeds;
+ * - a corrupt file (SQLITE_CORRUPT or SQLITE_NOTADB, at open, a write or a
+ *   query): moved aside as "<path>.corrupt-<unix time>" (with its -wal and
+ *   -shm), kept for inspection, and a new database started; at most once per
+ *   WW_HISTORY_FLAP_S. Each of these is told once through the error hook
+ *   (what "database").
+ * A write that fails is counted and told; "works again" is told at the first
+ * success, but when it was told less than WW_HISTORY_FLAP_S before, only after
+ * WW_HISTORY_HEAL_S of successes, so writes that fail and work by turns do
+ * not make the log flap every poll. */
+#define WW_HISTORY_RETRY_S 60
+#define WW_HISTORY_FLAP_S 3600
+#define WW_HISTORY_HEAL_S 600
+
+/** Queries: at most this many points, and this long (then -ETIME). */
+#define WW_HISTORY_MAX_POINTS 10000
+#define WW_HISTORY_QUERY_BUDGET_MS 2000
 
 typedef struct ww_history ww_history_t;
 
-/** Open (creating) the database file at path. Returns 0 or -errno (-EIO
- * with a SQLite error logged nowhere: *errmsg gets a static/short reason when
- * non-NULL). */
+/** Open (creating) the database file at path. Returns 0 with *out set,
+ * also when the file could only be opened read-only, not at all, or was
+ * moved aside as corrupt (see above): errmsg then says what ("" when it
+ * opened for writing as it was); -ENOMEM, -ENAMETOOLONG. */
 int ww_history_open(const char *path, const ww_history_cfg_t *cfg, ww_history_t **out,
 		    char *errmsg, size_t errlen);
 void ww_history_close(ww_history_t *h);
+
+/** True when the database is open for writing now. */
+bool ww_history_writable(ww_history_t *h);
 
 /** Append one sample of drive id at now (one transaction). rec may be NULL
  * (only `present` stored). Sets *latest (may be NULL) to the stored sample
@@ -90,12 +120,14 @@ typedef struct ww_hpoint {
 	int64_t segment;
 } ww_hpoint_t;
 
-/** Samples of one metric in [from, to], at most max_points (bucketed: last
- * value for counters, mean for gauges, largest for bucket_max). Probe metrics
- * have segment 0. *out is malloc'd (caller frees).
- * Returns the number of points, or -ENOENT (drive has no samples and no probe
- * rows at all),
- * -EINVAL, -ENOMEM, -EIO. */
+/** Samples of one metric in [from, to], at most max_points (1 to
+ * WW_HISTORY_MAX_POINTS; more rows than that are bucketed: last value for
+ * counters, mean for gauges, largest for bucket_max), read from the coarsest
+ * tier no coarser than a bucket where it has rows (query.c). Probe metrics
+ * have segment 0. *out is malloc'd (caller frees). Returns the number of
+ * points, or -ENOENT (drive has no samples and no probe rows at all),
+ * -ETIME (longer than WW_HISTORY_QUERY_BUDGET_MS), -EAGAIN (the database
+ * could not be opened), -EINVAL, -ENOMEM, -EIO. */
 long ww_history_query(ww_history_t *h, const char *id, ww_hmetric_t m, time_t from,
 		      time_t to, unsigned max_points, ww_hpoint_t **out);
 
@@ -129,9 +161,12 @@ int ww_history_maintain(ww_history_t *h, time_t now);
 
 /** Told about history writes (samples and probe bursts) that fail: err is
  * the -errno of the call (-EIO), what is "sample" or "probe burst", msg is
- * SQLite's reason ("database or disk is full"); and once with err = 0 when a
- * write succeeds again after failures. Called without the history's lock,
- * from the writing thread. */
+ * SQLite's reason ("database or disk is full"); and with err = 0 when writes
+ * work again after failures (see above). Also what a reopen did, what =
+ * "database", id NULL: err 0 (writable again, or a corrupt file was moved
+ * aside and a new one started: msg says where) or -EROFS (read-only or not
+ * open, msg says why). Called without the history's lock, from the writing
+ * thread. */
 typedef void (*ww_history_error_fn)(void *ctx, int err, const char *what, const char *id,
 				    const char *msg, time_t now);
 

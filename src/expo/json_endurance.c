@@ -185,6 +185,13 @@ char *ww_json_render_history(const char *id, const char *metric, const char *fro
 		*status = 404;
 		return err_body("no history for this drive", id);
 	}
+	if (n == -ETIME || n == -EAGAIN) {
+		/* bounded: the reason, and a retry may work */
+		*status = 503;
+		return err_body(n == -ETIME ? "history query over its time budget: ask for a "
+					       "shorter range or fewer points" :
+					       "history database unavailable", id);
+	}
 	if (n < 0) {
 		*status = 500;
 		return err_body("history query failed", id);

@@ -6,10 +6,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <sqlite3.h>
 
 #include "wearwatch/history.h"
+#include "history/query.h"
 
 const ww_hmetric_info_t ww_hmetrics[WW_HM_MAX] = {
 	{ "host_written_bytes", "bytes", true, false },
@@ -26,16 +28,15 @@ const ww_hmetric_info_t ww_hmetrics[WW_HM_MAX] = {
 	{ "probe_latency_max_seconds", "seconds", false, true },
 };
 
-/* probe_samples column of each WW_HM_PROBE_* metric */
-static const char *const probe_cols[] = { "p50_seconds", "p99_seconds", "max_seconds" };
+/* What the file allows: written and read; only read (a read-only state
+ * directory: existing history is served, writes are retried); neither (it
+ * could not be opened: retried). */
+enum hstate { H_CLOSED, H_READONLY, H_WRITABLE };
 
-static bool is_probe(int m)
-{
-	return m >= WW_HM_PROBE_P50 && m <= WW_HM_PROBE_MAX;
-}
+#define NOTE_LEN 9216 /* two paths and SQLite's reason */
 
 struct ww_history {
-	sqlite3 *db;
+	sqlite3 *db;               /* the writer's connection (read-only in H_READONLY) */
 	pthread_mutex_t lock;
 	ww_history_cfg_t cfg;
 	time_t last_maintain;
@@ -43,6 +44,20 @@ struct ww_history {
 	bool write_failing;        /* the last write failed */
 	ww_history_error_fn hook;
 	void *hook_ctx;
+	/* open, degrade, heal */
+	char path[4096];
+	enum hstate state;
+	char why_not[256];         /* why not writable (H_CLOSED, H_READONLY) */
+	time_t retry_at;           /* next reopen for writing (append's `now`) */
+	time_t moved_at;           /* last corrupt file moved aside, 0 never */
+	bool corrupt;              /* a query or write met a corrupt page */
+	time_t told_ok_at, ok_since; /* "works again" told; successes since */
+	bool ok_pending;           /* works again, not told yet (flapping) */
+	char notice[NOTE_LEN];     /* what open_heal did, for the hook (unlocked) */
+	/* queries: a connection of their own (WAL readers do not wait for the
+	 * writer), serialised by qlock (query.c) */
+	sqlite3 *rdb;
+	pthread_mutex_t qlock;
 };
 
 void ww_history_set_error_hook(ww_history_t *h, ww_history_error_fn fn, void *ctx)
@@ -64,14 +79,29 @@ uint64_t ww_history_write_errors(ww_history_t *h)
 }
 
 /* The end of a write, under the lock: count a failure; returns the hook to
- * call after unlocking (every failure, and the first success after them) or
- * NULL. */
-static ww_history_error_fn write_done_locked(ww_history_t *h, int ret, void **ctx)
+ * call after unlocking (every failure, and a success after them) or NULL.
+ * A success is told at once after failures, unless "works again" was told
+ * less than WW_HISTORY_FLAP_S ago: writes that fail and work by turns (a
+ * file with bad pages, a disk at its limit) are then told to work again
+ * only after WW_HISTORY_HEAL_S of successes, not at every poll. */
+static ww_history_error_fn write_done_locked(ww_history_t *h, int ret, time_t now, void **ctx)
 {
-	bool tell = ret < 0 || h->write_failing;
+	bool tell = ret < 0;
 
-	if (ret < 0)
+	if (ret < 0) {
 		h->write_errors++;
+		h->ok_since = 0;
+	} else if (h->write_failing || h->ok_pending) {
+		if (!h->ok_since)
+			h->ok_since = now;
+		tell = !h->told_ok_at || now - h->told_ok_at >= WW_HISTORY_FLAP_S ||
+		       now - h->ok_since >= WW_HISTORY_HEAL_S;
+		h->ok_pending = !tell;
+		if (tell)
+			h->told_ok_at = now;
+	}
+	if (ret < 0 && h->ok_pending)
+		h->ok_pending = false; /* still failing: no "works again" owed */
 	h->write_failing = ret < 0;
 	*ctx = h->hook_ctx;
 	return tell ? h->hook : NULL;
@@ -80,7 +110,11 @@ static ww_history_error_fn write_done_locked(ww_history_t *h, int ret, void **ct
 /* SQLite's reason for the last failure, before a ROLLBACK replaces it */
 static void why_locked(ww_history_t *h, char *why, size_t len)
 {
-	snprintf(why, len, "%s", sqlite3_errmsg(h->db));
+	snprintf(why, len, "%.*s", (int)len - 1, h->db ? sqlite3_errmsg(h->db) : h->why_not);
+	/* bad pages: the file is moved aside at the next write (open_heal) */
+	if (h->db && (sqlite3_errcode(h->db) == SQLITE_CORRUPT ||
+		      sqlite3_errcode(h->db) == SQLITE_NOTADB))
+		h->corrupt = true;
 }
 
 int ww_hmetric_find(const char *name)
@@ -159,35 +193,197 @@ fail:
 	     "temperature_celsius, power_on_seconds, unsafe_shutdowns, media_errors, " \
 	     "available_spare_percent, present"
 
+/* the writer's connection: file created, schema, migrations; SQLite's
+ * primary result code, reason in why */
+static int open_writer(ww_history_t *h, char *why, size_t len)
+{
+	char *err = NULL;
+	int rc;
+
+	rc = sqlite3_open_v2(h->path, &h->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE |
+			     SQLITE_OPEN_FULLMUTEX, NULL);
+	if (rc == SQLITE_OK)
+		sqlite3_busy_timeout(h->db, 5000);
+	if (rc == SQLITE_OK && (rc = sqlite3_exec(h->db, schema, NULL, NULL, &err)) == SQLITE_OK &&
+	    migrate(h->db, &err) < 0)
+		rc = sqlite3_errcode(h->db) ? sqlite3_errcode(h->db) : SQLITE_ERROR;
+	if (rc != SQLITE_OK) {
+		snprintf(why, len, "%s", err ? err : h->db ? sqlite3_errmsg(h->db) : "cannot open");
+		sqlite3_free(err);
+		sqlite3_close(h->db);
+		h->db = NULL;
+	}
+	return rc & 0xff;
+}
+
+/* a read-only connection that can read the file (trial read); when the
+ * directory is read-only, SQLite cannot create the WAL index and a plain
+ * read-only open fails, so the file is then opened as immutable (a cleanly
+ * closed database has no WAL content left to miss) */
+static sqlite3 *open_reader(const char *path)
+{
+	char uri[3 * 4096 + 32];
+	sqlite3 *db = NULL;
+	size_t o = 5;
+
+	/* a URI: '%', '?' and '#' of the path escaped */
+	memcpy(uri, "file:", 5);
+	for (const char *p = path; *p && o < sizeof(uri) - 20; p++)
+		o += (size_t)(strchr("%?#", *p) ? snprintf(uri + o, 4, "%%%02x", *p) :
+			      (uri[o] = *p, 1));
+	uri[o] = '\0';
+	for (int k = 0; k < 2; k++) {
+		int rc;
+
+		if (k == 1)
+			snprintf(uri + o, sizeof(uri) - o, "?immutable=1");
+		rc = sqlite3_open_v2(uri, &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI |
+				     SQLITE_OPEN_FULLMUTEX, NULL);
+		/* a file of our schema: an empty one (created on a full disk)
+		 * has no history to serve */
+		if (rc == SQLITE_OK)
+			rc = sqlite3_exec(db, "SELECT 1 FROM samples LIMIT 1", NULL, NULL, NULL);
+		if (rc == SQLITE_OK)
+			return db;
+		sqlite3_close(db);
+		db = NULL;
+	}
+	return NULL;
+}
+
+static void close_all_locked(ww_history_t *h)
+{
+	pthread_mutex_lock(&h->qlock);
+	sqlite3_close(h->rdb);
+	h->rdb = NULL;
+	pthread_mutex_unlock(&h->qlock);
+	sqlite3_close(h->db);
+	h->db = NULL;
+	h->state = H_CLOSED;
+}
+
+/* "<path>.corrupt-<unix time>" with its -wal and -shm beside it: kept for
+ * inspection, out of the way of the new database */
+static int move_aside_locked(ww_history_t *h, time_t now, char *to, size_t len)
+{
+	static const char *const suffix[] = { "", "-wal", "-shm" };
+
+	close_all_locked(h);
+	snprintf(to, len, "%s.corrupt-%lld", h->path, (long long)now);
+	for (int i = 0; i < 3; i++) {
+		char a[4200], b[4300];
+
+		snprintf(a, sizeof(a), "%s%s", h->path, suffix[i]);
+		snprintf(b, sizeof(b), "%s%s", to, suffix[i]);
+		if (rename(a, b) < 0 && errno != ENOENT)
+			return -errno;
+	}
+	return 0;
+}
+
+/* Open for writing, else for reading, else nothing (under the lock). A
+ * corrupt file (SQLITE_CORRUPT, SQLITE_NOTADB) is moved aside and a new one
+ * started, at most once per WW_HISTORY_FLAP_S; `note` says what happened
+ * ("" when the file opened for writing as it was). */
+static void open_heal_locked(ww_history_t *h, time_t now, char *note, size_t len)
+{
+	char why[256] = "", to[4300];
+	int rc;
+
+	note[0] = '\0';
+	close_all_locked(h);
+	rc = open_writer(h, why, sizeof(why));
+	if ((rc == SQLITE_CORRUPT || rc == SQLITE_NOTADB || h->corrupt) &&
+	    (!h->moved_at || now - h->moved_at >= WW_HISTORY_FLAP_S)) {
+		if (h->db)
+			close_all_locked(h);
+		h->moved_at = now;
+		h->corrupt = false;
+		if (move_aside_locked(h, now, to, sizeof(to)) == 0) {
+			snprintf(note, len, "%s: %s: moved to %s, a new database was started",
+				 h->path, why[0] ? why : "database disk image is malformed", to);
+			rc = open_writer(h, why, sizeof(why));
+		}
+	}
+	if (rc == SQLITE_OK) {
+		h->state = H_WRITABLE;
+		h->rdb = open_reader(h->path);
+		return;
+	}
+	snprintf(h->why_not, sizeof(h->why_not), "%s", why);
+	h->retry_at = now + (time_t)(h->cfg.retry_s ? h->cfg.retry_s : WW_HISTORY_RETRY_S);
+	h->db = open_reader(h->path);
+	h->rdb = h->db ? open_reader(h->path) : NULL;
+	h->state = h->db ? H_READONLY : H_CLOSED;
+	snprintf(note + strlen(note), len - strlen(note), "%s%s: %s; %s, opened again for "
+		 "writing every %llu s", note[0] ? "; " : "", h->path, why,
+		 h->db ? "existing history is served read-only" : "no history until then",
+		 (unsigned long long)(h->cfg.retry_s ? h->cfg.retry_s : WW_HISTORY_RETRY_S));
+}
+
+/* Before a write (under the lock): reopen when not writable and the retry
+ * is due, or when a corrupt page was met. True when the write may go on
+ * (it may still fail: a read-only connection refuses it, and that failure
+ * is counted like any other). */
+static bool writable_locked(ww_history_t *h, time_t now, char *why, size_t len)
+{
+	char note[NOTE_LEN];
+
+	if ((h->state != H_WRITABLE && now >= h->retry_at) ||
+	    (h->corrupt && (!h->moved_at || now - h->moved_at >= WW_HISTORY_FLAP_S))) {
+		open_heal_locked(h, now, note, sizeof(note));
+		snprintf(h->notice, sizeof(h->notice), "%s", note);
+	}
+	if (!h->db)
+		snprintf(why, len, "%.*s", (int)len - 1, h->why_not);
+	return h->db != NULL;
+}
+
+/* what a reopen did, to the hook, without the lock */
+static void tell_notice(ww_history_t *h, time_t now)
+{
+	char note[sizeof(h->notice)];
+	ww_history_error_fn hook;
+	void *ctx;
+
+	pthread_mutex_lock(&h->lock);
+	snprintf(note, sizeof(note), "%s", h->notice);
+	h->notice[0] = '\0';
+	hook = h->hook;
+	ctx = h->hook_ctx;
+	pthread_mutex_unlock(&h->lock);
+	if (note[0] && hook)
+		hook(ctx, h->state == H_WRITABLE ? 0 : -EROFS, "database", NULL, note, now);
+}
+
 int ww_history_open(const char *path, const ww_history_cfg_t *cfg, ww_history_t **out,
 		    char *errmsg, size_t errlen)
 {
 	ww_history_t *h = calloc(1, sizeof(*h));
-	char *err = NULL;
+	char note[NOTE_LEN];
 
 	*out = NULL;
+	if (errmsg && errlen)
+		errmsg[0] = '\0';
 	if (!h)
 		return -ENOMEM;
+	if (strlen(path) >= sizeof(h->path)) {
+		free(h);
+		return -ENAMETOOLONG;
+	}
+	snprintf(h->path, sizeof(h->path), "%s", path);
 	if (cfg)
 		h->cfg = *cfg;
 	if (!h->cfg.raw_s)
 		h->cfg.raw_s = WW_HISTORY_RAW_S;
 	if (!h->cfg.hourly_s)
 		h->cfg.hourly_s = WW_HISTORY_HOURLY_S;
-	if (sqlite3_open_v2(path, &h->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE |
-			    SQLITE_OPEN_FULLMUTEX, NULL) != SQLITE_OK ||
-	    sqlite3_busy_timeout(h->db, 5000) != SQLITE_OK ||
-	    sqlite3_exec(h->db, schema, NULL, NULL, &err) != SQLITE_OK ||
-	    migrate(h->db, &err) < 0) {
-		if (errmsg)
-			snprintf(errmsg, errlen, "%s: %s", path,
-				 err ? err : h->db ? sqlite3_errmsg(h->db) : "cannot open");
-		sqlite3_free(err);
-		sqlite3_close(h->db);
-		free(h);
-		return -EIO;
-	}
 	pthread_mutex_init(&h->lock, NULL);
+	pthread_mutex_init(&h->qlock, NULL);
+	open_heal_locked(h, time(NULL), note, sizeof(note));
+	h->retry_at = 0; /* the first write tries again, on the writes' clock */
+	if (errmsg)
+		snprintf(errmsg, errlen, "%s", note);
 	*out = h;
 	return 0;
 }
@@ -196,9 +392,38 @@ void ww_history_close(ww_history_t *h)
 {
 	if (!h)
 		return;
-	sqlite3_close(h->db);
+	close_all_locked(h);
+	pthread_mutex_destroy(&h->qlock);
 	pthread_mutex_destroy(&h->lock);
 	free(h);
+}
+
+bool ww_history_writable(ww_history_t *h)
+{
+	bool w;
+
+	pthread_mutex_lock(&h->lock);
+	w = h->state == H_WRITABLE;
+	pthread_mutex_unlock(&h->lock);
+	return w;
+}
+
+unsigned ww_history_query_budget_ms(ww_history_t *h)
+{
+	return h->cfg.query_budget_ms ? h->cfg.query_budget_ms : WW_HISTORY_QUERY_BUDGET_MS;
+}
+
+sqlite3 *ww_history_reader_lock(ww_history_t *h)
+{
+	pthread_mutex_lock(&h->qlock);
+	return h->rdb;
+}
+
+void ww_history_reader_unlock(ww_history_t *h, int sqlite_rc)
+{
+	if (sqlite_rc == SQLITE_CORRUPT || sqlite_rc == SQLITE_NOTADB)
+		__atomic_store_n(&h->corrupt, true, __ATOMIC_RELAXED);
+	pthread_mutex_unlock(&h->qlock);
 }
 
 static void bind_u64(sqlite3_stmt *st, int i, const ww_u64 *v)
@@ -277,6 +502,8 @@ int ww_history_append(ww_history_t *h, const char *id, const ww_health_t *rec, b
 	void *hook_ctx;
 
 	pthread_mutex_lock(&h->lock);
+	if (!writable_locked(h, now, why, sizeof(why)))
+		goto out;
 	if (sqlite3_exec(h->db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK) {
 		why_locked(h, why, sizeof(why));
 		goto out;
@@ -327,8 +554,9 @@ rollback:
 	sqlite3_exec(h->db, "ROLLBACK", NULL, NULL, NULL);
 out:
 	sqlite3_finalize(st);
-	hook = write_done_locked(h, ret, &hook_ctx);
+	hook = write_done_locked(h, ret, now, &hook_ctx);
 	pthread_mutex_unlock(&h->lock);
+	tell_notice(h, now);
 	if (hook)
 		hook(hook_ctx, ret, "sample", id, why, now);
 	if (ret == 0 && now - h->last_maintain >= 3600)
@@ -348,7 +576,8 @@ int ww_history_append_probe(ww_history_t *h, const char *id, const ww_hprobe_t *
 	if (!h || !id || !p)
 		return -EINVAL;
 	pthread_mutex_lock(&h->lock);
-	if (sqlite3_prepare_v2(h->db, "INSERT OR REPLACE INTO probe_samples(drive, tier, t,"
+	if (writable_locked(h, now, why, sizeof(why)) &&
+	    sqlite3_prepare_v2(h->db, "INSERT OR REPLACE INTO probe_samples(drive, tier, t,"
 			       " p50_seconds, p99_seconds, max_seconds, reads, errors)"
 			       " VALUES(?1, 0, ?2, ?3, ?4, ?5, ?6, ?7)", -1, &st, NULL) == SQLITE_OK) {
 		sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
@@ -366,11 +595,12 @@ int ww_history_append_probe(ww_history_t *h, const char *id, const ww_hprobe_t *
 		if (sqlite3_step(st) == SQLITE_DONE) /* autocommit: one transaction */
 			ret = 0;
 	}
-	if (ret < 0)
+	if (ret < 0 && h->db)
 		why_locked(h, why, sizeof(why));
 	sqlite3_finalize(st);
-	hook = write_done_locked(h, ret, &hook_ctx);
+	hook = write_done_locked(h, ret, now, &hook_ctx);
 	pthread_mutex_unlock(&h->lock);
+	tell_notice(h, now);
 	if (hook)
 		hook(hook_ctx, ret, "probe burst", id, why, now);
 	if (ret == 0 && now - h->last_maintain >= 3600)
@@ -445,15 +675,19 @@ int ww_history_maintain(ww_history_t *h, time_t now)
 
 	pthread_mutex_lock(&h->lock);
 	h->last_maintain = now;
+	if (h->state != H_WRITABLE) {
+		pthread_mutex_unlock(&h->lock);
+		return -EROFS;
+	}
 	rc = sqlite3_exec(h->db, "BEGIN IMMEDIATE", NULL, NULL, NULL) == SQLITE_OK ? 0 : -EIO;
 	if (!rc)
-		rc = thin(h, 0, now - (time_t)h->cfg.raw_s, 3600);
+		rc = thin(h, 0, now - (time_t)h->cfg.raw_s, ww_history_tier_s[1]);
 	if (!rc)
-		rc = thin(h, 1, now - (time_t)h->cfg.hourly_s, 86400);
+		rc = thin(h, 1, now - (time_t)h->cfg.hourly_s, ww_history_tier_s[2]);
 	if (!rc)
-		rc = thin_probe(h, 0, now - (time_t)h->cfg.raw_s, 3600);
+		rc = thin_probe(h, 0, now - (time_t)h->cfg.raw_s, ww_history_tier_s[1]);
 	if (!rc)
-		rc = thin_probe(h, 1, now - (time_t)h->cfg.hourly_s, 86400);
+		rc = thin_probe(h, 1, now - (time_t)h->cfg.hourly_s, ww_history_tier_s[2]);
 	if (!rc && h->cfg.keep_s) {
 		char sql[160];
 
@@ -501,138 +735,4 @@ int ww_history_count(ww_history_t *h, const char *id, long counts[3])
 int ww_history_count_probe(ww_history_t *h, const char *id, long counts[3])
 {
 	return count_rows(h, "probe_samples", id, counts);
-}
-
-/* 1 when the drive has rows in either table, 0 when none, -EIO */
-static int drive_known(ww_history_t *h, const char *id)
-{
-	sqlite3_stmt *st = NULL;
-	int rc;
-
-	if (sqlite3_prepare_v2(h->db, "SELECT 1 FROM samples WHERE drive=?1 UNION ALL"
-			       " SELECT 1 FROM probe_samples WHERE drive=?1 LIMIT 1", -1, &st,
-			       NULL) != SQLITE_OK)
-		return -EIO;
-	sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
-	rc = sqlite3_step(st);
-	sqlite3_finalize(st);
-	return rc == SQLITE_ROW ? 1 : rc == SQLITE_DONE ? 0 : -EIO;
-}
-
-/* every stored point of metric m in [from, to], oldest first, into *out
- * (malloc'd): their number or -errno */
-static long query_points(ww_history_t *h, const char *id, ww_hmetric_t m, time_t from,
-			 time_t to, ww_hpoint_t **out)
-{
-	sqlite3_stmt *st = NULL;
-	ww_hpoint_t *raw = NULL;
-	size_t n = 0, cap = 0;
-	char sql[256];
-	int rc;
-
-	/* one row per time: the finest tier wins where tiers overlap */
-	if (is_probe(m))
-		snprintf(sql, sizeof(sql), "SELECT t, %s, 0 FROM probe_samples WHERE drive=?1"
-			 " AND t>=?2 AND t<=?3 GROUP BY t HAVING tier=min(tier) ORDER BY t",
-			 probe_cols[m - WW_HM_PROBE_P50]);
-	else
-		snprintf(sql, sizeof(sql), "SELECT t, %s, segment FROM samples WHERE drive=?1"
-			 " AND t>=?2 AND t<=?3 GROUP BY t HAVING tier=min(tier) ORDER BY t",
-			 ww_hmetrics[m].name);
-	if (sqlite3_prepare_v2(h->db, sql, -1, &st, NULL) != SQLITE_OK)
-		return -EIO;
-	sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(st, 2, from);
-	sqlite3_bind_int64(st, 3, to);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		if (n == cap) {
-			void *nr = realloc(raw, (cap = cap ? cap * 2 : 256) * sizeof(*raw));
-
-			if (!nr) {
-				sqlite3_finalize(st);
-				free(raw);
-				return -ENOMEM;
-			}
-			raw = nr;
-		}
-		raw[n].t = (time_t)sqlite3_column_int64(st, 0);
-		raw[n].has_value = sqlite3_column_type(st, 1) != SQLITE_NULL;
-		raw[n].value = !raw[n].has_value ? 0 : is_probe(m) ? sqlite3_column_double(st, 1)
-				: (double)sqlite3_column_int64(st, 1);
-		raw[n].segment = sqlite3_column_int64(st, 2);
-		n++;
-	}
-	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE) {
-		free(raw);
-		return -EIO;
-	}
-	*out = raw;
-	return (long)n;
-}
-
-/* n points into max_points equal buckets over [from, to]: counters take the
- * bucket's last sample, gauges the mean of its samples that have a value,
- * bucket_max gauges the largest; returns the number of buckets written */
-static size_t bucket(const ww_hpoint_t *raw, size_t n, ww_hmetric_t m, time_t from, time_t to,
-		     unsigned max_points, ww_hpoint_t *pts)
-{
-	long double width = ((long double)(to - from) + 1) / max_points;
-	size_t k = 0;
-
-	for (size_t i = 0; i < n;) {
-		size_t b = (size_t)((raw[i].t - from) / width), j = i;
-		double sum = 0, top = 0;
-		size_t cnt = 0;
-
-		while (j < n && (size_t)((raw[j].t - from) / width) == b) {
-			if (raw[j].has_value) {
-				sum += raw[j].value;
-				if (!cnt || raw[j].value > top)
-					top = raw[j].value;
-				cnt++;
-			}
-			j++;
-		}
-		pts[k] = raw[j - 1];
-		if (ww_hmetrics[m].bucket_max) {
-			pts[k].has_value = cnt > 0;
-			pts[k].value = top;
-		} else if (!ww_hmetrics[m].counter) {
-			pts[k].has_value = cnt > 0;
-			pts[k].value = cnt ? sum / cnt : 0;
-		}
-		k++;
-		i = j;
-	}
-	return k;
-}
-
-long ww_history_query(ww_history_t *h, const char *id, ww_hmetric_t m, time_t from,
-		      time_t to, unsigned max_points, ww_hpoint_t **out)
-{
-	ww_hpoint_t *raw = NULL, *pts;
-	long n;
-	int known;
-
-	*out = NULL;
-	if (m < 0 || m >= WW_HM_MAX || to < from || !max_points)
-		return -EINVAL;
-	pthread_mutex_lock(&h->lock);
-	known = drive_known(h, id);
-	n = known < 0 ? known : !known ? -ENOENT : query_points(h, id, m, from, to, &raw);
-	pthread_mutex_unlock(&h->lock);
-	if (n < 0 || (unsigned long)n <= max_points) {
-		*out = raw;
-		return n;
-	}
-	pts = calloc(max_points, sizeof(*pts));
-	if (!pts) {
-		free(raw);
-		return -ENOMEM;
-	}
-	n = (long)bucket(raw, (size_t)n, m, from, to, max_points, pts);
-	free(raw);
-	*out = pts;
-	return n;
 }

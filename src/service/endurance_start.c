@@ -48,13 +48,15 @@ ww_endurance_svc_t *ww_endurance_serve_start(ww_endurance_opts_t *o)
 	}
 	if (!o->no_history) {
 		const char *dir = o->state_dir ? o->state_dir : WW_HISTORY_DEFAULT_DIR;
-		char path[4096], err[512];
+		char path[4096], err[9216];
 
 		if (mkdir(dir, 0750) < 0 && errno != EEXIST)
 			ww_log(WW_LOG_WARNING, "cannot create state directory %s: %s", dir, strerror(errno));
 		snprintf(path, sizeof(path), "%s/%s", dir, WW_HISTORY_FILE);
-		if (ww_history_open(path, &o->hist, &hist, err, sizeof(err)) < 0)
-			ww_log(WW_LOG_WARNING, "history disabled: %s", err);
+		if ((rc = ww_history_open(path, &o->hist, &hist, err, sizeof(err))) < 0)
+			ww_log(WW_LOG_WARNING, "history disabled: %s: %s", path, strerror(-rc));
+		else if (err[0])
+			ww_log(WW_LOG_WARNING, "history: %s", err); /* degraded or healed */
 		else
 			ww_log(WW_LOG_INFO, "history in %s", path);
 		ww_history_log_attach(hist, path);

@@ -1,5 +1,6 @@
 /* Failed history writes go to the log (see history_log.h). */
 #include <stdio.h>
+#include <string.h>
 
 #include "wearwatch/service.h"
 #include "wearwatch/basic.h"
@@ -13,6 +14,11 @@ static void on_history_write(void *ctx, int err, const char *what, const char *i
 			     const char *msg, time_t now)
 {
 	(void)ctx;
+	if (what && !strcmp(what, "database")) {
+		/* a reopen: once each (history.c limits how often) */
+		ww_log(err ? WW_LOG_WARNING : WW_LOG_NOTICE, "history: %s", msg);
+		return;
+	}
 	if (!err)
 		ww_log_failure_ok(KEY, now, "history writes work again");
 	else
