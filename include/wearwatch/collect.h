@@ -286,10 +286,16 @@ int ww_replay_collect(const char *file, const ww_drive_t *d, ww_health_t *h,
 /* --- serve --replay: poller hooks (ww_discover_fn / ww_collect_fn) --- */
 
 /** Register the *.capture files of dir and of its subdirectories, three
- * levels down (or dir itself when it is a file); other files are skipped.
- * Returns how many were added (total at most 1024), 0 when none, or -errno
- * (-EINVAL: a file that is not a capture). */
+ * levels down (or dir itself when it is a file); other files, and captures
+ * with a malformed block (the whole file is read here), are skipped and
+ * told to the skip hook. Returns how many were added, 0 when none, or
+ * -errno (-EINVAL: a file that is not a capture). */
 int ww_replay_add(const char *dir);
+
+/** Told about each file ww_replay_add skips: its path and why ("not a
+ * *.capture file", "line 4: not a capture block ..."). NULL: not told. */
+typedef void (*ww_replay_skip_fn)(const char *path, const char *why);
+void ww_replay_set_skip_hook(ww_replay_skip_fn fn);
 
 /** ww_discover_fn: the registered captures as drives (sysroot, include
  * ignored). */

@@ -211,12 +211,40 @@ static char **ww_replay_files;
 static ww_drive_t *ww_replay_drives;
 static size_t ww_replay_n, ww_replay_cap;
 
+static ww_replay_skip_fn skip_hook;
+
+void ww_replay_set_skip_hook(ww_replay_skip_fn fn)
+{
+	skip_hook = fn;
+}
+
+static void skipped(const char *path, const char *why)
+{
+	if (skip_hook)
+		skip_hook(path, why);
+}
+
 static int add_file(const char *path)
 {
 	ww_drive_t d;
+	ww_xport_t x;
+	int bad = 0, rc;
 
-	if (ww_replay_load_drive(path, &d) < 0)
+	if (ww_replay_load_drive(path, &d) < 0) {
+		skipped(path, "no \"fact id\" line: not a capture (docs/capture-format.md)");
 		return -EINVAL;
+	}
+	/* the whole file now, so a bad block is named at start, not at a poll */
+	rc = ww_xport_open_replay(path, &x, &bad);
+	if (rc < 0) {
+		char why[96];
+
+		snprintf(why, sizeof(why), "line %d: not a capture block (docs/capture-format.md)",
+			 bad);
+		skipped(path, why);
+		return -EINVAL;
+	}
+	ww_xport_close(&x);
 	if (ww_replay_n == ww_replay_cap) {
 		size_t cap = ww_replay_cap ? 2 * ww_replay_cap : 64;
 		ww_drive_t *nd = realloc(ww_replay_drives, cap * sizeof(*nd));
@@ -272,6 +300,8 @@ static int add_dir(const char *dir, int depth)
 
 			if (k > 0)
 				added += k;
+		} else if (name[0] != '.') {
+			skipped(p, "not a *.capture file");
 		}
 		free(ents[i]);
 	}

@@ -130,9 +130,19 @@ static int keep_conf_flag(struct serve *s, int c)
 	return -EINVAL;
 }
 
+/* every file --replay leaves out, once, with why (a directory of captures
+ * is what users send: a file that is not one should not vanish silently) */
+static void replay_skipped(const char *path, const char *why)
+{
+	ww_log(WW_LOG_WARNING, "--replay: %s skipped: %s", path, why);
+}
+
 static int add_replay(struct serve *s, const char *dir)
 {
-	int rc = ww_replay_add(dir);
+	int rc;
+
+	ww_replay_set_skip_hook(replay_skipped);
+	rc = ww_replay_add(dir);
 
 	if (rc > 0) {
 		s->ro.replay = true;
