@@ -1,0 +1,340 @@
+#!/usr/bin/env python3
+"""Hostile input and slow clients against the running service, each with
+the smallest input that showed the fault (docs/security.md lists them):
+
+- configuration: values that were accepted silently stop a start with exit 2
+  and file:line, and a reload keeps the last good configuration;
+- the collector started as root outside systemd keeps CAP_SYS_RAWIO and
+  CAP_SYS_ADMIN only;
+- HTTP (serve with the SATA capture of tests/fixtures and basic auth):
+  500 query arguments get 414 at once (held 15 s before); a client
+  trickling its request is cut at the deadline; 300 trickling connections
+  from 30 loopback addresses do not keep a scraper out; wrong passwords are
+  limited per address (429) while the right one keeps working from the
+  login cache; a history loop over a 600 000-sample database does not hold
+  /metrics;
+- web with a collector that accepts and never answers: the dashboard's files
+  come at once, /metrics requests fail together at their timeout (not one
+  after the other).
+Loopback only (127.0.0.0/8). usage: test_hostile.py WEARWATCH_BINARY"""
+import os, re, shutil, signal, socket, sqlite3, subprocess, sys, tempfile, threading, time
+
+from svc_common import FAILS, HASH, NOBODY, check, curl, free_port, wait_for
+
+BIN = os.path.abspath(sys.argv[1])
+SRC = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+CAPTURE = f"{SRC}/tests/fixtures/captures/sata"
+DRIVE = "ata-WWSATA_DISK_WWSATA0001"
+
+
+def stop(p):
+    if p.poll() is None:
+        p.send_signal(signal.SIGTERM)
+        try:
+            return p.wait(10)
+        except subprocess.TimeoutExpired:
+            p.kill()
+            p.wait()
+    return p.returncode
+
+
+def run(*args):
+    return subprocess.run([BIN] + list(args), capture_output=True, text=True, timeout=20)
+
+
+def http(port, path, auth=None, src="127.0.0.1", timeout=10):
+    """status, body, seconds of one GET (raw socket: a chosen source address)"""
+    t = time.time()
+    try:
+        s = socket.create_connection(("127.0.0.1", port), timeout=timeout,
+                                     source_address=(src, 0))
+        hdr = f"GET {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n"
+        if auth:
+            import base64
+            hdr += "Authorization: Basic " + base64.b64encode(auth.encode()).decode() + "\r\n"
+        s.sendall((hdr + "\r\n").encode())
+        data = b""
+        while True:
+            b = s.recv(65536)
+            if not b:
+                break
+            data += b
+        s.close()
+    except OSError:
+        return 0, b"", time.time() - t
+    m = re.match(rb"HTTP/1\.\d (\d+)", data)
+    return (int(m.group(1)) if m else 0), data.split(b"\r\n\r\n", 1)[-1], time.time() - t
+
+
+def test_config(tmp):
+    bad = f"{tmp}/bad.conf"
+    for text, line, msg in [
+        ("[poll]\ninterval = 8d\n", 2, "interval: expected a duration of 1s-7d"),
+        ("[collector]\nhung_after = 2h\n", 2, "hung_after: expected a duration of 1s-1h"),
+        ("[drive ata-X]\nrating = 1:5@2021-02-30\n", 2, "rating: bad warranty start '2021-02-30'"),
+        ("[drive ata-X]\nrating = 1e308:5\n", 2, "rating: bad DWPD"),
+        ("[drive (((a{1,100}){1,100}){1,100})]\nrating = 1:5\n", 2, "rating: pattern over the limits"),
+    ]:
+        with open(bad, "w") as f:
+            f.write(text)
+        r = run("collector", "--config", bad, "--sysroot", f"{tmp}/root")
+        check(r.returncode == 2 and f"{bad}:{line}: {msg}" in r.stderr,
+              f"start: '{text.strip()}' -> exit 2, {bad}:{line}: {msg} ({r.returncode}: "
+              f"{r.stderr.strip()[-160:]})")
+    r = run("collector", "--config", tmp, "--sysroot", f"{tmp}/root")
+    check(r.returncode == 2 and "a directory, expected the configuration file" in r.stderr,
+          f"--config DIR -> exit 2 ({r.returncode}: {r.stderr.strip()[-120:]})")
+    webcfg = f"{tmp}/bad-web.yml"
+    with open(webcfg, "w") as f:
+        f.write("basic_auth_users:\n  alice: '" + HASH.replace("$05$", "$39$") + "'\n")
+    r = run("serve", "--web-config", webcfg, "--sysroot", f"{tmp}/root", "--listen",
+            f"127.0.0.1:{free_port()}", "--no-history", "--no-probe")
+    check(r.returncode == 2 and f"{webcfg}:2: basic_auth_users: alice: bcrypt cost 39" in r.stderr,
+          f"web.config cost 39 -> exit 2 with file:line ({r.returncode}: {r.stderr.strip()[-160:]})")
+    for flag, val, msg in [("--rating", "M=0x1p-1000:5", "bad DWPD"),
+                           ("--rating", "M=1:5@2021-02-30", "bad warranty start"),
+                           ("--ratings-file", f"{SRC}/tests/fuzz/regress/ratings-nul-byte.tsv",
+                            "ratings-nul-byte.tsv:2: NUL byte in the line")]:
+        r = run("serve", flag, val, "--sysroot", f"{tmp}/root", "--no-history")
+        check(r.returncode == 2 and msg in r.stderr,
+              f"serve {flag} {val[-30:]} -> exit 2 ({r.returncode}: {r.stderr.strip()[-120:]})")
+
+
+def test_collector(tmp):
+    conf, sock = f"{tmp}/c.conf", f"{tmp}/c.sock"
+    with open(conf, "w") as f:
+        f.write(f"[collector]\nsocket = {sock}\nstate_directory = {tmp}/cstate\n")
+    log = open(f"{tmp}/collector.log", "w+")
+    env = dict(os.environ)
+    env.pop("INVOCATION_ID", None)
+    col = subprocess.Popen([BIN, "collector", "--config", conf, "--sysroot", f"{tmp}/root"],
+                           stderr=log, env=env)
+    try:
+        check(wait_for(lambda: os.path.exists(sock)), "collector listens")
+        with open(f"/proc/{col.pid}/status") as f:
+            st = dict(l.split(":", 1) for l in f.read().splitlines() if ":" in l)
+        check(st["CapEff"].strip() == "0000000000220000" and st["CapBnd"].strip() == "0000000000220000"
+              and st["NoNewPrivs"].strip() == "1",
+              f"collector as root outside systemd: CapEff/CapBnd = cap_sys_rawio + cap_sys_admin "
+              f"({st['CapEff'].strip()}, {st['CapBnd'].strip()}), NoNewPrivs 1")
+        with open(conf, "a") as f:
+            f.write("[poll]\ninterval = 0x10\n")
+        col.send_signal(signal.SIGHUP)
+        time.sleep(0.8)
+        log.seek(0)
+        text = log.read()
+        check(f"reload: {conf}:5: interval: expected a duration" in text and
+              "keeping the last good configuration" in text and col.poll() is None,
+              "reload with a bad value: file:line, last good configuration kept")
+    finally:
+        stop(col)
+
+
+def seed_history(db, n):
+    """n raw samples of DRIVE, one per second, ending now (the service's schema)"""
+    now = int(time.time())
+    c = sqlite3.connect(db)
+    c.execute(f"WITH RECURSIVE k(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM k WHERE i < {n - 1})"
+              f" INSERT OR IGNORE INTO samples(drive, tier, t, segment, host_written_bytes,"
+              f" temperature_celsius, present) SELECT '{DRIVE}', 0, {now - n - 5} + i, 0, 1000 * i,"
+              f" 30 + i % 10, 1 FROM k")
+    c.commit()
+    c.close()
+
+
+def trickle(port, addrs, per_addr, seconds, stop_ev):
+    """per_addr connections from each address, each sending a byte a second"""
+    socks = []
+    for a in addrs:
+        for _ in range(per_addr):
+            try:
+                socks.append(socket.create_connection(("127.0.0.1", port), timeout=2,
+                                                      source_address=(a, 0)))
+            except OSError:
+                pass
+    end = time.time() + seconds
+    sent = 0
+    while time.time() < end and not stop_ev.is_set():
+        for s in list(socks):
+            try:
+                s.send(b"G" if sent == 0 else b"x")
+            except OSError:
+                socks.remove(s)
+                try:
+                    s.connect_ex(("127.0.0.1", port))
+                except OSError:
+                    pass
+        sent += 1
+        time.sleep(1)
+    for s in socks:
+        s.close()
+
+
+def test_serve(tmp):
+    port = free_port()
+    webcfg, state = f"{tmp}/web.yml", f"{tmp}/sstate"
+    with open(webcfg, "w") as f:
+        f.write(f"basic_auth_users:\n  alice: '{HASH}'\n")
+    os.makedirs(state)
+    log = open(f"{tmp}/serve.log", "w+")
+    srv = subprocess.Popen([BIN, "serve", "--replay", CAPTURE, "--listen", f"127.0.0.1:{port}",
+                            "--web-config", webcfg, "--state-dir", state, "--no-probe"],
+                           stderr=log)
+    ok = "alice:U*U"
+    try:
+        check(wait_for(lambda: http(port, "/metrics", ok)[0] == 200), "serve answers with auth")
+        # 500 query arguments: 414 at once (before: no answer, held 15 s)
+        q = "&".join(f"a{i}=1" for i in range(500))
+        st, _, dt = http(port, f"/api/v1/drives/{DRIVE}/history?{q}", ok)
+        check(st == 414 and dt < 2, f"500 query arguments -> 414 in {dt:.2f} s")
+        # one trickling client: cut at the deadline (5 s), not after 15 s of silence
+        s = socket.create_connection(("127.0.0.1", port))
+        t0, cut = time.time(), None
+        for i in range(20):
+            try:
+                s.send(b"G" if i == 0 else b"E")
+                s.settimeout(1)
+                if s.recv(1) == b"":
+                    cut = time.time() - t0
+                    break
+            except socket.timeout:
+                continue
+            except OSError:
+                cut = time.time() - t0
+                break
+        s.close()
+        check(cut is not None and cut < 8, f"a request trickled a byte a second is cut at "
+              f"{cut if cut is None else round(cut, 1)} s (deadline 5 s)")
+        # 300 trickling connections from 30 addresses; a scraper still gets in
+        ev = threading.Event()
+        th = threading.Thread(target=trickle, args=(port, [f"127.0.0.{i}" for i in range(10, 40)],
+                                                    10, 20, ev))
+        th.start()
+        time.sleep(3)
+        lat = []
+        for _ in range(10):
+            st, _, dt = http(port, "/metrics", ok)
+            lat.append(dt if st == 200 else 99)
+            time.sleep(0.5)
+        ev.set()
+        th.join()
+        check(max(lat) < 2, f"300 trickling connections from 30 addresses: /metrics answered "
+              f"10 of 10, slowest {max(lat):.2f} s")
+        # wrong passwords: limited per address; the right password keeps working
+        codes = [http(port, "/metrics", "alice:wrong", src="127.0.0.50")[0] for _ in range(12)]
+        check(codes.count(401) == 5 and codes.count(429) == 7,
+              f"12 wrong passwords from one address: 5 x 401 then 429 ({codes})")
+        st, _, dt = http(port, "/metrics", ok, src="127.0.0.51")
+        check(st == 200, f"the right password from another address meanwhile: {st} in {dt:.3f} s")
+        ev = threading.Event()
+
+        def wrong(a):
+            while not ev.is_set():
+                http(port, "/metrics", "alice:wrong", src=a)
+        ths = [threading.Thread(target=wrong, args=(f"127.0.1.{i}",)) for i in range(16)]
+        for t in ths:
+            t.start()
+        lat = [http(port, "/metrics", ok)[2] for _ in range(20)]
+        ev.set()
+        for t in ths:
+            t.join()
+        check(max(lat) < 1.0, f"16 wrong-password clients: a cached login's /metrics in at most "
+              f"{max(lat):.3f} s")
+        # a history loop over 600 000 samples does not hold /metrics
+        seed_history(f"{state}/history.db", 600000)
+        ev = threading.Event()
+        hq = []
+
+        def hist():
+            while not ev.is_set():
+                hq.append(http(port, f"/api/v1/drives/{DRIVE}/history?metric=temperature_celsius"
+                                     f"&max_points=10000&from=0", ok))
+        ths = [threading.Thread(target=hist) for _ in range(4)]
+        for t in ths:
+            t.start()
+        time.sleep(1)
+        lat = [http(port, "/metrics", ok)[2] for _ in range(20)]
+        ev.set()
+        for t in ths:
+            t.join()
+        codes = sorted(set(h[0] for h in hq))
+        check(max(lat) < 1.0 and all(c in (200, 503) for c in codes),
+              f"4 history loops over 600000 samples ({len(hq)} queries, status {codes}): /metrics "
+              f"in at most {max(lat):.3f} s")
+    finally:
+        stop(srv)
+
+
+def hung_collector(path, stop_ev):
+    """accepts, reads, never answers"""
+    ls = socket.socket(socket.AF_UNIX)
+    ls.bind(path)
+    os.chmod(path, 0o666)
+    ls.listen(64)
+    ls.settimeout(0.2)
+    held = []
+    while not stop_ev.is_set():
+        try:
+            c, _ = ls.accept()
+            held.append(c)
+        except socket.timeout:
+            pass
+    for c in held:
+        c.close()
+    ls.close()
+
+
+def test_hung_collector(tmp):
+    port, sock = free_port(), f"{tmp}/hung.sock"
+    ev = threading.Event()
+    th = threading.Thread(target=hung_collector, args=(sock, ev))
+    th.start()
+    dev = f"{tmp}/dev"
+    os.makedirs(dev, exist_ok=True)
+    web = subprocess.Popen(NOBODY + [BIN, "web", "--listen", f"127.0.0.1:{port}", "--socket", sock,
+                                     "--dev-dir", dev], stderr=open(f"{tmp}/web.log", "w"))
+    try:
+        check(wait_for(lambda: http(port, "/index.html")[0] == 200), "web serves the dashboard")
+        res = []
+
+        def get(p):
+            res.append((p,) + http(port, p, timeout=30))
+        ths = [threading.Thread(target=get, args=("/metrics",)) for _ in range(6)]
+        for t in ths:
+            t.start()
+        time.sleep(0.5)
+        st, _, dt = http(port, "/index.html")
+        check(st == 200 and dt < 0.5, f"collector hung: /index.html {st} in {dt:.3f} s "
+              "(before: 29.5 s)")
+        for t in ths:
+            t.join()
+        slow = max(r[3] for r in res)
+        check(all(r[1] == 503 for r in res) and slow < 12,
+              f"collector hung: 6 /metrics at once all 503 within {slow:.1f} s (timeout 8 s; "
+              "before: 10 s each, one after the other)")
+    finally:
+        stop(web)
+        ev.set()
+        th.join()
+
+
+def main():
+    if os.geteuid() != 0 or not shutil.which("setpriv") or not shutil.which("curl"):
+        print("SKIP: needs root, setpriv (util-linux) and curl")
+        return 77
+    tmp = tempfile.mkdtemp(prefix="ww-hostile-")
+    os.chmod(tmp, 0o755)
+    os.makedirs(f"{tmp}/root/sys/block")
+    try:
+        test_config(tmp)
+        test_collector(tmp)
+        test_serve(tmp)
+        test_hung_collector(tmp)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    print(f"{len(FAILS)} failed" if FAILS else "all passed")
+    return 1 if FAILS else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
