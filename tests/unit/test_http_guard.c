@@ -1,0 +1,128 @@
+/* What keeps one HTTP client from stalling or locking out the others
+ * (src/http/guard.c), without a server: the whole-request deadline shuts a
+ * socket down whatever it sends (a socketpair stands for the connection),
+ * failed logins are limited per address (IPv4 address, IPv6 /64) and refill
+ * with time, and the login cache holds a salted hash of user:password. */
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "http/guard.h"
+#include "ww_test.h"
+
+static struct sockaddr_in v4(const char *a)
+{
+	struct sockaddr_in s = { .sin_family = AF_INET };
+
+	inet_pton(AF_INET, a, &s.sin_addr);
+	return s;
+}
+
+static struct sockaddr_in6 v6(const char *a)
+{
+	struct sockaddr_in6 s = { .sin6_family = AF_INET6 };
+
+	inet_pton(AF_INET6, a, &s.sin6_addr);
+	return s;
+}
+
+static void test_deadline(ww_guard_t *g)
+{
+	int sv[2];
+	char b;
+	ww_gconn_t *c;
+
+	CHECK(socketpair(AF_UNIX, SOCK_STREAM, 0, sv) == 0);
+	c = ww_guard_conn_open(g, sv[0], NULL);
+	/* a byte a second does not extend it: shut down after 5 s */
+	for (int i = 0; i < 4; i++) {
+		CHECK(write(sv[1], "x", 1) == 1);
+		sleep(1);
+	}
+	CHECK_EQ_U64(ww_guard_reaped(g), 0);
+	sleep(2);
+	CHECK_EQ_U64(ww_guard_reaped(g), 1);
+	while (read(sv[0], &b, 1) == 1)
+		;
+	CHECK(read(sv[0], &b, 1) == 0); /* end of file: what the server sees */
+	/* in WORK no deadline; SEND has 30 s */
+	ww_guard_conn_phase(g, c, WW_GC_WORK);
+	ww_guard_conn_close(g, c);
+	close(sv[0]);
+	close(sv[1]);
+}
+
+static void test_limits(ww_guard_t *g)
+{
+	struct sockaddr_in a = v4("127.0.0.50"), b = v4("127.0.0.51");
+	struct sockaddr_in6 c = v6("2001:db8::1"), d = v6("2001:db8::2"), e = v6("2001:db8:0:1::1");
+	unsigned retry = 0;
+
+	/* WW_HTTP_AUTH_BURST failures, then refused for ~2 s */
+	for (int i = 0; i < WW_HTTP_AUTH_BURST; i++) {
+		CHECK_EQ_I64(ww_guard_auth_admit(g, (struct sockaddr *)&a, &retry), 0);
+		ww_guard_auth_done(g, (struct sockaddr *)&a, false);
+	}
+	CHECK_EQ_I64(ww_guard_auth_admit(g, (struct sockaddr *)&a, &retry), -EAGAIN);
+	CHECK(retry >= 1 && retry <= 3);
+	/* another address is not concerned */
+	CHECK_EQ_I64(ww_guard_auth_admit(g, (struct sockaddr *)&b, &retry), 0);
+	ww_guard_auth_done(g, (struct sockaddr *)&b, true);
+	/* two checks pending per address at most */
+	CHECK_EQ_I64(ww_guard_auth_admit(g, (struct sockaddr *)&b, &retry), 0);
+	CHECK_EQ_I64(ww_guard_auth_admit(g, (struct sockaddr *)&b, &retry), 0);
+	CHECK_EQ_I64(ww_guard_auth_admit(g, (struct sockaddr *)&b, &retry), -EAGAIN);
+	ww_guard_auth_done(g, (struct sockaddr *)&b, true);
+	ww_guard_auth_done(g, (struct sockaddr *)&b, true);
+	/* IPv6: one /64 shares one budget */
+	for (int i = 0; i < WW_HTTP_AUTH_BURST; i++) {
+		CHECK_EQ_I64(ww_guard_auth_admit(g, (struct sockaddr *)(i % 2 ? &c : &d), &retry), 0);
+		ww_guard_auth_done(g, (struct sockaddr *)(i % 2 ? &c : &d), false);
+	}
+	CHECK_EQ_I64(ww_guard_auth_admit(g, (struct sockaddr *)&d, &retry), -EAGAIN);
+	CHECK_EQ_I64(ww_guard_auth_admit(g, (struct sockaddr *)&e, &retry), 0);
+	ww_guard_auth_done(g, (struct sockaddr *)&e, true);
+	/* a token comes back after WW_HTTP_AUTH_REFILL_MS */
+	usleep((WW_HTTP_AUTH_REFILL_MS + 100) * 1000);
+	CHECK_EQ_I64(ww_guard_auth_admit(g, (struct sockaddr *)&a, &retry), 0);
+	ww_guard_auth_done(g, (struct sockaddr *)&a, false);
+	CHECK_EQ_I64(ww_guard_auth_admit(g, (struct sockaddr *)&a, &retry), -EAGAIN);
+}
+
+static void test_cache(ww_guard_t *g)
+{
+	char k1[WW_HTTP_AUTH_KEY_LEN], k2[WW_HTTP_AUTH_KEY_LEN];
+
+	CHECK_EQ_I64(ww_guard_auth_key(g, "alice", "U*U", k1), 0);
+	CHECK_EQ_I64(ww_guard_auth_key(g, "alice", "U*V", k2), 0);
+	CHECK(strncmp(k1, "$6$", 3) == 0 && !strstr(k1, "U*U"));
+	CHECK(!ww_guard_cache_has(g, k1));
+	ww_guard_cache_put(g, k1);
+	CHECK(ww_guard_cache_has(g, k1));
+	CHECK(!ww_guard_cache_has(g, k2));
+	/* least recently used out: 64 others push k1 out */
+	for (int i = 0; i < WW_HTTP_AUTH_CACHE; i++) {
+		char pw[16];
+
+		snprintf(pw, sizeof(pw), "pw%d", i);
+		CHECK_EQ_I64(ww_guard_auth_key(g, "bob", pw, k2), 0);
+		ww_guard_cache_put(g, k2);
+	}
+	CHECK(!ww_guard_cache_has(g, k1));
+	CHECK(ww_guard_cache_has(g, k2));
+}
+
+int main(void)
+{
+	ww_guard_t *g = ww_guard_start();
+
+	CHECK(g != NULL);
+	if (!g)
+		return ww_test_done("test_http_guard");
+	test_limits(g);
+	test_cache(g);
+	test_deadline(g);
+	ww_guard_stop(g);
+	return ww_test_done("test_http_guard");
+}
