@@ -56,6 +56,7 @@ struct ww_req {
 	struct MHD_Connection *c;
 	enum { WW_REQ_NEW, WW_REQ_AUTH, WW_REQ_FETCH, WW_REQ_READY } state;
 	bool bad_uri;          /* longer than any route or too many arguments */
+	bool headers_seen;     /* the first call (headers) is past */
 	bool busy;             /* a pool was full or stopping */
 	bool auth_ok;
 	int rc;                /* fetch result */

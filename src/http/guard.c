@@ -234,6 +234,24 @@ static struct addr_slot *slot_locked(ww_guard_t *g, const struct sockaddr *sa, l
 	return s;
 }
 
+static unsigned retry_of(const struct addr_slot *s)
+{
+	return s && s->tokens < 1 ? (unsigned)((1 - s->tokens) * WW_HTTP_AUTH_REFILL_MS / 1000) + 1 : 1;
+}
+
+bool ww_guard_auth_blocked(ww_guard_t *g, const struct sockaddr *sa, unsigned *retry_s)
+{
+	struct addr_slot *s;
+	bool blocked;
+
+	pthread_mutex_lock(&g->lock);
+	s = slot_locked(g, sa, ww_http_now_ms());
+	blocked = s && s->tokens < 1;
+	*retry_s = retry_of(s);
+	pthread_mutex_unlock(&g->lock);
+	return blocked;
+}
+
 int ww_guard_auth_admit(ww_guard_t *g, const struct sockaddr *sa, unsigned *retry_s)
 {
 	long long now = ww_http_now_ms();
@@ -244,8 +262,7 @@ int ww_guard_auth_admit(ww_guard_t *g, const struct sockaddr *sa, unsigned *retr
 	s = slot_locked(g, sa, now);
 	if (!s || s->tokens < 1 || s->pending >= WW_HTTP_AUTH_PENDING) {
 		/* tokens below 1: wait for the next one; pending: for a check */
-		*retry_s = s && s->tokens < 1 ?
-			   (unsigned)((1 - s->tokens) * WW_HTTP_AUTH_REFILL_MS / 1000) + 1 : 1;
+		*retry_s = retry_of(s);
 		rc = -EAGAIN;
 	} else {
 		s->pending++;

@@ -59,6 +59,11 @@ void ww_guard_conn_phase(ww_guard_t *g, ww_gconn_t *c, ww_gc_phase_t p);
 /** Connections shut down at a deadline so far. */
 uint64_t ww_guard_reaped(ww_guard_t *g);
 
+/** Has sa no failed-login token left? (*retry_s: seconds to the next one.)
+ * Asked before anything else, so a client spending its failures costs no
+ * hashing at all. */
+bool ww_guard_auth_blocked(ww_guard_t *g, const struct sockaddr *sa, unsigned *retry_s);
+
 /** May a login from sa be checked now? 0 (a check is pending for it until
  * ww_guard_auth_done) or -EAGAIN with the seconds to wait in *retry_s. */
 int ww_guard_auth_admit(ww_guard_t *g, const struct sockaddr *sa, unsigned *retry_s);

@@ -86,6 +86,15 @@ static void copy_addr(struct ww_req *q, struct MHD_Connection *c)
 				     sizeof(struct sockaddr_in));
 }
 
+static MHD_RESULT too_many(struct ww_req *q, struct MHD_Connection *c, unsigned retry)
+{
+	char msg[96];
+
+	snprintf(msg, sizeof(msg), "too many failed logins from this address; retry in %u s\n",
+		 retry);
+	return text(q, c, MHD_HTTP_TOO_MANY_REQUESTS, msg);
+}
+
 /* Returns MHD_YES with the connection suspended (a check is running),
  * MHD_YES/NO of a queued answer, or -1: authorised, go on. */
 static int auth_begin(struct ww_req *q, struct MHD_Connection *c)
@@ -94,12 +103,19 @@ static int auth_begin(struct ww_req *q, struct MHD_Connection *c)
 	unsigned retry = 1;
 	int rc;
 
-	if (!user || !pass) {
-		if (pass)
+	copy_addr(q, c);
+	if (!user || !pass || ww_guard_auth_blocked(q->w->guard, (struct sockaddr *)&q->addr,
+						     &retry)) {
+		bool blocked = user && pass;
+
+		if (pass) {
+			explicit_bzero(pass, strlen(pass));
 			MHD_free(pass);
+		}
 		if (user)
 			MHD_free(user);
-		return text(q, c, MHD_HTTP_UNAUTHORIZED, "unauthorized\n");
+		return blocked ? too_many(q, c, retry) :
+				 text(q, c, MHD_HTTP_UNAUTHORIZED, "unauthorized\n");
 	}
 	q->user = strdup(user);
 	q->pass = strdup(pass);
@@ -110,14 +126,8 @@ static int auth_begin(struct ww_req *q, struct MHD_Connection *c)
 		return text(q, c, MHD_HTTP_SERVICE_UNAVAILABLE, "out of memory\n");
 	if (ww_guard_cache_has(q->w->guard, q->key))
 		return -1;
-	copy_addr(q, c);
-	if (ww_guard_auth_admit(q->w->guard, (struct sockaddr *)&q->addr, &retry)) {
-		char msg[96];
-
-		snprintf(msg, sizeof(msg), "too many failed logins from this address; retry in "
-			 "%u s\n", retry);
-		return text(q, c, MHD_HTTP_TOO_MANY_REQUESTS, msg);
-	}
+	if (ww_guard_auth_admit(q->w->guard, (struct sockaddr *)&q->addr, &retry))
+		return too_many(q, c, retry);
 	q->state = WW_REQ_AUTH;
 	q->job.run = auth_job;
 	MHD_suspend_connection(c);
@@ -236,6 +246,16 @@ static MHD_RESULT fetched(struct ww_req *q, struct MHD_Connection *c)
 
 /* ----------------------------------------------------------- handler --- */
 
+/* a request that announces a body (GET and HEAD have none to send) */
+static bool has_body(struct MHD_Connection *c)
+{
+	const char *cl = MHD_lookup_connection_value(c, MHD_HEADER_KIND,
+						     MHD_HTTP_HEADER_CONTENT_LENGTH);
+
+	return (cl && strcmp(cl, "0")) ||
+	       MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_TRANSFER_ENCODING);
+}
+
 MHD_RESULT ww_http_handle(void *cls, struct MHD_Connection *c, const char *url,
 			  const char *method, const char *version, const char *upload,
 			  size_t *upload_size, void **req_cls)
@@ -246,7 +266,6 @@ MHD_RESULT ww_http_handle(void *cls, struct MHD_Connection *c, const char *url,
 
 	(void)version;
 	(void)upload;
-	(void)upload_size;
 	if (!q)
 		return text(NULL, c, MHD_HTTP_SERVICE_UNAVAILABLE, "out of memory\n");
 	if (q->state == WW_REQ_FETCH)
@@ -258,14 +277,27 @@ MHD_RESULT ww_http_handle(void *cls, struct MHD_Connection *c, const char *url,
 				    "being checked\n");
 		if (!q->auth_ok)
 			return text(q, c, MHD_HTTP_UNAUTHORIZED, "unauthorized\n");
-	} else {
-		ww_guard_conn_phase(w->guard, MHD_get_connection_info(
-			c, MHD_CONNECTION_INFO_SOCKET_CONTEXT)->socket_context, WW_GC_WORK);
+	} else if (!q->headers_seen) {
+		/* the first call has the headers: refuse what needs no more
+		 * (an answer queued now closes the connection, as it should
+		 * for these), else wait for the end of the request, so that
+		 * the answer can keep the connection alive */
+		q->headers_seen = true;
 		if (q->bad_uri)
 			return text(q, c, MHD_HTTP_URI_TOO_LONG, "URI too long or too many "
 				    "query arguments\n");
 		if (strcmp(method, MHD_HTTP_METHOD_GET) && strcmp(method, MHD_HTTP_METHOD_HEAD))
 			return text(q, c, MHD_HTTP_METHOD_NOT_ALLOWED, "method not allowed\n");
+		if (has_body(c))
+			return text(q, c, MHD_HTTP_CONTENT_TOO_LARGE, "no request body is taken\n");
+		return MHD_YES;
+	} else {
+		if (*upload_size) {
+			*upload_size = 0; /* none announced: nothing to take */
+			return MHD_YES;
+		}
+		ww_guard_conn_phase(w->guard, MHD_get_connection_info(
+			c, MHD_CONNECTION_INFO_SOCKET_CONTEXT)->socket_context, WW_GC_WORK);
 		if (w->wc.n_users && (aret = auth_begin(q, c)) >= 0)
 			return (MHD_RESULT)aret;
 	}

@@ -66,6 +66,9 @@ static void test_limits(ww_guard_t *g)
 	}
 	CHECK_EQ_I64(ww_guard_auth_admit(g, (struct sockaddr *)&a, &retry), -EAGAIN);
 	CHECK(retry >= 1 && retry <= 3);
+	/* asked first, before any hashing: blocked, another address not */
+	CHECK(ww_guard_auth_blocked(g, (struct sockaddr *)&a, &retry));
+	CHECK(!ww_guard_auth_blocked(g, (struct sockaddr *)&b, &retry));
 	/* another address is not concerned */
 	CHECK_EQ_I64(ww_guard_auth_admit(g, (struct sockaddr *)&b, &retry), 0);
 	ww_guard_auth_done(g, (struct sockaddr *)&b, true);
