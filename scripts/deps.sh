@@ -2,6 +2,7 @@
 # Installs what wearwatch needs on Debian 12 (idempotent). Usage:
 #   scripts/deps.sh build    # libraries and compiler to build and run the service
 #   scripts/deps.sh test     # plus what the test suite uses (QEMU, kernel, tools)
+#   scripts/deps.sh bench    # plus what scripts/bench-hostile.sh uses (wrk)
 set -eu
 BUILD="build-essential cmake pkg-config libnvme-dev libsgutils2-dev libatasmart-dev
  libmicrohttpd-dev libjson-c-dev libsqlite3-dev liburing-dev libsystemd-dev libinih-dev
@@ -17,8 +18,11 @@ TEST="qemu-system-x86 linux-image-amd64 busybox-static kmod cpio smartmontools n
 TEST="$TEST systemd openssl debhelper dpkg-dev lintian"
 # the VM guest runs the host's root: its network needs ip (iproute2)
 TEST="$TEST iproute2"
+# scripts/bench-hostile.sh: the load generator and the history seeding
+BENCH="wrk sqlite3 curl"
 want=$BUILD
 [ "${1:-build}" = test ] && want="$BUILD $TEST"
+[ "${1:-build}" = bench ] && want="$BUILD $BENCH"
 missing=""
 for p in $want; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing="$missing $p"
