@@ -170,19 +170,47 @@ def trickle(port, addrs, per_addr, seconds, stop_ev):
         s.close()
 
 
+# bcrypt of "slow" with cost 16: 3.7 s a check on this machine
+SLOW_HASH = "$2b$16$TOEPESyPF1Wx99/dkoGh3.rBL.a1RG1AUtjswcWrNANrUKpGU/TQG"
+
+
 def test_serve(tmp):
     port = free_port()
-    webcfg, state = f"{tmp}/web.yml", f"{tmp}/sstate"
+    webcfg, state, replay = f"{tmp}/web.yml", f"{tmp}/sstate", f"{tmp}/replay"
     with open(webcfg, "w") as f:
-        f.write(f"basic_auth_users:\n  alice: '{HASH}'\n")
+        f.write(f"basic_auth_users:\n  alice: '{HASH}'\n  slow: '{SLOW_HASH}'\n")
     os.makedirs(state)
+    os.makedirs(replay)
+    shutil.copy(f"{CAPTURE}/{DRIVE}.capture", replay)
+    shutil.copy(f"{SRC}/tests/fuzz/regress/capture-double-st.capture", f"{replay}/bad.capture")
+    with open(f"{replay}/notes.txt", "w") as f:
+        f.write("not a capture\n")
     log = open(f"{tmp}/serve.log", "w+")
-    srv = subprocess.Popen([BIN, "serve", "--replay", CAPTURE, "--listen", f"127.0.0.1:{port}",
+    srv = subprocess.Popen([BIN, "serve", "--replay", replay, "--listen", f"127.0.0.1:{port}",
                             "--web-config", webcfg, "--state-dir", state, "--no-probe"],
                            stderr=log)
     ok = "alice:U*U"
     try:
         check(wait_for(lambda: http(port, "/metrics", ok)[0] == 200), "serve answers with auth")
+        log.seek(0)
+        text = log.read()
+        check("notes.txt skipped: not a *.capture file" in text and
+              "bad.capture skipped: " in text,
+              "serve --replay: files that are no capture are logged, not dropped silently")
+        # a user whose hash has cost 16: only the logins that need it wait
+        res = []
+        ths = [threading.Thread(target=lambda: res.append(http(port, "/metrics", "slow:x",
+                                                                 timeout=60)))
+               for _ in range(2)]
+        for t in ths:
+            t.start()
+        time.sleep(0.3)
+        lat = [http(port, "/metrics", ok)[2] for _ in range(10)]
+        for t in ths:
+            t.join(60)
+        check(max(lat) < 0.5 and [r[0] for r in res] == [401, 401],
+              f"two logins checked at bcrypt cost 16 ({max(r[2] for r in res):.1f} s each): a "
+              f"cached login's /metrics meanwhile in at most {max(lat):.3f} s (before: 3.7 s)")
         # 500 query arguments: 414 at once (before: no answer, held 15 s)
         q = "&".join(f"a{i}=1" for i in range(500))
         st, _, dt = http(port, f"/api/v1/drives/{DRIVE}/history?{q}", ok)
