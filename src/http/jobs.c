@@ -4,11 +4,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "http/jobs.h"
 
 struct ww_jobq {
+	int nice;
 	pthread_mutex_t lock;
 	pthread_cond_t cond;
 	ww_job_t *head, *tail;
@@ -28,6 +32,11 @@ long long ww_http_now_ms(void)
 static void *worker(void *arg)
 {
 	ww_jobq_t *q = arg;
+
+	/* Linux: a thread's own nice value (its tid is a PRIO_PROCESS id); a
+	 * failure only leaves it at the process's priority */
+	if (q->nice)
+		(void)setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), q->nice);
 
 	for (;;) {
 		ww_job_t *j;
@@ -51,12 +60,13 @@ static void *worker(void *arg)
 	}
 }
 
-ww_jobq_t *ww_jobq_start(unsigned threads, unsigned max_queued, const char *name)
+ww_jobq_t *ww_jobq_start(unsigned threads, unsigned max_queued, int nice, const char *name)
 {
 	ww_jobq_t *q = calloc(1, sizeof(*q));
 
 	if (!q)
 		return NULL;
+	q->nice = nice;
 	q->threads = calloc(threads, sizeof(*q->threads));
 	if (!q->threads || !threads) {
 		free(q->threads);

@@ -115,12 +115,14 @@ static void stop_parts(ww_webfront_t *w)
 static int start_parts(ww_webfront_t *w)
 {
 	w->guard = ww_guard_start();
-	/* bcrypt is CPU: as many checks as cores at most; routes from the
-	 * collector wait on a socket; history queries on their own, so that
-	 * they can never take the threads /metrics needs */
-	w->authq = ww_jobq_start(2, 32, "auth");
-	w->fastq = ww_jobq_start(4, 64, "fetch");
-	w->slowq = ww_jobq_start(2, 8, "history");
+	/* bcrypt is CPU: two checks at most, yielding the CPU to the threads
+	 * that answer cheap requests; routes from the collector wait on a
+	 * socket; history queries on their own, so that they can never take
+	 * the threads /metrics needs, and yielding too (with `serve` they run
+	 * on these threads) */
+	w->authq = ww_jobq_start(2, 32, WW_HTTP_NICE_CPU, "auth");
+	w->fastq = ww_jobq_start(4, 64, 0, "fetch");
+	w->slowq = ww_jobq_start(2, 8, WW_HTTP_NICE_CPU, "history");
 	if (w->guard && w->authq && w->fastq && w->slowq)
 		return 0;
 	stop_parts(w);
