@@ -101,7 +101,7 @@ int ww_ipc_parse_header(const char *line, unsigned *status, size_t *len, char *t
  * served concurrently (a pool of polling threads; logins, fetches and
  * history queries on bounded job pools of their own, a full pool answers 503
  * at once), every request must arrive within 5 s and its answer be taken
- * within 30 s, at most 8 connections per address and 512 in all, successful
+ * within 30 s, at most 8 connections per address and 1024 in all, successful
  * logins are cached and failed ones limited per address (429), URIs longer
  * than any route or with more than 8 arguments get 414, and the dashboard's
  * files never wait for the collector. */

@@ -27,7 +27,8 @@ typedef enum MHD_Result MHD_RESULT;
 #endif
 
 #define WW_HTTP_IO_THREADS 2
-#define WW_HTTP_CONN_LIMIT 512      /* at most, and below the fd limit */
+#define WW_HTTP_CONN_LIMIT 1024     /* at most, and below the fd limit (each
+				       polling thread takes an equal share) */
 #define WW_HTTP_CONN_PER_IP 8
 #define WW_HTTP_IDLE_S 10           /* libmicrohttpd's inactivity timeout */
 #define WW_HTTP_MAX_ARGS 8          /* query arguments (the routes take 4) */

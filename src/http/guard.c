@@ -260,10 +260,12 @@ int ww_guard_auth_admit(ww_guard_t *g, const struct sockaddr *sa, unsigned *retr
 
 	pthread_mutex_lock(&g->lock);
 	s = slot_locked(g, sa, now);
-	if (!s || s->tokens < 1 || s->pending >= WW_HTTP_AUTH_PENDING) {
-		/* tokens below 1: wait for the next one; pending: for a check */
+	if (!s || s->tokens < 1) {
 		*retry_s = retry_of(s);
 		rc = -EAGAIN;
+	} else if (s->pending >= WW_HTTP_AUTH_PENDING) {
+		*retry_s = 1;
+		rc = -EBUSY;
 	} else {
 		s->pending++;
 	}

@@ -29,7 +29,7 @@
 #define WW_HTTP_SEND_DEADLINE_MS 30000  /* the whole answer taken */
 #define WW_HTTP_AUTH_BURST 5            /* failed logins at once, per address */
 #define WW_HTTP_AUTH_REFILL_MS 2000     /* then one per this */
-#define WW_HTTP_AUTH_PENDING 2          /* checks queued per address */
+#define WW_HTTP_AUTH_PENDING 4          /* checks queued per address */
 #define WW_HTTP_AUTH_CACHE 64           /* successful logins remembered */
 #define WW_HTTP_AUTH_KEY_LEN 128
 
@@ -65,7 +65,10 @@ uint64_t ww_guard_reaped(ww_guard_t *g);
 bool ww_guard_auth_blocked(ww_guard_t *g, const struct sockaddr *sa, unsigned *retry_s);
 
 /** May a login from sa be checked now? 0 (a check is pending for it until
- * ww_guard_auth_done) or -EAGAIN with the seconds to wait in *retry_s. */
+ * ww_guard_auth_done), -EAGAIN (no failed-login token left: *retry_s
+ * seconds to the next) or -EBUSY (WW_HTTP_AUTH_PENDING checks of it are
+ * running: a client opening several connections at once before its login
+ * is cached; *retry_s 1). */
 int ww_guard_auth_admit(ww_guard_t *g, const struct sockaddr *sa, unsigned *retry_s);
 
 /** The check admitted for sa is over; a failure spends one of its tokens. */

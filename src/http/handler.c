@@ -126,7 +126,11 @@ static int auth_begin(struct ww_req *q, struct MHD_Connection *c)
 		return text(q, c, MHD_HTTP_SERVICE_UNAVAILABLE, "out of memory\n");
 	if (ww_guard_cache_has(q->w->guard, q->key))
 		return -1;
-	if (ww_guard_auth_admit(q->w->guard, (struct sockaddr *)&q->addr, &retry))
+	rc = ww_guard_auth_admit(q->w->guard, (struct sockaddr *)&q->addr, &retry);
+	if (rc == -EBUSY)
+		return text(q, c, MHD_HTTP_SERVICE_UNAVAILABLE, "busy: logins from this address "
+			    "are being checked\n");
+	if (rc)
 		return too_many(q, c, retry);
 	q->state = WW_REQ_AUTH;
 	q->job.run = auth_job;

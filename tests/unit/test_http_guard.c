@@ -72,11 +72,13 @@ static void test_limits(ww_guard_t *g)
 	/* another address is not concerned */
 	CHECK_EQ_I64(ww_guard_auth_admit(g, (struct sockaddr *)&b, &retry), 0);
 	ww_guard_auth_done(g, (struct sockaddr *)&b, true);
-	/* two checks pending per address at most */
+	/* WW_HTTP_AUTH_PENDING checks running per address at most, then busy */
+	for (int i = 0; i < WW_HTTP_AUTH_PENDING; i++)
+		CHECK_EQ_I64(ww_guard_auth_admit(g, (struct sockaddr *)&b, &retry), 0);
+	CHECK_EQ_I64(ww_guard_auth_admit(g, (struct sockaddr *)&b, &retry), -EBUSY);
+	for (int i = 0; i < WW_HTTP_AUTH_PENDING; i++)
+		ww_guard_auth_done(g, (struct sockaddr *)&b, true);
 	CHECK_EQ_I64(ww_guard_auth_admit(g, (struct sockaddr *)&b, &retry), 0);
-	CHECK_EQ_I64(ww_guard_auth_admit(g, (struct sockaddr *)&b, &retry), 0);
-	CHECK_EQ_I64(ww_guard_auth_admit(g, (struct sockaddr *)&b, &retry), -EAGAIN);
-	ww_guard_auth_done(g, (struct sockaddr *)&b, true);
 	ww_guard_auth_done(g, (struct sockaddr *)&b, true);
 	/* IPv6: one /64 shares one budget */
 	for (int i = 0; i < WW_HTTP_AUTH_BURST; i++) {
