@@ -12,6 +12,15 @@
 #include "http/assets.h"
 #include "wearwatch/basic.h"
 
+/* the connection's deadline record (connection_event in webfront.c) */
+static ww_gconn_t *gconn_of(struct MHD_Connection *c)
+{
+	const union MHD_ConnectionInfo *ci =
+		MHD_get_connection_info(c, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+
+	return ci ? ci->socket_context : NULL;
+}
+
 static MHD_RESULT reply(struct ww_req *q, struct MHD_Connection *c, unsigned status,
 			const char *type, char *body, size_t len)
 {
@@ -40,8 +49,7 @@ static MHD_RESULT reply(struct ww_req *q, struct MHD_Connection *c, unsigned sta
 		ret = MHD_queue_response(c, status, r);
 	MHD_destroy_response(r);
 	if (q)
-		ww_guard_conn_phase(q->w->guard, MHD_get_connection_info(
-			c, MHD_CONNECTION_INFO_SOCKET_CONTEXT)->socket_context, WW_GC_SEND);
+		ww_guard_conn_phase(q->w->guard, gconn_of(c), WW_GC_SEND);
 	return ret;
 }
 
@@ -300,15 +308,13 @@ MHD_RESULT ww_http_handle(void *cls, struct MHD_Connection *c, const char *url,
 			*upload_size = 0; /* none announced: nothing to take */
 			return MHD_YES;
 		}
-		ww_guard_conn_phase(w->guard, MHD_get_connection_info(
-			c, MHD_CONNECTION_INFO_SOCKET_CONTEXT)->socket_context, WW_GC_WORK);
+		ww_guard_conn_phase(w->guard, gconn_of(c), WW_GC_WORK);
 		if (w->wc.n_users && (aret = auth_begin(q, c)) >= 0)
 			return (MHD_RESULT)aret;
 	}
 	/* dashboard files are in this binary: no collector needed */
 	if (ww_http_assets_reply(c, url, &aret)) {
-		ww_guard_conn_phase(w->guard, MHD_get_connection_info(
-			c, MHD_CONNECTION_INFO_SOCKET_CONTEXT)->socket_context, WW_GC_SEND);
+		ww_guard_conn_phase(w->guard, gconn_of(c), WW_GC_SEND);
 		return (MHD_RESULT)aret;
 	}
 	return fetch_begin(q, c, url);
