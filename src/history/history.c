@@ -345,15 +345,17 @@ static void tell_notice(ww_history_t *h, time_t now)
 	char note[sizeof(h->notice)];
 	ww_history_error_fn hook;
 	void *ctx;
+	bool writable;
 
 	pthread_mutex_lock(&h->lock);
 	snprintf(note, sizeof(note), "%s", h->notice);
 	h->notice[0] = '\0';
 	hook = h->hook;
 	ctx = h->hook_ctx;
+	writable = h->state == H_WRITABLE;
 	pthread_mutex_unlock(&h->lock);
 	if (note[0] && hook)
-		hook(ctx, h->state == H_WRITABLE ? 0 : -EROFS, "database", NULL, note, now);
+		hook(ctx, writable ? 0 : -EROFS, "database", NULL, note, now);
 }
 
 int ww_history_open(const char *path, const ww_history_cfg_t *cfg, ww_history_t **out,
