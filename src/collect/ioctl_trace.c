@@ -38,7 +38,9 @@ int ww_ioctl_trace_block(const char *text, size_t len, const char *name,
 
 		if (!eol)
 			eol = end;
-		if (!strncmp(p, "=====", 5))
+		/* the text is len bytes, not a C string: a marker cut short at
+		 * the end was read past it */
+		if (end - p >= 5 && !memcmp(p, "=====", 5))
 			break;
 		if (!c)
 			return -EINVAL;
