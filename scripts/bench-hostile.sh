@@ -9,6 +9,8 @@
 #
 # usage: scripts/bench-hostile.sh [BINARY] [ROUNDS] [SECONDS]
 #   (default build/wearwatch 3 20); needs wrk (scripts/deps.sh bench).
+#   PACE=0 in the environment makes the wrong-password clients a flood
+#   (each asks again as soon as it has its answer); default 0.1 s.
 # Prints one line per run: condition, wrk requests/s, p50, p90, p99,
 # non-2xx and socket errors, the server's RSS after the run, and the
 # attackers' counts.
@@ -62,7 +64,8 @@ run() {
 r=1
 while [ "$r" -le "$ROUNDS" ]; do
 	run alone
-	python3 "$SRC/scripts/bench-attack.py" $PORT "$AUTH" $DRIVE $((SECS + 4)) >"$dir/att" &
+	python3 "$SRC/scripts/bench-attack.py" $PORT "$AUTH" $DRIVE $((SECS + 4)) "${PACE:-0.1}" \
+		>"$dir/att" &
 	apid=$!
 	sleep 2
 	run attacked

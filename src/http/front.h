@@ -34,7 +34,7 @@ typedef enum MHD_Result MHD_RESULT;
 #define WW_HTTP_MAX_ARGS 8          /* query arguments (the routes take 4) */
 #define WW_HTTP_FETCH_MS 8000       /* a route from the collector, queue included */
 #define WW_HTTP_HISTORY_MS 12000    /* a history query, queue included */
-#define WW_HTTP_NICE_CPU 10         /* nice of bcrypt and history threads */
+#define WW_HTTP_AUTH_WAIT_MS 10000  /* a login check waiting longer: 503 */
 
 struct ww_webfront {
 	ww_conf_t conf;

@@ -37,6 +37,7 @@ struct ww_guard {
 	bool stop;
 	ww_gconn_t *conns;
 	uint64_t reaped;
+	unsigned refill_ms;
 	struct addr_slot addrs[ADDR_SLOTS];
 	char salt[CRYPT_GENSALT_OUTPUT_SIZE];
 	struct { char key[WW_HTTP_AUTH_KEY_LEN]; long long used_ms; } cache[WW_HTTP_AUTH_CACHE];
@@ -85,12 +86,13 @@ static void *reaper(void *arg)
 	return NULL;
 }
 
-ww_guard_t *ww_guard_start(void)
+ww_guard_t *ww_guard_start(unsigned refill_ms)
 {
 	ww_guard_t *g = calloc(1, sizeof(*g));
 
 	if (!g)
 		return NULL;
+	g->refill_ms = refill_ms ? refill_ms : WW_HTTP_AUTH_REFILL_MS;
 	/* the cache's salt: random (libxcrypt reads the OS's source) */
 	if (!crypt_gensalt_rn("$6$", 1000, NULL, 0, g->salt, sizeof(g->salt))) {
 		free(g);
@@ -106,6 +108,11 @@ ww_guard_t *ww_guard_start(void)
 	}
 	pthread_setname_np(g->reaper, "ww-deadlines");
 	return g;
+}
+
+unsigned ww_guard_refill_ms(const ww_guard_t *g)
+{
+	return g->refill_ms;
 }
 
 void ww_guard_stop(ww_guard_t *g)
@@ -227,16 +234,16 @@ static struct addr_slot *slot_locked(ww_guard_t *g, const struct sockaddr *sa, l
 		s->tokens = WW_HTTP_AUTH_BURST;
 		s->last_ms = now;
 	}
-	s->tokens += (double)(now - s->last_ms) / WW_HTTP_AUTH_REFILL_MS;
+	s->tokens += (double)(now - s->last_ms) / g->refill_ms;
 	if (s->tokens > WW_HTTP_AUTH_BURST)
 		s->tokens = WW_HTTP_AUTH_BURST;
 	s->last_ms = now;
 	return s;
 }
 
-static unsigned retry_of(const struct addr_slot *s)
+static unsigned retry_of(const ww_guard_t *g, const struct addr_slot *s)
 {
-	return s && s->tokens < 1 ? (unsigned)((1 - s->tokens) * WW_HTTP_AUTH_REFILL_MS / 1000) + 1 : 1;
+	return s && s->tokens < 1 ? (unsigned)((1 - s->tokens) * g->refill_ms / 1000) + 1 : 1;
 }
 
 bool ww_guard_auth_blocked(ww_guard_t *g, const struct sockaddr *sa, unsigned *retry_s)
@@ -247,7 +254,7 @@ bool ww_guard_auth_blocked(ww_guard_t *g, const struct sockaddr *sa, unsigned *r
 	pthread_mutex_lock(&g->lock);
 	s = slot_locked(g, sa, ww_http_now_ms());
 	blocked = s && s->tokens < 1;
-	*retry_s = retry_of(s);
+	*retry_s = retry_of(g, s);
 	pthread_mutex_unlock(&g->lock);
 	return blocked;
 }
@@ -261,7 +268,7 @@ int ww_guard_auth_admit(ww_guard_t *g, const struct sockaddr *sa, unsigned *retr
 	pthread_mutex_lock(&g->lock);
 	s = slot_locked(g, sa, now);
 	if (!s || s->tokens < 1) {
-		*retry_s = retry_of(s);
+		*retry_s = retry_of(g, s);
 		rc = -EAGAIN;
 	} else if (s->pending >= WW_HTTP_AUTH_PENDING) {
 		*retry_s = 1;

@@ -17,7 +17,8 @@
  *   password, never the password), so a known client costs one SHA-512
  *   crypt with 1000 rounds (~0.2 ms); failures are limited per source
  *   address (IPv4 address, IPv6 /64): WW_HTTP_AUTH_BURST, then one per
- *   WW_HTTP_AUTH_REFILL_MS, at most WW_HTTP_AUTH_PENDING checks waiting. */
+ *   WW_HTTP_AUTH_REFILL_MS, at most WW_HTTP_AUTH_PENDING checks waiting
+ *   (16 guessing addresses then cost 1.6 bcrypt checks a second, not 16). */
 #ifndef WW_HTTP_GUARD_H
 #define WW_HTTP_GUARD_H
 
@@ -28,7 +29,7 @@
 #define WW_HTTP_RECV_DEADLINE_MS 5000   /* request line, headers and body */
 #define WW_HTTP_SEND_DEADLINE_MS 30000  /* the whole answer taken */
 #define WW_HTTP_AUTH_BURST 5            /* failed logins at once, per address */
-#define WW_HTTP_AUTH_REFILL_MS 2000     /* then one per this */
+#define WW_HTTP_AUTH_REFILL_MS 10000    /* then one per this (default) */
 #define WW_HTTP_AUTH_PENDING 4          /* checks queued per address */
 #define WW_HTTP_AUTH_CACHE 64           /* successful logins remembered */
 #define WW_HTTP_AUTH_KEY_LEN 128
@@ -40,8 +41,12 @@ typedef struct ww_gconn ww_gconn_t;
  * job's own timeout bounds it), sending the answer (deadline). */
 typedef enum { WW_GC_RECV, WW_GC_WORK, WW_GC_SEND } ww_gc_phase_t;
 
-/** Start the deadline thread. NULL on failure. */
-ww_guard_t *ww_guard_start(void);
+/** Start the deadline thread; failed logins refill one per refill_ms (0:
+ * WW_HTTP_AUTH_REFILL_MS; tests shorter). NULL on failure. */
+ww_guard_t *ww_guard_start(unsigned refill_ms);
+
+/** The refill period in use, ms. */
+unsigned ww_guard_refill_ms(const ww_guard_t *g);
 
 /** Stop the thread and free (no connection may be open any more). */
 void ww_guard_stop(ww_guard_t *g);

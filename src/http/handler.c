@@ -39,8 +39,8 @@ static MHD_RESULT reply(struct ww_req *q, struct MHD_Connection *c, unsigned sta
 	if (status == MHD_HTTP_TOO_MANY_REQUESTS || status == MHD_HTTP_SERVICE_UNAVAILABLE) {
 		char ra[16];
 
-		snprintf(ra, sizeof(ra), "%d", status == MHD_HTTP_SERVICE_UNAVAILABLE ? 1 :
-			 (WW_HTTP_AUTH_REFILL_MS + 999) / 1000);
+		snprintf(ra, sizeof(ra), "%u", status == MHD_HTTP_SERVICE_UNAVAILABLE || !q ? 1u :
+			 (ww_guard_refill_ms(q->w->guard) + 999) / 1000);
 		MHD_add_response_header(r, MHD_HTTP_HEADER_RETRY_AFTER, ra);
 	}
 	if (status == MHD_HTTP_UNAUTHORIZED)
@@ -71,7 +71,12 @@ static void resume(struct ww_req *q)
 static void auth_job(ww_job_t *j, bool cancelled)
 {
 	struct ww_req *q = (struct ww_req *)j;
-	bool ok = !cancelled && ww_webcfg_check_user(&q->w->wc, q->user, q->pass);
+	bool ok;
+
+	/* a check that waited its whole time (a CPU busy with cheap requests
+	 * runs background jobs late) is answered busy, not run */
+	cancelled |= ww_http_now_ms() >= q->deadline_ms;
+	ok = !cancelled && ww_webcfg_check_user(&q->w->wc, q->user, q->pass);
 
 	if (ok)
 		ww_guard_cache_put(q->w->guard, q->key);
@@ -142,6 +147,7 @@ static int auth_begin(struct ww_req *q, struct MHD_Connection *c)
 		return too_many(q, c, retry);
 	q->state = WW_REQ_AUTH;
 	q->job.run = auth_job;
+	q->deadline_ms = ww_http_now_ms() + WW_HTTP_AUTH_WAIT_MS;
 	MHD_suspend_connection(c);
 	rc = ww_jobq_submit(q->w->authq, &q->job);
 	if (rc) {

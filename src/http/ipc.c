@@ -438,8 +438,9 @@ ww_ipc_server_t *ww_ipc_server_start(const char *path, ww_store_t *store, int *e
 	if (s->fd < 0 || pipe2(s->stop_pipe, O_CLOEXEC) < 0 ||
 	    pipe2(s->wake_pipe, O_CLOEXEC | O_NONBLOCK) < 0)
 		goto fail;
-	/* nice as the web side's history threads: /metrics renders first */
-	s->slow = ww_jobq_start(IPC_SLOW_THREADS, IPC_SLOW_QUEUE, 10, "ipc-history");
+	/* in the background as the web side's history threads (jobs.h):
+	 * /metrics renders first; the history's time budget bounds the wait */
+	s->slow = ww_jobq_start(IPC_SLOW_THREADS, IPC_SLOW_QUEUE, true, "ipc-history");
 	if (!s->slow) {
 		errno = ENOMEM;
 		goto fail;

@@ -1,18 +1,16 @@
 /* Bounded worker pools (see jobs.h). */
 #include <errno.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
-#include <sys/syscall.h>
 #include <time.h>
-#include <unistd.h>
 
 #include "http/jobs.h"
 
 struct ww_jobq {
-	int nice;
+	bool background;
 	pthread_mutex_t lock;
 	pthread_cond_t cond;
 	ww_job_t *head, *tail;
@@ -33,11 +31,13 @@ static void *worker(void *arg)
 {
 	ww_jobq_t *q = arg;
 
-	/* Linux: a thread's own nice value (its tid is a PRIO_PROCESS id); a
-	 * failure only leaves it at the process's priority */
-	if (q->nice)
-		(void)setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), q->nice);
+	/* SCHED_IDLE (Linux, per thread, no privilege needed to lower it): the
+	 * thread runs only on a CPU that nothing else wants */
+	if (q->background) {
+		struct sched_param sp = { 0 };
 
+		(void)pthread_setschedparam(pthread_self(), SCHED_IDLE, &sp);
+	}
 	for (;;) {
 		ww_job_t *j;
 		bool cancelled;
@@ -60,13 +60,14 @@ static void *worker(void *arg)
 	}
 }
 
-ww_jobq_t *ww_jobq_start(unsigned threads, unsigned max_queued, int nice, const char *name)
+ww_jobq_t *ww_jobq_start(unsigned threads, unsigned max_queued, bool background,
+			 const char *name)
 {
 	ww_jobq_t *q = calloc(1, sizeof(*q));
 
 	if (!q)
 		return NULL;
-	q->nice = nice;
+	q->background = background;
 	q->threads = calloc(threads, sizeof(*q->threads));
 	if (!q->threads || !threads) {
 		free(q->threads);

@@ -22,11 +22,13 @@ struct ww_job {
 
 typedef struct ww_jobq ww_jobq_t;
 
-/** Start `threads` threads (>= 1) taking at most `max_queued` waiting jobs,
- * at scheduling priority `nice` (0: as the process; 10: CPU-bound work that
- * must yield to the threads answering cheap requests: bcrypt, history
- * queries). NULL on failure. */
-ww_jobq_t *ww_jobq_start(unsigned threads, unsigned max_queued, int nice, const char *name);
+/** Start `threads` threads (>= 1) taking at most `max_queued` waiting jobs.
+ * `background`: CPU-bound work (bcrypt, history queries) that runs only on a
+ * CPU nothing else wants (SCHED_IDLE), so it never delays the threads that
+ * answer cheap requests; under full load its jobs wait, and their own
+ * deadlines turn the wait into a 503. NULL on failure. */
+ww_jobq_t *ww_jobq_start(unsigned threads, unsigned max_queued, bool background,
+			 const char *name);
 
 /** Queue a job. Returns 0, -EBUSY (queue full) or -ESHUTDOWN (stopping). */
 int ww_jobq_submit(ww_jobq_t *q, ww_job_t *job);

@@ -114,15 +114,14 @@ static void stop_parts(ww_webfront_t *w)
 
 static int start_parts(ww_webfront_t *w)
 {
-	w->guard = ww_guard_start();
-	/* bcrypt is CPU: two checks at most, yielding the CPU to the threads
-	 * that answer cheap requests; routes from the collector wait on a
-	 * socket; history queries on their own, so that they can never take
-	 * the threads /metrics needs, and yielding too (with `serve` they run
-	 * on these threads) */
-	w->authq = ww_jobq_start(2, 32, WW_HTTP_NICE_CPU, "auth");
-	w->fastq = ww_jobq_start(4, 64, 0, "fetch");
-	w->slowq = ww_jobq_start(2, 8, WW_HTTP_NICE_CPU, "history");
+	w->guard = ww_guard_start(0);
+	/* bcrypt is CPU: two checks at most, in the background (jobs.h);
+	 * routes from the collector wait on a socket; history queries on
+	 * their own, so that they can never take the threads /metrics needs,
+	 * and in the background too (with `serve` they run on these threads) */
+	w->authq = ww_jobq_start(2, 32, true, "auth");
+	w->fastq = ww_jobq_start(4, 64, false, "fetch");
+	w->slowq = ww_jobq_start(2, 8, true, "history");
 	if (w->guard && w->authq && w->fastq && w->slowq)
 		return 0;
 	stop_parts(w);
