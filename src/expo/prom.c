@@ -64,7 +64,10 @@ char *ww_prom_finish(ww_prom_t *w, size_t *len)
 	return b;
 }
 
-/* the characters a label value escapes: backslash, double quote, line feed */
+/* the characters a label value escapes (backslash, double quote, line
+ * feed) and what each becomes */
+static const char to_escape[] = "\\\"\n";
+
 static const char *escape_of(char c)
 {
 	switch (c) {
@@ -80,7 +83,7 @@ void ww_prom_escape(ww_prom_t *w, const char *s)
 	if (!s)
 		return;
 	for (;;) {
-		size_t run = strcspn(s, "\\\"\n");
+		size_t run = strcspn(s, to_escape);
 
 		ww_prom_put(w, s, run);
 		s += run;
@@ -103,26 +106,10 @@ void ww_prom_family(ww_prom_t *w, const char *name, const char *type, const char
 
 void ww_prom_drive(ww_prom_t *w, const char *id)
 {
-	size_t n = 0;
-
 	w->drive = id;
 	w->drive_len = id ? strlen(id) : 0;
-	if (!id || strcspn(id, "\\\"\n") == w->drive_len)
-		return;
-	/* ids are at most 159 bytes (ww_drive_t.id): 2 x that fits */
-	for (const char *s = id; *s && n + 3 <= sizeof(w->drive_esc); s++) {
-		const char *e = escape_of(*s);
-
-		if (e) {
-			memcpy(w->drive_esc + n, e, 2);
-			n += 2;
-		} else {
-			w->drive_esc[n++] = *s;
-		}
-	}
-	w->drive_esc[n] = 0;
-	w->drive = w->drive_esc;
-	w->drive_len = n;
+	/* ids rarely hold a character to escape: look once per drive, not per sample */
+	w->drive_plain = !id || strcspn(id, to_escape) == w->drive_len;
 }
 
 /* decimal digits of v, right-aligned in tmp[40]; returns the first */
@@ -235,7 +222,10 @@ void ww_prom_sample(ww_prom_t *w, const char *suffix, const char *const *lv, ww_
 		put_s(w, suffix);
 	if (w->drive) {
 		ww_prom_put(w, "{drive=\"", 8);
-		ww_prom_put(w, w->drive, w->drive_len);
+		if (w->drive_plain)
+			ww_prom_put(w, w->drive, w->drive_len);
+		else
+			ww_prom_escape(w, w->drive);
 		ww_prom_put(w, "\"", 1);
 	}
 	for (size_t i = 0; lv && w->labels && w->labels[i]; i++) {

@@ -27,10 +27,10 @@ typedef struct ww_prom {
 	const char *name, *type, *help;
 	const char *const *labels; /* NULL-terminated label names (may be NULL) */
 	bool hdr;                  /* HELP/TYPE written */
-	/* current drive label value, escaped; NULL = a family without drive */
+	/* current drive label value; NULL = a family without drive */
 	const char *drive;
 	size_t drive_len;
-	char drive_esc[2 * 160 + 1];
+	bool drive_plain;          /* nothing in it to escape: copied as is */
 } ww_prom_t;
 
 /** How a double is written: "%.17g" (reads back as the same double), "%.9g",
@@ -89,8 +89,9 @@ char *ww_prom_finish(ww_prom_t *w, size_t *len);
 void ww_prom_family(ww_prom_t *w, const char *name, const char *type, const char *help,
 		    const char *const *labels);
 
-/** The drive label value of the samples that follow (escaped here), or NULL
- * for samples without a drive label. */
+/** The drive label value of the samples that follow (escaped when
+ * written), or NULL for samples without a drive label. id must stay valid
+ * while they are written. */
 void ww_prom_drive(ww_prom_t *w, const char *id);
 
 /** One sample of the current family: name + suffix (NULL, or "_bucket",
