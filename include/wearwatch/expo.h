@@ -35,6 +35,12 @@ void ww_text_render_health(FILE *f, const ww_drive_t *d, const ww_health_t *h,
  * or NULL on allocation failure. */
 char *ww_metrics_render(const ww_snapshot_t *snap, time_t now, size_t *len);
 
+/** Family i (0, 1, ...) of ww_metrics_render(), in the order written: its
+ * name and type ("gauge", "counter", "histogram", "summary"). false past the
+ * last. The tables of src/expo/metrics_table.h, for checks such as every
+ * family being documented in docs/metrics.md. */
+bool ww_metrics_family(size_t i, const char **name, const char **type);
+
 /** Short, stable machine label of where a normalised value came from, for the
  * `source` label: "nvme_data_units", "ata_devstat", "scsi_general_statistics",
  * "scsi_bytes_processed", "nvme_percentage_used", "scsi_ssd_log",
@@ -53,11 +59,6 @@ char *ww_json_render_drives(const ww_snapshot_t *snap, time_t now);
  * unknown (*found = false) or on allocation failure (*found = true). */
 char *ww_json_render_drive(const ww_snapshot_t *snap, const char *id, time_t now,
 			   bool *found);
-
-/** Endurance families (rated bytes, windows, projections, verdict) of every
- * drive in snap that the registered endurance service has a result for
- * (src/expo/metrics_endurance.c; nothing when none is registered). */
-void ww_metrics_render_endurance(FILE *f, const ww_snapshot_t *snap, time_t now);
 
 /** The "endurance" object of one drive for the JSON API, or NULL when the
  * service has no result (src/expo/json_endurance.c). Returns a json_object *

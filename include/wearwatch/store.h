@@ -166,7 +166,9 @@ void ww_endurance_compute_state(ww_endurance_svc_t *s, const ww_drive_state_t *s
  * finished burst of drive id in the history (nothing when history is off). */
 void ww_endurance_probe_burst(void *svc, const char *id, const ww_hprobe_t *p, time_t now);
 
-/** Latest published result of drive id; false when none. */
+/** Latest published result of drive id; false when none. O(log n) in the
+ * number of drives with a result (a binary search), so a render looking up
+ * every drive stays O(n log n). */
 bool ww_endurance_get(ww_endurance_svc_t *s, const char *id, ww_endurance_t *out);
 
 /** History of the service (NULL when disabled). */

@@ -8,6 +8,7 @@
 
 #include "wearwatch/store.h"
 #include "wearwatch/expo.h"
+#include "expo/metrics_table.h"
 
 static void add(json_object *o, const char *k, json_object *v)
 {
@@ -30,12 +31,8 @@ void *ww_json_endurance_object(const char *id, bool present)
 	ww_endurance_t e;
 	json_object *o, *r, *w, *x;
 
-	if (!svc || !ww_endurance_get(svc, id, &e))
+	if (!ww_expo_endurance(svc, id, present, &e))
 		return NULL;
-	if (!present) {
-		e.reason[WW_R_MISSING] = true;
-		e.status = WW_HS_CRITICAL;
-	}
 	o = json_object_new_object();
 	r = json_object_new_object();
 	add(r, "source", json_object_new_string(ww_rating_source_name(e.rating_source)));

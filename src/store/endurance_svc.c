@@ -15,8 +15,8 @@ struct ww_endurance_svc {
 	ww_ratings_t table, overrides;
 	ww_history_t *hist;
 	pthread_mutex_t lock;
-	struct entry *v;
-	size_t n;
+	struct entry *v;           /* sorted by id: a lookup is a binary search */
+	size_t n, cap;
 };
 
 static ww_endurance_svc_t *global_svc;
@@ -115,38 +115,66 @@ void ww_endurance_compute_state(ww_endurance_svc_t *s, const ww_drive_state_t *s
 	ww_model_compute(&in, now, out);
 }
 
+/* index of id in the results (kept sorted by id), or where it goes */
+static size_t find(const ww_endurance_svc_t *s, const char *id, bool *found)
+{
+	size_t lo = 0, hi = s->n;
+
+	*found = false;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = strcmp(s->v[mid].id, id);
+
+		if (!c) {
+			*found = true;
+			return mid;
+		}
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
 static void publish(ww_endurance_svc_t *s, const char *id, const ww_endurance_t *e)
 {
+	bool found;
+	size_t i;
+
 	pthread_mutex_lock(&s->lock);
-	for (size_t i = 0; i < s->n; i++) {
-		if (!strcmp(s->v[i].id, id)) {
-			s->v[i].e = *e;
+	i = find(s, id, &found);
+	if (!found && s->n == s->cap) {
+		size_t cap = s->cap ? 2 * s->cap : 16;
+		struct entry *nv = realloc(s->v, cap * sizeof(*nv));
+
+		if (!nv) {
 			pthread_mutex_unlock(&s->lock);
 			return;
 		}
-	}
-	struct entry *nv = realloc(s->v, (s->n + 1) * sizeof(*nv));
-
-	if (nv) {
 		s->v = nv;
-		snprintf(s->v[s->n].id, sizeof(s->v[s->n].id), "%s", id);
-		s->v[s->n++].e = *e;
+		s->cap = cap;
 	}
+	if (!found) {
+		memmove(&s->v[i + 1], &s->v[i], (s->n - i) * sizeof(*s->v));
+		snprintf(s->v[i].id, sizeof(s->v[i].id), "%s", id);
+		s->n++;
+	}
+	s->v[i].e = *e;
 	pthread_mutex_unlock(&s->lock);
 }
 
 bool ww_endurance_get(ww_endurance_svc_t *s, const char *id, ww_endurance_t *out)
 {
 	bool found = false;
+	size_t i;
 
 	if (!s || !id)
 		return false;
 	pthread_mutex_lock(&s->lock);
-	for (size_t i = 0; i < s->n && !found; i++)
-		if (!strcmp(s->v[i].id, id)) {
-			*out = s->v[i].e;
-			found = true;
-		}
+	i = find(s, id, &found);
+	if (found)
+		*out = s->v[i].e;
 	pthread_mutex_unlock(&s->lock);
 	return found;
 }
