@@ -118,6 +118,8 @@ const ww_decoder_t ww_decoders[] = {
 		 ww_scsi_log_ssd_media),
 	SCSI_LOG(0x15, 0x00, "scsi-background-scan", "Background Scan Results log page (15h)",
 		 ww_scsi_log_background_scan),
+	SCSI_LOG(0x18, 0x00, "scsi-sas-phy", "Protocol Specific Port log page for SAS (18h)",
+		 ww_scsi_log_sas_port),
 	SCSI_LOG(0x19, 0x00, "scsi-general-stats",
 		 "General Statistics and Performance log page (19h)", ww_scsi_log_general_stats),
 	SCSI_LOG(0x2f, 0x00, "scsi-ie", "Informational Exceptions log page (2Fh)",

@@ -236,6 +236,53 @@ int ww_scsi_log_background_scan(ww_scsi_log_iter_t *it, ww_scsi_t *s)
 	return rc;
 }
 
+/* One SAS phy log descriptor at d (left bytes remain in its parameter);
+ * *used = its length. */
+static int sas_phy(const uint8_t *d, size_t left, uint16_t port, ww_scsi_t *s, size_t *used)
+{
+	ww_sas_phy_t *p;
+
+	if (left < 48)
+		return -EINVAL;
+	*used = d[3] < 44 ? 48 : (size_t)d[3] + 4;
+	if (*used > left)
+		return -EINVAL;
+	if (s->n_sas_phys >= WW_SCSI_MAX_SAS_PHYS) {
+		s->n_sas_phys_dropped++;
+		return 0;
+	}
+	p = &s->sas_phys[s->n_sas_phys++];
+	p->port = port;
+	p->phy = d[1];
+	p->sas_address = ww_scsi_be_counter(d + 8, 8, NULL);
+	p->invalid_dwords = (uint32_t)ww_scsi_be_counter(d + 32, 4, NULL);
+	p->running_disparity_errors = (uint32_t)ww_scsi_be_counter(d + 36, 4, NULL);
+	p->loss_of_dword_sync = (uint32_t)ww_scsi_be_counter(d + 40, 4, NULL);
+	p->phy_reset_problems = (uint32_t)ww_scsi_be_counter(d + 44, 4, NULL);
+	return 0;
+}
+
+int ww_scsi_log_sas_port(ww_scsi_log_iter_t *it, ww_scsi_t *s)
+{
+	ww_scsi_log_param_t p;
+	int rc;
+
+	s->n_sas_phys = s->n_sas_phys_dropped = 0;
+	while ((rc = ww_scsi_log_next(it, &p)) > 0) {
+		/* parameter byte 4 = data[0]; descriptors from byte 8 = data[4] */
+		if (p.len < 4 || (p.data[0] & 0x0f) != 0x6)
+			continue;
+		for (size_t off = 4, used; off < p.len; off += used) {
+			rc = sas_phy(p.data + off, p.len - off, p.code, s, &used);
+			if (rc)
+				return rc;
+		}
+	}
+	if (rc == 0)
+		s->sas_phys_source = "SCSI log page 0x18 SAS phy log descriptors";
+	return rc;
+}
+
 int ww_scsi_log_general_stats(ww_scsi_log_iter_t *it, ww_scsi_t *s)
 {
 	ww_scsi_log_param_t p;

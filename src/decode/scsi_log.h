@@ -44,6 +44,18 @@ int ww_scsi_log_ssd_media(ww_scsi_log_iter_t *it, ww_scsi_t *s);
  * accumulated power on minutes. */
 int ww_scsi_log_background_scan(ww_scsi_log_iter_t *it, ww_scsi_t *s);
 
+/** 0x18 Protocol Specific Port log page for SAS (SPL-4): one parameter per
+ * target port (code = relative target port identifier); byte 4 bits 3-0
+ * PROTOCOL IDENTIFIER (6h = SAS; other protocols' ports are skipped), byte 7
+ * NUMBER OF PHYS, then SAS phy log descriptors from byte 8, each 4 + byte 3
+ * bytes long (48 when byte 3 < 44, as SAS-1.1 devices send 0; phy event
+ * descriptors follow byte 51 and are not read). Per descriptor: byte 1 phy
+ * identifier, 8-15 SAS address, 32-35 invalid dword count, 36-39 running
+ * disparity error count, 40-43 loss of dword synchronization, 44-47 phy
+ * reset problem -> sas_phys[] (replaced, not merged), sas_phys_source. A
+ * descriptor running past its parameter is -EINVAL. */
+int ww_scsi_log_sas_port(ww_scsi_log_iter_t *it, ww_scsi_t *s);
+
 /** 0x19 General Statistics and Performance log page (SPC-5), param 0x0001
  * (General Access Statistics and Performance): bytes 20-27 number of logical
  * blocks received (written), 28-35 transmitted (read). */

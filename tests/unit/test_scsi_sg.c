@@ -171,6 +171,7 @@ struct script {
 	const char *subpages;      /* its file; NULL = log_00ff_supported_subpages.hex */
 	const char *page_0d;       /* file for page 0x0D */
 	bool util_rejected;        /* LOG SENSE 0x0E/0x01: ILLEGAL REQUEST */
+	bool lists_18;             /* page 0x00 also lists 0x18 (SAS port) */
 	uint8_t sent[64][16];
 	size_t n_sent;
 };
@@ -206,7 +207,18 @@ static int fake_scsi_in(ww_xport_t *x, const uint8_t *cdb, size_t cdb_len, uint8
 	} else if (cdb[0] == 0x4d) {
 		unsigned pg = cdb[2] & 0x3f, sp = cdb[3];
 		switch (pg << 8 | sp) {
-		case 0x0000: file = "log_00_supported.hex"; break;
+		case 0x0000:
+			if (s->lists_18) { /* log_00_supported.hex's list + 0x18 */
+				static const uint8_t l[] = { 0x00, 0, 0, 11, 0x00, 0x02, 0x03,
+							     0x05, 0x0d, 0x0e, 0x11, 0x15,
+							     0x18, 0x19, 0x2f };
+				memcpy(tmp, l, sizeof(l));
+				n = sizeof(l);
+			} else {
+				file = "log_00_supported.hex";
+			}
+			break;
+		case 0x1800: file = "log_18_sas_port.hex"; break;
 		case 0x00ff:
 			file = !s->subpages_supported ? NULL : s->subpages ? s->subpages
 			       : "log_00ff_supported_subpages.hex";
@@ -290,6 +302,8 @@ static void test_reader(void)
 	CHECK(!sent_log(&s, 0x0e, 0x01)); /* not listed there */
 	CHECK(!WW_HAS(h.workload_utilization_centipercent));
 	CHECK(!sent_log(&s, 0x30, 0));
+	CHECK(!sent_log(&s, 0x18, 0)); /* not listed in page 0x00 */
+	CHECK(!h.scsi.sas_phys_source);
 	CHECK_EQ_I64(h.temperature_celsius.value, 38);
 	CHECK_EQ_I64(h.scsi.env_temperature_celsius.value, 40);
 	CHECK_EQ_U64(h.host_written_bytes.value, 396834000ull * 512);
@@ -302,6 +316,21 @@ static void test_reader(void)
 	/* INQUIRY, VPD 00/80/83/B1, RC16, LOG SENSE 00, 00/FF, 9 pages, 0D/01 = 18 */
 	CHECK_EQ_U64(r.n_cmds, 18);
 	CHECK_STR(r.cmds[0].what, "INQUIRY");
+
+	/* page 0x00 lists 0x18: asked among the health pages, its phys decoded */
+	struct script s18 = { .subpages_supported = true, .page_0d = "log_0d_temperature.hex",
+			      .lists_18 = true };
+	x.priv = &s18;
+	memset(&h, 0, sizeof(h));
+	memset(&r, 0, sizeof(r));
+	CHECK_EQ_I64(ww_read_scsi(&x, &d, &h, &r), 0);
+	CHECK(sent_log(&s18, 0x18, 0));
+	CHECK_EQ_U64(r.n_cmds, 19);
+	CHECK_EQ_U64(r.n_decode_errors, 0);
+	CHECK_EQ_U64(h.scsi.n_sas_phys, 2);
+	CHECK_EQ_U64(h.scsi.sas_phys[0].invalid_dwords, 16);
+	CHECK_EQ_U64(h.scsi.sas_phys[0].loss_of_dword_sync, 4);
+	check_log_cdbs(&s18);
 
 	/* no subpage list, 0x0D gives a temperature: 0x0D/0x01 is not asked */
 	struct script s2 = { .subpages_supported = false, .page_0d = "log_0d_temperature.hex" };
