@@ -1,9 +1,9 @@
 /* decode: pure functions from the bytes a drive returned to the health record
  * (wearwatch/record.h). No I/O, allocation, clock or logging; every decoder
  * reads only the `len` bytes it is given and returns 0 or a negative errno.
- * The decoder registry (ww_decoders[]) lists every page and log with its
- * protocol, identifier, name and function: readers, `wearwatch decode --type`,
- * the fuzz harness and the conformance tests walk it. */
+ * The decoder registry (ww_decoders[], at the end of this header) lists every
+ * page and log with its command, identifier, name, decoder and finish step:
+ * the readers, `wearwatch decode --type` and the fuzz harness walk it. */
 #ifndef WEARWATCH_DECODE_H
 #define WEARWATCH_DECODE_H
 

@@ -302,8 +302,6 @@ static void test_reader(void)
 	CHECK(!sent_log(&s, 0x0e, 0x01)); /* not listed there */
 	CHECK(!WW_HAS(h.workload_utilization_centipercent));
 	CHECK(!sent_log(&s, 0x30, 0));
-	CHECK(!sent_log(&s, 0x18, 0)); /* not listed in page 0x00 */
-	CHECK(!h.scsi.sas_phys_source);
 	CHECK_EQ_I64(h.temperature_celsius.value, 38);
 	CHECK_EQ_I64(h.scsi.env_temperature_celsius.value, 40);
 	CHECK_EQ_U64(h.host_written_bytes.value, 396834000ull * 512);
@@ -316,21 +314,6 @@ static void test_reader(void)
 	/* INQUIRY, VPD 00/80/83/B1, RC16, LOG SENSE 00, 00/FF, 9 pages, 0D/01 = 18 */
 	CHECK_EQ_U64(r.n_cmds, 18);
 	CHECK_STR(r.cmds[0].what, "INQUIRY");
-
-	/* page 0x00 lists 0x18: asked among the health pages, its phys decoded */
-	struct script s18 = { .subpages_supported = true, .page_0d = "log_0d_temperature.hex",
-			      .lists_18 = true };
-	x.priv = &s18;
-	memset(&h, 0, sizeof(h));
-	memset(&r, 0, sizeof(r));
-	CHECK_EQ_I64(ww_read_scsi(&x, &d, &h, &r), 0);
-	CHECK(sent_log(&s18, 0x18, 0));
-	CHECK_EQ_U64(r.n_cmds, 19);
-	CHECK_EQ_U64(r.n_decode_errors, 0);
-	CHECK_EQ_U64(h.scsi.n_sas_phys, 2);
-	CHECK_EQ_U64(h.scsi.sas_phys[0].invalid_dwords, 16);
-	CHECK_EQ_U64(h.scsi.sas_phys[0].loss_of_dword_sync, 4);
-	check_log_cdbs(&s18);
 
 	/* no subpage list, 0x0D gives a temperature: 0x0D/0x01 is not asked */
 	struct script s2 = { .subpages_supported = false, .page_0d = "log_0d_temperature.hex" };
@@ -397,6 +380,37 @@ static void test_reader(void)
 	CHECK(!is_ata);
 }
 
+/* Page 0x18 (SAS port) is asked only when page 0x00 lists it: then among the
+ * health pages, and its phys decoded. */
+static void test_reader_sas_port(void)
+{
+	struct script s = { .subpages_supported = true, .page_0d = "log_0d_temperature.hex" };
+	ww_xport_t x = { .ops = &fake_ops, .fd = -1, .priv = &s };
+	ww_drive_t d = { 0 };
+	ww_health_t h;
+	ww_read_report_t r;
+
+	memset(&h, 0, sizeof(h));
+	memset(&r, 0, sizeof(r));
+	CHECK_EQ_I64(ww_read_scsi(&x, &d, &h, &r), 0);
+	CHECK(!sent_log(&s, 0x18, 0) && !h.scsi.sas_phys_source);
+
+	memset(&s, 0, sizeof(s));
+	s.subpages_supported = true;
+	s.page_0d = "log_0d_temperature.hex";
+	s.lists_18 = true;
+	memset(&h, 0, sizeof(h));
+	memset(&r, 0, sizeof(r));
+	CHECK_EQ_I64(ww_read_scsi(&x, &d, &h, &r), 0);
+	CHECK(sent_log(&s, 0x18, 0));
+	CHECK_EQ_U64(r.n_cmds, 19);
+	CHECK_EQ_U64(r.n_decode_errors, 0);
+	CHECK_EQ_U64(h.scsi.n_sas_phys, 2);
+	CHECK_EQ_U64(h.scsi.sas_phys[0].invalid_dwords, 16);
+	CHECK_EQ_U64(h.scsi.sas_phys[0].loss_of_dword_sync, 4);
+	check_log_cdbs(&s);
+}
+
 int main(void)
 {
 	const char *src = getenv("WW_SOURCE_DIR");
@@ -405,5 +419,6 @@ int main(void)
 	test_sense();
 	test_open();
 	test_reader();
+	test_reader_sas_port();
 	return ww_test_done("test_scsi_sg");
 }
