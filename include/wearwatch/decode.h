@@ -1,9 +1,9 @@
 /* decode: pure functions from the bytes a drive returned to the health record
  * (wearwatch/record.h). No I/O, allocation, clock or logging; every decoder
  * reads only the `len` bytes it is given and returns 0 or a negative errno.
- * The decoder registry (ww_decoders[]) lists every page and log with its
- * protocol, identifier, name and function: readers, `wearwatch decode --type`,
- * the fuzz harness and the conformance tests walk it. */
+ * The decoder registry (ww_decoders[], at the end of this header) lists every
+ * page and log with its command, identifier, name, decoder and finish step:
+ * the readers, `wearwatch decode --type` and the fuzz harness walk it. */
 #ifndef WEARWATCH_DECODE_H
 #define WEARWATCH_DECODE_H
 
@@ -378,29 +378,16 @@ int ww_scsi_log_next(ww_scsi_log_iter_t *it, ww_scsi_log_param_t *p);
  * UINT64_MAX and set *saturated (may be NULL). */
 uint64_t ww_scsi_be_counter(const uint8_t *p, size_t n, bool *saturated);
 
-/** Decode one LOG SENSE response (any page we know) into h->scsi, dispatching
- * on the page header through a (page, subpage) handler table:
- *   0x00/0x00, 0x00/0xFF supported pages (and subpages) -> supported_pages[]
- *   0x02, 0x03, 0x05 write/read/verify error counters: param 0x0003 total
- *        corrected, 0x0005 total bytes processed, 0x0006 total uncorrected
- *   0x0D temperature: param 0 byte 5 current (0xFF = not available), param 1
- *        byte 5 reference (SPC-5 Temperature log page)
- *   0x0D/0x01 environmental reporting: param 0x0000 byte 5 signed current
- *        (0x80 = not available) (SPC-5 Environmental Reporting log page)
- *   0x0E start-stop cycle counter: param 1 date of manufacture YYYYWW ASCII,
- *        3 specified cycles over device lifetime, 4 accumulated (SPC-5 Start-Stop Cycle Counter log page)
- *   0x11 solid state media: param 1 byte 7 percentage used endurance
- *        indicator (SBC-4 Solid State Media log page)
- *   0x15 background scan results: param 0 bytes 4-7 accumulated power on
- *        minutes (SBC-4 Background Scan Results log page)
- *   0x19 general statistics and performance: param 1 bytes 20-27 number of
- *        logical blocks received (written), 28-35 transmitted (read) (SPC-5
- *        General Access Statistics and Performance parameter)
- *   0x2F informational exceptions: param 0 byte 4 ASC, 5 ASCQ, 6 most recent
- *        temperature (SPC-5 Informational Exceptions log page)
- * Unknown and vendor parameters are skipped by length. Bytes beyond 4 + PAGE
- * LENGTH are ignored. Returns 0, -ENOTSUP (no handler), -EMSGSIZE, -EINVAL;
- * on error h is unchanged. */
+/** Decode one LOG SENSE response (any page we know) into the record,
+ * dispatching on the page header (page code, subpage) to its WW_DEC_SCSI_LOG
+ * row of ww_decoders[] below. The pages, what each yields and the spec clause
+ * are documented with their parameter walkers (src/decode/scsi_log.h);
+ * `wearwatch decode --help` lists them. Parameters are walked on a copy of
+ * h->scsi that is committed only when the whole page decoded. Unknown and
+ * vendor parameters are skipped by length. Bytes beyond 4 + PAGE LENGTH are
+ * ignored. Returns 0, -ENOTSUP (no row), -EMSGSIZE, -EINVAL, or what the
+ * row's own decoder returns (0x0E/0x01: -ENOENT without its parameter); on
+ * error h is unchanged. */
 int ww_decode_scsi_log_page(const uint8_t *buf, size_t len, ww_health_t *h);
 
 /** Whether page/subpage is listed in h->scsi.supported_pages. */
@@ -425,6 +412,80 @@ bool ww_scsi_page_supported(const ww_health_t *h, uint8_t page, uint8_t subpage)
  *    threshold exceeded, any ASCQ) -> FAILED, anything else (e.g. 0x0B
  *    warning) -> UNKNOWN; page absent -> untouched. */
 void ww_scsi_finish(ww_health_t *h);
+
+/* ------------------------------------------------ decoder registry --- */
+
+/* One row per page or log a decoder reads (the idea of sg3_utils' log page
+ * table in sg_logs): which command returns the bytes, the page's identifier,
+ * a short name, the decoder and the finish step that derives the normalised
+ * fields. Readers pick the pages they ask for from it (SCSI VPD and LOG
+ * SENSE pages, ATA Device Statistics pages), `wearwatch decode --type NAME`
+ * takes its names and help from it, and the fuzz harness fuzzes every row.
+ * A new page is a row here plus its decoder. */
+
+/** The command whose data a row decodes; id and sub name the page within it
+ * the way its spec does. */
+typedef enum ww_decoder_cmd {
+	WW_DEC_NVME_IDENTIFY = 0,  /* Identify; id = CNS */
+	WW_DEC_NVME_LOG,           /* Get Log Page; id = Log Identifier */
+	WW_DEC_ATA_IDENTIFY,       /* IDENTIFY DEVICE */
+	WW_DEC_ATA_SMART,          /* SMART; id = FEATURE (D0h READ DATA, D1h READ THRESHOLDS) */
+	WW_DEC_ATA_LOG,            /* READ LOG EXT; id = log address, sub = page number */
+	WW_DEC_SCSI_INQUIRY,       /* standard INQUIRY data */
+	WW_DEC_SCSI_VPD,           /* INQUIRY with EVPD = 1; id = page code */
+	WW_DEC_SCSI_READ_CAPACITY, /* READ CAPACITY (16) parameter data */
+	WW_DEC_SCSI_LOG,           /* LOG SENSE; id = page code, sub = subpage code */
+} ww_decoder_cmd_t;
+
+/** id or sub of a row that takes any page of its command or log and
+ * dispatches on the page's own header ("scsi-log", "ata-devstat"). Readers
+ * skip such rows: they ask for pages by number. */
+#define WW_DEC_ANY 0xFFFFu
+
+/** Row flag: a reader asks for the page only when the device's supported
+ * list names it, never blind (VPD 0xB1: devices without a VPD 0x00 list
+ * predate it). LOG SENSE pages are always asked for only when listed. */
+#define WW_DEC_LISTED_ONLY (1u << 0)
+
+typedef struct ww_decoder {
+	ww_protocol_t protocol;
+	ww_decoder_cmd_t cmd;
+	uint16_t id, sub;   /* see ww_decoder_cmd_t; 0 when the command has none */
+	const char *name;   /* short, unique, stable: `decode --type`, fuzz seeds */
+	const char *title;  /* the spec's name of the page */
+	size_t len;         /* size of a fixed structure in bytes; 0 = the page
+			       states its own length */
+	/** Bytes -> record, 0 or -errno (the contracts above). WW_DEC_SCSI_LOG
+	 * rows with log_params use ww_decode_scsi_log_page here. */
+	int (*decode)(const uint8_t *buf, size_t len, ww_health_t *h);
+	/** WW_DEC_SCSI_LOG rows: walks the page's parameters into a working
+	 * copy of h->scsi (iterator already past the header); NULL otherwise. */
+	int (*log_params)(ww_scsi_log_iter_t *it, ww_scsi_t *s);
+	/** Derives the normalised fields once the protocol's pages are all
+	 * decoded (ww_nvme_finish, ww_ata_finish, ww_scsi_finish); NULL = none. */
+	void (*finish)(ww_health_t *h);
+	unsigned flags;     /* WW_DEC_* flags */
+} ww_decoder_t;
+
+/** Every row (src/decode/registry.c), grouped by protocol and ordered by
+ * command and identifier, which is the order readers ask in. */
+extern const ww_decoder_t ww_decoders[];
+extern const size_t ww_n_decoders;
+
+/** The row for exactly (cmd, id, sub), or NULL. Rows with WW_DEC_ANY are
+ * found only when asked for with WW_DEC_ANY. */
+const ww_decoder_t *ww_decoder_find(ww_decoder_cmd_t cmd, uint16_t id, uint16_t sub);
+
+/** The row named `name`, or NULL (NULL name too). */
+const ww_decoder_t *ww_decoder_by_name(const char *name);
+
+/** Decode buf with row d. Where one decoder serves several rows, first checks
+ * that the bytes are the row's page: a LOG SENSE page's header must name
+ * (id, sub) (-EMSGSIZE / -EINVAL from ww_scsi_log_begin, -EINVAL for another
+ * page); a Device Statistics page's byte 2 must be sub (-EMSGSIZE under 512
+ * bytes, -EINVAL). Then d->decode. Does not run d->finish. -EINVAL for NULL
+ * d. */
+int ww_decoder_run(const ww_decoder_t *d, const uint8_t *buf, size_t len, ww_health_t *h);
 
 #ifdef __cplusplus
 }

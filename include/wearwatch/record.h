@@ -191,6 +191,30 @@ typedef struct ww_scsi_errcnt {
 	ww_u64 uncorrected;           /* param 0x0006 */
 } ww_scsi_errcnt_t;
 
+/** One SAS phy of a target port, from its SAS phy log descriptor in the
+ * Protocol Specific Port log page (0x18; SPL-4 "Protocol-Specific Port log
+ * page for SAS"). Byte offsets are relative to the descriptor; the counters
+ * are 32-bit on the wire and stop at FFFFFFFFh. smartctl prints them with
+ * `-l sasphy`. */
+typedef struct ww_sas_phy {
+	uint16_t port;                     /* relative target port identifier
+					      (the parameter code), 1 = port A */
+	uint8_t phy;                       /* byte 1 PHY IDENTIFIER */
+	uint64_t sas_address;              /* bytes 8-15 */
+	uint32_t invalid_dwords;           /* bytes 32-35 INVALID DWORD COUNT */
+	uint32_t running_disparity_errors; /* bytes 36-39 RUNNING DISPARITY ERROR COUNT */
+	uint32_t loss_of_dword_sync;       /* bytes 40-43 LOSS OF DWORD SYNCHRONIZATION */
+	uint32_t phy_reset_problems;       /* bytes 44-47 PHY RESET PROBLEM */
+} ww_sas_phy_t;
+
+/** Phys kept from page 0x18. One port's parameter holds at most 5
+ * descriptors (PARAMETER LENGTH is one byte: (255 - 4) / 48), fewer with phy
+ * event descriptors; a SAS drive has one or two target ports with one phy
+ * each (two or four on wide-port drives), so 8 keeps every phy of a
+ * dual-ported wide-port drive. Descriptors past 8 are counted in
+ * n_sas_phys_dropped, not kept. */
+#define WW_SCSI_MAX_SAS_PHYS 8
+
 typedef struct ww_scsi {
 	uint16_t supported_pages[WW_SCSI_MAX_PAGES];
 	size_t n_supported_pages;
@@ -207,6 +231,9 @@ typedef struct ww_scsi {
 	ww_u64 logical_blocks_read;           /* page 0x19 param 1 */
 	ww_u64 ie_asc, ie_ascq;               /* page 0x2F param 0 */
 	ww_i64 ie_temperature_celsius;        /* page 0x2F param 0 byte 6 */
+	ww_sas_phy_t sas_phys[WW_SCSI_MAX_SAS_PHYS]; /* page 0x18, in page order */
+	size_t n_sas_phys, n_sas_phys_dropped;
+	const char *sas_phys_source;          /* set when page 0x18 decoded */
 	uint8_t peripheral_type;
 	uint8_t protocol_id;                  /* VPD 0x83 PROTOCOL IDENTIFIER, 0xFF none */
 	uint16_t medium_rotation_rate;        /* VPD 0xB1, 1 = non-rotating */

@@ -94,33 +94,23 @@ int ww_cli_capture(int argc, char **argv)
 	return code;
 }
 
-static int raw_page(const char *type, const uint8_t *b, size_t n, ww_health_t *h)
+/* A raw page through its registry row: decode, then the row's finish step. */
+static int raw_page(const ww_decoder_t *d, const uint8_t *b, size_t n, ww_health_t *h)
 {
 	int rc;
 
-	if (!strcmp(type, "nvme-smart")) {
-		rc = ww_decode_nvme_smart_log(b, n, h);
-		h->protocol = WW_PROTO_NVME;
-		return rc;
-	}
-	if (!strcmp(type, "ata-smart")) {
-		rc = ww_decode_ata_smart_data(b, n, h);
-		ww_ata_finish(h);
-		return rc;
-	}
-	if (!strcmp(type, "ata-devstat")) {
-		rc = ww_decode_ata_devstat(b, n, h);
-		h->protocol = WW_PROTO_ATA;
-		ww_ata_finish(h);
-		return rc;
-	}
-	if (!strcmp(type, "scsi-log")) {
-		rc = ww_decode_scsi_log_page(b, n, h);
-		h->protocol = WW_PROTO_SCSI;
-		ww_scsi_finish(h);
-		return rc;
-	}
-	return -EINVAL;
+	h->protocol = d->protocol;
+	rc = ww_decoder_run(d, b, n, h);
+	if (d->finish)
+		d->finish(h);
+	return rc;
+}
+
+/* The registry's names, "a, b, c" (for error messages). */
+static void print_type_names(FILE *f)
+{
+	for (size_t i = 0; i < ww_n_decoders; i++)
+		fprintf(f, "%s%s", i ? ", " : "", ww_decoders[i].name);
 }
 
 /* hex text ("0a 1b", "0a1b", with "NNN-NNN:" or "|...|" columns) or binary */
@@ -179,9 +169,6 @@ static size_t maybe_unhex(uint8_t *buf, size_t n)
 	return o;
 }
 
-static const char *const raw_types[] = { "nvme-smart", "ata-smart", "ata-devstat",
-					 "scsi-log", NULL };
-
 /* bytes of page data the last raw decode was given, for its error message */
 static size_t raw_len;
 
@@ -214,7 +201,7 @@ static bool csv_response(uint8_t *buf, size_t *n, unsigned *opcode)
 	return true;
 }
 
-static int decode_file(const char *file, const char *type, ww_drive_t *d,
+static int decode_file(const char *file, const ww_decoder_t *type, ww_drive_t *d,
 		       ww_health_t *h, ww_read_report_t *r, const char **what)
 {
 	struct stat sb;
@@ -264,7 +251,7 @@ static int decode_file(const char *file, const char *type, ww_drive_t *d,
 	if (csv_response(buf, &n, &opcode)) {
 		/* LOG SENSE (SPC-4 6.6): the response is a log page */
 		if (!type && opcode == 0x4d)
-			type = "scsi-log";
+			type = ww_decoder_find(WW_DEC_SCSI_LOG, WW_DEC_ANY, WW_DEC_ANY);
 		if (!type) {
 			fprintf(stderr, "wearwatch: %s: a CSV command line (CDB opcode 0x%02x); "
 					"give --type for its response column\n", file, opcode);
@@ -274,7 +261,7 @@ static int decode_file(const char *file, const char *type, ww_drive_t *d,
 		}
 	}
 	if (type) {
-		*what = type;
+		*what = type->name;
 		n = maybe_unhex(buf, n);
 		raw_len = n;
 		rc = raw_page(type, buf, n, h);
@@ -291,27 +278,47 @@ static int decode_file(const char *file, const char *type, ww_drive_t *d,
 		*what = "unknown";
 		rc = -EINVAL;
 		fprintf(stderr, "wearwatch: %s: not a capture, libatasmart blob, smartctl -r "
-				"ioctl,2 trace or smartctl JSON; for a raw page give --type "
-				"(nvme-smart, ata-smart, ata-devstat, scsi-log)\n", file);
+				"ioctl,2 trace or smartctl JSON; for a raw page give --type (", file);
+		print_type_names(stderr);
+		fputs(")\n", stderr);
 	}
 	free(buf);
 	return rc;
 }
 
-static const char usage_decode[] =
-	"usage: wearwatch decode FILE [--json] [--type nvme-smart|ata-smart|ata-devstat|scsi-log]\n"
-	"\n"
-	"Prints the health record held in FILE: a capture (file or directory), a\n"
-	"libatasmart blob, smartctl JSON, a `smartctl -r ioctl,2` trace, or with\n"
-	"--type a raw page: hex text, binary, or a libscsicmd-style CSV line\n"
-	"\",CDB,,RESPONSE\" (the response column is decoded).\n"
-	"\n"
-	"exit status: 0 decoded, 1 a capture of a drive left alone (standby),\n"
-	"             2 usage error, 3 not decodable\n";
+static void usage_decode(FILE *f)
+{
+	fputs("usage: wearwatch decode FILE [--json] [--type TYPE]\n"
+	      "\n"
+	      "Prints the health record held in FILE: a capture (file or directory), a\n"
+	      "libatasmart blob, smartctl JSON, a `smartctl -r ioctl,2` trace, or with\n"
+	      "--type a raw page: hex text, binary, or a libscsicmd-style CSV line\n"
+	      "\",CDB,,RESPONSE\" (the response column is decoded).\n"
+	      "\n"
+	      "TYPE, a page or log wearwatch decodes:\n", f);
+	for (size_t i = 0; i < ww_n_decoders; i++)
+		fprintf(f, "  %-24s %s\n", ww_decoders[i].name, ww_decoders[i].title);
+	fputs("\n"
+	      "exit status: 0 decoded, 1 a capture of a drive left alone (standby),\n"
+	      "             2 usage error, 3 not decodable\n", f);
+}
+
+/* "too short" for a raw page, saying how long the page should be */
+static void too_short(const char *file, const char *what, const ww_decoder_t *type)
+{
+	fprintf(stderr, "wearwatch: decoding %s (%s): %zu bytes of page data, too short for a "
+			"%s page (", file, what, raw_len, type->name);
+	if (type->len)
+		fprintf(stderr, "%s is %zu bytes", type->title, type->len);
+	else
+		fprintf(stderr, "%s: its header gives its length", type->title);
+	fputs("); is FILE hex text, binary or a \",CDB,,RESPONSE\" CSV line?\n", stderr);
+}
 
 int ww_cli_decode(int argc, char **argv)
 {
-	const char *file = NULL, *type = NULL, *what = "";
+	const char *file = NULL, *tname = NULL, *what = "";
+	const ww_decoder_t *type = NULL;
 	bool json = false;
 	ww_drive_t d;
 	ww_health_t *h = calloc(1, sizeof(*h));
@@ -320,7 +327,7 @@ int ww_cli_decode(int argc, char **argv)
 
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-			fputs(usage_decode, stdout);
+			usage_decode(stdout);
 			free(h);
 			free(r);
 			return 0;
@@ -330,28 +337,23 @@ int ww_cli_decode(int argc, char **argv)
 		if (!strcmp(argv[i], "--json"))
 			json = true;
 		else if (!strcmp(argv[i], "--type") && i + 1 < argc)
-			type = argv[++i];
+			tname = argv[++i];
 		else if (!file)
 			file = argv[i];
 	}
 	if (!file || !h || !r) {
-		fputs(usage_decode, stderr);
+		usage_decode(stderr);
 		free(h);
 		free(r);
 		return 2;
 	}
-	if (type) {
-		size_t i;
-
-		for (i = 0; raw_types[i] && strcmp(type, raw_types[i]); i++)
-			;
-		if (!raw_types[i]) {
-			fprintf(stderr, "wearwatch: unknown --type '%s'; valid types: nvme-smart, "
-					"ata-smart, ata-devstat, scsi-log\n", type);
-			free(h);
-			free(r);
-			return 2;
-		}
+	if (tname && !(type = ww_decoder_by_name(tname))) {
+		fprintf(stderr, "wearwatch: unknown --type '%s'; valid types: ", tname);
+		print_type_names(stderr);
+		fputc('\n', stderr);
+		free(h);
+		free(r);
+		return 2;
 	}
 	h->scsi.protocol_id = 0xff;
 	rc = decode_file(file, type, &d, h, r, &what);
@@ -361,13 +363,10 @@ int ww_cli_decode(int argc, char **argv)
 	}
 	if (rc < 0 && rc != -ENODATA && rc != -ENOTSUP) {
 		if (type && rc == -EMSGSIZE)
-			fprintf(stderr, "wearwatch: decoding %s (%s): %zu bytes of page data, too "
-					"short for a %s page (NVMe SMART/Health and ATA pages are "
-					"512 bytes; a SCSI log page is its 4-byte header plus the "
-					"page length it gives); is FILE hex text, binary or a "
-					"\",CDB,,RESPONSE\" CSV line?\n", file, what, raw_len, type);
+			too_short(file, what, type);
 		else if (type && rc == -EINVAL)
-			fprintf(stderr, "wearwatch: decoding %s: not a valid %s page\n", file, type);
+			fprintf(stderr, "wearwatch: decoding %s: not a valid %s page\n", file,
+				type->name);
 		else
 			fprintf(stderr, "wearwatch: decoding %s (%s): %s\n", file, what,
 				strerror(-rc));

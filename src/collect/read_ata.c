@@ -32,10 +32,35 @@ static void ww_ata_decoded(ww_read_report_t *r, int rc)
 		r->n_decode_errors++;
 }
 
+/* One Device Statistics page of registry row d, when page 0 lists it and the
+ * GP log directory counts enough pages; a page answering with another page
+ * number is not that page (ww_decoder_run: -EINVAL, a decode error). */
+static void ww_read_ata_devstat_page(ww_xport_t *x, const ww_decoder_t *d, uint8_t *buf,
+				     ww_health_t *h, ww_read_report_t *r)
+{
+	uint8_t page = (uint8_t)d->sub;
+	ww_cmd_status_t st;
+	bool listed = false;
+	char what[48];
+	int rc;
+
+	for (size_t k = 0; k < h->ata.n_devstat_pages; k++)
+		listed |= h->ata.devstat_pages[k] == page;
+	if (!listed || page >= h->ata.devstat_log_pages)
+		return;
+	rc = ww_sat_read_log_ext(x, 0x04, page, 1, buf, WW_ATA_SECTOR, &st);
+	snprintf(what, sizeof(what), "READ LOG EXT 04h page %u", page);
+	ww_ata_note(r, what, &st, rc);
+	if (rc < 0)
+		return;
+	ww_ata_decoded(r, ww_decoder_run(d, buf, WW_ATA_SECTOR, h));
+}
+
+/* GP log directory, Device Statistics page 0 (the list), then every page of
+ * log 04h the decoder registry has a row for. */
 static void ww_read_ata_devstat(ww_xport_t *x, ww_health_t *h, ww_read_report_t *r)
 {
-	static const uint8_t wanted[] = { 0x01, 0x05, 0x07 };
-	uint8_t buf[512];
+	uint8_t buf[WW_ATA_SECTOR];
 	ww_cmd_status_t st;
 	int rc;
 
@@ -55,25 +80,12 @@ static void ww_read_ata_devstat(ww_xport_t *x, ww_health_t *h, ww_read_report_t 
 	if (rc < 0 || buf[2] != 0x00)
 		return;
 
-	for (size_t i = 0; i < sizeof(wanted); i++) {
-		bool listed = false;
-		char what[48];
+	for (size_t i = 0; i < ww_n_decoders; i++) {
+		const ww_decoder_t *d = &ww_decoders[i];
 
-		for (size_t k = 0; k < h->ata.n_devstat_pages; k++)
-			listed |= h->ata.devstat_pages[k] == wanted[i];
-		if (!listed || wanted[i] >= h->ata.devstat_log_pages)
-			continue;
-		rc = ww_sat_read_log_ext(x, 0x04, wanted[i], 1, buf, sizeof(buf), &st);
-		snprintf(what, sizeof(what), "READ LOG EXT 04h page %u", wanted[i]);
-		ww_ata_note(r, what, &st, rc);
-		if (rc < 0)
-			continue;
-		/* a page that answers with another page number is not that page */
-		if (buf[2] != wanted[i]) {
-			r->n_decode_errors++;
-			continue;
-		}
-		ww_ata_decoded(r, ww_decode_ata_devstat(buf, sizeof(buf), h));
+		if (d->cmd == WW_DEC_ATA_LOG && d->id == 0x04 && d->sub != WW_DEC_ANY &&
+		    d->sub != 0x00)
+			ww_read_ata_devstat_page(x, d, buf, h, r);
 	}
 }
 

@@ -1,6 +1,7 @@
 #!/bin/sh
 # Builds the decoder fuzz harness with clang's libFuzzer + ASan + UBSan and runs
-# it for a bounded time, seeded with the real bytes under tests/fixtures/vm.
+# it for a bounded time, seeded with the pages under tests/fixtures (vm/ captures,
+# scsi/, ata/, nvme/ hex) behind every selector.
 # Usage: tests/fuzz/run.sh SOURCE_DIR WORK_DIR [SECONDS]
 # Exit 77 (skip) only when clang or libFuzzer's runtime is not installed.
 set -eu
@@ -17,12 +18,28 @@ if ! clang -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=unde
 	fi
 	cat "$work/build.log"; exit 1
 fi
-# seeds: each real capture behind every selector byte
+# seeds: each real capture behind every selector byte, one per registry row
+# (the harness lists them) and the SAT sense parser after the last row
+WW_FUZZ_LIST_ROWS=1 "$work/fuzz_decode" >"$work/rows.txt"
+nsel=$(wc -l <"$work/rows.txt")
+[ "$nsel" -gt 1 ] && [ "$nsel" -le 256 ] || { echo "fuzz_decoders: $nsel selectors"; exit 1; }
+echo "fuzz_decoders: $nsel targets ($(cut -d' ' -f2 "$work/rows.txt" | tr '\n' ' '))"
+# and the hex fixtures (spec-constructed and real pages, "# ..." comments)
+hex2bin() {
+	printf "$(sed 's/#.*//' "$1" | awk -v x=0123456789abcdef '{ for (i = 1; i <= NF; i++) {
+		h = tolower($i); hi = index(x, substr(h, 1, 1)) - 1; lo = index(x, substr(h, 2, 1)) - 1
+		printf "\\%03o", hi * 16 + lo } }')"
+}
 i=0
-for f in "$src"/tests/fixtures/vm/*/*.bin; do
-	for sel in 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15; do
-		{ printf "\\$(printf %03o "$sel")"; cat "$f"; } >"$work/corpus/seed-$i-$sel"
-	done
+for f in "$src"/tests/fixtures/vm/*/*.bin "$src"/tests/fixtures/scsi/*.hex \
+	 "$src"/tests/fixtures/ata/*.hex "$src"/tests/fixtures/nvme/*.hex; do
+	case $f in
+	*.hex) hex2bin "$f" >"$work/page.bin" ;;
+	*) cp "$f" "$work/page.bin" ;;
+	esac
+	while read -r sel name; do
+		{ printf "\\$(printf %03o "$sel")"; cat "$work/page.bin"; } >"$work/corpus/seed-$i-$name"
+	done <"$work/rows.txt"
 	i=$((i + 1))
 done
 rc=0

@@ -234,10 +234,25 @@ static bool test_decode(void)
 		CHECK_EQ_I64(run(a), 0);
 		CHECK(strstr(out, "\"temperature_celsius\":{\"value\":21") != NULL);
 	}
+	{	/* a type naming one page takes that page and refuses another */
+		const char *a[] = { bin, "decode", f2, "--type", "scsi-temperature", "--json", NULL };
+		CHECK_EQ_I64(run(a), 0);
+		CHECK(strstr(out, "\"temperature_celsius\":{\"value\":21") != NULL);
+		const char *b[] = { bin, "decode", f2, "--type", "scsi-write-errors", NULL };
+		CHECK_EQ_I64(run(b), 3);
+		CHECK(strstr(out, "not a valid scsi-write-errors page") != NULL);
+	}
 	{
 		const char *a[] = { bin, "decode", f1, "--type", "bogus", NULL };
 		CHECK_EQ_I64(run(a), 2);
-		CHECK(strstr(out, "valid types: nvme-smart, ata-smart, ata-devstat, scsi-log") != NULL);
+		/* the names come from the decoder registry: the four older ones and
+		 * one per SCSI log page */
+		CHECK(strstr(out, "valid types: ") != NULL);
+		static const char *const names[] = { " nvme-smart,", " ata-smart,",
+						     " ata-devstat,", " scsi-log,",
+						     " scsi-temperature," };
+		for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+			CHECK(strstr(out, names[i]) != NULL);
 	}
 	snprintf(shortf, sizeof(shortf), "%s/short.hex", tmp);
 	put(shortf, "00 01 02\n", 0644);

@@ -614,6 +614,142 @@ static void test_utilization_sg(void)
 	CHECK_EQ_U64(h.workload_utilization_centipercent.value % 100, 0);
 }
 
+/* Every integer sg_logs --inhex prints on lines that start (after their
+ * indentation) with `label`, in page order (base 0: "0x5000..." works).
+ * Returns how many. */
+static size_t sg_logs_values(const char *name, const char *label, long long *v, size_t max)
+{
+	char cmd[4400], line[512];
+	size_t n = 0;
+	FILE *f;
+
+	snprintf(cmd, sizeof(cmd), "sg_logs --inhex='%s/scsi/%s' 2>/dev/null", fixdir, name);
+	f = popen(cmd, "r");
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f)) {
+		char *s = line + strspn(line, " "), *e;
+
+		if (strncmp(s, label, strlen(label)) != 0)
+			continue;
+		s = strchr(s, '=');
+		if (s && n < max) {
+			v[n] = strtoll(s + 1, &e, 0);
+			n += e != s + 1;
+		}
+	}
+	pclose(f);
+	return n;
+}
+
+/* Each phy's field against the sg_logs figure of the same label, in order. */
+#define CHECK_SG_PHYS(file, label, h, member)                                  \
+	do {                                                                   \
+		long long sv_[WW_SCSI_MAX_SAS_PHYS];                           \
+		if (have_sg_logs) {                                            \
+			size_t n_ = sg_logs_values(file, label, sv_, WW_SCSI_MAX_SAS_PHYS); \
+			CHECK_EQ_U64(n_, (h).scsi.n_sas_phys);                 \
+			for (size_t i_ = 0; i_ < n_ && i_ < (h).scsi.n_sas_phys; i_++) \
+				CHECK_EQ_I64((long long)(h).scsi.sas_phys[i_].member, sv_[i_]); \
+		}                                                              \
+	} while (0)
+
+static void check_sas_vs_sg_logs(const char *file, const ww_health_t *h)
+{
+	CHECK_SG_PHYS(file, "phy identifier", *h, phy);
+	CHECK_SG_PHYS(file, "SAS address", *h, sas_address);
+	CHECK_SG_PHYS(file, "Invalid DWORD count", *h, invalid_dwords);
+	CHECK_SG_PHYS(file, "Running disparity error count", *h, running_disparity_errors);
+	CHECK_SG_PHYS(file, "Loss of DWORD synchronization", *h, loss_of_dword_sync);
+	CHECK_SG_PHYS(file, "Phy reset problem", *h, phy_reset_problems);
+}
+
+/* Protocol Specific Port log page for SAS (0x18), spec-constructed: the
+ * Toshiba AL15SEB060N's two ports as its smartctl -x prints them, and a wide
+ * port with distinct counters; values from sg_logs --inhex (the comments of
+ * the fixtures), which must print the same when installed. */
+static void test_sas_port(void)
+{
+	ww_health_t h = { 0 }, w = { 0 };
+	const ww_sas_phy_t *p = h.scsi.sas_phys, *q = w.scsi.sas_phys;
+
+	CHECK_EQ_I64(decode_log("log_18_sas_port.hex", &h), 0);
+	CHECK_STR(h.scsi.sas_phys_source, "SCSI log page 0x18 SAS phy log descriptors");
+	CHECK_EQ_U64(h.scsi.n_sas_phys, 2);
+	CHECK_EQ_U64(p[0].port, 1);
+	CHECK_EQ_U64(p[0].phy, 0);
+	CHECK_EQ_U64(p[0].sas_address, 0x5000039b48736e9eull);
+	CHECK_EQ_U64(p[0].invalid_dwords, 16);
+	CHECK_EQ_U64(p[0].running_disparity_errors, 16);
+	CHECK_EQ_U64(p[0].loss_of_dword_sync, 4);
+	CHECK_EQ_U64(p[0].phy_reset_problems, 0);
+	CHECK_EQ_U64(p[1].port, 2);
+	CHECK_EQ_U64(p[1].phy, 1);
+	CHECK_EQ_U64(p[1].sas_address, 0x5000039b48736e9full);
+	CHECK_EQ_U64(p[1].invalid_dwords + p[1].running_disparity_errors +
+		     p[1].loss_of_dword_sync + p[1].phy_reset_problems, 0);
+	check_sas_vs_sg_logs("log_18_sas_port.hex", &h);
+	if (have_sg_logs) {
+		long long ports[4];
+		CHECK_EQ_U64(sg_logs_values("log_18_sas_port.hex", "relative target port id",
+					    ports, 4), 2);
+		CHECK_EQ_I64(ports[0], p[0].port);
+		CHECK_EQ_I64(ports[1], p[1].port);
+	}
+	/* a second read replaces the list */
+	CHECK_EQ_I64(decode_log("log_18_sas_port.hex", &h), 0);
+	CHECK_EQ_U64(h.scsi.n_sas_phys, 2);
+
+	CHECK_EQ_I64(decode_log("log_18_sas_wide_port.hex", &w), 0);
+	CHECK_EQ_U64(w.scsi.n_sas_phys, 2);
+	CHECK(q[0].port == 1 && q[1].port == 1 && q[0].phy == 4 && q[1].phy == 5);
+	CHECK_EQ_U64(q[0].invalid_dwords, 16909060);
+	CHECK_EQ_U64(q[0].running_disparity_errors, 258);
+	CHECK_EQ_U64(q[0].loss_of_dword_sync, 7);
+	CHECK_EQ_U64(q[0].phy_reset_problems, 3);
+	CHECK_EQ_U64(q[1].invalid_dwords, 70000); /* descriptor length 0: 48 bytes */
+	CHECK_EQ_U64(q[1].running_disparity_errors, 12);
+	CHECK_EQ_U64(q[1].loss_of_dword_sync, 0);
+	CHECK_EQ_U64(q[1].phy_reset_problems, 1);
+	check_sas_vs_sg_logs("log_18_sas_wide_port.hex", &w);
+}
+
+/* Page 0x18 bounds: 2 ports x 5 phys keep 8 and count 2; a port of another
+ * protocol is skipped; a descriptor past its parameter is refused. */
+static void test_sas_port_bounds(void)
+{
+	static uint8_t b[4 + 3 * 248];
+	ww_health_t h = { 0 }, ref;
+	size_t n = 4;
+
+	for (int port = 1; port <= 3; port++) {
+		/* parameter: code, control 03h, length 244; protocol, gen, phys */
+		uint8_t hdr[8] = { 0, (uint8_t)port, 0x03, 244, port == 3 ? 0x00 : 0x06, 0, 0, 5 };
+
+		memcpy(b + n, hdr, sizeof(hdr));
+		n += sizeof(hdr);
+		for (int k = 0; k < 5; k++, n += 48) {
+			b[n + 1] = (uint8_t)(port * 10 + k); /* phy identifier */
+			b[n + 3] = 44;
+			b[n + 35] = (uint8_t)(port * 10 + k); /* invalid dwords */
+		}
+	}
+	b[0] = 0x18;
+	b[2] = (uint8_t)((n - 4) >> 8);
+	b[3] = (uint8_t)(n - 4);
+	CHECK_EQ_I64(decode_exact(ww_decode_scsi_log_page, b, n, &h), 0);
+	CHECK_EQ_U64(h.scsi.n_sas_phys, WW_SCSI_MAX_SAS_PHYS);
+	CHECK_EQ_U64(h.scsi.n_sas_phys_dropped, 2);
+	CHECK_EQ_U64(h.scsi.sas_phys[7].port, 2);
+	CHECK_EQ_U64(h.scsi.sas_phys[7].phy, 22);
+	CHECK_EQ_U64(h.scsi.sas_phys[7].invalid_dwords, 22);
+	/* the last descriptor of port 1 says 60 bytes: past its parameter */
+	b[4 + 8 + 4 * 48 + 3] = 56;
+	memcpy(&ref, &h, sizeof(h));
+	CHECK_EQ_I64(decode_exact(ww_decode_scsi_log_page, b, n, &h), -EINVAL);
+	CHECK(memcmp(&h, &ref, sizeof(h)) == 0);
+}
+
 int main(void)
 {
 	const char *src = getenv("WW_SOURCE_DIR");
@@ -634,7 +770,8 @@ int main(void)
 		"log_02_write_errors.hex", "log_03_read_errors.hex", "log_05_verify_errors.hex",
 		"log_0d_temperature.hex", "log_0d01_environment.hex", "log_0e_start_stop.hex",
 		"log_11_ssm.hex", "log_15_bg_scan.hex", "log_19_gen_stats.hex",
-		"log_2f_ie_ok.hex", "log_2f_ie_failing.hex",
+		"log_2f_ie_ok.hex", "log_2f_ie_failing.hex", "log_18_sas_port.hex",
+		"log_18_sas_wide_port.hex",
 	};
 	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++)
 		check_truncations(files[i]);
@@ -642,5 +779,7 @@ int main(void)
 	test_vm_scsi_debug();
 	test_garbage();
 	test_utilization_sg();
+	test_sas_port();
+	test_sas_port_bounds();
 	return ww_test_done("test_scsi_decode");
 }

@@ -171,6 +171,7 @@ struct script {
 	const char *subpages;      /* its file; NULL = log_00ff_supported_subpages.hex */
 	const char *page_0d;       /* file for page 0x0D */
 	bool util_rejected;        /* LOG SENSE 0x0E/0x01: ILLEGAL REQUEST */
+	bool lists_18;             /* page 0x00 also lists 0x18 (SAS port) */
 	uint8_t sent[64][16];
 	size_t n_sent;
 };
@@ -206,7 +207,18 @@ static int fake_scsi_in(ww_xport_t *x, const uint8_t *cdb, size_t cdb_len, uint8
 	} else if (cdb[0] == 0x4d) {
 		unsigned pg = cdb[2] & 0x3f, sp = cdb[3];
 		switch (pg << 8 | sp) {
-		case 0x0000: file = "log_00_supported.hex"; break;
+		case 0x0000:
+			if (s->lists_18) { /* log_00_supported.hex's list + 0x18 */
+				static const uint8_t l[] = { 0x00, 0, 0, 11, 0x00, 0x02, 0x03,
+							     0x05, 0x0d, 0x0e, 0x11, 0x15,
+							     0x18, 0x19, 0x2f };
+				memcpy(tmp, l, sizeof(l));
+				n = sizeof(l);
+			} else {
+				file = "log_00_supported.hex";
+			}
+			break;
+		case 0x1800: file = "log_18_sas_port.hex"; break;
 		case 0x00ff:
 			file = !s->subpages_supported ? NULL : s->subpages ? s->subpages
 			       : "log_00ff_supported_subpages.hex";
@@ -368,6 +380,37 @@ static void test_reader(void)
 	CHECK(!is_ata);
 }
 
+/* Page 0x18 (SAS port) is asked only when page 0x00 lists it: then among the
+ * health pages, and its phys decoded. */
+static void test_reader_sas_port(void)
+{
+	struct script s = { .subpages_supported = true, .page_0d = "log_0d_temperature.hex" };
+	ww_xport_t x = { .ops = &fake_ops, .fd = -1, .priv = &s };
+	ww_drive_t d = { 0 };
+	ww_health_t h;
+	ww_read_report_t r;
+
+	memset(&h, 0, sizeof(h));
+	memset(&r, 0, sizeof(r));
+	CHECK_EQ_I64(ww_read_scsi(&x, &d, &h, &r), 0);
+	CHECK(!sent_log(&s, 0x18, 0) && !h.scsi.sas_phys_source);
+
+	memset(&s, 0, sizeof(s));
+	s.subpages_supported = true;
+	s.page_0d = "log_0d_temperature.hex";
+	s.lists_18 = true;
+	memset(&h, 0, sizeof(h));
+	memset(&r, 0, sizeof(r));
+	CHECK_EQ_I64(ww_read_scsi(&x, &d, &h, &r), 0);
+	CHECK(sent_log(&s, 0x18, 0));
+	CHECK_EQ_U64(r.n_cmds, 19);
+	CHECK_EQ_U64(r.n_decode_errors, 0);
+	CHECK_EQ_U64(h.scsi.n_sas_phys, 2);
+	CHECK_EQ_U64(h.scsi.sas_phys[0].invalid_dwords, 16);
+	CHECK_EQ_U64(h.scsi.sas_phys[0].loss_of_dword_sync, 4);
+	check_log_cdbs(&s);
+}
+
 int main(void)
 {
 	const char *src = getenv("WW_SOURCE_DIR");
@@ -376,5 +419,6 @@ int main(void)
 	test_sense();
 	test_open();
 	test_reader();
+	test_reader_sas_port();
 	return ww_test_done("test_scsi_sg");
 }
