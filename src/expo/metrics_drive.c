@@ -10,6 +10,7 @@
 #define HOFF(field) offsetof(ww_health_t, field)
 #define NOFF(field) offsetof(ww_nvme_smart_t, field)
 #define EOFF(field) offsetof(ww_scsi_errcnt_t, field)
+#define POFF(field) offsetof(ww_sas_phy_t, field)
 
 /* -------------------------------------------------- identity and state --- */
 
@@ -197,6 +198,22 @@ _Static_assert(NOFF(thermal_mgmt_temp2_transitions) == NOFF(thermal_mgmt_temp1_t
 
 /* -------------------------------------------------------------- the table --- */
 
+/* one sample per phy of log page 0x18, the uint32_t at off in ww_sas_phy_t */
+static void g_sas_phy(ww_prom_t *w, const ww_metric_t *m, const ww_mdrive_t *d)
+{
+	if (!d->h || d->h->protocol != WW_PROTO_SCSI || !d->h->scsi.sas_phys_source)
+		return;
+	for (size_t i = 0; i < d->h->scsi.n_sas_phys && i < WW_SCSI_MAX_SAS_PHYS; i++) {
+		const ww_sas_phy_t *p = &d->h->scsi.sas_phys[i];
+		char port[8], phy[8];
+		const char *lv[2] = { port, phy };
+
+		snprintf(port, sizeof(port), "%u", p->port);
+		snprintf(phy, sizeof(phy), "%u", p->phy);
+		ww_prom_u64(w, lv, *(const uint32_t *)((const char *)p + m->off));
+	}
+}
+
 const ww_metric_t ww_metrics_drive[] = {
 	{ .name = "wearwatch_drive_info", .type = "gauge",
 	  .help = "Drive identity; value is always 1. model/serial/firmware/wwn from the drive when read, else sysfs.",
@@ -331,6 +348,19 @@ const ww_metric_t ww_metrics_drive[] = {
 	{ .name = "wearwatch_drive_scsi_processed_bytes_total", .type = "counter",
 	  .help = "SCSI bytes processed (error counter pages 0x02/0x03/0x05 parameter 0005h).",
 	  .labels = { "operation" }, .get = ww_metric_scsi_errcnt, .off = EOFF(bytes_processed) },
+
+	{ .name = "wearwatch_drive_sas_phy_invalid_dwords_total", .type = "counter",
+	  .help = "SAS phy invalid dwords received (Protocol Specific Port log page 0x18), per target port and phy.",
+	  .labels = { "port", "phy" }, .get = g_sas_phy, .off = POFF(invalid_dwords) },
+	{ .name = "wearwatch_drive_sas_phy_running_disparity_errors_total", .type = "counter",
+	  .help = "SAS phy running disparity errors (log page 0x18), per target port and phy.",
+	  .labels = { "port", "phy" }, .get = g_sas_phy, .off = POFF(running_disparity_errors) },
+	{ .name = "wearwatch_drive_sas_phy_loss_of_dword_sync_total", .type = "counter",
+	  .help = "SAS phy losses of dword synchronization (log page 0x18), per target port and phy.",
+	  .labels = { "port", "phy" }, .get = g_sas_phy, .off = POFF(loss_of_dword_sync) },
+	{ .name = "wearwatch_drive_sas_phy_reset_problems_total", .type = "counter",
+	  .help = "SAS phy reset problems (log page 0x18), per target port and phy.",
+	  .labels = { "port", "phy" }, .get = g_sas_phy, .off = POFF(phy_reset_problems) },
 
 	/* collection state */
 	{ .name = "wearwatch_drive_standby", .type = "gauge",

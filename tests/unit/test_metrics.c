@@ -160,6 +160,45 @@ static void promtool_check(const char *txt)
 	unlink(path);
 }
 
+/* SAS phy counters of log page 0x18: the spec-constructed page with the
+ * Toshiba AL15SEB060N's figures (tests/fixtures/scsi/log_18_sas_port.hex,
+ * values as its smartctl -l sasphy / sg_logs --inhex print them: port A phy 0
+ * invalid dwords 16, running disparity 16, loss of dword sync 4, phy reset
+ * problems 0; port B phy 1 all 0) as /metrics writes them. */
+static void test_sas_phy(void)
+{
+	ww_store_t *s = ww_store_new(0);
+	ww_drive_t d = mk_drive("wwn-0x5000039b48736e9c", "sdc", WW_PROTO_SCSI,
+				WW_TRANSPORT_SAS);
+	ww_health_t *h = calloc(1, sizeof(*h));
+	uint8_t page[512];
+	size_t n = load_hex("scsi/log_18_sas_port.hex", page, sizeof(page));
+	char *txt;
+
+	CHECK(h && n > 0);
+	if (!h || !n)
+		goto out;
+	h->protocol = WW_PROTO_SCSI;
+	CHECK_EQ_I64(ww_decode_scsi_log_page(page, n, h), 0);
+	ww_store_sync(s, &d, 1, 1700000000);
+	ww_store_update(s, d.id, 0, h, NULL, 0.1, 1700000010);
+	txt = render(s);
+	if (!txt)
+		goto out;
+	CHECK_LINE(txt, "# TYPE wearwatch_drive_sas_phy_invalid_dwords_total counter");
+	CHECK_LINE(txt, "wearwatch_drive_sas_phy_invalid_dwords_total{drive=\"wwn-0x5000039b48736e9c\",port=\"1\",phy=\"0\"} 16");
+	CHECK_LINE(txt, "wearwatch_drive_sas_phy_running_disparity_errors_total{drive=\"wwn-0x5000039b48736e9c\",port=\"1\",phy=\"0\"} 16");
+	CHECK_LINE(txt, "wearwatch_drive_sas_phy_loss_of_dword_sync_total{drive=\"wwn-0x5000039b48736e9c\",port=\"1\",phy=\"0\"} 4");
+	CHECK_LINE(txt, "wearwatch_drive_sas_phy_reset_problems_total{drive=\"wwn-0x5000039b48736e9c\",port=\"1\",phy=\"0\"} 0");
+	CHECK_LINE(txt, "wearwatch_drive_sas_phy_invalid_dwords_total{drive=\"wwn-0x5000039b48736e9c\",port=\"2\",phy=\"1\"} 0");
+	CHECK_LINE(txt, "wearwatch_drive_sas_phy_reset_problems_total{drive=\"wwn-0x5000039b48736e9c\",port=\"2\",phy=\"1\"} 0");
+	promtool_check(txt);
+	free(txt);
+out:
+	free(h);
+	ww_store_free(s);
+}
+
 int main(void)
 {
 	ww_store_t *s = ww_store_new(0);
@@ -285,5 +324,6 @@ int main(void)
 	}
 	free(h);
 	ww_store_free(s);
+	test_sas_phy();
 	return ww_test_done("test_metrics");
 }
