@@ -6,11 +6,19 @@
  *   each burst is paced to >= 190 ms (20 reads at 100 IOPS), so the second
  *   burst ends >= 150 ms after the first; run together they would end within
  *   a few ms of each other;
+ * - a drive is probed again when its interval (60 s) has passed on the
+ *   scheduler's clock: a fake clock (cfg.clock) the test steps by hand;
  * - a drive whose runtime_status turns "suspended" during its burst gets no
  *   further read: its burst of 100 paced reads (~1 s) ends early, and the
- *   store's summary says "runtime-suspended". */
+ *   store's summary says "runtime-suspended". The test turns it after the
+ *   scheduler has checked runtime_status 30 times (inotify IN_OPEN on that
+ *   file; it is checked before every read), not after a sleep.
+ * Bursts are paced by the engine on the real clock; the test waits for them
+ * by polling the after_burst counts, bounded. */
 #include <fcntl.h>
+#include <poll.h>
 #include <pthread.h>
+#include <sys/inotify.h>
 #include <unistd.h>
 
 #include "wearwatch/sched.h"
@@ -26,6 +34,50 @@ struct seen {
 	uint32_t reads[2];
 	int n[2];
 };
+
+static pthread_mutex_t clock_mu = PTHREAD_MUTEX_INITIALIZER;
+static double fake_now = 1000.0; /* seconds, any origin */
+
+static double fake_clock(void *ctx)
+{
+	double t;
+
+	(void)ctx;
+	pthread_mutex_lock(&clock_mu);
+	t = fake_now;
+	pthread_mutex_unlock(&clock_mu);
+	return t;
+}
+
+static void step(double s)
+{
+	pthread_mutex_lock(&clock_mu);
+	fake_now += s;
+	pthread_mutex_unlock(&clock_mu);
+}
+
+/* Wait (bounded, 5 s) until `path` has been opened `n` times. */
+static bool wait_opens(int ifd, unsigned n)
+{
+	char ev[4096] __attribute__((aligned(__alignof__(struct inotify_event))));
+	unsigned seen = 0;
+
+	for (int i = 0; i < 500 && seen < n; i++) {
+		struct pollfd pfd = { .fd = ifd, .events = POLLIN };
+		ssize_t len;
+
+		if (poll(&pfd, 1, 10) <= 0)
+			continue;
+		len = read(ifd, ev, sizeof(ev));
+		for (ssize_t o = 0; o < len;) {
+			const struct inotify_event *e = (const void *)(ev + o);
+
+			seen += (e->mask & IN_OPEN) != 0;
+			o += (ssize_t)(sizeof(*e) + e->len);
+		}
+	}
+	return seen >= n;
+}
 
 static void after_burst(void *arg, const char *id, const ww_hprobe_t *p, time_t now)
 {
@@ -117,7 +169,8 @@ int main(void)
 	ww_store_t *st = ww_store_new(0);
 	ww_snapshot_t *snap;
 	uint64_t t0, gap;
-	int err = 0;
+	int err = 0, ifd;
+	char rs[4200];
 
 	CHECK(mkdtemp(root) != NULL && st);
 	make_drive(root, &d[0], "a-drive", "pa", fa);
@@ -137,6 +190,7 @@ int main(void)
 	cfg.lookup_ctx = pol;
 	cfg.after_burst = after_burst;
 	cfg.after_burst_arg = &s;
+	cfg.clock = fake_clock;
 
 	/* 1: both due at once, one after the other */
 	t0 = ww_probe_now_ns();
@@ -149,16 +203,27 @@ int main(void)
 	CHECK(gap >= 150000000ull);
 	CHECK_EQ_U64(s.reads[0], 20);
 	CHECK_EQ_U64(s.reads[1], 20);
+	/* the 60 s interval on the scheduler's clock: nothing more until it
+	 * passes, then one more burst each */
+	pthread_mutex_lock(&s.mu);
+	CHECK(s.n[0] == 1 && s.n[1] == 1);
+	pthread_mutex_unlock(&s.mu);
+	step(60.0);
+	CHECK(wait_bursts(&s, 2, 2, 5000));
 	ww_probe_sched_stop(sc);
 
 	/* 2: drive a suspends 300 ms into a ~1 s burst */
 	memset(s.n, 0, sizeof(s.n));
 	pol[0].count = 100;
 	pol[1].enabled = false;
+	snprintf(rs, sizeof(rs), "%s/sys/block/pa/device/power/runtime_status", root);
+	ifd = inotify_init1(IN_CLOEXEC);
+	CHECK(ifd >= 0 && inotify_add_watch(ifd, rs, IN_OPEN) >= 0);
 	sc = ww_probe_sched_start(&cfg, st, &err);
 	CHECK(sc != NULL);
-	usleep(300000);
+	CHECK(wait_opens(ifd, 30));
 	put(root, "sys/block/pa/device/power/runtime_status", "suspended\n");
+	close(ifd);
 	CHECK(wait_bursts(&s, 1, 0, 5000));
 	ww_probe_sched_stop(sc);
 	printf("burst on the suspending drive: %u of 100 reads\n", s.reads[0]);
