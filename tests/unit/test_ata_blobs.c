@@ -10,7 +10,7 @@
 
 #include "wearwatch/collect.h"
 #include "wearwatch/decode.h"
-#include "test_ata_fake.h"
+#include "ww_fake_device.h"
 
 struct want_attr {
 	uint8_t id, value, worst, threshold;
@@ -275,15 +275,16 @@ out:
 	free(th);
 }
 
-/* The reader against a fake transport answering from blob sectors: same
- * record as the blob loader, only read commands. */
+/* The reader against the fake device (ww_fake_device.h) answering from the
+ * blob's sectors: same record as the blob loader, only read commands. */
 static void test_read_from_blob(const char *dir)
 {
 	static ww_health_t hr, hb;
 	ww_read_report_t r;
 	ww_ata_blob_t parts;
-	fake_ata_t f;
-	ww_xport_t x;
+	ww_sat_drive_t dev;
+	ww_fake_t f;
+	ww_cap_t c;
 	size_t len;
 	uint8_t *b = ww_read_file(dir, "libatasmart-blobs/Maxtor_96147H8--BAC51KJ0--2", &len);
 
@@ -291,26 +292,31 @@ static void test_read_from_blob(const char *dir)
 	if (!b)
 		return;
 	CHECK(ww_ata_blob_parse(b, len, &parts) == 0);
-	memset(&f, 0, sizeof(f));
-	f.power_mode = 0xff;
-	f.identify = parts.identify;
-	f.smart_data = parts.smart_data;
-	f.smart_thresholds = parts.smart_thresholds;
-	f.smart_status = parts.smart_status;
-	fake_xport(&x, &f);
+	memset(&dev, 0, sizeof(dev));
+	dev.power_mode = 0xff;
+	dev.identify = parts.identify;
+	dev.smart_data = parts.smart_data;
+	dev.smart_thresholds = parts.smart_thresholds;
+	dev.smart_status = parts.smart_status;
+	ww_cap_open(&c);
+	ww_cap_sat_drive(&c, &dev);
+	CHECK(ww_fake_open_cap(&f, &c) == 0);
+	ww_cap_free(&c);
 	memset(&hr, 0, sizeof(hr));
 	memset(&r, 0, sizeof(r));
-	CHECK(ww_read_ata(&x, NULL, &hr, &r) == 0);
+	CHECK(ww_read_ata(&f.x, NULL, &hr, &r) == 0);
+	ww_fake_sent(&f);
 	CHECK(ww_ata_blob_load(b, len, &hb) == 0);
 	CHECK_STR(hr.model, "Maxtor 96147H8");
 	CHECK(hr.smart_status == WW_SMART_FAILED); /* SMST=0 */
 	CHECK_EQ_U64(hr.ata.n_attrs, hb.ata.n_attrs);
 	CHECK(memcmp(hr.ata.attrs, hb.ata.attrs, sizeof(hr.ata.attrs)) == 0);
-	for (size_t i = 0; i < f.n_cdbs; i++) {
+	for (size_t i = 0; i < f.n_sent; i++) {
 		CHECK_EQ_U64(f.cdbs[i][0], 0x85);
 		CHECK(f.cdbs[i][14] == 0xe5 || f.cdbs[i][14] == 0xec || f.cdbs[i][14] == 0xb0 ||
 		      f.cdbs[i][14] == 0x2f);
 	}
+	ww_fake_close(&f);
 	free(b);
 }
 

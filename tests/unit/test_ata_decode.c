@@ -4,7 +4,7 @@
  * name the published drive values they carry). Expected values are those
  * published values, not outputs of the decoder. */
 #include "wearwatch/decode.h"
-#include "test_ata_fake.h"
+#include "ww_ata_sectors.h"
 
 static uint8_t page_buf[8][512];
 

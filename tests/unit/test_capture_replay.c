@@ -1,40 +1,46 @@
-/* Capture and replay round trip, fixture-free: a fake SAT device answering
- * from SPEC-CONSTRUCTED sectors (as in test_ata_read.c: IDENTIFY/SMART built
- * here, Device Statistics pages from tests/fixtures/ata/samsung-860evo-*.hex)
- * is read through the capture transport; the capture file is then replayed
- * and must give the same record. Also: redaction of the serial (plain and
- * byte-swapped, checksum kept valid), standby recorded and replayed,
- * unrecorded commands answered "unsupported", malformed files rejected. */
+/* Capture and replay round trip, fixture-free: the SPEC-CONSTRUCTED SATA
+ * drive of ww_ata_spec_drive.h (IDENTIFY/SMART built there, Device
+ * Statistics pages from tests/fixtures/ata/samsung-860evo-*.hex), answering
+ * through the replay-backed fake device (ww_fake_device.h), is read through
+ * the capture transport; the capture file is then replayed and must give the
+ * same record. Also: redaction of the serial (plain and byte-swapped,
+ * checksum kept valid), standby recorded and replayed, unrecorded commands
+ * answered "unsupported", malformed files rejected. */
 #include <unistd.h>
 
 #include "wearwatch/collect.h"
 #include "wearwatch/transport.h"
 #include "wearwatch/decode.h"
-#include "test_ata_fake.h"
+#include "ww_fake_device.h"
+#include "ww_ata_sectors.h"
 
-#include "test_ata_device.h"
-
-
+#include "ww_ata_spec_drive.h"
 
 static char dir[64];
 
-static void capture_file(fake_ata_t *f, const char *path, const char *const *red,
+static void capture_file(const ww_sat_drive_t *dev, const char *path, const char *const *red,
 			 ww_health_t *h, ww_read_report_t *r)
 {
-	ww_xport_t x, cap;
+	ww_xport_t cap;
 	ww_drive_t d;
+	ww_fake_t f;
+	ww_cap_t c;
 	FILE *out = fopen(path, "w");
 
 	memset(&d, 0, sizeof(d));
 	snprintf(d.id, sizeof(d.id), "ata-SPEC_SATA_SSD_SPECSERIAL");
 	d.protocol = WW_PROTO_ATA;
 	fprintf(out, "fact id %s\nfact protocol ata\nfact runtime_status active\n", d.id);
-	fake_xport(&x, f);
-	CHECK(ww_xport_capture_wrap(&x, out, red, &cap) == 0);
+	ww_cap_open(&c);
+	ww_cap_sat_drive(&c, dev);
+	CHECK(ww_fake_open_cap(&f, &c) == 0);
+	ww_cap_free(&c);
+	CHECK(ww_xport_capture_wrap(&f.x, out, red, &cap) == 0);
 	memset(h, 0, sizeof(*h));
 	memset(r, 0, sizeof(*r));
 	CHECK(ww_collect_on_xport(&cap, &d, h, r) >= 0);
-	cap.ops->close(&cap);
+	cap.ops->close(&cap); /* closes f.x, and the replay inside it */
+	ww_fake_close(&f);
 	fclose(out);
 }
 
@@ -55,7 +61,7 @@ int main(void)
 {
 	ww_health_t *live = calloc(1, sizeof(*live)), *rep = calloc(1, sizeof(*rep));
 	ww_read_report_t r, rr;
-	fake_ata_t f;
+	ww_sat_drive_t f;
 	char path[128], cmd[160];
 	const char *red[] = { "SPECSERIAL", NULL };
 	ww_xport_t x;

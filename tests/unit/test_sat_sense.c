@@ -3,8 +3,9 @@
  * format ATA PASS-THROUGH sense; ATA PASS-THROUGH(16) CDB) and the ACS-4
  * register values (CHECK POWER MODE count, SMART RETURN STATUS LBA mid/high),
  * not captured from a device. */
+#include "wearwatch/decode.h"
 #include "wearwatch/transport.h"
-#include "test_ata_fake.h"
+#include "ww_fake_device.h"
 
 /* descriptor format, RECOVERED ERROR, ASC/ASCQ 00h/1Dh, one 09h descriptor */
 static const uint8_t desc_power_active[] = {
@@ -167,34 +168,53 @@ static void test_cdbs(void)
 	CHECK(ww_sat_build_cdb(cdb, 0xec, 0x01, 1, 0, false, false) == -EPERM);
 }
 
+/* The command functions against the fake device (ww_fake_device.h): the
+ * drive's answers are blocks of capture text in the order they come back. */
 static void test_commands(int fixed)
 {
-	fake_ata_t f = { .power_mode = 0x00, .smart_status = 0, .fixed_sense = fixed };
-	ww_xport_t x;
+	ww_fake_t f;
+	ww_cap_t c;
 	ww_cmd_status_t st;
 	ww_ata_regs_t regs;
 	uint8_t mode = 0xaa, buf[512];
+	char req[128];
 
-	fake_xport(&x, &f);
-	CHECK(ww_sat_check_power_mode(&x, &mode, &st) == 0);
+	ww_cap_open(&c);
+	/* CHECK POWER MODE: standby, then active idle, then aborted */
+	ww_req_sat(req, sizeof(req), WW_ATA_CHECK_POWER_MODE, 0, 0, 0, false);
+	ww_cap_sat_regs(&c, req, fixed, 0x00, 0);
+	ww_cap_sat_regs(&c, req, fixed, 0xff, 0);
+	ww_cap_sat_abort(&c, req, fixed);
+	/* SMART RETURN STATUS: threshold exceeded (LBA mid/high F4h/2Ch), then
+	 * passed (4Fh/C2h) */
+	ww_req_sat(req, sizeof(req), WW_ATA_SMART, WW_SMART_RETURN_STATUS, 0, 0xc24f00, false);
+	ww_cap_sat_regs(&c, req, fixed, 0, 0x2cf400);
+	ww_cap_sat_regs(&c, req, fixed, 0, 0xc24f00);
+	/* IDENTIFY DEVICE aborted */
+	ww_cap_sat_abort(&c, ww_req_sat(req, sizeof(req), WW_ATA_IDENTIFY, 0, 1, 0, false), fixed);
+	CHECK(ww_fake_open_cap(&f, &c) == 0);
+	ww_cap_free(&c);
+
+	CHECK(ww_sat_check_power_mode(&f.x, &mode, &st) == 0);
 	CHECK_EQ_U64(mode, 0x00);
-	f.power_mode = 0xff;
-	CHECK(ww_sat_check_power_mode(&x, &mode, &st) == 0);
+	CHECK(ww_sat_check_power_mode(&f.x, &mode, &st) == 0);
 	CHECK_EQ_U64(mode, 0xff);
-	f.power_mode = -1;
-	CHECK(ww_sat_check_power_mode(&x, &mode, &st) == -ENOTSUP);
+	CHECK(ww_sat_check_power_mode(&f.x, &mode, &st) == -ENOTSUP);
 	CHECK(st.result == WW_CMD_UNSUPPORTED);
 
-	CHECK(ww_sat_smart_return_status(&x, &regs, &st) == 0);
+	CHECK(ww_sat_smart_return_status(&f.x, &regs, &st) == 0);
 	CHECK(ww_decode_ata_smart_status(regs.lba) == WW_SMART_FAILED);
-	f.smart_status = 1;
-	CHECK(ww_sat_smart_return_status(&x, &regs, &st) == 0);
+	CHECK(ww_sat_smart_return_status(&f.x, &regs, &st) == 0);
 	CHECK(ww_decode_ata_smart_status(regs.lba) == WW_SMART_PASSED);
 
-	/* no identify sector: the fake aborts -> unsupported, not an error */
-	CHECK(ww_sat_identify(&x, buf, &st) == -ENOTSUP);
+	/* IDENTIFY aborted by the drive -> unsupported, not an error */
+	CHECK(ww_sat_identify(&f.x, buf, &st) == -ENOTSUP);
 	CHECK(st.result == WW_CMD_UNSUPPORTED);
-	CHECK(ww_sat_read_log_ext(&x, 0, 0, 1, buf, 100, &st) == -EINVAL);
+	CHECK(ww_sat_read_log_ext(&f.x, 0, 0, 1, buf, 100, &st) == -EINVAL);
+	/* six commands went out: READ LOG EXT with a short buffer was refused
+	 * before it reached the transport */
+	CHECK_EQ_U64(ww_fake_sent(&f), 6);
+	ww_fake_close(&f);
 
 	ww_xport_t none = { 0 };
 	CHECK(ww_sat_identify(&none, buf, &st) == -ENODEV);

@@ -1,9 +1,12 @@
-/* The spec-constructed SATA drive shared by test_ata_read.c and
- * test_capture_replay.c: IDENTIFY and SMART sectors built here, Device
- * Statistics pages from tests/fixtures/ata/samsung-860evo-NAME.hex; device()
- * points a fake_ata_t (test_ata_fake.h) at them. Include after test_ata_fake.h. */
-#ifndef WW_TEST_ATA_DEVICE_H
-#define WW_TEST_ATA_DEVICE_H
+/* The spec-constructed SATA drive shared by the ATA reader and the capture
+ * round-trip tests: IDENTIFY and SMART sectors built here, the GP log
+ * directory from tests/fixtures/ata/hgst-huh721010aln600-gplogdir.hex and the
+ * Device Statistics pages from tests/fixtures/ata/samsung-860evo-NAME.hex;
+ * device() describes the drive answering with them (a ww_sat_drive_t of
+ * ww_fake_device.h, whose blocks ww_cap_sat_drive() writes). Include after
+ * ww_fake_device.h and ww_ata_sectors.h. */
+#ifndef WW_ATA_SPEC_DRIVE_H
+#define WW_ATA_SPEC_DRIVE_H
 
 static uint8_t identify[512], smart_data[512], smart_thr[512], pages[6][512];
 
@@ -43,7 +46,7 @@ static void build(void)
 	CHECK_EQ_U64(load_hex("samsung-860evo-devstat-p7.hex", pages[4], 512), 512);
 }
 
-static void device(fake_ata_t *f, int power_mode)
+static void device(ww_sat_drive_t *f, int power_mode)
 {
 	memset(f, 0, sizeof(*f));
 	f->power_mode = power_mode;
