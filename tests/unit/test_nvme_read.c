@@ -1,30 +1,27 @@
-/* ww_read_nvme through a scripted in-memory transport, and the live NVMe
- * transport's error paths on nodes that are not NVMe devices.
+/* ww_read_nvme through the replay-backed fake device (ww_fake_device.h), and
+ * the live NVMe transport's error paths on nodes that are not NVMe devices.
  *
- * The scripted transport answers Identify Controller/Namespace with hand-built
- * structures and Get Log Page 02h with the spec-constructed netdata log
- * (tests/fixtures/nvme/netdata-nvme-cli-2.11.hex), and records every command
- * so the test can assert what was sent. No ../shared/fixtures needed. */
+ * The drive is SPEC-CONSTRUCTED (NVMe Base 2.0): Identify Controller and
+ * Namespace structures built here (Figure 275 / 280 offsets), Get Log Page
+ * 02h answered with the netdata log (tests/fixtures/nvme/netdata-nvme-cli-2.11.hex),
+ * Get Log Page C0h with Invalid Log Page (SCT 1, SC 09h) as QEMU's controller
+ * answers it, or with an OCP C0h log built below; written as capture blocks
+ * so the reader's commands and what it was answered read as a capture.
+ * No ../shared/fixtures needed. */
 #include "ww_test.h"
+#include "ww_fake_device.h"
 
 #include "wearwatch/decode.h"
 #include "wearwatch/collect.h"
 #include "wearwatch/model.h"
 
 #include <stdbool.h>
+#include <stdlib.h>
 
-struct sent {
-	bool is_log;
-	uint8_t code;
-	uint32_t nsid;
-	size_t len;
-};
-
-struct fake {
-	struct sent sent[16];
-	size_t n_sent;
+/* what the constructed drive answers */
+struct nvme_drive {
 	uint8_t smart[512];
-	ww_cmd_result_t log_result;	/* what Get Log Page ends with */
+	ww_cmd_result_t log_result;	/* what Get Log Page 02h ends with */
 	uint16_t log_status;
 	bool ns2_inactive;		/* Identify NS 2 returns zeros */
 	bool has_c0;			/* C0h answered with c0[], else Invalid Log Page */
@@ -37,69 +34,84 @@ static void put_le(uint8_t *p, uint64_t v, int n)
 		p[i] = (uint8_t)(v >> (8 * i));
 }
 
-static int f_identify(ww_xport_t *x, uint8_t cns, uint32_t nsid, uint8_t *buf,
-		      size_t len, ww_cmd_status_t *st)
+/* Identify Controller: SN (bytes 4-23), MN (24-63), FR (64-71), WCTEMP 343 K
+ * and CCTEMP 373 K (266, 268), NN 2 (516); no endurance groups in CTRATT. */
+static void id_ctrl(uint8_t *buf)
 {
-	struct fake *f = x->priv;
-
-	f->sent[f->n_sent++] = (struct sent){ false, cns, nsid, len };
-	memset(st, 0, sizeof(*st));
-	memset(buf, 0, len);
-	if (cns == WW_NVME_CNS_CTRL) {
-		memset(buf + 4, ' ', 20);
-		memcpy(buf + 4, "SN0001", 6);
-		memset(buf + 24, ' ', 40);
-		memcpy(buf + 24, "Fake NVMe", 9);
-		memcpy(buf + 64, "FW1     ", 8);
-		put_le(buf + 266, 343, 2);
-		put_le(buf + 268, 373, 2);
-		put_le(buf + 516, 2, 4);
-	} else if (cns == WW_NVME_CNS_NS && !(nsid == 2 && f->ns2_inactive)) {
-		put_le(buf, nsid == 1 ? 2097152 : 1024, 8);
-		buf[26] = nsid == 1 ? 0 : 1;
-		buf[128 + 2] = 9;
-		buf[132 + 2] = 12;
-		buf[120] = 0x52, buf[121] = 0x54, buf[127] = (uint8_t)nsid;
-	} else if (cns != WW_NVME_CNS_NS) {
-		st->result = WW_CMD_UNSUPPORTED;
-		st->nvme_status = 0x0002;
-		return 0;
-	}
-	st->result = WW_CMD_OK;
-	st->data_len = len;
-	return 0;
+	memset(buf, 0, 4096);
+	memset(buf + 4, ' ', 20);
+	memcpy(buf + 4, "SN0001", 6);
+	memset(buf + 24, ' ', 40);
+	memcpy(buf + 24, "Fake NVMe", 9);
+	memcpy(buf + 64, "FW1     ", 8);
+	put_le(buf + 266, 343, 2);
+	put_le(buf + 268, 373, 2);
+	put_le(buf + 516, 2, 4);
 }
 
-static int f_get_log(ww_xport_t *x, uint8_t lid, uint32_t nsid, uint8_t *buf,
-		     size_t len, ww_cmd_status_t *st)
+/* Identify Namespace: NSZE (0), FLBAS (26) choosing LBA format 0 (512 B,
+ * LBADS 9 at 130) or 1 (4096 B, LBADS 12 at 134), EUI64 (120) */
+static void id_ns(uint8_t *buf, uint32_t nsid)
 {
-	struct fake *f = x->priv;
-
-	f->sent[f->n_sent++] = (struct sent){ true, lid, nsid, len };
-	memset(st, 0, sizeof(*st));
-	if (lid == 0xC0) {
-		/* QEMU's controller answers Invalid Log Page (SCT 1, SC 09h) */
-		st->result = f->has_c0 ? WW_CMD_OK : WW_CMD_UNSUPPORTED;
-		st->nvme_status = f->has_c0 ? 0 : 0x0109;
-		if (f->has_c0 && len >= 512) {
-			memcpy(buf, f->c0, 512);
-			st->data_len = 512;
-		}
-		return 0;
-	}
-	st->result = f->log_result;
-	st->nvme_status = f->log_status;
-	if (f->log_result == WW_CMD_OK && lid == WW_NVME_LID_SMART && len >= 512) {
-		memcpy(buf, f->smart, 512);
-		st->data_len = 512;
-	}
-	return 0;
+	memset(buf, 0, 4096);
+	put_le(buf, nsid == 1 ? 2097152 : 1024, 8);
+	buf[26] = nsid == 1 ? 0 : 1;
+	buf[128 + 2] = 9;
+	buf[132 + 2] = 12;
+	buf[120] = 0x52, buf[121] = 0x54, buf[127] = (uint8_t)nsid;
 }
 
-static const ww_xport_ops_t fake_ops = {
-	.nvme_identify = f_identify,
-	.nvme_get_log = f_get_log,
-};
+/* The drive as capture text, opened as the fake device */
+static void open_drive(const struct nvme_drive *dr, ww_fake_t *f)
+{
+	static uint8_t buf[4096];
+	char req[96];
+	ww_cap_t c;
+
+	ww_cap_open(&c);
+	id_ctrl(buf);
+	ww_cap_ok(&c, ww_req_nvme_identify(req, sizeof(req), WW_NVME_CNS_CTRL, 0), buf, 4096);
+	id_ns(buf, 1);
+	ww_cap_ok(&c, ww_req_nvme_identify(req, sizeof(req), WW_NVME_CNS_NS, 1), buf, 4096);
+	if (dr->ns2_inactive)
+		memset(buf, 0, sizeof(buf));
+	else
+		id_ns(buf, 2);
+	ww_cap_ok(&c, ww_req_nvme_identify(req, sizeof(req), WW_NVME_CNS_NS, 2), buf, 4096);
+	ww_req_nvme_log(req, sizeof(req), WW_NVME_LID_SMART, 0xFFFFFFFFu, 512);
+	if (dr->log_result == WW_CMD_OK)
+		ww_cap_ok(&c, req, dr->smart, 512);
+	else
+		ww_cap_nvme_status(&c, req, dr->log_result, dr->log_status);
+	ww_req_nvme_log(req, sizeof(req), 0xC0, 0xFFFFFFFFu, 512);
+	if (dr->has_c0)
+		ww_cap_ok(&c, req, dr->c0, 512);
+	else
+		ww_cap_nvme_status(&c, req, WW_CMD_UNSUPPORTED, 0x0109);
+	CHECK(ww_fake_open_cap(f, &c) == 0);
+	ww_cap_free(&c);
+}
+
+/* A number field ("nsid", "len", "cns", "lid") of sent request i */
+static unsigned long long field(const ww_fake_t *f, size_t i, const char *name)
+{
+	char key[16];
+	const char *p;
+
+	snprintf(key, sizeof(key), " %s=", name);
+	p = i < f->n_sent ? strstr(f->sent[i], key) : NULL;
+	return p ? strtoull(p + strlen(key), NULL, 10) : ~0ull;
+}
+
+static bool is_log(const ww_fake_t *f, size_t i)
+{
+	return i < f->n_sent && !strncmp(f->sent[i], "nvme_get_log ", 13);
+}
+
+static bool is_identify(const ww_fake_t *f, size_t i)
+{
+	return i < f->n_sent && !strncmp(f->sent[i], "nvme_identify ", 14);
+}
 
 static bool load_smart(uint8_t *out)
 {
@@ -122,12 +134,8 @@ static bool load_smart(uint8_t *out)
 	return n == 512;
 }
 
-static void setup(struct fake *f, ww_xport_t *x, ww_drive_t *d)
+static void setup(ww_drive_t *d)
 {
-	memset(x, 0, sizeof(*x));
-	x->ops = &fake_ops;
-	x->fd = -1;
-	x->priv = f;
 	memset(d, 0, sizeof(*d));
 	snprintf(d->ctrl, sizeof(d->ctrl), "nvme0");
 	snprintf(d->namespaces[0], sizeof(d->namespaces[0]), "nvme0n1");
@@ -138,36 +146,38 @@ static void setup(struct fake *f, ww_xport_t *x, ww_drive_t *d)
 
 static void test_read_ok(void)
 {
-	static struct fake f;
+	static struct nvme_drive dr;
 	static ww_health_t h;
 	static ww_read_report_t r;
-	ww_xport_t x;
+	ww_fake_t f;
 	ww_drive_t d;
 
-	memset(&f, 0, sizeof(f));
-	CHECK(load_smart(f.smart));
-	f.log_result = WW_CMD_OK;
-	setup(&f, &x, &d);
+	memset(&dr, 0, sizeof(dr));
+	CHECK(load_smart(dr.smart));
+	dr.log_result = WW_CMD_OK;
+	open_drive(&dr, &f);
+	setup(&d);
 	memset(&h, 0, sizeof(h));
 	memset(&r, 0, sizeof(r));
 
-	CHECK_EQ_I64(ww_read_nvme(&x, &d, &h, &r), 0);
+	CHECK_EQ_I64(ww_read_nvme(&f.x, &d, &h, &r), 0);
+	ww_fake_sent(&f);
 
 	/* exactly: Identify CNS 01h, Identify CNS 00h NSID 1 and 2, Get Log 02h
 	 * NSID FFFFFFFFh of 512 bytes, Get Log C0h (OCP SMART extended) NSID
 	 * FFFFFFFFh of 512 bytes; nothing else (CTRATT has no endurance groups:
 	 * no 09h) */
 	CHECK_EQ_U64(f.n_sent, 5);
-	CHECK(!f.sent[0].is_log && f.sent[0].code == 0x01 && f.sent[0].nsid == 0);
-	CHECK(!f.sent[1].is_log && f.sent[1].code == 0x00 && f.sent[1].nsid == 1);
-	CHECK(!f.sent[2].is_log && f.sent[2].code == 0x00 && f.sent[2].nsid == 2);
-	CHECK(f.sent[3].is_log && f.sent[3].code == 0x02);
-	CHECK_EQ_U64(f.sent[3].nsid, 0xFFFFFFFFu);
-	CHECK_EQ_U64(f.sent[3].len, 512);
-	CHECK_EQ_U64(f.sent[0].len, 4096);
-	CHECK(f.sent[4].is_log && f.sent[4].code == 0xC0);
-	CHECK_EQ_U64(f.sent[4].nsid, 0xFFFFFFFFu);
-	CHECK_EQ_U64(f.sent[4].len, 512);
+	CHECK(is_identify(&f, 0) && field(&f, 0, "cns") == 0x01 && field(&f, 0, "nsid") == 0);
+	CHECK(is_identify(&f, 1) && field(&f, 1, "cns") == 0x00 && field(&f, 1, "nsid") == 1);
+	CHECK(is_identify(&f, 2) && field(&f, 2, "cns") == 0x00 && field(&f, 2, "nsid") == 2);
+	CHECK(is_log(&f, 3) && field(&f, 3, "lid") == 0x02);
+	CHECK_EQ_U64(field(&f, 3, "nsid"), 0xFFFFFFFFu);
+	CHECK_EQ_U64(field(&f, 3, "len"), 512);
+	CHECK_EQ_U64(field(&f, 0, "len"), 4096);
+	CHECK(is_log(&f, 4) && field(&f, 4, "lid") == 0xC0);
+	CHECK_EQ_U64(field(&f, 4, "nsid"), 0xFFFFFFFFu);
+	CHECK_EQ_U64(field(&f, 4, "len"), 512);
 
 	CHECK_EQ_U64(r.n_cmds, 5);
 	CHECK_STR(r.cmds[0].what, "Identify Controller");
@@ -198,26 +208,29 @@ static void test_read_ok(void)
 	CHECK_EQ_I64(h.temperature_celsius.value, 51);
 	CHECK_EQ_U64(h.host_written_bytes.value, 987485941760000ull);
 	CHECK(h.smart_status == WW_SMART_PASSED);
+	ww_fake_close(&f);
 }
 
 static void test_read_failures(void)
 {
-	static struct fake f;
+	static struct nvme_drive dr;
 	static ww_health_t h;
 	static ww_read_report_t r;
 	ww_xport_t x;
+	ww_fake_t f;
 	ww_drive_t d;
 
 	/* Get Log Page rejected with Invalid Log Page (SCT 1, SC 09h):
 	 * unsupported, not an error; identity still decoded */
-	memset(&f, 0, sizeof(f));
-	f.log_result = WW_CMD_UNSUPPORTED;
-	f.log_status = 0x0109;
-	f.ns2_inactive = true;
-	setup(&f, &x, &d);
+	memset(&dr, 0, sizeof(dr));
+	dr.log_result = WW_CMD_UNSUPPORTED;
+	dr.log_status = 0x0109;
+	dr.ns2_inactive = true;
+	open_drive(&dr, &f);
+	setup(&d);
 	memset(&h, 0, sizeof(h));
 	memset(&r, 0, sizeof(r));
-	CHECK_EQ_I64(ww_read_nvme(&x, &d, &h, &r), -ENOTSUP);
+	CHECK_EQ_I64(ww_read_nvme(&f.x, &d, &h, &r), -ENOTSUP);
 	CHECK_EQ_U64(r.n_unsupported, 1);
 	CHECK_EQ_U64(r.n_errors, 0);
 	CHECK_EQ_U64(r.cmds[3].nvme_status, 0x0109);
@@ -227,25 +240,30 @@ static void test_read_failures(void)
 	CHECK(!h.has_nvme_smart);
 	CHECK_STR(h.model, "Fake NVMe");
 	CHECK_EQ_U64(h.capacity_bytes.value, 2097152ull * 512);
+	ww_fake_close(&f);
 
-	/* device error on the log; a namespace name without a number is skipped */
-	memset(&f, 0, sizeof(f));
-	f.log_result = WW_CMD_DEVICE_ERROR;
-	f.log_status = 0x0006;
-	setup(&f, &x, &d);
+	/* device error on the log (Internal Error, SC 06h); a namespace name
+	 * without a number is skipped */
+	memset(&dr, 0, sizeof(dr));
+	dr.log_result = WW_CMD_DEVICE_ERROR;
+	dr.log_status = 0x0006;
+	open_drive(&dr, &f);
+	setup(&d);
 	snprintf(d.namespaces[1], sizeof(d.namespaces[1]), "nvme0");
 	memset(&h, 0, sizeof(h));
 	memset(&r, 0, sizeof(r));
-	CHECK_EQ_I64(ww_read_nvme(&x, &d, &h, &r), -EIO);
+	CHECK_EQ_I64(ww_read_nvme(&f.x, &d, &h, &r), -EIO);
 	CHECK_EQ_U64(r.n_errors, 1);
-	CHECK_EQ_U64(f.n_sent, 3);
+	CHECK_EQ_U64(ww_fake_sent(&f), 3);
+	ww_fake_close(&f);
 
-	/* a transport without NVMe ops */
-	static const ww_xport_ops_t none = { 0 };
-	x.ops = &none;
+	/* a transport without NVMe ops: the live SG_IO one (on /dev/null; the
+	 * reader sends it nothing) */
+	CHECK_EQ_I64(ww_xport_open_sg("/dev/null", &x), 0);
 	memset(&r, 0, sizeof(r));
 	CHECK_EQ_I64(ww_read_nvme(&x, &d, &h, &r), -ENOTSUP);
 	CHECK_EQ_U64(r.n_unsupported, 3);
+	ww_xport_close(&x);
 	CHECK_EQ_I64(ww_read_nvme(NULL, &d, &h, &r), -EINVAL);
 }
 
@@ -275,24 +293,26 @@ static void ocp_c0(uint8_t *p)
 
 static void test_read_ocp_c0(void)
 {
-	static struct fake f;
+	static struct nvme_drive dr;
 	static ww_health_t h;
 	static ww_read_report_t r;
 	static ww_endurance_t e;
 	ww_model_in_t in = { 0 };
-	ww_xport_t x;
+	ww_fake_t f;
 	ww_drive_t d;
 
-	memset(&f, 0, sizeof(f));
-	CHECK(load_smart(f.smart));
-	f.log_result = WW_CMD_OK;
-	f.has_c0 = true;
-	ocp_c0(f.c0);
-	setup(&f, &x, &d);
+	memset(&dr, 0, sizeof(dr));
+	CHECK(load_smart(dr.smart));
+	dr.log_result = WW_CMD_OK;
+	dr.has_c0 = true;
+	ocp_c0(dr.c0);
+	open_drive(&dr, &f);
+	setup(&d);
 	memset(&h, 0, sizeof(h));
 	memset(&r, 0, sizeof(r));
-	CHECK_EQ_I64(ww_read_nvme(&x, &d, &h, &r), 0);
-	CHECK_EQ_U64(f.n_sent, 5);
+	CHECK_EQ_I64(ww_read_nvme(&f.x, &d, &h, &r), 0);
+	CHECK_EQ_U64(ww_fake_sent(&f), 5);
+	ww_fake_close(&f);
 	CHECK_STR(r.cmds[4].what, "Get Log Page C0h");
 	CHECK_EQ_U64(r.n_unsupported, 0);
 	CHECK_EQ_U64(r.n_errors, 0);
@@ -322,23 +342,25 @@ static void test_read_ocp_c0(void)
  * decoded from it, it is noted as unsupported, not a decode error. */
 static void test_read_c0_not_ocp(void)
 {
-	static struct fake f;
+	static struct nvme_drive dr;
 	static ww_health_t h;
 	static ww_read_report_t r;
-	ww_xport_t x;
+	ww_fake_t f;
 	ww_drive_t d;
 
-	memset(&f, 0, sizeof(f));
-	CHECK(load_smart(f.smart));
-	f.log_result = WW_CMD_OK;
-	f.has_c0 = true;
-	ocp_c0(f.c0);
-	memcpy(f.c0 + 496, "VENDOR-LOG-C0h\0\0", 16);
-	setup(&f, &x, &d);
+	memset(&dr, 0, sizeof(dr));
+	CHECK(load_smart(dr.smart));
+	dr.log_result = WW_CMD_OK;
+	dr.has_c0 = true;
+	ocp_c0(dr.c0);
+	memcpy(dr.c0 + 496, "VENDOR-LOG-C0h\0\0", 16);
+	open_drive(&dr, &f);
+	setup(&d);
 	memset(&h, 0, sizeof(h));
 	memset(&r, 0, sizeof(r));
-	CHECK_EQ_I64(ww_read_nvme(&x, &d, &h, &r), 0);
-	CHECK_EQ_U64(f.n_sent, 5);
+	CHECK_EQ_I64(ww_read_nvme(&f.x, &d, &h, &r), 0);
+	CHECK_EQ_U64(ww_fake_sent(&f), 5);
+	ww_fake_close(&f);
 	CHECK_STR(r.cmds[4].what, "Get Log Page C0h (not OCP)");
 	CHECK(r.cmds[4].result == WW_CMD_UNSUPPORTED);
 	CHECK_EQ_U64(r.n_unsupported, 1);

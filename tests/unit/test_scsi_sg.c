@@ -1,7 +1,9 @@
 /* SG_IO transport and SCSI reader: sense parsing and classification (fixed
  * and descriptor formats, built from the SPC-5 sense / SAT-4 layouts), the live
- * transport's open/guard paths on this host, and ww_read_scsi() against a
- * scripted transport serving the spec-constructed pages of tests/fixtures/scsi.
+ * transport's open/guard paths (on /dev/null and a missing node; no drive is
+ * opened), and ww_read_scsi() against the replay-backed fake device
+ * (ww_fake_device.h) answering with the spec-constructed pages of
+ * tests/fixtures/scsi.
  * No shared fixtures needed: always runs. */
 #include <errno.h>
 #include <fcntl.h>
@@ -14,6 +16,7 @@
 #include "wearwatch/transport.h"
 #include "wearwatch/collect.h"
 #include "ww_test.h"
+#include "ww_fake_device.h"
 
 static char fixdir[4096];
 
@@ -165,97 +168,108 @@ static void test_open(void)
 	CHECK_EQ_I64(x.fd, -1);
 }
 
-/* ---- a scripted transport serving the constructed pages ---- */
+/* ---- the constructed SAS drive, answering through the fake device ---- */
 struct script {
 	bool subpages_supported;   /* answer LOG SENSE 0x00/0xFF */
 	const char *subpages;      /* its file; NULL = log_00ff_supported_subpages.hex */
 	const char *page_0d;       /* file for page 0x0D */
 	bool util_rejected;        /* LOG SENSE 0x0E/0x01: ILLEGAL REQUEST */
-	uint8_t sent[64][16];
-	size_t n_sent;
 };
 
-static int fake_scsi_in(ww_xport_t *x, const uint8_t *cdb, size_t cdb_len, uint8_t *buf,
-			size_t len, int timeout_s, ww_cmd_status_t *st)
+/* One block answering `cdb` with tests/fixtures/scsi/FILE, or, for a NULL
+ * file, with CHECK CONDITION, ILLEGAL REQUEST, INVALID FIELD IN CDB (fixed
+ * sense, SPC-5 4.4.3; ASC/ASCQ 24h/00h) as a drive rejects a page it lacks. */
+static void answer(ww_cap_t *c, const uint8_t *cdb, size_t cdb_len, size_t alloc,
+		   const char *file, const uint8_t *bytes, size_t n)
 {
-	struct script *s = x->priv;
-	const char *file = NULL;
-	char path[4200];
+	static const uint8_t invalid_field[18] = { 0x70, 0, 0x05, 0, 0, 0, 0, 10,
+						   0, 0, 0, 0, 0x24, 0x00 };
+	char req[96], path[4200];
 	uint8_t tmp[4096];
-	size_t n = 0;
 
-	memset(st, 0, sizeof(*st));
-	if (s->n_sent < 64)
-		memcpy(s->sent[s->n_sent++], cdb, cdb_len < 16 ? cdb_len : 16);
-	if (cdb[0] == 0x12 && !(cdb[1] & 1)) {
-		file = "inquiry_al15seb060n.hex";
-	} else if (cdb[0] == 0x12) {
-		switch (cdb[2]) {
-		case 0x00: {
-			static const uint8_t v0[] = { 0, 0, 0, 4, 0x00, 0x80, 0x83, 0xb1 };
-			memcpy(tmp, v0, sizeof(v0));
-			n = sizeof(v0);
-			break;
-		}
-		case 0x80: file = "vpd80_serial.hex"; break;
-		case 0x83: file = "vpd83_devid.hex"; break;
-		case 0xb1: file = "vpdb1_bdc.hex"; break;
-		}
-	} else if (cdb[0] == 0x9e) {
-		file = "read_capacity16.hex";
-	} else if (cdb[0] == 0x4d) {
-		unsigned pg = cdb[2] & 0x3f, sp = cdb[3];
-		switch (pg << 8 | sp) {
-		case 0x0000: file = "log_00_supported.hex"; break;
-		case 0x00ff:
-			file = !s->subpages_supported ? NULL : s->subpages ? s->subpages
-			       : "log_00ff_supported_subpages.hex";
-			break;
-		case 0x0200: file = "log_02_write_errors.hex"; break;
-		case 0x0300: file = "log_03_read_errors.hex"; break;
-		case 0x0500: file = "log_05_verify_errors.hex"; break;
-		case 0x0d00: file = s->page_0d; break;
-		case 0x0d01: file = "log_0d01_environment.hex"; break;
-		case 0x0e00: file = "log_0e_start_stop.hex"; break;
-		case 0x0e01: file = s->util_rejected ? NULL : "log_0e01_utilization.hex"; break;
-		case 0x1100: file = "log_11_ssm.hex"; break;
-		case 0x1500: file = "log_15_bg_scan.hex"; break;
-		case 0x1900: file = "log_19_gen_stats.hex"; break;
-		case 0x2f00: file = "log_2f_ie_ok.hex"; break;
-		}
-	}
+	ww_req_scsi(req, sizeof(req), cdb, cdb_len, alloc);
 	if (file) {
 		snprintf(path, sizeof(path), "%s/scsi/%s", fixdir, file);
 		n = ww_load_hex(path, tmp, sizeof(tmp));
+		CHECK(n > 0);
+		bytes = tmp;
 	}
-	if (!n) { /* CHECK CONDITION, ILLEGAL REQUEST, INVALID FIELD IN CDB */
-		st->result = WW_CMD_UNSUPPORTED;
-		st->scsi_status = 2;
-		st->sense_key = 5;
-		st->asc = 0x24;
-		return 0;
+	if (!bytes || !n) {
+		ww_cap_sense(c, req, invalid_field, sizeof(invalid_field));
+		return;
 	}
-	st->data_len = n < len ? n : len;
-	memcpy(buf, tmp, st->data_len);
-	return 0;
+	ww_cap_ok(c, req, bytes, n < alloc ? n : alloc);
 }
 
-static const ww_xport_ops_t fake_ops = { .scsi_in = fake_scsi_in };
-
-static bool sent_log(const struct script *s, uint8_t pg, uint8_t sp)
+static void open_script(const struct script *s, ww_fake_t *f)
 {
-	for (size_t i = 0; i < s->n_sent; i++)
-		if (s->sent[i][0] == 0x4d && (s->sent[i][2] & 0x3f) == pg && s->sent[i][3] == sp)
+	static const uint8_t v0[] = { 0, 0, 0, 4, 0x00, 0x80, 0x83, 0xb1 };
+	static const struct { uint8_t pg, sp; const char *file; } logs[] = {
+		{ 0x00, 0x00, "log_00_supported.hex" },
+		{ 0x02, 0x00, "log_02_write_errors.hex" },
+		{ 0x03, 0x00, "log_03_read_errors.hex" },
+		{ 0x05, 0x00, "log_05_verify_errors.hex" },
+		{ 0x0d, 0x01, "log_0d01_environment.hex" },
+		{ 0x0e, 0x00, "log_0e_start_stop.hex" },
+		{ 0x11, 0x00, "log_11_ssm.hex" },
+		{ 0x15, 0x00, "log_15_bg_scan.hex" },
+		{ 0x19, 0x00, "log_19_gen_stats.hex" },
+		{ 0x2f, 0x00, "log_2f_ie_ok.hex" },
+	};
+	/* the reader's CDBs (SPC-5 INQUIRY, SBC-4 READ CAPACITY(16), LOG SENSE
+	 * with PC 01b and allocation length FFFCh) */
+	uint8_t inq[6] = { 0x12, 0, 0, 0, 96, 0 }, vpd[6] = { 0x12, 1, 0, 0, 0xfc, 0 };
+	uint8_t rc16[16] = { 0x9e, 0x10, [13] = 32 };
+	uint8_t ls[10] = { 0x4d, 0, 0x40, 0, 0, 0, 0, 0xff, 0xfc, 0 };
+	ww_cap_t c;
+
+	ww_cap_open(&c);
+	answer(&c, inq, 6, 96, "inquiry_al15seb060n.hex", NULL, 0);
+	inq[4] = 36; /* the ATA probe's INQUIRY */
+	answer(&c, inq, 6, 36, "inquiry_al15seb060n.hex", NULL, 0);
+	answer(&c, vpd, 6, 252, NULL, v0, sizeof(v0));
+	vpd[2] = 0x80;
+	answer(&c, vpd, 6, 252, "vpd80_serial.hex", NULL, 0);
+	vpd[2] = 0x83;
+	answer(&c, vpd, 6, 252, "vpd83_devid.hex", NULL, 0);
+	vpd[2] = 0xb1;
+	answer(&c, vpd, 6, 252, "vpdb1_bdc.hex", NULL, 0);
+	answer(&c, rc16, 16, 32, "read_capacity16.hex", NULL, 0);
+	for (size_t i = 0; i < sizeof(logs) / sizeof(logs[0]); i++) {
+		ls[2] = 0x40 | logs[i].pg;
+		ls[3] = logs[i].sp;
+		answer(&c, ls, 10, 0xfffc, logs[i].file, NULL, 0);
+	}
+	ls[2] = 0x40;
+	ls[3] = 0xff;
+	answer(&c, ls, 10, 0xfffc, !s->subpages_supported ? NULL : s->subpages ? s->subpages
+				   : "log_00ff_supported_subpages.hex", NULL, 0);
+	ls[2] = 0x4d;
+	ls[3] = 0x00;
+	answer(&c, ls, 10, 0xfffc, s->page_0d, NULL, 0);
+	ls[2] = 0x4e;
+	ls[3] = 0x01;
+	answer(&c, ls, 10, 0xfffc, s->util_rejected ? NULL : "log_0e01_utilization.hex", NULL, 0);
+	CHECK(ww_fake_open_cap(f, &c) == 0);
+	ww_cap_free(&c);
+}
+
+static bool sent_log(ww_fake_t *f, uint8_t pg, uint8_t sp)
+{
+	ww_fake_sent(f);
+	for (size_t i = 0; i < f->n_sent; i++)
+		if (f->cdbs[i][0] == 0x4d && (f->cdbs[i][2] & 0x3f) == pg && f->cdbs[i][3] == sp)
 			return true;
 	return false;
 }
 
-static void check_log_cdbs(const struct script *s)
+static void check_log_cdbs(ww_fake_t *f)
 {
 	bool first = true;
 
-	for (size_t i = 0; i < s->n_sent; i++) {
-		const uint8_t *c = s->sent[i];
+	ww_fake_sent(f);
+	for (size_t i = 0; i < f->n_sent; i++) {
+		const uint8_t *c = f->cdbs[i];
 		if (c[0] != 0x4d)
 			continue;
 		CHECK_EQ_U64(c[1] & 0x01, 0);    /* SP = 0: never save parameters */
@@ -270,15 +284,16 @@ static void check_log_cdbs(const struct script *s)
 static void test_reader(void)
 {
 	struct script s = { .subpages_supported = true, .page_0d = "log_0d_temperature.hex" };
-	ww_xport_t x = { .ops = &fake_ops, .fd = -1, .priv = &s };
+	ww_fake_t f, f2, f3, f4, f5;
 	ww_drive_t d = { 0 };
 	ww_health_t h;
 	ww_read_report_t r;
 
+	open_script(&s, &f);
 	memset(&h, 0, sizeof(h));
 	memset(&r, 0, sizeof(r));
-	CHECK_EQ_I64(ww_read_scsi(&x, &d, &h, &r), 0);
-	check_log_cdbs(&s);
+	CHECK_EQ_I64(ww_read_scsi(&f.x, &d, &h, &r), 0);
+	check_log_cdbs(&f);
 	CHECK_EQ_I64(h.protocol, WW_PROTO_SCSI);
 	CHECK_STR(h.model, "AL15SEB060N");
 	CHECK_STR(h.serial, "Y1Q0A02KFYVH");
@@ -286,10 +301,10 @@ static void test_reader(void)
 	CHECK_EQ_U64(h.scsi.protocol_id, 6);
 	CHECK_EQ_U64(h.capacity_bytes.value, 600127266816ull);
 	CHECK_EQ_U64(h.rotation_rate_rpm.value, 10500);
-	CHECK(sent_log(&s, 0x0d, 0x01)); /* listed in 0x00/0xFF */
-	CHECK(!sent_log(&s, 0x0e, 0x01)); /* not listed there */
+	CHECK(sent_log(&f, 0x0d, 0x01)); /* listed in 0x00/0xFF */
+	CHECK(!sent_log(&f, 0x0e, 0x01)); /* not listed there */
 	CHECK(!WW_HAS(h.workload_utilization_centipercent));
-	CHECK(!sent_log(&s, 0x30, 0));
+	CHECK(!sent_log(&f, 0x30, 0));
 	CHECK_EQ_I64(h.temperature_celsius.value, 38);
 	CHECK_EQ_I64(h.scsi.env_temperature_celsius.value, 40);
 	CHECK_EQ_U64(h.host_written_bytes.value, 396834000ull * 512);
@@ -302,27 +317,29 @@ static void test_reader(void)
 	/* INQUIRY, VPD 00/80/83/B1, RC16, LOG SENSE 00, 00/FF, 9 pages, 0D/01 = 18 */
 	CHECK_EQ_U64(r.n_cmds, 18);
 	CHECK_STR(r.cmds[0].what, "INQUIRY");
+	ww_fake_close(&f);
 
 	/* no subpage list, 0x0D gives a temperature: 0x0D/0x01 is not asked */
 	struct script s2 = { .subpages_supported = false, .page_0d = "log_0d_temperature.hex" };
-	x.priv = &s2;
+	open_script(&s2, &f2);
 	memset(&h, 0, sizeof(h));
 	memset(&r, 0, sizeof(r));
-	CHECK_EQ_I64(ww_read_scsi(&x, &d, &h, &r), 0);
-	CHECK(!sent_log(&s2, 0x0d, 0x01));
+	CHECK_EQ_I64(ww_read_scsi(&f2.x, &d, &h, &r), 0);
+	CHECK(!sent_log(&f2, 0x0d, 0x01));
 	CHECK_EQ_U64(r.n_unsupported, 1); /* 0x00/0xFF */
 	CHECK_EQ_U64(r.n_errors, 0);
 
 	/* no subpage list, 0x0D current temperature 0xFF: probe 0x0D/0x01 */
 	struct script s3 = { .subpages_supported = false, .page_0d = "log_0d_temperature_na.hex" };
-	x.priv = &s3;
+	open_script(&s3, &f3);
 	memset(&h, 0, sizeof(h));
 	memset(&r, 0, sizeof(r));
-	CHECK_EQ_I64(ww_read_scsi(&x, &d, &h, &r), 0);
-	CHECK(sent_log(&s3, 0x0d, 0x01));
+	CHECK_EQ_I64(ww_read_scsi(&f3.x, &d, &h, &r), 0);
+	CHECK(sent_log(&f3, 0x0d, 0x01));
 	CHECK_EQ_I64(h.temperature_celsius.value, 40);
 	CHECK_STR(h.temperature_celsius.source, "SCSI log page 0x0D/0x01 param 0x0000");
-	check_log_cdbs(&s3);
+	check_log_cdbs(&f3);
+	ww_fake_close(&f3);
 
 	/* 0x00/0xFF lists 0x0E/0x01 (utilization): it is asked once, after the
 	 * health pages, and decoded: 3000 = 30.00 % of the annual workload
@@ -331,15 +348,15 @@ static void test_reader(void)
 	struct script s4 = { .subpages_supported = true,
 			     .subpages = "log_00ff_supported_subpages_util.hex",
 			     .page_0d = "log_0d_temperature.hex" };
-	x.priv = &s4;
+	open_script(&s4, &f4);
 	memset(&h, 0, sizeof(h));
 	memset(&r, 0, sizeof(r));
-	CHECK_EQ_I64(ww_read_scsi(&x, &d, &h, &r), 0);
-	check_log_cdbs(&s4);
-	CHECK(sent_log(&s4, 0x0e, 0x01));
-	CHECK_EQ_U64(s4.sent[s4.n_sent - 1][0], 0x4d); /* the last command */
-	CHECK_EQ_U64(s4.sent[s4.n_sent - 1][2], 0x4e);
-	CHECK_EQ_U64(s4.sent[s4.n_sent - 1][3], 0x01);
+	CHECK_EQ_I64(ww_read_scsi(&f4.x, &d, &h, &r), 0);
+	check_log_cdbs(&f4);
+	CHECK(sent_log(&f4, 0x0e, 0x01));
+	CHECK_EQ_U64(f4.cdbs[f4.n_sent - 1][0], 0x4d); /* the last command */
+	CHECK_EQ_U64(f4.cdbs[f4.n_sent - 1][2], 0x4e);
+	CHECK_EQ_U64(f4.cdbs[f4.n_sent - 1][3], 0x01);
 	CHECK_EQ_U64(h.workload_utilization_centipercent.value, 3000);
 	CHECK_STR(h.workload_utilization_centipercent.label, "scsi_utilization");
 	CHECK_EQ_U64(r.n_cmds, 19);
@@ -347,25 +364,27 @@ static void test_reader(void)
 	CHECK_EQ_U64(r.n_errors, 0);
 	CHECK_EQ_U64(r.n_decode_errors, 0);
 	CHECK_EQ_U64(r.n_unsupported, 0);
+	ww_fake_close(&f4);
 	/* same list, but the drive rejects the page: unsupported, not an error */
 	struct script s5 = s4;
-	s5.n_sent = 0;
 	s5.util_rejected = true;
-	x.priv = &s5;
+	open_script(&s5, &f5);
 	memset(&h, 0, sizeof(h));
 	memset(&r, 0, sizeof(r));
-	CHECK_EQ_I64(ww_read_scsi(&x, &d, &h, &r), 0);
-	CHECK(sent_log(&s5, 0x0e, 0x01));
+	CHECK_EQ_I64(ww_read_scsi(&f5.x, &d, &h, &r), 0);
+	CHECK(sent_log(&f5, 0x0e, 0x01));
 	CHECK(!WW_HAS(h.workload_utilization_centipercent));
 	CHECK_EQ_U64(r.n_unsupported, 1);
 	CHECK_EQ_U64(r.n_errors, 0);
 	/* no subpage list at all (s2 above): 0x0E/0x01 is never guessed */
-	CHECK(!sent_log(&s2, 0x0e, 0x01));
+	CHECK(!sent_log(&f2, 0x0e, 0x01));
+	ww_fake_close(&f2);
 
 	/* the probe: VPD 0x00 without 0x89 */
 	bool is_ata = true;
-	CHECK_EQ_I64(ww_scsi_probe_ata(&x, &is_ata), 0);
+	CHECK_EQ_I64(ww_scsi_probe_ata(&f5.x, &is_ata), 0);
 	CHECK(!is_ata);
+	ww_fake_close(&f5);
 }
 
 int main(void)
