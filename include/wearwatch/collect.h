@@ -64,6 +64,13 @@ int ww_scsi_probe_ata(ww_xport_t *x, bool *is_ata);
 int ww_collect_on_xport(ww_xport_t *x, const ww_drive_t *d, ww_health_t *h,
 			ww_read_report_t *r);
 
+/** Open d's command node read-only with the transport its protocol needs
+ * (NVMe admin for NVMe; SG_IO for ATA and SCSI). The node is d->cmd_path
+ * under sysroot ("" for the live system), so that a test tree never reaches
+ * the machine's own devices. Returns 0, -EOPNOTSUPP for a drive with no
+ * health interface, or the open's -errno. */
+int ww_collect_open(const char *sysroot, const ww_drive_t *d, ww_xport_t *x);
+
 /** Read one drive once: checks runtime status, opens the right transport
  * read-only, dispatches by protocol, closes. Returns 0, 1 when the drive was
  * left alone because it is runtime-suspended or in standby, or -errno.
