@@ -139,8 +139,10 @@ static void test_health_change_runs_program(void)
 	CHECK_EQ_I64(ww_events_diff(&s1, &s1, prog), 0); /* no change, no event */
 	/* FAILED: a critical-warning event and the health change */
 	CHECK_EQ_I64(ww_events_diff(&s1, &s2, prog), 2);
-	for (int i = 0; i < 100 && access(out, R_OK); i++) {
-		usleep(50000);
+	/* wait for the program (a child process) to write its file: bounded,
+	 * 5 s in 5 ms steps */
+	for (int i = 0; i < 1000 && access(out, R_OK); i++) {
+		usleep(5000);
 		ww_events_reap(30);
 	}
 	f = fopen(out, "r");
