@@ -216,7 +216,8 @@ const char *ww_smartctl_default_type(const ww_drive_t *d);
 int ww_collect_smartctl(const ww_drive_t *d, const char *type, int timeout_s,
 			ww_health_t *h, ww_read_report_t *r);
 
-/* RAID members through the smartctl backend (issue 7): discovery of the
+/* RAID members through the smartctl backend (the native path cannot reach
+ * them behind a RAID controller): discovery of the
  * drives only smartctl reaches, and the dispatch that reads a drive through
  * smartctl when it is such a member or configured to be read that way.
  *
