@@ -69,9 +69,10 @@ ww_poller_t *ww_poller_start(const ww_poller_cfg_t *cfg, ww_store_t *store);
  * hung. Never issues a device command itself. */
 void ww_poller_tick(ww_poller_t *p);
 
-/** Reads queued or running, hung ones included: 0 when no read is out. A caller stepping its own clock (cfg.clock) waits for this to
- * settle before the next step, so that a read's next_due is taken at the
- * time it finished. */
+/** Reads queued or running, hung ones included: 0 when no read is out. A
+ * caller stepping its own clock (cfg.clock) waits for this to settle before
+ * the next step, so that a read's next_due is taken at the time it
+ * finished. */
 unsigned ww_poller_busy(ww_poller_t *p);
 
 /** Stop: no new reads, wait up to timeout_s for workers. Frees everything and

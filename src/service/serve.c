@@ -157,7 +157,7 @@ static int serve(int argc, char **argv, char **cargv, char **owned, ww_conf_t *c
 			}
 			ro.replay = true;
 			break;
-		case OPT_SMARTCTL: { /* drives only smartctl can reach (RAID members, USB bridges) */
+		case OPT_SMARTCTL: { /* drives only smartctl reaches (RAID members, USB) */
 			const char *eq = strchr(optarg, '=');
 
 			if (!eq || eq == optarg || !eq[1] || ro.n_smartctl >= 16 ||
