@@ -13,7 +13,7 @@ BUILD="build-essential cmake pkg-config libnvme-dev libsgutils2-dev libatasmart-
 TEST="qemu-system-x86 linux-image-amd64 busybox-static kmod cpio smartmontools nvme-cli
  sg3-utils libatasmart-bin prometheus curl python3 fio ioping udev
  chromium clang libclang-rt-14-dev"
-# service tests (issue 6): systemd-analyze, TLS certificates, the .deb
+# service tests: systemd-analyze, TLS certificates, the .deb
 TEST="$TEST systemd openssl debhelper dpkg-dev lintian"
 # the VM guest runs the host's root: its network needs ip (iproute2)
 TEST="$TEST iproute2"

@@ -64,6 +64,13 @@ int ww_scsi_probe_ata(ww_xport_t *x, bool *is_ata);
 int ww_collect_on_xport(ww_xport_t *x, const ww_drive_t *d, ww_health_t *h,
 			ww_read_report_t *r);
 
+/** Open d's command node read-only with the transport its protocol needs
+ * (NVMe admin for NVMe; SG_IO for ATA and SCSI). The node is d->cmd_path
+ * under sysroot ("" for the live system), so that a test tree never reaches
+ * the machine's own devices. Returns 0, -EOPNOTSUPP for a drive with no
+ * health interface, or the open's -errno. */
+int ww_collect_open(const char *sysroot, const ww_drive_t *d, ww_xport_t *x);
+
 /** Read one drive once: checks runtime status, opens the right transport
  * read-only, dispatches by protocol, closes. Returns 0, 1 when the drive was
  * left alone because it is runtime-suspended or in standby, or -errno.
@@ -208,7 +215,8 @@ const char *ww_smartctl_default_type(const ww_drive_t *d);
 int ww_collect_smartctl(const ww_drive_t *d, const char *type, int timeout_s,
 			ww_health_t *h, ww_read_report_t *r);
 
-/* RAID members through the smartctl backend (issue 7): discovery of the
+/* RAID members through the smartctl backend (the native path cannot reach
+ * them behind a RAID controller): discovery of the
  * drives only smartctl reaches, and the dispatch that reads a drive through
  * smartctl when it is such a member or configured to be read that way.
  *

@@ -167,11 +167,11 @@ bool ww_webcfg_check_user(const ww_webcfg_t *w, const char *user, const char *pa
  * it in constant time: the primitive under ww_webcfg_check_user. */
 bool ww_bcrypt_verify(const char *password, const char *hash);
 
-/* `wearwatch serve` options of the endurance model and history (issue 3):
+/* `wearwatch serve` options of the endurance model and history:
  * --state-dir, --no-history, --rating, --ratings-file, --history-raw-days,
  * --history-hourly-days. serve.c lists WW_ENDURANCE_SERVE_OPTIONS in its
  * getopt table and hands the codes to ww_endurance_serve_opt(). The config
- * file (issue 6) calls ww_rating_override_parse() (model.h) for rating lines
+ * file calls ww_rating_override_parse() (model.h) for rating lines
  * and ww_endurance_serve_opt() for the others. */
 
 enum {
@@ -211,7 +211,7 @@ void ww_endurance_serve_usage(FILE *f);
 int ww_endurance_serve_opt(int code, const char *arg, ww_endurance_opts_t *o);
 
 /* Per-drive latency probe policy from the configuration file ([drive NAME]
- * probe = ...), parsed next to issue 4's serve flags (probe_opts.c) with the
+ * probe = ...), parsed next to the probe's serve flags (probe_opts.c) with the
  * same value rules: the file and the flags cannot disagree about a value. */
 
 /** Apply `spec` on top of *p. spec is "off" / "no" (no probes on this

@@ -111,7 +111,7 @@ int ww_decode_ata_devstat(const uint8_t *buf, size_t len, ww_health_t *h);
  *  - smart_status: h->ata.return_status (SMART RETURN STATUS). */
 void ww_ata_finish(ww_health_t *h);
 
-/** Attribute meaning by model/firmware (issue 7), looked up outside decode
+/** Attribute meaning by model/firmware (vendors reuse ids), looked up outside decode
  * (src/collect/drivedb.c: smartmontools' drivedb.h presets, then
  * data/attribute-quirks.tsv) and handed in; decode stays pure. */
 typedef enum ww_ata_poh_unit {

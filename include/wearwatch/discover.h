@@ -46,7 +46,7 @@ typedef struct ww_drive {
 	char sysfs_firmware[32];     /* NVMe firmware_rev, SCSI INQUIRY rev */
 	char sysfs_path[256];        /* resolved /sys/devices/... path of
 					`block`, relative to sysroot */
-	char smartctl_type[32];      /* issue 7: "-d TYPE" when the drive is read
+	char smartctl_type[32];      /* "-d TYPE" when the drive is read
 					through smartctl (a RAID member from
 					`smartctl --scan`: "megaraid,0"); "" = native
 					(src/collect/smartctl_members.c) */

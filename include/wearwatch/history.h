@@ -56,7 +56,7 @@ typedef struct ww_history_cfg {
 	uint64_t raw_s;     /* 0 = WW_HISTORY_RAW_S */
 	uint64_t hourly_s;  /* 0 = WW_HISTORY_HOURLY_S */
 	uint64_t keep_s;    /* 0 = forever; else every sample older is dropped
-			       (wearwatch.conf [history] retention, issue 6) */
+			       (wearwatch.conf [history] retention) */
 } ww_history_cfg_t;
 
 typedef struct ww_history ww_history_t;

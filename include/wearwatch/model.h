@@ -88,7 +88,7 @@ const ww_rating_row_t *ww_ratings_match(const ww_ratings_t *t, const char *model
 					const char *iface);
 
 /** Parse a per-drive override "PATTERN=VALUE" and append it to t (the config
- * file of issue 6 calls this with the same text). VALUE is
+ * file calls this with the same text, so both spell a rating alike). VALUE is
  *   DWPD:YEARS[:CAPACITY_BYTES][@YYYY-MM-DD]   e.g. "10:5", "30:5:400000000000"
  *   BYTES{B|TB|PB}:YEARS[@YYYY-MM-DD]          e.g. "21.9PB:5", "5475TB:5"
  * ("@date" = warranty start, UTC). PATTERN is a drive id, a serial, or a POSIX

@@ -326,7 +326,7 @@ typedef struct ww_health {
 	 * with "smartctl"), "replay" (a recorded capture, src/transport/replay.c) */
 	const char *backend;
 
-	/* endurance (issue 3; decoders in src/decode/nvme_endurance.c,
+	/* endurance, for the wear-out model (decoders in src/decode/nvme_endurance.c,
 	 * src/decode/scsi_utilization.c) */
 	ww_u64 endurance_estimate_bytes; /* NVMe log 09h bytes 32-47 x 10^9, or
 					    OCP C0h bytes 176-191 (bytes) */
@@ -338,7 +338,7 @@ typedef struct ww_health {
 	ww_u64 plp_start_count;          /* OCP C0h bytes 160-175 */
 	ww_u64 capacitor_health_percent; /* OCP C0h bytes 128-129 */
 
-	/* issue 7: the device answered (identity read) but reports no SMART or
+	/* the device answered (identity read) but reports no SMART or
 	 * health data at all ("reached, no SMART": QEMU's megasas disk, virtual
 	 * volumes); set by the smartctl backend's reader (smartctl_members.c) */
 	bool no_smart;

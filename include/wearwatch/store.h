@@ -85,7 +85,8 @@ typedef struct ww_store ww_store_t;
  * (0 = WW_STORE_DEFAULT_RETENTION_S). Returns NULL on allocation failure. */
 ww_store_t *ww_store_new(uint64_t retention_s);
 
-/** Change that retention (configuration reload, issue 6); 0 = the default.
+/** Change that retention (a configuration reload may change it without a
+ * restart); 0 = the default.
  * Applied at the next ww_store_sync(). */
 void ww_store_set_retention(ww_store_t *s, uint64_t retention_s);
 

@@ -1,6 +1,7 @@
-/* `wearwatch capture`, `decode` and `verify` (issue 7): thin CLI over
- * src/collect/replay_drive.h, the saved-input loaders and the smartctl
- * backend. */
+/* `wearwatch capture`, `decode` and `verify`: thin CLI over
+ * src/collect/replay_drive.c, the saved-input loaders and the smartctl
+ * backend, so users can attach a drive's answers to a bug report and check
+ * our reading against smartctl's. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>

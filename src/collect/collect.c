@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "wearwatch/collect.h"
+#include "wearwatch/discover.h"
 
 static void note(ww_read_report_t *r, const char *what, ww_cmd_result_t res, int err)
 {
@@ -57,6 +58,24 @@ static int read_sg(ww_xport_t *x, const ww_drive_t *d, ww_health_t *h,
 	return is_ata ? ww_read_ata(x, d, h, r) : ww_read_scsi(x, d, h, r);
 }
 
+static bool has_health_interface(const ww_drive_t *d)
+{
+	return d->protocol == WW_PROTO_NVME || d->protocol == WW_PROTO_ATA ||
+	       d->protocol == WW_PROTO_SCSI;
+}
+
+int ww_collect_open(const char *sysroot, const ww_drive_t *d, ww_xport_t *x)
+{
+	char node[sizeof(d->cmd_path) + 4096];
+
+	if (!has_health_interface(d))
+		return -EOPNOTSUPP;
+	if (ww_sysfs_path(node, sizeof(node), sysroot, "%s", d->cmd_path))
+		return -ENAMETOOLONG;
+	return d->protocol == WW_PROTO_NVME ? ww_xport_open_nvme(node, x)
+					    : ww_xport_open_sg(node, x);
+}
+
 int ww_collect_drive(const char *sysroot, const ww_drive_t *d, ww_health_t *h,
 		     ww_read_report_t *r)
 {
@@ -81,19 +100,12 @@ int ww_collect_drive(const char *sysroot, const ww_drive_t *d, ww_health_t *h,
 		return 1;
 	}
 
-	switch (d->protocol) {
-	case WW_PROTO_NVME:
-		ret = ww_xport_open_nvme(d->cmd_path, &x);
-		break;
-	case WW_PROTO_ATA:
-	case WW_PROTO_SCSI:
-		ret = ww_xport_open_sg(d->cmd_path, &x);
-		break;
-	default:
+	if (!has_health_interface(d)) {
 		note(r, "no health interface", WW_CMD_UNSUPPORTED, 0);
 		fill_from_sysfs(d, h);
 		return -EOPNOTSUPP;
 	}
+	ret = ww_collect_open(sysroot, d, &x);
 	if (ret < 0) {
 		char what[48];
 

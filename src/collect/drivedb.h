@@ -1,4 +1,5 @@
-/* Drive database (issue 7): attribute meaning and unit by model/firmware.
+/* Drive database: attribute meaning and unit by model/firmware, because the
+ * same attribute id means different things on different drives.
  *
  * Read at run time from the drive database smartmontools installs
  * (/usr/share/smartmontools/drivedb.h, kept current by update-smart-drivedb;

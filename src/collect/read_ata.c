@@ -151,6 +151,6 @@ int ww_read_ata(ww_xport_t *x, const ww_drive_t *d, ww_health_t *h, ww_read_repo
 	if (h->ata.gp_log_supported)
 		ww_read_ata_devstat(x, h, r);
 
-	ww_ata_finish_db(h); /* + drive database presets (issue 7) */
+	ww_ata_finish_db(h); /* + drive database presets: per-model attribute meanings */
 	return 0;
 }

@@ -81,12 +81,7 @@ int ww_capture_drive(const char *sysroot, const ww_drive_t *d, const char *dir,
 		return 1;
 	}
 	memset(&live, 0, sizeof(live));
-	if (d->protocol == WW_PROTO_NVME)
-		ret = ww_xport_open_nvme(d->cmd_path, &live);
-	else if (d->protocol == WW_PROTO_ATA || d->protocol == WW_PROTO_SCSI)
-		ret = ww_xport_open_sg(d->cmd_path, &live);
-	else
-		ret = -EOPNOTSUPP;
+	ret = ww_collect_open(sysroot, d, &live);
 	if (ret < 0 && d->protocol == WW_PROTO_NONE) {
 		fprintf(f, "# no health interface: %s\n",
 			d->no_health_reason ? d->no_health_reason : "none known for this device");

@@ -486,7 +486,7 @@ int ww_smartctl_parse(const char *json, size_t len, ww_health_t *h,
 		   jget(j, "ata_smart_data")) {
 		h->protocol = WW_PROTO_ATA;
 		parse_ata(j, h);
-		ww_ata_finish_db(h); /* + drive database presets (issue 7) */
+		ww_ata_finish_db(h); /* + drive database presets: per-model attribute meanings */
 	} else if (!strcmp(proto, "SCSI") || jget(j, "scsi_error_counter_log") ||
 		   jget(j, "scsi_model_name") || jget(j, "scsi_vendor")) {
 		h->protocol = WW_PROTO_SCSI;

@@ -162,7 +162,8 @@ static int drive_key(struct parse_ctx *x, ww_conf_drive_t *d, const char *k, con
 			FAIL("warranty_start: expected YYYY-MM-DD, got '%s'", v);
 		set_str(d->warranty_start, sizeof(d->warranty_start), v);
 	} else if (!strcmp(k, "probe")) {
-		/* latency probe policy (issue 4), kept raw likewise */
+		/* latency probe policy, kept raw likewise: the probe module
+		 * parses it with the same rules as its serve flags */
 		ww_probe_policy_t p;
 		char perr[200];
 

@@ -139,7 +139,8 @@ int ww_route_render(ww_store_t *store, const char *path, time_t now, ww_route_re
 	} else if (strchr(path, '?') || (strlen(path) > sizeof(HISTORY) - 1 &&
 		   !strcmp(path + strlen(path) - (sizeof(HISTORY) - 1), HISTORY))) {
 		/* GET /api/v1/drives/{drive}/history?metric=&from=&to=&max_points=
-		 * (issue 3, docs/api.md): the same renderer serve uses */
+		 * (docs/api.md): the same renderer serve uses, so the split web
+		 * process answers history exactly as serve does */
 		const char *q = strchr(path, '?'), *idp = path + sizeof(DRIVES);
 		size_t pn = q ? (size_t)(q - path) : strlen(path);
 		char id[256], m[40], f[40], t[40], mp[40];

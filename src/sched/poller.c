@@ -41,12 +41,10 @@ struct ww_poller {
 	ww_drive_t *scratch;   /* discovery output, timer thread only */
 };
 
-static double mono_now(void)
+/* the schedule's clock (cfg.clock, ww_clock_monotonic by default) */
+static double sched_now(const ww_poller_t *p)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+	return p->cfg.clock(p->cfg.clock_ctx);
 }
 
 static struct pdrive *find(ww_poller_t *p, const char *id)
@@ -113,15 +111,15 @@ static void *worker(void *arg)
 		pd = find(p, j->d.id);
 		if (pd) {
 			pd->running = true;
-			pd->started = mono_now();
+			pd->started = sched_now(p);
 		}
 		pthread_mutex_unlock(&p->lock);
 
 		memset(h, 0, sizeof(*h));
 		memset(r, 0, sizeof(*r));
-		t0 = mono_now();
+		t0 = ww_clock_monotonic(NULL);
 		rc = collect(p->cfg.sysroot, &j->d, h, r);
-		dt = mono_now() - t0;
+		dt = ww_clock_monotonic(NULL) - t0;
 		ww_store_update(p->store, j->d.id, rc, rc == 0 ? h : NULL,
 				rc == 0 ? r : NULL, dt, time(NULL));
 		if (p->cfg.after_collect)
@@ -133,7 +131,7 @@ static void *worker(void *arg)
 		if (pd) {
 			pd->in_flight = false;
 			pd->running = false;
-			pd->next_due = mono_now() + interval_of(p, &pd->d);
+			pd->next_due = sched_now(p) + interval_of(p, &pd->d);
 			if (pd->hung) {
 				pd->hung = false;
 				p->hung--;
@@ -227,7 +225,7 @@ static void rediscover(ww_poller_t *p, double mono)
 
 void ww_poller_tick(ww_poller_t *p)
 {
-	double mono = mono_now();
+	double mono = sched_now(p);
 	struct { char id[160]; } *newly_hung = NULL;
 	size_t n_hung = 0;
 
@@ -283,6 +281,17 @@ void ww_poller_tick(ww_poller_t *p)
 	free(newly_hung);
 }
 
+unsigned ww_poller_busy(ww_poller_t *p)
+{
+	unsigned n = 0;
+
+	pthread_mutex_lock(&p->lock);
+	for (size_t i = 0; i < p->n; i++)
+		n += p->drives[i].in_flight;
+	pthread_mutex_unlock(&p->lock);
+	return n;
+}
+
 ww_poller_t *ww_poller_start(const ww_poller_cfg_t *cfg, ww_store_t *store)
 {
 	ww_poller_t *p = calloc(1, sizeof(*p));
@@ -298,6 +307,8 @@ ww_poller_t *ww_poller_start(const ww_poller_cfg_t *cfg, ww_store_t *store)
 		p->cfg.rediscover_s = p->cfg.interval_s ? p->cfg.interval_s : 60;
 	if (!p->cfg.hung_after_s)
 		p->cfg.hung_after_s = 30;
+	if (!p->cfg.clock)
+		p->cfg.clock = ww_clock_monotonic;
 	p->store = store;
 	p->scratch = calloc(WW_POLLER_MAX_DRIVES, sizeof(*p->scratch));
 	if (!p->scratch) {

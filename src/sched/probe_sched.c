@@ -235,13 +235,21 @@ static void scan(ww_probe_sched_t *s, uint64_t now)
 	ww_snapshot_release(snap);
 }
 
+/* the schedule's clock (cfg.clock) in nanoseconds */
+static uint64_t sched_now_ns(const ww_probe_sched_t *s)
+{
+	double t = s->cfg.clock(s->cfg.clock_ctx);
+
+	return t > 0 ? (uint64_t)(t * 1e9) : 0;
+}
+
 static void *run(void *arg)
 {
 	ww_probe_sched_t *s = arg;
 	uint64_t next_scan = 0;
 
 	while (!atomic_load(&s->stop)) {
-		uint64_t now = ww_probe_now_ns();
+		uint64_t now = sched_now_ns(s);
 		int r;
 
 		if (now >= next_scan) {
@@ -278,6 +286,8 @@ ww_probe_sched_t *ww_probe_sched_start(const ww_probe_sched_cfg_t *cfg, ww_store
 	s->cfg = *cfg;
 	if (!s->cfg.sysroot)
 		s->cfg.sysroot = "";
+	if (!s->cfg.clock)
+		s->cfg.clock = ww_clock_monotonic;
 	s->store = store;
 	s->eng = ww_probe_engine_new(RING_ENTRIES, err);
 	if (!s->eng) {

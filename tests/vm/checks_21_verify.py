@@ -1,4 +1,4 @@
-"""`wearwatch verify DEVICE` on the VM's three drives (issue 7, item 6).
+"""`wearwatch verify DEVICE` on the VM's three drives.
 
 verify reads a drive natively and through smartctl (`smartctl -j -x`) and prints
 both side by side. Asserted per drive: exit status 0 and the summary line

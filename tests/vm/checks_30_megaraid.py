@@ -1,4 +1,4 @@
-"""A MegaRAID member reached through the smartctl backend (issue 7, item 1).
+"""A MegaRAID member reached through the smartctl backend.
 
 QEMU's `megasas` (an LSI MegaRAID SAS 1078) with one `scsi-hd` disk. The disk
 image is attached at boot as a drive without a device (qemu_args); the
