@@ -241,17 +241,19 @@ int ww_smartctl_member_drive(const ww_smartctl_dev_t *s, ww_drive_t *d);
  * only smartctl reaches (proc_name "megaraid_sas"). */
 bool ww_smartctl_raid_present(const char *sysroot);
 
-/** RAID members from `smartctl --scan -j -d scsi` (see above), at most max,
- * written to out. The scan result is kept for rescan_s seconds (the poller
- * rediscovers every poll interval; members change rarely). Returns the count,
- * 0 when no controller is present or smartctl is missing, or -errno. */
-int ww_smartctl_members_discover(const char *sysroot, ww_drive_t *out, size_t max,
-				 unsigned rescan_s);
+/** RAID members from `smartctl --scan -j -d scsi` (see above) into *out
+ * (malloc'd, the caller frees it). The scan result is kept for rescan_s
+ * seconds (the poller rediscovers every poll interval; members change
+ * rarely). Returns the count (with *out set), 0 when no controller is present
+ * or smartctl is missing (*out then untouched), or -errno. */
+int ww_smartctl_members_discover(const char *sysroot, ww_drive_t **out, unsigned rescan_s);
 
-/** ww_discover() plus the RAID members (poller discover hook of `serve`).
- * Same contract as ww_discover. */
+/** ww_discover_all() plus the RAID members (the service's discover hook, a
+ * ww_discover_fn): every drive into *out (malloc'd, the caller frees it);
+ * drives forced to smartctl (ww_smartctl_force) carry their type in
+ * smartctl_type. Returns the count or -errno. */
 int ww_discover_with_members(const char *sysroot, const char *const *include,
-			     ww_drive_t *out, size_t max);
+			     ww_drive_t **out);
 
 /** Read a drive through smartctl: d->smartctl_type, else the forced type
  * (ww_smartctl_force). A drive with a block device that is runtime-suspended
@@ -295,14 +297,14 @@ int ww_replay_collect(const char *file, const ww_drive_t *d, ww_health_t *h,
 
 /** Register the *.capture files of dir and of its subdirectories, three
  * levels down (or dir itself when it is a file); other files are skipped.
- * Returns how many were added (total at most 1024), 0 when none, or -errno
+ * Returns how many were added (no limit), 0 when none, or -errno
  * (-EINVAL: a file that is not a capture). */
 int ww_replay_add(const char *dir);
 
-/** ww_discover_fn: the registered captures as drives (sysroot, include
- * ignored). */
-int ww_replay_discover(const char *sysroot, const char *const *include,
-		       ww_drive_t *out, size_t max);
+/** ww_discover_fn: the registered captures as drives into *out (malloc'd,
+ * the caller frees it; sysroot, include ignored). Returns the count or
+ * -ENOMEM. */
+int ww_replay_discover(const char *sysroot, const char *const *include, ww_drive_t **out);
 
 /** ww_collect_fn: reads a registered drive from its capture. -ENOENT when d
  * is not a registered capture. */

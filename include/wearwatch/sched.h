@@ -26,8 +26,11 @@ extern "C" {
  * store and, if that leaves fewer than `workers` threads free, a replacement
  * worker is started, so a hung drive never delays the others. */
 
+/** Every drive there is, into *out (malloc'd by the function, freed by the
+ * caller): the number of drives, or -errno with *out untouched. No limit on
+ * the number (ww_discover_all is the default). */
 typedef int (*ww_discover_fn)(const char *sysroot, const char *const *include,
-			      ww_drive_t *out, size_t max);
+			      ww_drive_t **out);
 typedef int (*ww_collect_fn)(const char *sysroot, const ww_drive_t *d,
 			     ww_health_t *h, ww_read_report_t *r);
 
@@ -39,7 +42,7 @@ typedef struct ww_poller_cfg {
 	unsigned rediscover_s;
 	unsigned workers;               /* normal pool size (>= 1) */
 	unsigned hung_after_s;          /* outstanding read -> hung */
-	ww_discover_fn discover;        /* NULL = ww_discover */
+	ww_discover_fn discover;        /* NULL = ww_discover_all */
 	ww_collect_fn collect;          /* NULL = ww_collect_drive */
 	/* called on the worker after each collection's ww_store_update(), so
 	 * history and the endurance model see every read
@@ -55,8 +58,6 @@ typedef struct ww_poller_cfg {
 	void *clock_ctx;
 } ww_poller_cfg_t;
 
-/* drives watched at most; large JBODs hold 100+ (4U enclosures of 90-102) */
-#define WW_POLLER_MAX_DRIVES 1024
 #define WW_POLLER_MAX_EXTRA_WORKERS 16
 
 typedef struct ww_poller ww_poller_t;

@@ -223,11 +223,9 @@ static int decode_file(const char *file, const ww_decoder_t *type, ww_drive_t *d
 		*what = "capture";
 		if (S_ISDIR(sb.st_mode)) {
 			/* the first capture of the directory */
-			ww_drive_t *all = calloc(1024, sizeof(*all));
-			int k;
+			ww_drive_t *all = NULL;
 
-			if (!all || (k = ww_replay_add(file)) <= 0 ||
-			    ww_replay_discover("", NULL, all, 1024) <= 0) {
+			if (ww_replay_add(file) <= 0 || ww_replay_discover("", NULL, &all) <= 0) {
 				free(all);
 				return -ENOENT;
 			}

@@ -285,14 +285,13 @@ int ww_replay_add(const char *dir)
 	return add_dir(dir, 3);
 }
 
-int ww_replay_discover(const char *sysroot, const char *const *include,
-		       ww_drive_t *out, size_t max)
+int ww_replay_discover(const char *sysroot, const char *const *include, ww_drive_t **out)
 {
-	size_t n = ww_replay_n < max ? ww_replay_n : max;
-
-	for (size_t i = 0; i < n; i++)
-		out[i] = ww_replay_drives[i];
-	return (int)n;
+	*out = malloc(ww_replay_n ? ww_replay_n * sizeof(**out) : 1);
+	if (!*out)
+		return -ENOMEM;
+	memcpy(*out, ww_replay_drives, ww_replay_n * sizeof(**out));
+	return (int)ww_replay_n;
 }
 
 int ww_replay_collect_fn(const char *sysroot, const ww_drive_t *d,

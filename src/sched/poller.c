@@ -38,7 +38,6 @@ struct ww_poller {
 	unsigned live, hung;
 	bool stop;
 	double next_discover;
-	ww_drive_t *scratch;   /* discovery output, timer thread only */
 };
 
 /* the schedule's clock (cfg.clock, ww_clock_monotonic by default) */
@@ -168,11 +167,13 @@ static int spawn_worker(ww_poller_t *p)
 	return 0;
 }
 
+static void schedule(ww_poller_t *p, const ww_drive_t *list, size_t n, double mono);
+
 static void rediscover(ww_poller_t *p, double mono)
 {
-	ww_discover_fn discover = p->cfg.discover ? p->cfg.discover : ww_discover;
-	int n = discover(p->cfg.sysroot, p->cfg.include, p->scratch, WW_POLLER_MAX_DRIVES);
-	size_t k = 0;
+	ww_discover_fn discover = p->cfg.discover ? p->cfg.discover : ww_discover_all;
+	ww_drive_t *list = NULL;
+	int n = discover(p->cfg.sysroot, p->cfg.include, &list);
 
 	if (n < 0) {
 		ww_log_drive_failure("discovery", time(NULL), "drive discovery failed: %s",
@@ -180,18 +181,22 @@ static void rediscover(ww_poller_t *p, double mono)
 		return;
 	}
 	ww_log_drive_ok("discovery", time(NULL));
-	if (n == WW_POLLER_MAX_DRIVES)
-		ww_log_drive_failure("discovery-limit", time(NULL),
-				     "%d drives or more: only the first %d are watched",
-				     WW_POLLER_MAX_DRIVES, WW_POLLER_MAX_DRIVES);
-	if (ww_store_sync(p->store, p->scratch, (size_t)n, time(NULL)) < 0)
-		return;
+	if (ww_store_sync(p->store, list, (size_t)n, time(NULL)) == 0)
+		schedule(p, list, (size_t)n, mono);
+	free(list);
+}
+
+/* the discovered drives into the schedule: new ones due now, gone ones
+ * forgotten unless a read of them is still out */
+static void schedule(ww_poller_t *p, const ww_drive_t *list, size_t n, double mono)
+{
+	size_t k = 0;
 
 	pthread_mutex_lock(&p->lock);
 	for (size_t i = 0; i < p->n; i++)
 		p->drives[i].listed = false;
-	for (int i = 0; i < n; i++) {
-		struct pdrive *pd = find(p, p->scratch[i].id);
+	for (size_t i = 0; i < n; i++) {
+		struct pdrive *pd = find(p, list[i].id);
 
 		if (!pd) {
 			struct pdrive *nd = realloc(p->drives, (p->n + 1) * sizeof(*nd));
@@ -202,11 +207,11 @@ static void rediscover(ww_poller_t *p, double mono)
 			pd = &p->drives[p->n++];
 			memset(pd, 0, sizeof(*pd));
 			pd->next_due = mono; /* a new drive is read right away */
-			ww_log(WW_LOG_INFO, "%s: found at %s (%s, %s)", p->scratch[i].id,
-			       p->scratch[i].dev_path, ww_transport_name(p->scratch[i].transport),
-			       ww_protocol_name(p->scratch[i].protocol));
+			ww_log(WW_LOG_INFO, "%s: found at %s (%s, %s)", list[i].id,
+			       list[i].dev_path, ww_transport_name(list[i].transport),
+			       ww_protocol_name(list[i].protocol));
 		}
-		pd->d = p->scratch[i];
+		pd->d = list[i];
 		pd->listed = true;
 	}
 	/* forget unlisted drives unless a read of them is still out */
@@ -310,11 +315,6 @@ ww_poller_t *ww_poller_start(const ww_poller_cfg_t *cfg, ww_store_t *store)
 	if (!p->cfg.clock)
 		p->cfg.clock = ww_clock_monotonic;
 	p->store = store;
-	p->scratch = calloc(WW_POLLER_MAX_DRIVES, sizeof(*p->scratch));
-	if (!p->scratch) {
-		free(p);
-		return NULL;
-	}
 	pthread_mutex_init(&p->lock, NULL);
 	pthread_cond_init(&p->work, NULL);
 	pthread_cond_init(&p->exited, NULL);
@@ -358,7 +358,6 @@ bool ww_poller_stop(ww_poller_t *p, unsigned timeout_s)
 	pthread_cond_destroy(&p->work);
 	pthread_cond_destroy(&p->exited);
 	free(p->drives);
-	free(p->scratch);
 	free(p);
 	return true;
 }

@@ -129,23 +129,24 @@ static void apply_smartctl(const ww_runtime_opts_t *o, const ww_conf_t *c)
  * the main thread (ww_poller_tick), like every write of rt->gen. */
 static ww_runtime_t *filter_rt;
 
-static int discover_filtered(const char *sysroot, const char *const *include, ww_drive_t *out,
-			     size_t max)
+static int discover_filtered(const char *sysroot, const char *const *include, ww_drive_t **out)
 {
 	int n = filter_rt && filter_rt->opts.replay ?
-		ww_replay_discover(sysroot, include, out, max) :
-		ww_discover_with_members(sysroot, include, out, max), k = 0;
+		ww_replay_discover(sysroot, include, out) :
+		ww_discover_with_members(sysroot, include, out), k = 0;
+	ww_drive_t *d;
 
 	if (n <= 0 || !filter_rt)
 		return n;
+	d = *out;
 	for (int i = 0; i < n; i++) {
-		const ww_conf_drive_t *d = ww_conf_drive_find(&filter_rt->gen->conf, out[i].id,
-							      out[i].block);
+		const ww_conf_drive_t *c = ww_conf_drive_find(&filter_rt->gen->conf, d[i].id,
+							      d[i].block);
 
-		if (d && d->monitor == 0)
+		if (c && c->monitor == 0)
 			continue;
 		if (k != i)
-			out[k] = out[i];
+			d[k] = d[i];
 		k++;
 	}
 	return k;

@@ -38,12 +38,15 @@ static void step(double s)
 	pthread_mutex_unlock(&mu);
 }
 
-static int fake_discover(const char *sysroot, const char *const *include, ww_drive_t *out,
-			 size_t max)
+static int fake_discover(const char *sysroot, const char *const *include, ww_drive_t **list)
 {
 	const char *ids[] = { "drive-a", "drive-b-hangs", "drive-c" };
+	ww_drive_t *out = calloc(3, sizeof(*out));
 
-	for (size_t i = 0; i < 3 && i < max; i++) {
+	if (!out)
+		return -ENOMEM;
+	*list = out;
+	for (size_t i = 0; i < 3; i++) {
 		memset(&out[i], 0, sizeof(out[i]));
 		snprintf(out[i].id, sizeof(out[i].id), "%s", ids[i]);
 		snprintf(out[i].dev_path, sizeof(out[i].dev_path), "/dev/fake%zu", i);
@@ -100,11 +103,14 @@ static const ww_drive_state_t *state(const ww_snapshot_t *s, const char *id)
 
 /* a large JBOD: 1000 drives discovered, every one of them watched (a fixed
  * table of 256 once kept only the first ones without saying so) */
-static int many_discover(const char *sysroot, const char *const *include, ww_drive_t *out,
-			 size_t max)
+static int many_discover(const char *sysroot, const char *const *include, ww_drive_t **list)
 {
-	size_t n = max < 1000 ? max : 1000;
+	size_t n = 1000;
+	ww_drive_t *out = calloc(n, sizeof(*out));
 
+	if (!out)
+		return -ENOMEM;
+	*list = out;
 	for (size_t i = 0; i < n; i++) {
 		memset(&out[i], 0, sizeof(out[i]));
 		snprintf(out[i].id, sizeof(out[i].id), "jbod-%04zu", i);
