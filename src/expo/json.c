@@ -464,8 +464,8 @@ static json_object *state_object(const ww_drive_state_t *st, time_t now)
 			add_str(e, "smart_status", smart_status_name(h->smart_status));
 	}
 	add(o, "summary", e);
-	add(o, "probe", ww_json_probe_object(st)); /* issue 4 */
-	add(o, "endurance", ww_json_endurance_object(d->id, st->present)); /* issue 3 */
+	add(o, "probe", ww_json_probe_object(st));
+	add(o, "endurance", ww_json_endurance_object(d->id, st->present));
 	return o;
 }
 

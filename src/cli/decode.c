@@ -1,7 +1,7 @@
-/* `wearwatch capture`, `decode` and `verify`: thin CLI over
- * src/collect/replay_drive.c, the saved-input loaders and the smartctl
- * backend, so users can attach a drive's answers to a bug report and check
- * our reading against smartctl's. */
+/* `wearwatch decode FILE`: the health record of saved input (a capture, a
+ * libatasmart blob, a smartctl JSON or `-r ioctl` trace, a raw page as hex or
+ * binary, a libscsicmd CSV line), each raw page through its decoder registry
+ * row. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,88 +12,6 @@
 #include "cli/cli.h"
 #include "wearwatch/decode.h"
 #include "wearwatch/expo.h"
-
-static const char usage_capture[] =
-	"usage: wearwatch capture DEVICE DIR [--redact] [--sysroot DIR]\n"
-	"\n"
-	"Records, read-only, every command a normal read sends and what came back\n"
-	"into DIR/<drive-id>.capture (docs/capture-format.md). DEVICE as for\n"
-	"`wearwatch show`. --redact replaces the serial number everywhere.\n"
-	"\n"
-	"exit status: 0 recorded (also when the drive was left alone in standby),\n"
-	"             2 usage error or no such drive, 3 read failed,\n"
-	"             4 no health interface (only the drive's facts recorded)\n";
-
-int ww_cli_capture(int argc, char **argv)
-{
-	const char *dev = NULL, *dir = NULL, *sysroot = "";
-	bool redact = false;
-	ww_drive_t *all = NULL;
-	const ww_drive_t *d;
-	ww_health_t *h;
-	ww_read_report_t *r;
-	char path[512];
-	int ret, err, code;
-
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-			fputs(usage_capture, stdout);
-			return 0;
-		}
-	}
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--redact")) {
-			redact = true;
-		} else if (!strcmp(argv[i], "--sysroot") && i + 1 < argc) {
-			sysroot = argv[++i];
-		} else if (argv[i][0] != '-' && !dev) {
-			dev = argv[i];
-		} else if (argv[i][0] != '-' && !dir) {
-			dir = argv[i];
-		} else {
-			fprintf(stderr, "wearwatch: unexpected argument '%s'\n%s", argv[i],
-				usage_capture);
-			return 2;
-		}
-	}
-	if (!dev || !dir) {
-		fputs(usage_capture, stderr);
-		return 2;
-	}
-	d = ww_cli_lookup_drive(sysroot, dev, &all, &err);
-	if (!d) {
-		if (err)
-			fprintf(stderr, "wearwatch: cannot list drives: %s\n", strerror(-err));
-		else
-			fprintf(stderr, "wearwatch: no drive matches '%s' (see `wearwatch scan`)\n",
-				dev);
-		free(all);
-		return err ? 3 : 2;
-	}
-	h = calloc(1, sizeof(*h));
-	r = calloc(1, sizeof(*r));
-	if (!h || !r) {
-		free(all);
-		free(h);
-		free(r);
-		return 3;
-	}
-	ret = ww_capture_drive(sysroot, d, dir, redact, path, h, r);
-	printf("%s: %zu commands recorded in %s%s\n", d->id, r->n_cmds, path,
-	       ret == 1 ? " (drive left alone: standby/suspended)" : "");
-	code = ret < 0 ? 3 : 0;
-	if (ret < 0 && d->protocol == WW_PROTO_NONE) {
-		fprintf(stderr, "wearwatch: %s: %s; only its facts were recorded\n", d->id,
-			d->no_health_reason ? d->no_health_reason : "no health interface");
-		code = 4;
-	} else if (ret < 0) {
-		fprintf(stderr, "wearwatch: reading %s: %s\n", d->id, strerror(-ret));
-	}
-	free(all);
-	free(h);
-	free(r);
-	return code;
-}
 
 /* A raw page through its registry row: decode, then the row's finish step. */
 static int raw_page(const ww_decoder_t *d, const uint8_t *b, size_t n, ww_health_t *h)
