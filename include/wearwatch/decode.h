@@ -111,6 +111,59 @@ int ww_decode_ata_devstat(const uint8_t *buf, size_t len, ww_health_t *h);
  *  - smart_status: h->ata.return_status (SMART RETURN STATUS). */
 void ww_ata_finish(ww_health_t *h);
 
+/* Raw value formats of smartmontools' drive database ("-v ID,FORMAT"; the
+ * names as drivedb.h and smartctl -v spell them). Source: smartmontools 7.3
+ * atacmds.cpp (format_names[], ata_format_attr_raw_value). */
+typedef enum ww_ata_rawfmt {
+	WW_RAWFMT_NONE = 0,      /* not given: the id's default applies */
+	WW_RAWFMT_RAW8,          /* "raw8": six bytes, "%d %d %d %d %d %d" */
+	WW_RAWFMT_RAW16,         /* "raw16": three words, "%u %u %u" */
+	WW_RAWFMT_RAW48,         /* "raw48": one 48-bit number */
+	WW_RAWFMT_HEX48,         /* "hex48" */
+	WW_RAWFMT_RAW56,         /* "raw56": 56 bits (byte order r543210) */
+	WW_RAWFMT_HEX56,         /* "hex56" */
+	WW_RAWFMT_RAW64,         /* "raw64": 64 bits (543210wv) */
+	WW_RAWFMT_HEX64,         /* "hex64" */
+	WW_RAWFMT_RAW16_RAW16,   /* "raw16(raw16)": word 0, "(w2 w1)" if set */
+	WW_RAWFMT_RAW16_AVG16,   /* "raw16(avg16)": word 0, "(Average w1)" */
+	WW_RAWFMT_RAW24_RAW8,    /* "raw24(raw8)": bits 0-23, "(b5 b4 b3)" */
+	WW_RAWFMT_RAW24_RAW24,   /* "raw24/raw24": bits 24-47 "/" bits 0-23 */
+	WW_RAWFMT_RAW24_RAW32,   /* "raw24/raw32" */
+	WW_RAWFMT_SEC2HOUR,      /* "sec2hour": seconds as "h+mm+ss" */
+	WW_RAWFMT_MIN2HOUR,      /* "min2hour": minutes (bits 0-31) */
+	WW_RAWFMT_HALFMIN2HOUR,  /* "halfmin2hour": 30-second units */
+	WW_RAWFMT_MSEC24_HOUR32, /* "msec24hour32": hours bits 0-31, ms above */
+	WW_RAWFMT_TEMPMINMAX,    /* "tempminmax": byte 0 Celsius, min/max found */
+	WW_RAWFMT_TEMP10X,       /* "temp10x": word 0 = 10 x Celsius */
+	WW_RAWFMT_MAX
+} ww_ata_rawfmt_t;
+
+/* ww_ata_attr_def_t.only: the name applies on this kind of drive only
+ * (drivedb's ",HDD" / ",SSD"; IDENTIFY word 217 says which) */
+#define WW_ATA_DEF_HDD 1
+#define WW_ATA_DEF_SSD 2
+
+/** One attribute's meaning from one "-v" preset. */
+typedef struct ww_ata_attr_def {
+	uint8_t format;     /* ww_ata_rawfmt_t; NONE = not set */
+	uint8_t only;       /* 0, WW_ATA_DEF_HDD or WW_ATA_DEF_SSD */
+	bool no_normval;    /* 'v' in the byte order or raw64/hex64: the
+			       normalised value byte is raw data */
+	char byteorder[9];  /* "543210", "r543210", "z54z10"...; "" = the
+			       format's default */
+	const char *name;   /* NULL = keep the name there is */
+	const char *source; /* the preset text with its entry; NULL = default */
+} ww_ata_attr_def_t;
+
+/** Parse one "-v" argument ("188,raw16", "9,minutes", "241,raw48,Host_
+ * Writes_32MiB", "197,raw48:54321", "6,raw48,Read_Channel_Margin,HDD"),
+ * old names mapped as smartmontools maps them ("9,minutes" =
+ * "9,min2hour,Power_On_Minutes", "194,10xCelsius", "193,loadunload"...).
+ * The name is copied into name_buf (33 bytes) and def->name points there;
+ * def->source is left alone. Returns the id (1-255), 0 for the "N,..."
+ * form (every id), -EINVAL when it does not parse. Pure. */
+int ww_ata_parse_attr_def(const char *arg, ww_ata_attr_def_t *def, char name_buf[33]);
+
 /** Attribute meaning by model/firmware (vendors reuse ids), looked up outside decode
  * (src/collect/drivedb.c: smartmontools' drivedb.h presets, then
  * data/attribute-quirks.tsv) and handed in; decode stays pure. */
@@ -122,12 +175,21 @@ typedef enum ww_ata_poh_unit {
 } ww_ata_poh_unit_t;
 
 typedef struct ww_ata_presets {
+	/* every -v preset of the entry (and the quirk rows), by id; a later
+	 * preset for the same id replaces an earlier one, as in smartctl */
+	ww_ata_attr_def_t attr[256];
+	/* what the presets say about the normalised values, derived from
+	 * attr[] when they are parsed (src/collect/drivedb.c) */
 	ww_ata_poh_unit_t poh_unit;
 	const char *poh_source;        /* "drivedb: Fujitsu MHZ BJ" ...; NULL = none */
-	uint64_t written_unit_bytes;   /* attribute 241 raw unit in bytes (32 MiB for
-					  Host_Writes_32MiB); 0 = none. WW_ATA_UNIT_LBA
-					  = the logical sector size */
+	uint64_t written_unit_bytes;   /* unit of the host-writes attribute in bytes
+					  (32 MiB for Host_Writes_32MiB); 0 = none.
+					  WW_ATA_UNIT_LBA = the logical sector size */
+	uint8_t written_id;            /* 241, or 246 where the database names it
+					  Total_LBAs_Written; 0 = 241 */
 	const char *written_source;    /* e.g. "drivedb 241 Host_Writes_32MiB" */
+	uint64_t read_unit_bytes;      /* attribute 242 the same way */
+	const char *read_source;
 	uint8_t unsafe_shutdown_id[3]; /* 174, 192, 235 the database names an
 					  unsafe-shutdown count, in its order; 0 = none.
 					  The first one the drive reports is used */
@@ -137,16 +199,42 @@ typedef struct ww_ata_presets {
 #define WW_ATA_UNIT_LBA UINT64_MAX
 
 /** ww_ata_finish() with presets (p may be NULL = ww_ata_finish):
- *  - attribute 9 (when Device Statistics has no POH) in p->poh_unit, low 32
- *    bits;
- *  - host_written_bytes, when Device Statistics has none: attribute 241 raw48
- *    x p->written_unit_bytes (label "ata_attribute_241");
- *  - unsafe_shutdowns: the first of p->unsafe_shutdown_id[] present, raw48. */
+ *  - every attribute: name (the source's, else p's for its id where the
+ *    drive kind fits, else the default), raw_value / raw_string / count /
+ *    raw_is_count under p's format for the id, else the default format
+ *    (ww_ata_attr_format);
+ *  - attribute 9 (when Device Statistics has no POH) in the unit of its
+ *    format (raw24(raw8) hours, msec24hour32 hours, min2hour minutes,
+ *    halfmin2hour, sec2hour); p->poh_unit for the legacy -v 9 names;
+ *  - host_written_bytes, when Device Statistics has none: the host-writes
+ *    attribute (p->written_id, 241 by default) count x p->written_unit_bytes
+ *    (label "ata_attribute_241" for a unit, "ata_attribute_241_lba" for
+ *    Total_LBAs_Written x logical sector); host_read_bytes from 242 the
+ *    same way;
+ *  - unsafe_shutdowns: the first of p->unsafe_shutdown_id[] present;
+ *  - power_cycles (12), media_errors (187): only when the attribute's raw is
+ *    one count. */
 void ww_ata_finish_presets(ww_health_t *h, const ww_ata_presets_t *p);
+
+/** Decode a's raw under def (NULL or format NONE: the id's default, as
+ * smartmontools' drivedb.h DEFAULT entry has it): raw_value (the bytes of
+ * the byte order; kept when raw_value_given), raw_string, count,
+ * raw_is_count, format_source. Pure. */
+void ww_ata_attr_format(ww_ata_attr_t *a, const ww_ata_attr_def_t *def);
 
 /** smartmontools' default attribute name for id (its drivedb "DEFAULT"
  * entry), "Unknown_Attribute" otherwise. Never NULL. */
 const char *ww_ata_attr_name(uint8_t id);
+
+/** The default name for id on a drive of rotation rate rpm (IDENTIFY word
+ * 217: 1 = SSD, > 1 = HDD, 0 = unknown): names the DEFAULT entry marks
+ * ",HDD" are "Unknown_SSD_Attribute" on an SSD, ",SSD" ones
+ * "Unknown_HDD_Attribute" on an HDD, as smartctl prints them. Never NULL. */
+const char *ww_ata_attr_name_rpm(uint8_t id, unsigned rpm);
+
+/** The DEFAULT entry's format for id (WW_RAWFMT_RAW48 for ids it does not
+ * list). */
+ww_ata_rawfmt_t ww_ata_attr_default_format(uint8_t id);
 
 /** The attribute with this id, or NULL. */
 const ww_ata_attr_t *ww_ata_find_attr(const ww_health_t *h, uint8_t id);

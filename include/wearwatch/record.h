@@ -145,12 +145,38 @@ typedef struct ww_nvme_ns {
  * little-endian integer smartctl calls raw.value. */
 typedef struct ww_ata_attr {
 	uint8_t id;
-	uint16_t flags;
+	uint16_t flags;    /* entry bytes 1-2; smartctl prints bits 0-5 as
+			      "POSRCK" (ww_ata_attr_flags_str) */
 	uint8_t value, worst, threshold;
 	bool has_threshold;
 	uint64_t raw;      /* 48-bit */
 	uint8_t raw_bytes[6];
-	const char *name;  /* smartmontools' default name, "Unknown_Attribute" */
+	uint8_t reserved;  /* entry byte 11 ('r' in a drive database byte order) */
+	/* The name as the source gives it (smartctl JSON `name`), else the
+	 * drive database's name for this model, else smartmontools' default
+	 * for the id ("Unknown_Attribute", "Unknown_SSD_Attribute", ...). */
+	char name[32];
+	bool name_from_source; /* `name` came with the data: never replaced */
+	/* The raw value decoded under the drive database's -v format for this
+	 * model and id (smartmontools' ata_format_attr_raw_value), filled by
+	 * the ATA finish step (ww_ata_finish_presets). */
+	uint64_t raw_value;    /* the bytes the format's byte order selects, as
+				  one integer (smartctl JSON raw.value) */
+	bool raw_value_given;  /* raw_value came from the source (smartctl
+				  JSON): it is already in the format's order */
+	char raw_string[32];   /* RAW_VALUE as smartctl prints it: "1 1 1",
+				  "34 (Min/Max 15/54)", "4377h+12m+01.000s" */
+	/* The raw value is one count: the format is raw48/raw56/raw64, or
+	 * a number with vendor data in parentheses (raw16(raw16),
+	 * raw24(raw8), raw16(avg16)); `count` is that number (the one smartctl
+	 * prints first). False for raw8/raw16 triples, hex, ratios, durations
+	 * and temperatures: Seagate's 1, 7, 188 and 195 are packed that way
+	 * and their raw48 is not a count of anything. */
+	bool raw_is_count;
+	uint64_t count;
+	const char *format_source; /* the -v preset applied ("drivedb.h
+				      \"FAMILY\": -v 188,raw16"); NULL = the
+				      default for the id */
 } ww_ata_attr_t;
 
 #define WW_ATA_MAX_ATTRS 30
@@ -343,6 +369,12 @@ typedef struct ww_health {
 	 * volumes); set by the smartctl backend's reader (smartctl_members.c) */
 	bool no_smart;
 } ww_health_t;
+
+/** smartctl's flags column for an attribute: "PO--CK" (P pre-failure bit 0,
+ * O updated online 1, S performance 2, R error rate 3, C event count 4, K
+ * auto-keep 5; '-' when clear) plus '+' when any of bits 6-15 is set.
+ * Returns out (8 bytes). */
+const char *ww_ata_attr_flags_str(uint16_t flags, char out[8]);
 
 /** Human label of a protocol/transport ("nvme", "sata", ...). Never NULL. */
 const char *ww_protocol_name(ww_protocol_t p);

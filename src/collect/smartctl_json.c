@@ -204,12 +204,18 @@ static void parse_ata(json_object *j, ww_health_t *h)
 				a->has_threshold = true;
 				h->ata.has_thresholds = true;
 			}
+			/* raw.value is smartctl's value under its byte order for
+			 * this model (56/64-bit formats too): formatted as given */
 			if (jget_u64(e, "raw.value", &v)) {
 				a->raw = v & 0xffffffffffffull;
 				for (int b = 0; b < 6; b++)
 					a->raw_bytes[b] = (uint8_t)(v >> (8 * b));
+				a->raw_value = v;
+				a->raw_value_given = true;
 			}
-			a->name = ww_ata_attr_name(a->id);
+			/* smartctl's name (its drive database applied) is kept */
+			jget_str(e, "name", a->name, sizeof(a->name));
+			a->name_from_source = a->name[0] != '\0';
 			h->ata.n_attrs++;
 		}
 	}

@@ -259,7 +259,7 @@ static json_object *ata_section(const ww_ata_t *t)
 
 		e = json_object_new_object();
 		add(e, "id", json_object_new_int(at->id));
-		add_str(e, "name", at->name ? at->name : "Unknown_Attribute");
+		add_str(e, "name", at->name[0] ? at->name : "Unknown_Attribute");
 		add(e, "flags", json_object_new_int(at->flags));
 		add(e, "value", json_object_new_int(at->value));
 		add(e, "worst", json_object_new_int(at->worst));

@@ -115,9 +115,12 @@ void ww_metric_ata_raw(ww_prom_t *w, const ww_metric_t *m, const ww_mdrive_t *d)
 
 	if (!h || h->protocol != WW_PROTO_ATA)
 		return;
+	/* a count only where the drive database's format makes the raw one
+	 * number (Seagate's packed 188 "1 1 1" is not 4295032833 timeouts) */
 	for (size_t i = 0; i < h->ata.n_attrs && i < WW_ATA_MAX_ATTRS; i++)
 		if (h->ata.attrs[i].id == m->arg) {
-			ww_prom_u64(w, NULL, h->ata.attrs[i].raw & 0xffffffffffffull);
+			if (h->ata.attrs[i].raw_is_count)
+				ww_prom_u64(w, NULL, h->ata.attrs[i].count);
 			return;
 		}
 }

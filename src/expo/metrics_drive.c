@@ -144,8 +144,9 @@ static void g_ata_attribute(ww_prom_t *w, const ww_metric_t *m, const ww_mdrive_
 	for (size_t i = 0; i < h->ata.n_attrs && i < WW_ATA_MAX_ATTRS; i++) {
 		const ww_ata_attr_t *a = &h->ata.attrs[i];
 		uint64_t v[4] = { a->value, a->worst, a->threshold, a->raw & 0xffffffffffffull };
-		char id[8];
-		const char *lv[3] = { id, a->name ? a->name : "Unknown_Attribute", NULL };
+		char id[8], fl[8];
+		const char *lv[4] = { id, a->name[0] ? a->name : "Unknown_Attribute",
+				      ww_ata_attr_flags_str(a->flags, fl), NULL };
 
 		if (!a->id)
 			continue;
@@ -153,9 +154,28 @@ static void g_ata_attribute(ww_prom_t *w, const ww_metric_t *m, const ww_mdrive_
 		for (int k = 0; k < 4; k++) {
 			if (k == 2 && !a->has_threshold)
 				continue;
-			lv[2] = kinds[k];
+			lv[3] = kinds[k];
 			ww_prom_u64(w, lv, v[k]);
 		}
+	}
+}
+
+/* the raw value's count, for attributes whose format makes it one number */
+static void g_ata_attribute_decoded(ww_prom_t *w, const ww_metric_t *m, const ww_mdrive_t *d)
+{
+	const ww_health_t *h = d->h;
+
+	if (!h || h->protocol != WW_PROTO_ATA)
+		return;
+	for (size_t i = 0; i < h->ata.n_attrs && i < WW_ATA_MAX_ATTRS; i++) {
+		const ww_ata_attr_t *a = &h->ata.attrs[i];
+		char id[8];
+		const char *lv[2] = { id, a->name[0] ? a->name : "Unknown_Attribute" };
+
+		if (!a->id || !a->raw_is_count)
+			continue;
+		snprintf(id, sizeof(id), "%u", a->id);
+		ww_prom_u64(w, lv, a->count);
 	}
 }
 
@@ -267,16 +287,19 @@ const ww_metric_t ww_metrics_drive[] = {
 
 	/* ATA SMART READ DATA / READ THRESHOLDS */
 	{ .name = "wearwatch_drive_ata_attribute", .type = "gauge",
-	  .help = "ATA SMART attribute: normalised value, worst, threshold and raw (48-bit integer as smartctl's raw48).",
-	  .labels = { "id", "name", "kind" }, .get = g_ata_attribute },
+	  .help = "ATA SMART attribute: normalised value, worst, threshold and raw (48-bit integer as smartctl's raw48); flags as smartctl prints them (PO--CK).",
+	  .labels = { "id", "name", "flags", "kind" }, .get = g_ata_attribute },
+	{ .name = "wearwatch_drive_ata_attribute_raw_decoded", .type = "gauge",
+	  .help = "ATA SMART attribute raw value as one number under the drive database's format (the number smartctl prints first); omitted where the format packs several (Seagate 1, 7, 188, 195).",
+	  .labels = { "id", "name" }, .get = g_ata_attribute_decoded },
 	{ .name = "wearwatch_drive_ata_reallocated_sectors_total", .type = "counter",
-	  .help = "ATA attribute 5 Reallocated_Sector_Ct raw value.",
+	  .help = "ATA attribute 5 Reallocated_Sector_Ct count (raw16(raw16): word 0, as smartctl prints it).",
 	  .get = ww_metric_ata_raw, .arg = 5 },
 	{ .name = "wearwatch_drive_ata_reported_uncorrectable_errors_total", .type = "counter",
 	  .help = "ATA attribute 187 Reported_Uncorrect raw value.",
 	  .get = ww_metric_ata_raw, .arg = 187 },
 	{ .name = "wearwatch_drive_ata_command_timeouts_total", .type = "counter",
-	  .help = "ATA attribute 188 Command_Timeout raw value (48-bit; some vendors pack several counters).",
+	  .help = "ATA attribute 188 Command_Timeout count; omitted where the drive database packs several counters in its raw (Seagate raw16).",
 	  .get = ww_metric_ata_raw, .arg = 188 },
 	{ .name = "wearwatch_drive_ata_current_pending_sectors", .type = "gauge",
 	  .help = "ATA attribute 197 Current_Pending_Sector raw value (decreases when sectors are remapped).",

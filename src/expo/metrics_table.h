@@ -59,7 +59,8 @@ ww_metric_get_fn ww_metric_i64;        /* ww_i64 at off in ww_health_t */
 ww_metric_get_fn ww_metric_ratio;      /* ww_u64 percent at off, written / 100 */
 ww_metric_get_fn ww_metric_nvme_u128;  /* ww_u128 at off in ww_nvme_smart_t x arg */
 ww_metric_get_fn ww_metric_nvme_u32;   /* uint32_t at off in ww_nvme_smart_t x arg */
-ww_metric_get_fn ww_metric_ata_raw;    /* raw48 of ATA attribute id arg */
+ww_metric_get_fn ww_metric_ata_raw;    /* ATA attribute id arg's count, when its
+					  raw is one count (raw_is_count) */
 ww_metric_get_fn ww_metric_scsi_errcnt; /* ww_u64 at off in ww_scsi_errcnt_t, one
 					  sample per operation (label: write,
 					  read, verify: pages 0x02, 0x03, 0x05) */

@@ -221,20 +221,25 @@ static void render_ata(FILE *f, const ww_health_t *h)
 	u64_line(f, "devstat percentage used", "%", &a->devstat_percentage_used);
 	if (!a->n_attrs)
 		return;
+	/* smartctl's JSON carries no checksum: say nothing about one */
 	fprintf(f, "SMART Attributes Data Structure%s\n",
-		a->smart_data_checksum_ok ? "" : " (checksum mismatch)");
+		(h->backend && !strcmp(h->backend, "smartctl")) || a->smart_data_checksum_ok ?
+			"" : " (checksum mismatch)");
 	fprintf(f, "ID# ATTRIBUTE_NAME          FLAG     VALUE WORST THRESH RAW_VALUE\n");
 	for (size_t i = 0; i < a->n_attrs && i < WW_ATA_MAX_ATTRS; i++) {
 		const ww_ata_attr_t *t = &a->attrs[i];
-		char th[8];
+		char th[8], raw[24];
 
 		if (t->has_threshold)
 			snprintf(th, sizeof(th), "%03u", t->threshold);
 		else
 			snprintf(th, sizeof(th), "---");
-		fprintf(f, "%3u %-23s 0x%04x   %03u   %03u   %-6s %" PRIu64 "\n", t->id,
-			t->name ? t->name : "Unknown_Attribute", t->flags, t->value, t->worst,
-			th, t->raw);
+		/* the raw value as smartctl prints it under the drive database's
+		 * format; the 48-bit integer before the finish step formatted it */
+		snprintf(raw, sizeof(raw), "%" PRIu64, t->raw);
+		fprintf(f, "%3u %-23s 0x%04x   %03u   %03u   %-6s %s\n", t->id,
+			t->name[0] ? t->name : "Unknown_Attribute", t->flags, t->value, t->worst,
+			th, t->raw_string[0] ? t->raw_string : raw);
 	}
 }
 

@@ -1,4 +1,5 @@
-/* Names and 128-bit helpers for the health record (see record.h). */
+/* Names, 128-bit helpers and the ATA attribute flags column for the health
+ * record (see record.h). */
 #include <stdio.h>
 #include <string.h>
 
@@ -83,4 +84,15 @@ const char *ww_cmd_result_name(ww_cmd_result_t r)
 		[WW_CMD_OS_ERROR] = "os-error",
 	};
 	return (unsigned)r < WW_CMD_RESULT_MAX ? names[r] : "unknown";
+}
+
+const char *ww_ata_attr_flags_str(uint16_t flags, char out[8])
+{
+	static const char letters[] = "POSRCK";
+
+	for (int b = 0; b < 6; b++)
+		out[b] = (flags >> b) & 1 ? letters[b] : '-';
+	out[6] = flags & 0xffc0 ? '+' : '\0';
+	out[7] = '\0';
+	return out;
 }

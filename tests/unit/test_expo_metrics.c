@@ -118,7 +118,7 @@ static void ata_record(ww_health_t *h)
 		at->threshold = a[i].thr;
 		at->has_threshold = a[i].id != 199; /* 199 without threshold */
 		at->raw = a[i].raw;
-		at->name = ww_ata_attr_name(a[i].id);
+		snprintf(at->name, sizeof(at->name), "%s", ww_ata_attr_name(a[i].id));
 	}
 	ww_ata_finish(h);
 	h->smart_status = WW_SMART_UNKNOWN; /* omitted from the output */
@@ -283,10 +283,12 @@ int main(void)
 	CHECK_LINE(txt, "wearwatch_drive_endurance_used_ratio{drive=\"ata-Samsung_860\",source=\"ata_devstat\"} 0.19");
 	CHECK_LINE(txt, "wearwatch_drive_temperature_celsius{drive=\"ata-Samsung_860\"} 36");
 	CHECK_LINE(txt, "wearwatch_drive_power_on_seconds_total{drive=\"ata-Samsung_860\"} 52383600");
-	CHECK_LINE(txt, "wearwatch_drive_ata_attribute{drive=\"ata-Samsung_860\",id=\"5\",name=\"Reallocated_Sector_Ct\",kind=\"value\"} 100");
-	CHECK_LINE(txt, "wearwatch_drive_ata_attribute{drive=\"ata-Samsung_860\",id=\"5\",name=\"Reallocated_Sector_Ct\",kind=\"threshold\"} 10");
-	CHECK_LINE(txt, "wearwatch_drive_ata_attribute{drive=\"ata-Samsung_860\",id=\"199\",name=\"UDMA_CRC_Error_Count\",kind=\"raw\"} 20015998343868");
-	CHECK_NO(txt, "id=\"199\",name=\"UDMA_CRC_Error_Count\",kind=\"threshold\"");
+	CHECK_LINE(txt, "wearwatch_drive_ata_attribute{drive=\"ata-Samsung_860\",id=\"5\",name=\"Reallocated_Sector_Ct\",flags=\"------\",kind=\"value\"} 100");
+	CHECK_LINE(txt, "wearwatch_drive_ata_attribute{drive=\"ata-Samsung_860\",id=\"5\",name=\"Reallocated_Sector_Ct\",flags=\"------\",kind=\"threshold\"} 10");
+	CHECK_LINE(txt, "wearwatch_drive_ata_attribute{drive=\"ata-Samsung_860\",id=\"199\",name=\"UDMA_CRC_Error_Count\",flags=\"------\",kind=\"raw\"} 20015998343868");
+	/* raw16(raw16) (the default for 5): word 0 is the count */
+	CHECK_LINE(txt, "wearwatch_drive_ata_attribute_raw_decoded{drive=\"ata-Samsung_860\",id=\"5\",name=\"Reallocated_Sector_Ct\"} 8");
+	CHECK_NO(txt, "id=\"199\",name=\"UDMA_CRC_Error_Count\",flags=\"------\",kind=\"threshold\"");
 	CHECK_LINE(txt, "wearwatch_drive_ata_reallocated_sectors_total{drive=\"ata-Samsung_860\"} 8");
 	CHECK_LINE(txt, "wearwatch_drive_ata_current_pending_sectors{drive=\"ata-Samsung_860\"} 2");
 	CHECK_LINE(txt, "wearwatch_drive_ata_udma_crc_errors_total{drive=\"ata-Samsung_860\"} 20015998343868");
