@@ -138,10 +138,33 @@ typedef struct ww_smartctl_info {
  * normalised keys (temperature.current, power_on_time, power_cycle_count,
  * smart_status.passed) take precedence, because smartctl applies its drive
  * database (attribute 9 in minutes, packed temperatures).
- * info may be NULL. Returns 0, -EINVAL when the text is not a JSON object,
- * -ENODATA when it is JSON but describes no device (smartctl error output). */
+ * The exit status (smartctl.exit_status) is kept in h->smartctl_exit; bit 3
+ * (SMART status failing) sets smart_status FAILED when the JSON has no
+ * smart_status. info may be NULL. Returns 0, -EINVAL when the text is not a
+ * JSON object, -ENODATA when it is JSON but describes no device (smartctl
+ * error output), -EIO when the exit status makes the read a failure (bit 0
+ * or 1, ww_smartctl_read_class; h holds what the JSON had, info says why). */
 int ww_smartctl_parse(const char *json, size_t len, ww_health_t *h,
 		      ww_smartctl_info_t *info);
+
+/** What a smartctl exit status makes of a read (smartctl(8) RETURN VALUES):
+ * bit 0 (command line) or 1 (device open failed, no IDENTIFY, low-power
+ * mode) make it a failure: nothing in the JSON is health data; bit 2 (a
+ * SMART or other command failed, or a checksum was wrong) makes it
+ * partial: the data that came is kept and the report names why; bits 3-7
+ * are facts about the drive, carried in the record. A run of ours with
+ * `-n standby,3` that exits 3 is standby, not a failure (standby_run). */
+typedef enum ww_smartctl_read {
+	WW_SMARTCTL_READ_OK = 0,
+	WW_SMARTCTL_READ_PARTIAL,
+	WW_SMARTCTL_READ_FAILED,
+} ww_smartctl_read_t;
+
+ww_smartctl_read_t ww_smartctl_read_class(int exit_status, bool standby_run);
+
+/** The report's reason for a partial read (exit status bit 2). */
+#define WW_SMARTCTL_PARTIAL_WHY \
+	"smartctl exit status bit 2: a SMART or other command failed, or a checksum was wrong"
 
 /** Explain an exit status for people: "ok", "standby", or the set bits joined
  * by ", " ("SMART command failed, error log has records"). Returns buf. */

@@ -42,7 +42,11 @@ typedef struct ww_drive {
 	bool rotational;
 	uint64_t capacity_bytes;     /* sysfs size x 512 */
 	uint32_t logical_block_bytes, physical_block_bytes;
-	char sysfs_model[64], sysfs_serial[64], sysfs_wwn[64], sysfs_vendor[16];
+	char sysfs_model[64], sysfs_serial[64], sysfs_vendor[16];
+	char sysfs_wwn[128];         /* sysfs wwid as the kernel writes it: "naa.",
+					"eui.", "t10." (ATA: model and serial
+					padded), NVMe "nvme.VID-SERIAL-MODEL-NSID"
+					(over 64 characters) */
 	char sysfs_firmware[32];     /* NVMe firmware_rev, SCSI INQUIRY rev */
 	char sysfs_path[256];        /* resolved /sys/devices/... path of
 					`block`, relative to sysroot */

@@ -110,7 +110,21 @@ typedef struct ww_nvme_smart {
 	uint32_t thermal_mgmt_temp2_transitions;    /* bytes 220-223 */
 	uint32_t thermal_mgmt_temp1_time_seconds;   /* bytes 224-227 */
 	uint32_t thermal_mgmt_temp2_time_seconds;   /* bytes 228-231 */
+	/* Fields the source did not carry (one bit per field, see
+	 * ww_nvme_smart_present): smartctl's JSON leaves out the thermal
+	 * management counters, the endurance group warning and, before 7.0,
+	 * the composite temperature times. A native read of log 02h carries
+	 * every field: 0. An absent field is absent everywhere, never 0. */
+	uint32_t absent;
 } ww_nvme_smart_t;
+
+/** Whether the field at `offset` (offsetof(ww_nvme_smart_t, field); the
+ * thermal management pairs by their first member) was carried by the
+ * source. */
+bool ww_nvme_smart_present(const ww_nvme_smart_t *s, size_t offset);
+
+/** Mark the field at `offset` as not carried by the source. */
+void ww_nvme_smart_set_absent(ww_nvme_smart_t *s, size_t offset);
 
 /** Identify Controller (CNS 01h) fields the record keeps. */
 typedef struct ww_nvme_ctrl {
@@ -303,6 +317,10 @@ typedef struct ww_read_report {
 	unsigned n_unsupported;  /* pages/commands the drive does not support */
 	unsigned n_decode_errors; /* bytes arrived but a decoder rejected them */
 	bool standby;            /* ATA CHECK POWER MODE said standby/sleep: stopped */
+	bool runtime_suspended;  /* sysfs runtime_status "suspended": nothing sent */
+	const char *partial;     /* the read is partial, why (static text): data
+				    came, but some of it failed (smartctl exit
+				    status bit 2) */
 } ww_read_report_t;
 
 /* --------------------------------------------------------- the record --- */
@@ -363,6 +381,16 @@ typedef struct ww_health {
 					    workload rating (reads + writes) */
 	ww_u64 plp_start_count;          /* OCP C0h bytes 160-175 */
 	ww_u64 capacitor_health_percent; /* OCP C0h bytes 128-129 */
+
+	/* smartctl's exit status for the run that produced this record
+	 * (smartctl(8) "RETURN VALUES", a bit mask): bits 3-7 are facts about
+	 * the drive (3 SMART status failing, 4 a pre-fail attribute at or
+	 * below its threshold, 5 an attribute was at or below its threshold
+	 * in the past, 6 the error log has records, 7 the self-test log has
+	 * errors); bits 0-2 make the read a failure or partial (the report
+	 * says so). has_smartctl_exit is false for every other source. */
+	bool has_smartctl_exit;
+	uint8_t smartctl_exit;
 
 	/* the device answered (identity read) but reports no SMART or
 	 * health data at all ("reached, no SMART": QEMU's megasas disk, virtual

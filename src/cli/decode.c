@@ -120,6 +120,26 @@ static bool csv_response(uint8_t *buf, size_t *n, unsigned *opcode)
 	return true;
 }
 
+/* A smartctl JSON document; its exit status decides whether it is a reading
+ * (bits 0-1: no, said on stderr; bit 2: partial, in the report) */
+static int smartctl_json(const char *file, uint8_t *buf, size_t n, ww_health_t *h,
+			 ww_read_report_t *r)
+{
+	ww_smartctl_info_t info;
+	char why[256];
+	int rc = ww_smartctl_parse((char *)buf, n, h, &info);
+
+	if (rc == -EIO) {
+		fprintf(stderr, "wearwatch: %s: smartctl exit status %d (%s): the read failed, "
+				"nothing in it is a reading\n", file, info.exit_status,
+			ww_smartctl_exit_explain(info.exit_status, why, sizeof(why)));
+		return -EIO;
+	}
+	if (rc == 0 && ww_smartctl_read_class(info.exit_status, false) == WW_SMARTCTL_READ_PARTIAL)
+		r->partial = WW_SMARTCTL_PARTIAL_WHY;
+	return rc;
+}
+
 static int decode_file(const char *file, const ww_decoder_t *type, ww_drive_t *d,
 		       ww_health_t *h, ww_read_report_t *r, const char **what)
 {
@@ -190,7 +210,7 @@ static int decode_file(const char *file, const ww_decoder_t *type, ww_drive_t *d
 		rc = ww_ioctl_trace_load((char *)buf, n, h);
 	} else if (n && (buf[strspn((char *)buf, " \t\r\n")] == '{')) {
 		*what = "smartctl JSON";
-		rc = ww_smartctl_parse((char *)buf, n, h, NULL);
+		rc = smartctl_json(file, buf, n, h, r);
 	} else {
 		*what = "unknown";
 		rc = -EINVAL;
@@ -274,9 +294,12 @@ int ww_cli_decode(int argc, char **argv)
 	}
 	h->scsi.protocol_id = 0xff;
 	rc = decode_file(file, type, &d, h, r, &what);
-	if (d.protocol == WW_PROTO_NONE) {
-		d.protocol = h->protocol;
-		d.rotational = h->rotation_rate_rpm.value > 1;
+	if (d.protocol == WW_PROTO_NONE)
+		d.protocol = h->protocol; /* no sysfs here: rotational stays unknown */
+	if (rc == -EIO && !strcmp(what, "smartctl JSON")) {
+		free(h);
+		free(r);
+		return 3; /* said why above */
 	}
 	if (rc < 0 && rc != -ENODATA && rc != -ENOTSUP) {
 		if (type && rc == -EMSGSIZE)

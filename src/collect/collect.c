@@ -96,6 +96,7 @@ int ww_collect_drive(const char *sysroot, const ww_drive_t *d, ww_health_t *h,
 
 	/* never wake a runtime-suspended device; a read error means "may touch" */
 	if (ww_runtime_suspended(sysroot, d->block) == 1) {
+		r->runtime_suspended = true;
 		fill_from_sysfs(d, h);
 		return 1;
 	}

@@ -188,8 +188,10 @@ int ww_replay_collect(const char *file, const ww_drive_t *d, ww_health_t *h,
 		return ret;
 	if (!d)
 		d = &fd;
-	if (!strcmp(rt, "suspended"))
+	if (!strcmp(rt, "suspended")) {
+		r->runtime_suspended = true;
 		return 1; /* recorded runtime-suspended: not touched live either */
+	}
 	ret = ww_xport_open_replay(file, &x, &bad);
 	if (ret < 0)
 		return ret;

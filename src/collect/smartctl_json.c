@@ -5,6 +5,7 @@
  * (int64/uint64), and a value it had to turn into a double is ignored rather
  * than rounded. */
 #include <errno.h>
+#include <stddef.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -267,6 +268,79 @@ static void parse_ata(json_object *j, ww_health_t *h)
 }
 
 #define NV(k) SRC("nvme_smart_health_information_log." k)
+#define NOFF(f) offsetof(ww_nvme_smart_t, f)
+
+/* Keys of the log smartctl may leave out, and the 128-bit counters they
+ * fill: a key that is not there marks its field absent. */
+static void parse_nvme_counters(json_object *log, ww_nvme_smart_t *s)
+{
+	static const struct {
+		const char *key;
+		size_t off;
+	} c[] = {
+		{ "data_units_read", NOFF(data_units_read) },
+		{ "data_units_written", NOFF(data_units_written) },
+		{ "host_reads", NOFF(host_read_commands) },
+		{ "host_writes", NOFF(host_write_commands) },
+		{ "controller_busy_time", NOFF(controller_busy_time_minutes) },
+		{ "power_cycles", NOFF(power_cycles) },
+		{ "power_on_hours", NOFF(power_on_hours) },
+		{ "unsafe_shutdowns", NOFF(unsafe_shutdowns) },
+		{ "media_errors", NOFF(media_errors) },
+		{ "num_err_log_entries", NOFF(error_log_entries) },
+	};
+
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++)
+		if (!jget_u128(log, c[i].key, (ww_u128 *)((char *)s + c[i].off)))
+			ww_nvme_smart_set_absent(s, c[i].off);
+}
+
+/* The normalised fields from the counters that were there. */
+static void nvme_normalised(ww_health_t *h)
+{
+	ww_nvme_smart_t *s = &h->nvme_smart;
+
+	if (ww_nvme_smart_present(s, NOFF(data_units_read))) {
+		h->host_read_bytes = ww_u128_scale(s->data_units_read, 512000,
+						   NV("data_units_read x 512000"));
+		h->host_read_bytes.label = "smartctl";
+	}
+	if (ww_nvme_smart_present(s, NOFF(data_units_written))) {
+		h->host_written_bytes = ww_u128_scale(s->data_units_written, 512000,
+						      NV("data_units_written x 512000"));
+		h->host_written_bytes.label = "smartctl";
+	}
+	if (ww_nvme_smart_present(s, NOFF(power_cycles)))
+		h->power_cycles = ww_u128_scale(s->power_cycles, 1, NV("power_cycles"));
+	if (ww_nvme_smart_present(s, NOFF(power_on_hours)))
+		h->power_on_seconds = ww_u128_scale(s->power_on_hours, 3600,
+						    NV("power_on_hours x 3600"));
+	if (ww_nvme_smart_present(s, NOFF(unsafe_shutdowns)))
+		h->unsafe_shutdowns = ww_u128_scale(s->unsafe_shutdowns, 1, NV("unsafe_shutdowns"));
+	if (ww_nvme_smart_present(s, NOFF(media_errors)))
+		h->media_errors = ww_u128_scale(s->media_errors, 1, NV("media_errors"));
+	if (ww_nvme_smart_present(s, NOFF(error_log_entries)))
+		h->error_log_entries = ww_u128_scale(s->error_log_entries, 1,
+						     NV("num_err_log_entries"));
+}
+
+/* temperature_sensors: Celsius, in sensor order (smartctl leaves out the
+ * sensors that read 0 K... and keeps the order) */
+static void parse_nvme_sensors(json_object *log, ww_nvme_smart_t *s)
+{
+	json_object *a = jget(log, "temperature_sensors");
+
+	if (!a || !json_object_is_type(a, json_type_array)) {
+		ww_nvme_smart_set_absent(s, NOFF(temperature_sensor_kelvin));
+		return;
+	}
+	for (size_t i = 0; i < json_object_array_length(a) && i < 8; i++) {
+		json_object *t = json_object_array_get_idx(a, i);
+
+		if (json_object_is_type(t, json_type_int))
+			s->temperature_sensor_kelvin[i] = (uint16_t)(json_object_get_int(t) + 273);
+	}
+}
 
 static void parse_nvme(json_object *log, ww_health_t *h)
 {
@@ -275,59 +349,55 @@ static void parse_nvme(json_object *log, ww_health_t *h)
 	int64_t t;
 
 	h->has_nvme_smart = true;
+	/* not in smartctl's JSON (7.3): the endurance group warning byte and
+	 * the thermal management counters */
+	ww_nvme_smart_set_absent(s, NOFF(endurance_group_critical_warning));
+	ww_nvme_smart_set_absent(s, NOFF(thermal_mgmt_temp1_transitions));
+	ww_nvme_smart_set_absent(s, NOFF(thermal_mgmt_temp1_time_seconds));
 	if (jget_u64(log, "critical_warning", &v)) {
 		s->critical_warning = (uint8_t)v;
 		WW_SET(h->critical_warning, v, NV("critical_warning"));
+	} else {
+		ww_nvme_smart_set_absent(s, NOFF(critical_warning));
 	}
 	/* smartctl prints Celsius; the log carries Kelvin */
 	if (jget_i64(log, "temperature", &t)) {
 		s->composite_temperature_kelvin = (uint16_t)(t + 273);
 		WW_SET(h->temperature_celsius, t, NV("temperature"));
+	} else {
+		ww_nvme_smart_set_absent(s, NOFF(composite_temperature_kelvin));
 	}
 	if (jget_u64(log, "available_spare", &v)) {
 		s->available_spare_percent = (uint8_t)v;
 		WW_SET(h->available_spare_percent, v, NV("available_spare"));
+	} else {
+		ww_nvme_smart_set_absent(s, NOFF(available_spare_percent));
 	}
 	if (jget_u64(log, "available_spare_threshold", &v)) {
 		s->available_spare_threshold_percent = (uint8_t)v;
 		WW_SET(h->available_spare_threshold_percent, v,
 		       NV("available_spare_threshold"));
+	} else {
+		ww_nvme_smart_set_absent(s, NOFF(available_spare_threshold_percent));
 	}
 	if (jget_u64(log, "percentage_used", &v)) {
 		s->percentage_used = v > 255 ? 255 : (uint8_t)v;
 		WW_SET(h->endurance_used_percent, v, NV("percentage_used"));
 		h->endurance_used_percent.label = "smartctl";
+	} else {
+		ww_nvme_smart_set_absent(s, NOFF(percentage_used));
 	}
-	if (jget_u128(log, "data_units_read", &s->data_units_read)) {
-		h->host_read_bytes = ww_u128_scale(s->data_units_read, 512000,
-						   NV("data_units_read x 512000"));
-		h->host_read_bytes.label = "smartctl";
-	}
-	if (jget_u128(log, "data_units_written", &s->data_units_written)) {
-		h->host_written_bytes = ww_u128_scale(s->data_units_written, 512000,
-						      NV("data_units_written x 512000"));
-		h->host_written_bytes.label = "smartctl";
-	}
-	jget_u128(log, "host_reads", &s->host_read_commands);
-	jget_u128(log, "host_writes", &s->host_write_commands);
-	jget_u128(log, "controller_busy_time", &s->controller_busy_time_minutes);
-	if (jget_u128(log, "power_cycles", &s->power_cycles))
-		h->power_cycles = ww_u128_scale(s->power_cycles, 1, NV("power_cycles"));
-	if (jget_u128(log, "power_on_hours", &s->power_on_hours))
-		h->power_on_seconds = ww_u128_scale(s->power_on_hours, 3600,
-						    NV("power_on_hours x 3600"));
-	if (jget_u128(log, "unsafe_shutdowns", &s->unsafe_shutdowns))
-		h->unsafe_shutdowns = ww_u128_scale(s->unsafe_shutdowns, 1,
-						    NV("unsafe_shutdowns"));
-	if (jget_u128(log, "media_errors", &s->media_errors))
-		h->media_errors = ww_u128_scale(s->media_errors, 1, NV("media_errors"));
-	if (jget_u128(log, "num_err_log_entries", &s->error_log_entries))
-		h->error_log_entries = ww_u128_scale(s->error_log_entries, 1,
-						     NV("num_err_log_entries"));
+	parse_nvme_counters(log, s);
+	nvme_normalised(h);
+	parse_nvme_sensors(log, s);
 	if (jget_u64(log, "warning_temp_time", &v))
 		s->warning_temperature_time_minutes = (uint32_t)v;
+	else
+		ww_nvme_smart_set_absent(s, NOFF(warning_temperature_time_minutes));
 	if (jget_u64(log, "critical_comp_time", &v))
 		s->critical_temperature_time_minutes = (uint32_t)v;
+	else
+		ww_nvme_smart_set_absent(s, NOFF(critical_temperature_time_minutes));
 }
 
 static bool parse_errcnt(json_object *j, const char *dir, ww_scsi_errcnt_t *c)
@@ -501,12 +571,36 @@ int ww_smartctl_parse(const char *json, size_t len, ww_health_t *h,
 		ww_scsi_finish(h);
 	}
 	parse_common(j, h, scsi);
+	if (info->exit_status >= 0 && info->exit_status <= 0xff) {
+		h->has_smartctl_exit = true;
+		h->smartctl_exit = (uint8_t)info->exit_status;
+		if ((h->smartctl_exit & WW_SMARTCTL_BIT_FAILING) && h->smart_status == WW_SMART_UNKNOWN) {
+			h->smart_status = WW_SMART_FAILED;
+			h->smart_status_source = SRC("smartctl.exit_status bit 3 (SMART status failing)");
+		}
+	}
 	info->n_values = count_values(h);
 	info->has_smart = info->n_values > 0;
 	json_object_put(j);
 	if (!info->reached && !info->has_smart)
 		return -ENODATA;
+	if (ww_smartctl_read_class(info->exit_status, false) == WW_SMARTCTL_READ_FAILED &&
+	    !info->standby)
+		return -EIO;
 	return 0;
+}
+
+ww_smartctl_read_t ww_smartctl_read_class(int exit_status, bool standby_run)
+{
+	if (exit_status < 0)
+		return WW_SMARTCTL_READ_OK; /* no status: nothing said */
+	if (standby_run && exit_status == WW_SMARTCTL_STANDBY_EXIT)
+		return WW_SMARTCTL_READ_OK;
+	if (exit_status & (WW_SMARTCTL_BIT_CMDLINE | WW_SMARTCTL_BIT_OPEN))
+		return WW_SMARTCTL_READ_FAILED;
+	if (exit_status & WW_SMARTCTL_BIT_CMDFAIL)
+		return WW_SMARTCTL_READ_PARTIAL;
+	return WW_SMARTCTL_READ_OK;
 }
 
 const char *ww_smartctl_exit_explain(int status, char *buf, size_t len)

@@ -196,6 +196,7 @@ int ww_collect_via_smartctl(const char *sysroot, const ww_drive_t *d, ww_health_
 		h->protocol = d->protocol;
 		h->backend = "smartctl";
 		r->standby = true;
+		r->runtime_suspended = true;
 		return 1;
 	}
 	ret = ww_collect_smartctl(d, type, WW_SMARTCTL_READ_TIMEOUT_S, h, r);

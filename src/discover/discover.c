@@ -196,6 +196,33 @@ static bool ata_ident_from_vpd83(const char *root, const char *name, char *model
 	return false;
 }
 
+/* VPD 0x83 as the kernel cached it at scan time (reading it sends no
+ * command): the PROTOCOL IDENTIFIER of the first designator with PIV = 1 and
+ * association target port or target device (SPC-5 Device Identification VPD
+ * page; 6 = SAS), else -1. Lets a SAS device without a sysfs SAS transport
+ * class (scsi_debug, some HBAs) be named SAS before any read. */
+static int protocol_from_vpd83(const char *root, const char *name)
+{
+	uint8_t b[1024];
+	ssize_t n = read_vpd(root, name, "vpd_pg83", b, sizeof(b));
+
+	if (n < 4 || b[1] != 0x83)
+		return -1;
+	size_t end = 4 + ((size_t)b[2] << 8 | b[3]);
+	if (end > (size_t)n)
+		end = (size_t)n;
+	for (size_t o = 4; o + 4 <= end;) {
+		uint8_t assoc = (b[o + 1] >> 4) & 3;
+
+		if (o + 4 + b[o + 3] > end)
+			break;
+		if ((b[o + 1] & 0x80) && (assoc == 1 || assoc == 2))
+			return b[o] >> 4;
+		o += 4 + (size_t)b[o + 3];
+	}
+	return -1;
+}
+
 /* Resolved /sys/devices/... path of a block device, sysroot removed. */
 static void resolve_sysfs(const char *root, const char *name, char *out, size_t len)
 {
@@ -363,8 +390,9 @@ static void probe_other(const char *root, const char *name, ww_drive_t *d)
 		d->transport = WW_TRANSPORT_USB;
 	} else if (!strcmp(d->sysfs_vendor, "ATA") || strstr(sp, "/ata")) {
 		d->transport = WW_TRANSPORT_SATA;
-	} else if (strstr(sp, "/end_device-") || strstr(sp, "/expander-")) {
-		d->transport = WW_TRANSPORT_SAS;
+	} else if (strstr(sp, "/end_device-") || strstr(sp, "/expander-") ||
+		   protocol_from_vpd83(root, name) == 6) {
+		d->transport = WW_TRANSPORT_SAS; /* SPC-5: protocol identifier 6h = SAS */
 	} else {
 		d->transport = WW_TRANSPORT_OTHER;
 	}

@@ -1,6 +1,7 @@
 /* JSON rendering of a health record, and of snapshot state for the HTTP API
  * (see expo.h, docs/api.md). 64-bit values go out as JSON integers when they
  * fit int64 and as decimal strings otherwise; nothing passes through double. */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -92,7 +93,8 @@ static void add_i64f(json_object *o, const char *k, const ww_i64 *v, const char 
 	add(o, k, e);
 }
 
-static json_object *drive_identity(const ww_drive_t *d)
+/* h (may be NULL) refines the transport the way every other output names it */
+static json_object *drive_identity(const ww_drive_t *d, const ww_health_t *h)
 {
 	json_object *o = json_object_new_object(), *a;
 
@@ -113,11 +115,12 @@ static json_object *drive_identity(const ww_drive_t *d)
 			json_object_array_add(a, json_object_new_string(d->namespaces[i]));
 		add(o, "namespaces", a);
 	}
-	add_str(o, "transport", ww_transport_name(d->transport));
+	add_str(o, "transport", ww_transport_name(ww_drive_transport(d, h)));
 	add_str(o, "protocol", ww_protocol_name(d->protocol));
 	if (d->no_health_reason)
 		add_str(o, "no_health_reason", d->no_health_reason);
-	add(o, "rotational", json_object_new_boolean(d->rotational));
+	if (*d->block) /* sysfs queue/rotational; unknown for a file decoded */
+		add(o, "rotational", json_object_new_boolean(d->rotational));
 	add(o, "capacity_bytes", j_u64(d->capacity_bytes));
 	add(o, "logical_block_bytes", json_object_new_int64(d->logical_block_bytes));
 	add(o, "physical_block_bytes", json_object_new_int64(d->physical_block_bytes));
@@ -165,43 +168,71 @@ static json_object *health_values(const ww_health_t *h)
 	return o;
 }
 
-static json_object *nvme_section(const ww_health_t *h)
+#define NOFF(f) offsetof(ww_nvme_smart_t, f)
+
+/* Log 02h, every field the source carried (an absent one is left out, not 0) */
+static json_object *nvme_smart_log(const ww_nvme_smart_t *n)
 {
-	json_object *o = json_object_new_object(), *s, *a;
+	static const struct {
+		const char *key;
+		size_t off;
+		int kind; /* 0 u8, 1 u16, 2 u32, 3 u128 */
+	} f[] = {
+		{ "critical_warning", NOFF(critical_warning), 0 },
+		{ "composite_temperature_kelvin", NOFF(composite_temperature_kelvin), 1 },
+		{ "available_spare_percent", NOFF(available_spare_percent), 0 },
+		{ "available_spare_threshold_percent", NOFF(available_spare_threshold_percent), 0 },
+		{ "percentage_used", NOFF(percentage_used), 0 },
+		{ "endurance_group_critical_warning", NOFF(endurance_group_critical_warning), 0 },
+		{ "data_units_read", NOFF(data_units_read), 3 },
+		{ "data_units_written", NOFF(data_units_written), 3 },
+		{ "host_read_commands", NOFF(host_read_commands), 3 },
+		{ "host_write_commands", NOFF(host_write_commands), 3 },
+		{ "controller_busy_time_minutes", NOFF(controller_busy_time_minutes), 3 },
+		{ "power_cycles", NOFF(power_cycles), 3 },
+		{ "power_on_hours", NOFF(power_on_hours), 3 },
+		{ "unsafe_shutdowns", NOFF(unsafe_shutdowns), 3 },
+		{ "media_errors", NOFF(media_errors), 3 },
+		{ "error_log_entries", NOFF(error_log_entries), 3 },
+		{ "warning_temperature_time_minutes", NOFF(warning_temperature_time_minutes), 2 },
+		{ "critical_temperature_time_minutes", NOFF(critical_temperature_time_minutes), 2 },
+		{ "thermal_mgmt_temp1_transitions", NOFF(thermal_mgmt_temp1_transitions), 2 },
+		{ "thermal_mgmt_temp2_transitions", NOFF(thermal_mgmt_temp2_transitions), 2 },
+		{ "thermal_mgmt_temp1_time_seconds", NOFF(thermal_mgmt_temp1_time_seconds), 2 },
+		{ "thermal_mgmt_temp2_time_seconds", NOFF(thermal_mgmt_temp2_time_seconds), 2 },
+	};
+	json_object *s = json_object_new_object(), *a;
 
-	if (h->has_nvme_smart) {
-		const ww_nvme_smart_t *n = &h->nvme_smart;
+	for (size_t i = 0; i < sizeof(f) / sizeof(f[0]); i++) {
+		const void *p = (const char *)n + f[i].off;
 
-		s = json_object_new_object();
-		add(s, "critical_warning", json_object_new_int(n->critical_warning));
-		add(s, "composite_temperature_kelvin", json_object_new_int(n->composite_temperature_kelvin));
-		add(s, "available_spare_percent", json_object_new_int(n->available_spare_percent));
-		add(s, "available_spare_threshold_percent", json_object_new_int(n->available_spare_threshold_percent));
-		add(s, "percentage_used", json_object_new_int(n->percentage_used));
-		add(s, "endurance_group_critical_warning", json_object_new_int(n->endurance_group_critical_warning));
-		add(s, "data_units_read", j_u128(n->data_units_read));
-		add(s, "data_units_written", j_u128(n->data_units_written));
-		add(s, "host_read_commands", j_u128(n->host_read_commands));
-		add(s, "host_write_commands", j_u128(n->host_write_commands));
-		add(s, "controller_busy_time_minutes", j_u128(n->controller_busy_time_minutes));
-		add(s, "power_cycles", j_u128(n->power_cycles));
-		add(s, "power_on_hours", j_u128(n->power_on_hours));
-		add(s, "unsafe_shutdowns", j_u128(n->unsafe_shutdowns));
-		add(s, "media_errors", j_u128(n->media_errors));
-		add(s, "error_log_entries", j_u128(n->error_log_entries));
-		add(s, "warning_temperature_time_minutes", j_u64(n->warning_temperature_time_minutes));
-		add(s, "critical_temperature_time_minutes", j_u64(n->critical_temperature_time_minutes));
+		if (!ww_nvme_smart_present(n, f[i].off))
+			continue;
+		if (f[i].kind == 0)
+			add(s, f[i].key, json_object_new_int(*(const uint8_t *)p));
+		else if (f[i].kind == 1)
+			add(s, f[i].key, json_object_new_int(*(const uint16_t *)p));
+		else if (f[i].kind == 2)
+			add(s, f[i].key, j_u64(*(const uint32_t *)p));
+		else
+			add(s, f[i].key, j_u128(*(const ww_u128 *)p));
+	}
+	if (ww_nvme_smart_present(n, NOFF(temperature_sensor_kelvin))) {
 		a = json_object_new_array();
 		for (int i = 0; i < 8; i++)
 			json_object_array_add(a, json_object_new_int(n->temperature_sensor_kelvin[i]));
 		add(s, "temperature_sensor_kelvin", a);
-		add(s, "thermal_mgmt_temp1_transitions", j_u64(n->thermal_mgmt_temp1_transitions));
-		add(s, "thermal_mgmt_temp2_transitions", j_u64(n->thermal_mgmt_temp2_transitions));
-		add(s, "thermal_mgmt_temp1_time_seconds", j_u64(n->thermal_mgmt_temp1_time_seconds));
-		add(s, "thermal_mgmt_temp2_time_seconds", j_u64(n->thermal_mgmt_temp2_time_seconds));
-		add_str(s, "source", "NVMe SMART / Health Information log 02h");
-		add(o, "smart_log", s);
 	}
+	add_str(s, "source", "NVMe SMART / Health Information log 02h");
+	return s;
+}
+
+static json_object *nvme_section(const ww_health_t *h)
+{
+	json_object *o = json_object_new_object(), *s, *a;
+
+	if (h->has_nvme_smart)
+		add(o, "smart_log", nvme_smart_log(&h->nvme_smart));
 	if (h->has_nvme_ctrl) {
 		const ww_nvme_ctrl_t *c = &h->nvme_ctrl;
 		uint8_t oui[3] = { c->ieee_oui[2], c->ieee_oui[1], c->ieee_oui[0] };
@@ -358,6 +389,9 @@ static json_object *report_object(const ww_read_report_t *r)
 	add(o, "unsupported", json_object_new_int64(r->n_unsupported));
 	add(o, "decode_errors", json_object_new_int64(r->n_decode_errors));
 	add(o, "standby", json_object_new_boolean(r->standby));
+	add(o, "runtime_suspended", json_object_new_boolean(r->runtime_suspended));
+	if (r->partial)
+		add_str(o, "partial", r->partial);
 	return o;
 }
 
@@ -367,7 +401,7 @@ static json_object *health_object(const ww_drive_t *d, const ww_health_t *h,
 	json_object *o = json_object_new_object(), *id;
 
 	if (d)
-		add(o, "drive", drive_identity(d));
+		add(o, "drive", drive_identity(d, h));
 	if (h) {
 		id = json_object_new_object();
 		add_str(id, "protocol", ww_protocol_name(h->protocol));
@@ -489,7 +523,7 @@ char *ww_json_render_drive(const ww_snapshot_t *snap, const char *id, time_t now
 	if (!st)
 		return NULL;
 	o = state_object(st, now);
-	add(o, "drive", drive_identity(&st->drive));
+	add(o, "drive", drive_identity(&st->drive, st->has_health ? &st->health : NULL));
 	if (st->has_health)
 		add(o, "health", health_object(NULL, &st->health, &st->report));
 	return to_text(o);

@@ -94,7 +94,7 @@ void ww_metric_nvme_u128(ww_prom_t *w, const ww_metric_t *m, const ww_mdrive_t *
 {
 	const ww_u128 *v;
 
-	if (!d->h || !d->h->has_nvme_smart)
+	if (!d->h || !d->h->has_nvme_smart || !ww_nvme_smart_present(&d->h->nvme_smart, m->off))
 		return;
 	v = AT(&d->h->nvme_smart, m->off, ww_u128);
 	ww_prom_sample(w, NULL, NULL,
@@ -103,7 +103,7 @@ void ww_metric_nvme_u128(ww_prom_t *w, const ww_metric_t *m, const ww_mdrive_t *
 
 void ww_metric_nvme_u32(ww_prom_t *w, const ww_metric_t *m, const ww_mdrive_t *d)
 {
-	if (d->h && d->h->has_nvme_smart)
+	if (d->h && d->h->has_nvme_smart && ww_nvme_smart_present(&d->h->nvme_smart, m->off))
 		ww_prom_sample(w, NULL, NULL,
 			       ww_pv_u128((unsigned __int128)*AT(&d->h->nvme_smart, m->off,
 								  uint32_t) * m->arg));

@@ -4,6 +4,7 @@
  * shapes the generic ones (metrics.c) do not cover sit above the table. */
 #include <stddef.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "expo/metrics_table.h"
 
@@ -14,16 +15,31 @@
 
 /* -------------------------------------------------- identity and state --- */
 
+/* The world-wide name: the drive's own, else sysfs wwid when it is one (an
+ * NAA as "0x...", an EUI-64/NGUID "eui...."); the t10 and nvme.VID-SERIAL
+ * forms the kernel builds when there is none are not names of the drive. */
+static const char *wwn_of(const ww_drive_t *dr, const ww_health_t *h, char *buf, size_t len)
+{
+	if (h && h->wwn[0])
+		return h->wwn;
+	if (!strncmp(dr->sysfs_wwn, "naa.", 4)) {
+		snprintf(buf, len, "0x%s", dr->sysfs_wwn + 4);
+		return buf;
+	}
+	return !strncmp(dr->sysfs_wwn, "eui.", 4) ? dr->sysfs_wwn : "";
+}
+
 static void g_info(ww_prom_t *w, const ww_metric_t *m, const ww_mdrive_t *d)
 {
 	const ww_drive_t *dr = &d->st->drive;
 	const ww_health_t *h = d->st->has_health ? &d->st->health : NULL; /* missing too */
+	char wwn[sizeof(dr->sysfs_wwn) + 2];
 	const char *lv[8] = {
 		dr->block,
 		h && h->model[0] ? h->model : dr->sysfs_model,
 		h && h->serial[0] ? h->serial : dr->sysfs_serial,
 		h ? h->firmware : "",
-		h && h->wwn[0] ? h->wwn : dr->sysfs_wwn,
+		wwn_of(dr, h, wwn, sizeof(wwn)),
 		ww_transport_name(ww_drive_transport(dr, h)),
 		ww_protocol_name(dr->protocol),
 		dr->slot,
@@ -181,7 +197,8 @@ static void g_ata_attribute_decoded(ww_prom_t *w, const ww_metric_t *m, const ww
 
 static void g_nvme_egcw(ww_prom_t *w, const ww_metric_t *m, const ww_mdrive_t *d)
 {
-	if (d->h && d->h->has_nvme_smart)
+	if (d->h && d->h->has_nvme_smart &&
+	    ww_nvme_smart_present(&d->h->nvme_smart, NOFF(endurance_group_critical_warning)))
 		ww_prom_u64(w, NULL, d->h->nvme_smart.endurance_group_critical_warning);
 }
 
@@ -205,7 +222,7 @@ static void g_nvme_thermal(ww_prom_t *w, const ww_metric_t *m, const ww_mdrive_t
 	static const char *const limit[2] = { "1", "2" };
 	const uint32_t *v;
 
-	if (!d->h || !d->h->has_nvme_smart)
+	if (!d->h || !d->h->has_nvme_smart || !ww_nvme_smart_present(&d->h->nvme_smart, m->off))
 		return;
 	v = (const uint32_t *)((const char *)&d->h->nvme_smart + m->off);
 	ww_prom_u64(w, &limit[0], v[0]);

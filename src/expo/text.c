@@ -1,5 +1,6 @@
 /* Human-readable rendering of one read, for `wearwatch show` (see expo.h). */
 #include <inttypes.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -64,7 +65,9 @@ static void render_drive(FILE *f, const ww_drive_t *d, const ww_health_t *h)
 	str_line(f, "transport", ww_transport_name(ww_drive_transport(d, h)));
 	str_line(f, "health read with", ww_drive_protocol_label(d, buf, sizeof(buf)));
 	str_line(f, "slot", d->slot);
-	fprintf(f, LBL "%s   [sysfs queue/rotational]\n", "rotational", d->rotational ? "yes" : "no");
+	if (*d->block) /* a block device was found in sysfs (not for a file decoded) */
+		fprintf(f, LBL "%s   [sysfs queue/rotational]\n", "rotational",
+			d->rotational ? "yes" : "no");
 }
 
 static void render_identity(FILE *f, const ww_health_t *h)
@@ -138,9 +141,67 @@ static void u128_line(FILE *f, const char *label, const char *unit, ww_u128 v)
 	fprintf(f, LBL "%s%s%s\n", label, ww_u128_to_dec(v, b, sizeof(b)), *unit ? " " : "", unit);
 }
 
+#define HAS(field) ww_nvme_smart_present(s, offsetof(ww_nvme_smart_t, field))
+
+/* Every field of log 02h the source carried (smartctl's JSON leaves some out) */
+static void render_nvme_log(FILE *f, const ww_nvme_smart_t *s)
+{
+	static const struct {
+		const char *label, *unit;
+		size_t off;
+	} c[] = {
+		{ "data units read", "x 512000 bytes", offsetof(ww_nvme_smart_t, data_units_read) },
+		{ "data units written", "x 512000 bytes", offsetof(ww_nvme_smart_t, data_units_written) },
+		{ "host read commands", "", offsetof(ww_nvme_smart_t, host_read_commands) },
+		{ "host write commands", "", offsetof(ww_nvme_smart_t, host_write_commands) },
+		{ "controller busy time", "minutes", offsetof(ww_nvme_smart_t, controller_busy_time_minutes) },
+		{ "power cycles", "", offsetof(ww_nvme_smart_t, power_cycles) },
+		{ "power on hours", "hours", offsetof(ww_nvme_smart_t, power_on_hours) },
+		{ "unsafe shutdowns", "", offsetof(ww_nvme_smart_t, unsafe_shutdowns) },
+		{ "media and data integrity errors", "", offsetof(ww_nvme_smart_t, media_errors) },
+		{ "error log entries", "", offsetof(ww_nvme_smart_t, error_log_entries) },
+	};
+
+	if (HAS(critical_warning))
+		fprintf(f, LBL "0x%02x\n", "critical warning", s->critical_warning);
+	if (HAS(composite_temperature_kelvin))
+		fprintf(f, LBL "%u Kelvin\n", "composite temperature", s->composite_temperature_kelvin);
+	if (HAS(available_spare_percent))
+		fprintf(f, LBL "%u %%\n", "available spare", s->available_spare_percent);
+	if (HAS(available_spare_threshold_percent))
+		fprintf(f, LBL "%u %%\n", "available spare threshold",
+			s->available_spare_threshold_percent);
+	if (HAS(percentage_used))
+		fprintf(f, LBL "%u %%\n", "percentage used", s->percentage_used);
+	if (HAS(endurance_group_critical_warning))
+		fprintf(f, LBL "0x%02x\n", "endurance group crit. warning",
+			s->endurance_group_critical_warning);
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++)
+		if (ww_nvme_smart_present(s, c[i].off))
+			u128_line(f, c[i].label, c[i].unit,
+				  *(const ww_u128 *)((const char *)s + c[i].off));
+	if (HAS(warning_temperature_time_minutes))
+		fprintf(f, LBL "%u minutes\n", "warning temperature time",
+			s->warning_temperature_time_minutes);
+	if (HAS(critical_temperature_time_minutes))
+		fprintf(f, LBL "%u minutes\n", "critical temperature time",
+			s->critical_temperature_time_minutes);
+	for (int i = 0; i < 8; i++)
+		if (s->temperature_sensor_kelvin[i])
+			fprintf(f, "  temperature sensor %d%*s %u Kelvin\n", i + 1, 8, "",
+				s->temperature_sensor_kelvin[i]);
+	if (HAS(thermal_mgmt_temp1_transitions))
+		fprintf(f, LBL "%u / %u\n", "thermal mgmt transitions 1/2",
+			s->thermal_mgmt_temp1_transitions, s->thermal_mgmt_temp2_transitions);
+	if (HAS(thermal_mgmt_temp1_time_seconds))
+		fprintf(f, LBL "%u / %u seconds\n", "thermal mgmt time 1/2",
+			s->thermal_mgmt_temp1_time_seconds, s->thermal_mgmt_temp2_time_seconds);
+}
+
+#undef HAS
+
 static void render_nvme(FILE *f, const ww_health_t *h)
 {
-	const ww_nvme_smart_t *s = &h->nvme_smart;
 
 	if (h->has_nvme_ctrl) {
 		const ww_nvme_ctrl_t *c = &h->nvme_ctrl;
@@ -169,36 +230,7 @@ static void render_nvme(FILE *f, const ww_health_t *h)
 	if (!h->has_nvme_smart)
 		return;
 	fprintf(f, "NVMe SMART/Health Information (Log 02h)\n");
-	fprintf(f, LBL "0x%02x\n", "critical warning", s->critical_warning);
-	fprintf(f, LBL "%u Kelvin\n", "composite temperature", s->composite_temperature_kelvin);
-	fprintf(f, LBL "%u %%\n", "available spare", s->available_spare_percent);
-	fprintf(f, LBL "%u %%\n", "available spare threshold",
-		s->available_spare_threshold_percent);
-	fprintf(f, LBL "%u %%\n", "percentage used", s->percentage_used);
-	fprintf(f, LBL "0x%02x\n", "endurance group crit. warning",
-		s->endurance_group_critical_warning);
-	u128_line(f, "data units read", "x 512000 bytes", s->data_units_read);
-	u128_line(f, "data units written", "x 512000 bytes", s->data_units_written);
-	u128_line(f, "host read commands", "", s->host_read_commands);
-	u128_line(f, "host write commands", "", s->host_write_commands);
-	u128_line(f, "controller busy time", "minutes", s->controller_busy_time_minutes);
-	u128_line(f, "power cycles", "", s->power_cycles);
-	u128_line(f, "power on hours", "hours", s->power_on_hours);
-	u128_line(f, "unsafe shutdowns", "", s->unsafe_shutdowns);
-	u128_line(f, "media and data integrity errors", "", s->media_errors);
-	u128_line(f, "error log entries", "", s->error_log_entries);
-	fprintf(f, LBL "%u minutes\n", "warning temperature time",
-		s->warning_temperature_time_minutes);
-	fprintf(f, LBL "%u minutes\n", "critical temperature time",
-		s->critical_temperature_time_minutes);
-	for (int i = 0; i < 8; i++)
-		if (s->temperature_sensor_kelvin[i])
-			fprintf(f, "  temperature sensor %d%*s %u Kelvin\n", i + 1, 8, "",
-				s->temperature_sensor_kelvin[i]);
-	fprintf(f, LBL "%u / %u\n", "thermal mgmt transitions 1/2",
-		s->thermal_mgmt_temp1_transitions, s->thermal_mgmt_temp2_transitions);
-	fprintf(f, LBL "%u / %u seconds\n", "thermal mgmt time 1/2",
-		s->thermal_mgmt_temp1_time_seconds, s->thermal_mgmt_temp2_time_seconds);
+	render_nvme_log(f, &h->nvme_smart);
 }
 
 static void render_ata(FILE *f, const ww_health_t *h)
@@ -321,7 +353,11 @@ static void render_report(FILE *f, const ww_read_report_t *r)
 		fputc('\n', f);
 	}
 	fprintf(f, "  errors %u, unsupported %u, decode errors %u%s\n", r->n_errors,
-		r->n_unsupported, r->n_decode_errors, r->standby ? ", stopped: drive in standby" : "");
+		r->n_unsupported, r->n_decode_errors,
+		r->runtime_suspended ? ", nothing sent: runtime-suspended" :
+		r->standby ? ", stopped: drive in standby" : "");
+	if (r->partial)
+		fprintf(f, "  partial read: %s\n", r->partial);
 }
 
 void ww_text_render_health(FILE *f, const ww_drive_t *d, const ww_health_t *h,
@@ -331,6 +367,13 @@ void ww_text_render_health(FILE *f, const ww_drive_t *d, const ww_health_t *h,
 		return;
 	render_drive(f, d, h);
 	render_identity(f, h);
+	if (r && (r->runtime_suspended || r->standby)) {
+		/* nothing was read: no section would say anything true */
+		fprintf(f, "Health\n  not read: the drive was left alone (%s)\n",
+			r->runtime_suspended ? "runtime-suspended" : "standby");
+		render_report(f, r);
+		return;
+	}
 	render_health(f, h);
 	if (h->protocol == WW_PROTO_NVME)
 		render_nvme(f, h);

@@ -1,5 +1,6 @@
 /* Names, 128-bit helpers and the ATA attribute flags column for the health
  * record (see record.h). */
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -95,4 +96,57 @@ const char *ww_ata_attr_flags_str(uint16_t flags, char out[8])
 	out[6] = flags & 0xffc0 ? '+' : '\0';
 	out[7] = '\0';
 	return out;
+}
+
+/* ww_nvme_smart_t fields a source may leave out, in the order of their
+ * `absent` bits */
+static const size_t ww_nvme_optional[] = {
+	offsetof(ww_nvme_smart_t, critical_warning),
+	offsetof(ww_nvme_smart_t, composite_temperature_kelvin),
+	offsetof(ww_nvme_smart_t, available_spare_percent),
+	offsetof(ww_nvme_smart_t, available_spare_threshold_percent),
+	offsetof(ww_nvme_smart_t, percentage_used),
+	offsetof(ww_nvme_smart_t, endurance_group_critical_warning),
+	offsetof(ww_nvme_smart_t, data_units_read),
+	offsetof(ww_nvme_smart_t, data_units_written),
+	offsetof(ww_nvme_smart_t, host_read_commands),
+	offsetof(ww_nvme_smart_t, host_write_commands),
+	offsetof(ww_nvme_smart_t, controller_busy_time_minutes),
+	offsetof(ww_nvme_smart_t, power_cycles),
+	offsetof(ww_nvme_smart_t, power_on_hours),
+	offsetof(ww_nvme_smart_t, unsafe_shutdowns),
+	offsetof(ww_nvme_smart_t, media_errors),
+	offsetof(ww_nvme_smart_t, error_log_entries),
+	offsetof(ww_nvme_smart_t, warning_temperature_time_minutes),
+	offsetof(ww_nvme_smart_t, critical_temperature_time_minutes),
+	offsetof(ww_nvme_smart_t, temperature_sensor_kelvin),
+	offsetof(ww_nvme_smart_t, thermal_mgmt_temp1_transitions),
+	offsetof(ww_nvme_smart_t, thermal_mgmt_temp1_time_seconds),
+};
+
+static int ww_nvme_optional_bit(size_t offset)
+{
+	for (size_t i = 0; i < sizeof(ww_nvme_optional) / sizeof(ww_nvme_optional[0]); i++)
+		if (ww_nvme_optional[i] == offset)
+			return (int)i;
+	if (offset == offsetof(ww_nvme_smart_t, thermal_mgmt_temp2_transitions))
+		return ww_nvme_optional_bit(offsetof(ww_nvme_smart_t, thermal_mgmt_temp1_transitions));
+	if (offset == offsetof(ww_nvme_smart_t, thermal_mgmt_temp2_time_seconds))
+		return ww_nvme_optional_bit(offsetof(ww_nvme_smart_t, thermal_mgmt_temp1_time_seconds));
+	return -1;
+}
+
+bool ww_nvme_smart_present(const ww_nvme_smart_t *s, size_t offset)
+{
+	int b = ww_nvme_optional_bit(offset);
+
+	return s && (b < 0 || !(s->absent & (1u << b)));
+}
+
+void ww_nvme_smart_set_absent(ww_nvme_smart_t *s, size_t offset)
+{
+	int b = ww_nvme_optional_bit(offset);
+
+	if (s && b >= 0)
+		s->absent |= 1u << b;
 }

@@ -83,7 +83,8 @@ static void test_collect_paths(void)
 		CHECK_STR(h->vendor, "Linux");
 		CHECK_STR(h->wwn, "0x33333330000007d0");
 		CHECK_EQ_U64(h->scsi.protocol_id, 0xff);
-		CHECK_EQ_U64(ww_drive_transport(x, h), WW_TRANSPORT_OTHER);
+		/* SAS from discovery (the kernel's cached VPD 0x83), not the read */
+		CHECK_EQ_U64(ww_drive_transport(x, h), WW_TRANSPORT_SAS);
 	}
 	CHECK_EQ_I64(ww_collect_drive(root, NULL, h, r), -EINVAL);
 

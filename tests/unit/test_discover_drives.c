@@ -103,18 +103,23 @@ static void test_basic(void)
 	CHECK(x != NULL);
 	if (x) {
 		CHECK_STR(x->id, "wwn-0x33333330000007d0"); /* no link: built */
-		CHECK_EQ_U64(x->transport, WW_TRANSPORT_OTHER);
+		/* no SAS transport class in sysfs, but the cached VPD 0x83 page
+		 * (the VM's scsi_debug bytes) names SAS on its target port */
+		CHECK_EQ_U64(x->transport, WW_TRANSPORT_SAS);
 		CHECK_EQ_U64(x->protocol, WW_PROTO_SCSI);
 		CHECK_STR(x->slot, "");
 		CHECK_STR(x->sysfs_path, "/sys/devices/pseudo_0/adapter0/host7/target7:0:0/7:0:0:0/block/sde");
 		/* VPD 0x83 protocol identifier 6 (SAS) refines OTHER after a read */
 		ww_health_t *h = calloc(1, sizeof(*h));
+		ww_drive_t other = *x;
+
+		other.transport = WW_TRANSPORT_OTHER; /* as without the cached page */
 		if (h) {
 			h->protocol = WW_PROTO_SCSI;
 			h->scsi.protocol_id = 6;
-			CHECK_EQ_U64(ww_drive_transport(x, h), WW_TRANSPORT_SAS);
+			CHECK_EQ_U64(ww_drive_transport(&other, h), WW_TRANSPORT_SAS);
 			h->scsi.protocol_id = 0xff;
-			CHECK_EQ_U64(ww_drive_transport(x, h), WW_TRANSPORT_OTHER);
+			CHECK_EQ_U64(ww_drive_transport(&other, h), WW_TRANSPORT_OTHER);
 			free(h);
 		}
 	}
