@@ -483,8 +483,10 @@ bool ww_scsi_page_supported(const ww_health_t *h, uint8_t page, uint8_t subpage)
 
 /** Fill the normalised health fields from h->scsi (and h->logical_block_bytes),
  * each with its source:
- *  - temperature_celsius: page 0x0D param 0, else 0x0D/0x01 param 0, else 0x2F
- *    param 0 byte 6 (0xFF = none); temperature_reference_celsius: 0x0D param 1
+ *  - temperature_celsius: page 0x0D/0x01 (environmental reporting) param 0,
+ *    else 0x0D param 0, else 0x2F param 0 byte 6 (0xFF = none): smartctl
+ *    7.3's precedence, so that both print the same; every reading stays in
+ *    h->scsi with its source. temperature_reference_celsius: 0x0D param 1
  *  - host_written_bytes: 0x19 logical blocks received x logical_block_bytes,
  *    else page 0x02 param 0x0005 total bytes processed; host_read_bytes: 0x19
  *    blocks transmitted x block size, else page 0x03 param 0x0005. Byte counts

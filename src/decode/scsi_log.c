@@ -384,10 +384,13 @@ void ww_scsi_finish(ww_health_t *h)
 {
 	ww_scsi_t *s = &h->scsi;
 
-	if (WW_HAS(s->temperature_celsius))
-		h->temperature_celsius = s->temperature_celsius;
-	else if (WW_HAS(s->env_temperature_celsius))
+	/* smartctl's precedence (7.3+ prints the environmental reporting
+	 * subpage when the drive has it): the headline agrees with smartctl,
+	 * the other readings stay in h->scsi with their sources */
+	if (WW_HAS(s->env_temperature_celsius))
 		h->temperature_celsius = s->env_temperature_celsius;
+	else if (WW_HAS(s->temperature_celsius))
+		h->temperature_celsius = s->temperature_celsius;
 	else if (WW_HAS(s->ie_temperature_celsius))
 		h->temperature_celsius = s->ie_temperature_celsius;
 	if (WW_HAS(s->reference_temperature_celsius))

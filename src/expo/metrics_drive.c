@@ -233,6 +233,23 @@ _Static_assert(NOFF(thermal_mgmt_temp2_transitions) == NOFF(thermal_mgmt_temp1_t
 	       NOFF(thermal_mgmt_temp2_time_seconds) == NOFF(thermal_mgmt_temp1_time_seconds) + 4,
 	       "g_nvme_thermal reads temperature 2 right after temperature 1");
 
+/* every SCSI temperature reading the drive gave, by log page; the headline
+ * wearwatch_drive_temperature_celsius is the one smartctl prints */
+static void g_scsi_temps(ww_prom_t *w, const ww_metric_t *m, const ww_mdrive_t *d)
+{
+	static const char *const pages[3] = { "0x0d/0x01", "0x0d", "0x2f" };
+	const ww_i64 *v[3];
+
+	if (!d->h || d->h->protocol != WW_PROTO_SCSI)
+		return;
+	v[0] = &d->h->scsi.env_temperature_celsius;
+	v[1] = &d->h->scsi.temperature_celsius;
+	v[2] = &d->h->scsi.ie_temperature_celsius;
+	for (int i = 0; i < 3; i++)
+		if (WW_HAS(*v[i]))
+			ww_prom_i64(w, &pages[i], v[i]->value);
+}
+
 /* -------------------------------------------------------------- the table --- */
 
 /* one sample per phy of log page 0x18, the uint32_t at off in ww_sas_phy_t */
@@ -263,7 +280,7 @@ const ww_metric_t ww_metrics_drive[] = {
 	  .help = "Drive capacity in bytes.",
 	  .get = g_capacity },
 	{ .name = "wearwatch_drive_temperature_celsius", .type = "gauge",
-	  .help = "Current drive temperature (NVMe composite, ATA attribute 194/190 or device statistics, SCSI page 0x0D).",
+	  .help = "Current drive temperature (NVMe composite, ATA device statistics else attribute 194/190, SCSI environmental subpage 0x0D/0x01 else page 0x0D as smartctl prints it).",
 	  .get = ww_metric_i64, .off = HOFF(temperature_celsius) },
 	{ .name = "wearwatch_drive_temperature_limit_celsius", .type = "gauge",
 	  .help = "Temperature limits the drive reports: NVMe WCTEMP (warning), CCTEMP (critical), SCSI reference temperature.",
@@ -373,6 +390,9 @@ const ww_metric_t ww_metrics_drive[] = {
 	{ .name = "wearwatch_drive_scsi_informational_exception_ascq", .type = "gauge",
 	  .help = "SCSI Informational Exceptions log (0x2F) additional sense code qualifier.",
 	  .get = ww_metric_u64, .off = HOFF(scsi.ie_ascq) },
+	{ .name = "wearwatch_drive_scsi_temperature_celsius", .type = "gauge",
+	  .help = "SCSI temperature readings by log page: 0x0d/0x01 environmental reporting (the headline, as smartctl 7.3 prints it), 0x0d temperature page, 0x2f informational exceptions.",
+	  .labels = { "page" }, .get = g_scsi_temps },
 	{ .name = "wearwatch_drive_scsi_start_stop_cycles_total", .type = "counter",
 	  .help = "SCSI start-stop cycles accumulated (log page 0x0E).",
 	  .get = ww_metric_u64, .off = HOFF(scsi.start_stop_cycles) },

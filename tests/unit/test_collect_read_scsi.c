@@ -164,7 +164,9 @@ static void test_reader(void)
 	CHECK(!sent_log(&f, 0x0e, 0x01)); /* not listed there */
 	CHECK(!WW_HAS(h.workload_utilization_centipercent));
 	CHECK(!sent_log(&f, 0x30, 0));
-	CHECK_EQ_I64(h.temperature_celsius.value, 38);
+	/* smartctl 7.3's precedence: the environmental subpage (its 40 C) */
+	CHECK_EQ_I64(h.temperature_celsius.value, 40);
+	CHECK_EQ_I64(h.scsi.temperature_celsius.value, 38);
 	CHECK_EQ_I64(h.scsi.env_temperature_celsius.value, 40);
 	CHECK_EQ_U64(h.host_written_bytes.value, 396834000ull * 512);
 	CHECK_EQ_U64(h.power_on_seconds.value, 259771ull * 60);
