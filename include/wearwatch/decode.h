@@ -432,6 +432,18 @@ int ww_decode_scsi_vpd_bdc(const uint8_t *buf, size_t len, ww_health_t *h);
  * physical_block_bytes. Block length 0 -> -EINVAL. */
 int ww_decode_scsi_read_capacity16(const uint8_t *buf, size_t len, ww_health_t *h);
 
+/** READ DEFECT DATA (10) / (12) parameter data, the list header only
+ * (SBC-4 "READ DEFECT DATA (10) parameter data", "... (12) ..."): byte 1 bit 3
+ * GLISTV, bits 2-0 DEFECT LIST FORMAT; (10) bytes 2-3, (12) bytes 4-7 DEFECT
+ * LIST LENGTH in bytes. The count of grown defects is the length over the
+ * format's descriptor size (4 short block, 8 long block / bytes from index /
+ * physical sector) -> h->scsi.grown_defects: smartctl's "Elements in grown
+ * defect list" (JSON scsi_grown_defect_list). Returns 0; -EMSGSIZE under 4
+ * (8) bytes; -ENODATA when GLISTV is 0 (no grown list returned); -ENOTSUP
+ * for the vendor-specific format; -EINVAL for a reserved one; -EOVERFLOW when
+ * the (10) length is FFFFh (the list may be longer: ask (12)). */
+int ww_decode_scsi_defect_header(const uint8_t *buf, size_t len, bool twelve, ww_health_t *h);
+
 /* ------------------------------------------------------- LOG SENSE --- */
 
 /** One log parameter (SPC-5 log parameter format): code, control byte, and the
@@ -525,6 +537,7 @@ typedef enum ww_decoder_cmd {
 	WW_DEC_SCSI_VPD,           /* INQUIRY with EVPD = 1; id = page code */
 	WW_DEC_SCSI_READ_CAPACITY, /* READ CAPACITY (16) parameter data */
 	WW_DEC_SCSI_LOG,           /* LOG SENSE; id = page code, sub = subpage code */
+	WW_DEC_SCSI_READ_DEFECT,   /* READ DEFECT DATA list header; id = 10 or 12 */
 } ww_decoder_cmd_t;
 
 /** id or sub of a row that takes any page of its command or log and

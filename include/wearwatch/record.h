@@ -220,6 +220,64 @@ typedef struct ww_ata {
 	size_t n_devstat_pages;
 } ww_ata_t;
 
+/* --------------------------------------------- error and self-test logs --- */
+
+/** A drive's error log. ATA: the SMART summary error log (SMART READ LOG
+ * 01h) and the extended comprehensive error log (READ LOG EXT 03h); NVMe:
+ * the Error Information log (Get Log Page 01h). */
+typedef struct ww_errlog {
+	const char *source;   /* the log read; NULL = not read */
+	uint64_t count;       /* errors the drive counted over its life: ATA
+				 device error count (bytes 452-453 of 01h,
+				 500-501 of 03h, wraps at 65535); NVMe the Error
+				 Count of the newest entry */
+	uint32_t entries;     /* entries the log holds now */
+} ww_errlog_t;
+
+enum { WW_ERRLOG_ATA_SUMMARY = 0, WW_ERRLOG_ATA_EXTENDED, WW_ERRLOG_NVME, WW_ERRLOG_MAX };
+
+/** A drive's self-test log. ATA: SMART READ LOG 06h (standard) or READ LOG
+ * EXT 07h (extended); NVMe: Device Self-test log 06h; SCSI: Self-Test
+ * Results log page 0x10. */
+typedef struct ww_selftest_log {
+	const char *source;   /* NULL = not read */
+	uint32_t entries;     /* tests the log holds */
+	uint32_t failed;      /* of them, ended in a failure (ATA status 3-8,
+				 SCSI results 3-7, NVMe results 5-7: what
+				 smartctl counts as self-test errors) */
+	bool has_last;        /* the most recent test: */
+	uint8_t last_status;  /* ATA self-test execution status bits 7-4, SCSI
+				 SELF-TEST RESULTS, NVMe result bits 3-0 */
+	int8_t last_passed;   /* 1 completed without error, 0 failed, -1
+				 neither (aborted, interrupted, running) */
+	uint64_t last_hours;  /* power-on hours when it ran (ATA: 16 bits) */
+	bool has_failing_lba; /* the most recent failed test's first failing */
+	uint64_t failing_lba; /* LBA, when the log gives one */
+} ww_selftest_log_t;
+
+enum {
+	WW_SELFTEST_ATA_STANDARD = 0, WW_SELFTEST_ATA_EXTENDED, WW_SELFTEST_NVME,
+	WW_SELFTEST_SCSI, WW_SELFTEST_MAX
+};
+
+/** The label each log is exported with ("summary", "extended", "nvme";
+ * "standard", "extended", "nvme", "scsi": smartctl JSON's names). */
+extern const char *const ww_errlog_names[WW_ERRLOG_MAX];
+extern const char *const ww_selftest_names[WW_SELFTEST_MAX];
+
+/** SCSI power conditions of log page 0x1A, in ww_scsi_t.power_transitions
+ * order: "active", "idle_a", "idle_b", "idle_c", "standby_z", "standby_y". */
+extern const char *const ww_scsi_power_condition_names[6];
+
+/** Interface speed in bits per second, as smartctl reports it. */
+typedef struct ww_link {
+	ww_u64 max_bps;       /* SATA IDENTIFY word 76; NVMe sysfs
+				 max_link_speed x max_link_width */
+	ww_u64 current_bps;   /* SATA word 77; SAS page 0x18 negotiated rate;
+				 NVMe current_link_speed x current_link_width */
+	uint8_t pcie_width;   /* NVMe current link width (lanes), 0 = unknown */
+} ww_link_t;
+
 /* ---------------------------------------------------------------- SCSI --- */
 
 /** SCSI log pages the drive lists in page 0x00 (page<<8 | subpage). */
@@ -245,6 +303,9 @@ typedef struct ww_sas_phy {
 	uint32_t running_disparity_errors; /* bytes 36-39 RUNNING DISPARITY ERROR COUNT */
 	uint32_t loss_of_dword_sync;       /* bytes 40-43 LOSS OF DWORD SYNCHRONIZATION */
 	uint32_t phy_reset_problems;       /* bytes 44-47 PHY RESET PROBLEM */
+	uint8_t link_rate;                 /* byte 5 bits 3-0 NEGOTIATED LOGICAL
+					      LINK RATE: 8h 1.5, 9h 3, Ah 6, Bh 12,
+					      Ch 22.5 Gbit/s; below 8h not up */
 } ww_sas_phy_t;
 
 /** Phys kept from page 0x18. One port's parameter holds at most 5
@@ -264,6 +325,15 @@ typedef struct ww_scsi {
 	ww_i64 env_temperature_celsius;       /* page 0x0D/0x01 param 0 */
 	ww_u64 start_stop_cycles;             /* page 0x0E param 0x0004 */
 	ww_u64 specified_start_stop_cycles;   /* page 0x0E param 0x0003 */
+	ww_u64 load_unload_cycles;            /* page 0x0E param 0x0006 */
+	ww_u64 specified_load_unload_cycles;  /* page 0x0E param 0x0005 */
+	/* page 0x1A Power Condition Transitions: accumulated transitions to
+	 * active, idle_a, idle_b, idle_c, standby_z, standby_y (params 0x0001
+	 * to 0x0004, 0x0008, 0x0009; ww_scsi_power_condition_names) */
+	ww_u64 power_transitions[6];
+	ww_u64 grown_defects;                 /* READ DEFECT DATA GLIST entries */
+	ww_selftest_log_t self_test;          /* page 0x10 (copied to
+						 self_tests[WW_SELFTEST_SCSI]) */
 	char manufacture_year[5], manufacture_week[3]; /* page 0x0E param 1 */
 	ww_u64 percentage_used;               /* page 0x11 param 1 */
 	ww_u64 power_on_minutes;              /* page 0x15 param 0 */
@@ -381,6 +451,11 @@ typedef struct ww_health {
 					    workload rating (reads + writes) */
 	ww_u64 plp_start_count;          /* OCP C0h bytes 160-175 */
 	ww_u64 capacitor_health_percent; /* OCP C0h bytes 128-129 */
+
+	/* error and self-test logs (ww_errlog_names / ww_selftest_names) */
+	ww_errlog_t error_logs[WW_ERRLOG_MAX];
+	ww_selftest_log_t self_tests[WW_SELFTEST_MAX];
+	ww_link_t link;       /* interface speed */
 
 	/* smartctl's exit status for the run that produced this record
 	 * (smartctl(8) "RETURN VALUES", a bit mask): bits 3-7 are facts about

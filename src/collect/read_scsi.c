@@ -10,7 +10,8 @@
  * predate subpages (0x00/0xFF unsupported) get 0x0D/0x01 only when page 0x0D
  * gave no current temperature (absent or 0xFF), as a probe whose
  * "unsupported" answer is counted as a capability, not an error. Page
- * 0x0E/0x01 (utilization) is read only when 0x00/0xFF lists it. */
+ * 0x0E/0x01 (utilization) is read only when 0x00/0xFF lists it. Then READ
+ * DEFECT DATA for the grown defect list header (read_defects). */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -147,6 +148,38 @@ static void read_logs(ww_xport_t *x, uint8_t *buf, ww_health_t *h, ww_read_repor
 		read_log_page(x, ww_decoder_find(WW_DEC_SCSI_LOG, 0x0d, 0x01), buf, h, r);
 }
 
+/* READ DEFECT DATA (10), then (12) when (10) is unsupported or its 16-bit
+ * length is full: the grown list header only (REQ_GLIST = 1, REQ_PLIST = 0,
+ * format 100b bytes from index, allocation length = the header), as smartctl
+ * asks for "Elements in grown defect list". A data-in command: the device
+ * sends its list, nothing is changed. */
+static void read_defects(ww_xport_t *x, uint8_t *buf, ww_health_t *h, ww_read_report_t *r)
+{
+	uint8_t c10[10] = { 0x37, 0, 0x08 | 0x04, 0, 0, 0, 0, 0, 4, 0 };
+	uint8_t c12[12] = { 0xb7, 0x08 | 0x04, 0, 0, 0, 0, 0, 0, 0, 8, 0, 0 };
+	ww_cmd_status_t st;
+	int rc;
+
+	if (h->scsi.peripheral_type != 0) /* direct-access block devices */
+		return;
+	rc = run(x, c10, sizeof(c10), buf, 4, "READ DEFECT DATA(10)", &st, r);
+	if (rc == 0) {
+		rc = ww_decoder_run(ww_decoder_find(WW_DEC_SCSI_READ_DEFECT, 10, 0), buf,
+				    st.data_len, h);
+		if (rc != -EOVERFLOW) {
+			decoded(r, rc == -ENODATA || rc == -ENOTSUP ? 0 : rc);
+			return;
+		}
+	} else if (rc != -ENOTSUP) {
+		return;
+	}
+	if (run(x, c12, sizeof(c12), buf, 8, "READ DEFECT DATA(12)", &st, r) == 0) {
+		rc = ww_decoder_run(ww_decoder_find(WW_DEC_SCSI_READ_DEFECT, 12, 0), buf,
+				    st.data_len, h);
+		decoded(r, rc == -ENODATA || rc == -ENOTSUP ? 0 : rc);
+	}
+}
+
 /* The registry's VPD pages other than 0x00: those VPD 0x00 lists, or without
  * a list every page not marked WW_DEC_LISTED_ONLY. */
 static void read_vpds(ww_xport_t *x, const uint8_t *list, size_t list_len, bool have_list,
@@ -213,6 +246,7 @@ int ww_read_scsi(ww_xport_t *x, const ww_drive_t *d, ww_health_t *h, ww_read_rep
 		       "sysfs queue/logical_block_size");
 
 	read_logs(x, buf, h, r);
+	read_defects(x, buf, h, r);
 	ww_scsi_finish(h);
 	rc = 0;
 out:

@@ -34,6 +34,17 @@ static int scsi_vpd_pages_row(const uint8_t *buf, size_t len, ww_health_t *h)
 	return rc < 0 ? rc : 0;
 }
 
+/* READ DEFECT DATA (10) / (12): the list header */
+static int scsi_defect10_row(const uint8_t *buf, size_t len, ww_health_t *h)
+{
+	return ww_decode_scsi_defect_header(buf, len, false, h);
+}
+
+static int scsi_defect12_row(const uint8_t *buf, size_t len, ww_health_t *h)
+{
+	return ww_decode_scsi_defect_header(buf, len, true, h);
+}
+
 #define NVME(cmd, id, name, title, fn) \
 	{ WW_PROTO_NVME, cmd, id, 0, name, title, 512, fn, NULL, ww_nvme_finish, 0 }
 #define ATA(cmd, id, sub, name, title, fn) \
@@ -114,6 +125,8 @@ const ww_decoder_t ww_decoders[] = {
 	{ WW_PROTO_SCSI, WW_DEC_SCSI_LOG, 0x0e, 0x01, "scsi-utilization",
 	  "Utilization log page (0Eh/01h)", 0, ww_decode_scsi_utilization, NULL,
 	  ww_scsi_finish, 0 },
+	SCSI_LOG(0x10, 0x00, "scsi-self-test", "Self-Test Results log page (10h)",
+		 ww_scsi_log_self_test),
 	SCSI_LOG(0x11, 0x00, "scsi-ssd-media", "Solid State Media log page (11h)",
 		 ww_scsi_log_ssd_media),
 	SCSI_LOG(0x15, 0x00, "scsi-background-scan", "Background Scan Results log page (15h)",
@@ -122,8 +135,14 @@ const ww_decoder_t ww_decoders[] = {
 		 ww_scsi_log_sas_port),
 	SCSI_LOG(0x19, 0x00, "scsi-general-stats",
 		 "General Statistics and Performance log page (19h)", ww_scsi_log_general_stats),
+	SCSI_LOG(0x1a, 0x00, "scsi-power-conditions",
+		 "Power Condition Transitions log page (1Ah)", ww_scsi_log_power_conditions),
 	SCSI_LOG(0x2f, 0x00, "scsi-ie", "Informational Exceptions log page (2Fh)",
 		 ww_scsi_log_ie),
+	SCSI(WW_DEC_SCSI_READ_DEFECT, 10, "scsi-defects-10",
+	     "READ DEFECT DATA (10) list header (grown list)", 4, scsi_defect10_row, 0),
+	SCSI(WW_DEC_SCSI_READ_DEFECT, 12, "scsi-defects-12",
+	     "READ DEFECT DATA (12) list header (grown list)", 8, scsi_defect12_row, 0),
 };
 
 const size_t ww_n_decoders = sizeof(ww_decoders) / sizeof(ww_decoders[0]);

@@ -207,6 +207,14 @@ int ww_scsi_log_start_stop(ww_scsi_log_iter_t *it, ww_scsi_t *s)
 			set_counter(&s->start_stop_cycles, &p,
 				    "SCSI log page 0x0E param 0x0004");
 			break;
+		case 0x0005:
+			set_counter(&s->specified_load_unload_cycles, &p,
+				    "SCSI log page 0x0E param 0x0005");
+			break;
+		case 0x0006:
+			set_counter(&s->load_unload_cycles, &p,
+				    "SCSI log page 0x0E param 0x0006");
+			break;
 		}
 	}
 	return rc;
@@ -259,6 +267,7 @@ static int sas_phy(const uint8_t *d, size_t left, uint16_t port, ww_scsi_t *s, s
 	p->running_disparity_errors = (uint32_t)ww_scsi_be_counter(d + 36, 4, NULL);
 	p->loss_of_dword_sync = (uint32_t)ww_scsi_be_counter(d + 40, 4, NULL);
 	p->phy_reset_problems = (uint32_t)ww_scsi_be_counter(d + 44, 4, NULL);
+	p->link_rate = d[5] & 0x0f;
 	return 0;
 }
 
@@ -280,6 +289,66 @@ int ww_scsi_log_sas_port(ww_scsi_log_iter_t *it, ww_scsi_t *s)
 	}
 	if (rc == 0)
 		s->sas_phys_source = "SCSI log page 0x18 SAS phy log descriptors";
+	return rc;
+}
+
+/* One Self-Test Results parameter (data = byte 4 on) into the log summary;
+ * false for an unused parameter (all of code, result, number and hours 0). */
+static bool self_test_entry(const uint8_t *d, ww_selftest_log_t *l, bool newest)
+{
+	uint8_t res = d[0] & 0x0f;
+	uint64_t lba = ww_scsi_be_counter(d + 4, 8, NULL);
+	bool failed = res >= 3 && res <= 7; /* unknown error .. segment failed */
+
+	if (!d[0] && !d[1] && !d[2] && !d[3])
+		return false;
+	l->entries++;
+	l->failed += failed;
+	if (newest) {
+		l->has_last = true;
+		l->last_status = res;
+		l->last_passed = res == 0 ? 1 : failed ? 0 : -1;
+		l->last_hours = (uint64_t)d[2] << 8 | d[3];
+	}
+	/* the newest failed test's first failure, when it names one */
+	if (failed && !l->has_failing_lba && lba != UINT64_MAX) {
+		l->has_failing_lba = true;
+		l->failing_lba = lba;
+	}
+	return true;
+}
+
+int ww_scsi_log_self_test(ww_scsi_log_iter_t *it, ww_scsi_t *s)
+{
+	ww_selftest_log_t l = { 0 };
+	ww_scsi_log_param_t p;
+	int rc;
+
+	while ((rc = ww_scsi_log_next(it, &p)) > 0)
+		if (p.code >= 0x0001 && p.code <= 0x0014 && p.len >= 16)
+			self_test_entry(p.data, &l, p.code == 0x0001);
+	if (rc == 0) {
+		l.source = "SCSI log page 0x10 Self-Test Results";
+		s->self_test = l;
+	}
+	return rc;
+}
+
+int ww_scsi_log_power_conditions(ww_scsi_log_iter_t *it, ww_scsi_t *s)
+{
+	static const char *const src[6] = {
+		"SCSI log page 0x1A param 0x0001", "SCSI log page 0x1A param 0x0002",
+		"SCSI log page 0x1A param 0x0003", "SCSI log page 0x1A param 0x0004",
+		"SCSI log page 0x1A param 0x0008", "SCSI log page 0x1A param 0x0009",
+	};
+	static const uint16_t codes[6] = { 0x0001, 0x0002, 0x0003, 0x0004, 0x0008, 0x0009 };
+	ww_scsi_log_param_t p;
+	int rc;
+
+	while ((rc = ww_scsi_log_next(it, &p)) > 0)
+		for (int i = 0; i < 6; i++)
+			if (p.code == codes[i])
+				set_counter(&s->power_transitions[i], &p, src[i]);
 	return rc;
 }
 
@@ -380,6 +449,26 @@ static void blocks_to_bytes(ww_u64 *out, const ww_u64 *blocks, const ww_u64 *bs,
 	}
 }
 
+/* The fastest negotiated link rate of the drive's phys (page 0x18), in
+ * bit/s: SPL-4 NEGOTIATED LOGICAL LINK RATE 8h-Ch = 1.5, 3, 6, 12, 22.5
+ * Gbit/s (smartctl's current interface speed for SAS). */
+static void scsi_link_speed(ww_health_t *h)
+{
+	static const uint64_t bps[5] = { 1500000000ull, 3000000000ull, 6000000000ull,
+					 12000000000ull, 22500000000ull };
+	uint64_t best = 0;
+
+	for (size_t i = 0; i < h->scsi.n_sas_phys && i < WW_SCSI_MAX_SAS_PHYS; i++) {
+		uint8_t r = h->scsi.sas_phys[i].link_rate;
+
+		if (r >= 0x8 && r <= 0xc && bps[r - 8] > best)
+			best = bps[r - 8];
+	}
+	if (best)
+		WW_SET(h->link.current_bps, best,
+		       "SCSI log page 0x18 NEGOTIATED LOGICAL LINK RATE (fastest phy)");
+}
+
 void ww_scsi_finish(ww_health_t *h)
 {
 	ww_scsi_t *s = &h->scsi;
@@ -420,6 +509,10 @@ void ww_scsi_finish(ww_health_t *h)
 		h->endurance_used_percent = s->percentage_used;
 		h->endurance_used_percent.label = "scsi_ssd_media";
 	}
+
+	if (s->self_test.source)
+		h->self_tests[WW_SELFTEST_SCSI] = s->self_test;
+	scsi_link_speed(h);
 
 	if (WW_HAS(s->ie_asc)) {
 		if (s->ie_asc.value == 0x00)

@@ -33,7 +33,9 @@ int ww_scsi_log_environment(ww_scsi_log_iter_t *it, ww_scsi_t *s);
 
 /** 0x0E Start-Stop Cycle Counter log page (SPC-5): param 0x0001 date of
  * manufacture YYYYWW in ASCII (kept only when all digits), 0x0003 specified
- * cycle count over device lifetime, 0x0004 accumulated start-stop cycles. */
+ * cycle count over device lifetime, 0x0004 accumulated start-stop cycles,
+ * 0x0005 specified load-unload count over device lifetime, 0x0006
+ * accumulated load-unload cycles. */
 int ww_scsi_log_start_stop(ww_scsi_log_iter_t *it, ww_scsi_t *s);
 
 /** 0x11 Solid State Media log page (SBC-4): param 0x0001 byte 7 percentage
@@ -52,9 +54,24 @@ int ww_scsi_log_background_scan(ww_scsi_log_iter_t *it, ww_scsi_t *s);
  * descriptors follow byte 51 and are not read). Per descriptor: byte 1 phy
  * identifier, 8-15 SAS address, 32-35 invalid dword count, 36-39 running
  * disparity error count, 40-43 loss of dword synchronization, 44-47 phy
- * reset problem -> sas_phys[] (replaced, not merged), sas_phys_source. A
+ * reset problem, byte 5 bits 3-0 negotiated logical link rate -> sas_phys[]
+ * (replaced, not merged), sas_phys_source. A
  * descriptor running past its parameter is -EINVAL. */
 int ww_scsi_log_sas_port(ww_scsi_log_iter_t *it, ww_scsi_t *s);
+
+/** 0x10 Self-Test Results log page (SPC-5): parameters 0x0001 (the most
+ * recent) to 0x0014, 16 bytes each: byte 4 bits 7-5 self-test code, 3-0
+ * SELF-TEST RESULTS (0 no error, 1-2 aborted, 3-7 failed, Fh in progress),
+ * byte 5 self-test number, bytes 6-7 accumulated power on hours, 8-15
+ * address of first failure (all FFh: none). An unused parameter (code,
+ * result, number and hours all 0) is not an entry. -> self_test (entries,
+ * failed = results 3-7, the newest test, the newest failure's address). */
+int ww_scsi_log_self_test(ww_scsi_log_iter_t *it, ww_scsi_t *s);
+
+/** 0x1A Power Condition Transitions log page (SPC-5): accumulated
+ * transitions to active (0x0001), idle_a (0x0002), idle_b (0x0003), idle_c
+ * (0x0004), standby_z (0x0008), standby_y (0x0009) -> power_transitions[]. */
+int ww_scsi_log_power_conditions(ww_scsi_log_iter_t *it, ww_scsi_t *s);
 
 /** 0x19 General Statistics and Performance log page (SPC-5), param 0x0001
  * (General Access Statistics and Performance): bytes 20-27 number of logical

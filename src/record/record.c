@@ -150,3 +150,8 @@ void ww_nvme_smart_set_absent(ww_nvme_smart_t *s, size_t offset)
 	if (s && b >= 0)
 		s->absent |= 1u << b;
 }
+
+const char *const ww_errlog_names[WW_ERRLOG_MAX] = { "summary", "extended", "nvme" };
+const char *const ww_selftest_names[WW_SELFTEST_MAX] = { "standard", "extended", "nvme", "scsi" };
+const char *const ww_scsi_power_condition_names[6] = { "active", "idle_a", "idle_b",
+							"idle_c", "standby_z", "standby_y" };

@@ -23,6 +23,7 @@ struct script {
 	const char *page_0d;       /* file for page 0x0D */
 	bool util_rejected;        /* LOG SENSE 0x0E/0x01: ILLEGAL REQUEST */
 	bool lists_18;             /* page 0x00 also lists 0x18 (SAS port) */
+	bool defects10_rejected;   /* READ DEFECT DATA (10): ILLEGAL REQUEST */
 };
 
 /* One block answering `cdb` with tests/fixtures/scsi/FILE, or, for a NULL
@@ -109,6 +110,17 @@ static void open_script(const struct script *s, ww_fake_t *f)
 	ls[2] = 0x4e;
 	ls[3] = 0x01;
 	answer(&c, ls, 10, 0xfffc, s->util_rejected ? NULL : "log_0e01_utilization.hex", NULL, 0);
+	/* READ DEFECT DATA list headers (SBC-4): GLISTV, format 100b, length 0:
+	 * the Toshiba's "Elements in grown defect list: 0"; (12) length 8 x 3 */
+	{
+		static const uint8_t c10[10] = { 0x37, 0, 0x0c, 0, 0, 0, 0, 0, 4, 0 };
+		static const uint8_t c12[12] = { 0xb7, 0x0c, 0, 0, 0, 0, 0, 0, 0, 8, 0, 0 };
+		static const uint8_t h10[4] = { 0, 0x0c, 0, 0 };
+		static const uint8_t h12[8] = { 0, 0x0c, 0, 0, 0, 0, 0, 24 };
+
+		answer(&c, c10, 10, 4, NULL, s->defects10_rejected ? NULL : h10, 4);
+		answer(&c, c12, 12, 8, NULL, h12, 8);
+	}
 	CHECK(ww_fake_open_cap(f, &c) == 0);
 	ww_cap_free(&c);
 }
@@ -175,9 +187,13 @@ static void test_reader(void)
 	CHECK_EQ_U64(r.n_errors, 0);
 	CHECK_EQ_U64(r.n_decode_errors, 0);
 	CHECK_EQ_U64(r.n_unsupported, 0);
-	/* INQUIRY, VPD 00/80/83/B1, RC16, LOG SENSE 00, 00/FF, 9 pages, 0D/01 = 18 */
-	CHECK_EQ_U64(r.n_cmds, 18);
+	/* INQUIRY, VPD 00/80/83/B1, RC16, LOG SENSE 00, 00/FF, 9 pages, 0D/01,
+	 * READ DEFECT DATA(10) = 19 */
+	CHECK_EQ_U64(r.n_cmds, 19);
 	CHECK_STR(r.cmds[0].what, "INQUIRY");
+	CHECK_STR(r.cmds[18].what, "READ DEFECT DATA(10)");
+	CHECK_EQ_U64(h.scsi.grown_defects.value, 0);
+	CHECK(WW_HAS(h.scsi.grown_defects));
 	ww_fake_close(&f);
 
 	/* no subpage list, 0x0D gives a temperature: 0x0D/0x01 is not asked */
@@ -215,12 +231,13 @@ static void test_reader(void)
 	CHECK_EQ_I64(ww_read_scsi(&f4.x, &d, &h, &r), 0);
 	check_log_cdbs(&f4);
 	CHECK(sent_log(&f4, 0x0e, 0x01));
-	CHECK_EQ_U64(f4.cdbs[f4.n_sent - 1][0], 0x4d); /* the last command */
-	CHECK_EQ_U64(f4.cdbs[f4.n_sent - 1][2], 0x4e);
-	CHECK_EQ_U64(f4.cdbs[f4.n_sent - 1][3], 0x01);
+	CHECK_EQ_U64(f4.cdbs[f4.n_sent - 2][0], 0x4d); /* the last LOG SENSE */
+	CHECK_EQ_U64(f4.cdbs[f4.n_sent - 2][2], 0x4e);
+	CHECK_EQ_U64(f4.cdbs[f4.n_sent - 2][3], 0x01);
+	CHECK_EQ_U64(f4.cdbs[f4.n_sent - 1][0], 0x37); /* then READ DEFECT DATA(10) */
 	CHECK_EQ_U64(h.workload_utilization_centipercent.value, 3000);
 	CHECK_STR(h.workload_utilization_centipercent.label, "scsi_utilization");
-	CHECK_EQ_U64(r.n_cmds, 19);
+	CHECK_EQ_U64(r.n_cmds, 20);
 	CHECK_STR(r.cmds[18].what, "LOG SENSE 0x0e/0x01");
 	CHECK_EQ_U64(r.n_errors, 0);
 	CHECK_EQ_U64(r.n_decode_errors, 0);
@@ -240,6 +257,23 @@ static void test_reader(void)
 	/* no subpage list at all (s2 above): 0x0E/0x01 is never guessed */
 	CHECK(!sent_log(&f2, 0x0e, 0x01));
 	ww_fake_close(&f2);
+
+	/* READ DEFECT DATA (10) rejected: (12) is asked, 24 bytes / 8 = 3 */
+	struct script s6 = { .subpages_supported = true, .page_0d = "log_0d_temperature.hex",
+			     .defects10_rejected = true };
+	ww_fake_t f6;
+
+	open_script(&s6, &f6);
+	memset(&h, 0, sizeof(h));
+	memset(&r, 0, sizeof(r));
+	CHECK_EQ_I64(ww_read_scsi(&f6.x, &d, &h, &r), 0);
+	CHECK_STR(r.cmds[r.n_cmds - 2].what, "READ DEFECT DATA(10)");
+	CHECK_EQ_U64(r.cmds[r.n_cmds - 2].result, WW_CMD_UNSUPPORTED);
+	CHECK_STR(r.cmds[r.n_cmds - 1].what, "READ DEFECT DATA(12)");
+	CHECK_EQ_U64(h.scsi.grown_defects.value, 3);
+	CHECK_STR(h.scsi.grown_defects.source,
+		  "SCSI READ DEFECT DATA (12) grown defect list length / descriptor size");
+	ww_fake_close(&f6);
 
 	/* the probe: VPD 0x00 without 0x89 */
 	bool is_ata = true;
@@ -272,7 +306,7 @@ static void test_reader_sas_port(void)
 	memset(&r, 0, sizeof(r));
 	CHECK_EQ_I64(ww_read_scsi(&f2.x, &d, &h, &r), 0);
 	CHECK(sent_log(&f2, 0x18, 0));
-	CHECK_EQ_U64(r.n_cmds, 19);
+	CHECK_EQ_U64(r.n_cmds, 20);
 	CHECK_EQ_U64(r.n_decode_errors, 0);
 	CHECK_EQ_U64(h.scsi.n_sas_phys, 2);
 	CHECK_EQ_U64(h.scsi.sas_phys[0].invalid_dwords, 16);
