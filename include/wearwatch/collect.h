@@ -26,7 +26,10 @@ extern "C" {
 void ww_report_cmd(ww_read_report_t *r, const char *what, const ww_cmd_status_t *st);
 
 /** NVMe: Identify Controller, Identify Namespace for each namespace in
- * d->namespaces, SMART / Health log (02h, NSID FFFFFFFFh). x is the controller.
+ * d->namespaces, SMART / Health log (02h, NSID FFFFFFFFh), then the endurance
+ * logs (ww_read_nvme_endurance), the Error Information log (01h, up to 16
+ * entries, ELPE + 1 at most) and, where OACS bit 4 is set, the Device
+ * Self-test log (06h). x is the controller.
  * Returns 0 when the SMART log was read, -errno otherwise (report says why). */
 int ww_read_nvme(ww_xport_t *x, const ww_drive_t *d, ww_health_t *h, ww_read_report_t *r);
 
@@ -42,7 +45,10 @@ void ww_read_nvme_endurance(ww_xport_t *x, ww_health_t *h, ww_read_report_t *r);
 /** ATA through SAT: CHECK POWER MODE (stop if standby: returns 0 with
  * r->standby set), IDENTIFY DEVICE, SMART RETURN STATUS, SMART READ DATA,
  * SMART READ THRESHOLDS, READ LOG EXT of the GP log directory and the Device
- * Statistics pages. Returns 0 when IDENTIFY succeeded, -errno otherwise. */
+ * Statistics pages, then the error and self-test logs (READ LOG EXT 03h/07h
+ * where the directory lists them, else SMART READ LOG 01h/06h where the
+ * drive says it keeps them). Returns 0 when IDENTIFY succeeded, -errno
+ * otherwise. */
 int ww_read_ata(ww_xport_t *x, const ww_drive_t *d, ww_health_t *h, ww_read_report_t *r);
 
 /** SCSI: INQUIRY, VPD 0x80/0x83/0xB1, READ CAPACITY(16), LOG SENSE (SP=0,

@@ -76,6 +76,34 @@ int ww_decode_ata_smart_thresholds(const uint8_t *buf, size_t len, ww_health_t *
  * (bytes 0-1) is 0. len >= 512 or -EMSGSIZE. */
 int ww_decode_ata_log_directory(const uint8_t *buf, size_t len, ww_health_t *h);
 
+/** SMART summary error log (SMART READ LOG 01h, 512 B; ACS-4): bytes
+ * 452-453 device error count -> h->error_logs[WW_ERRLOG_ATA_SUMMARY].count
+ * (what smartctl prints as "ATA Error Count", JSON ata_smart_error_log.
+ * summary.count); entries = the data structures it holds (byte 1 index
+ * nonzero: min(count, 5)). -EMSGSIZE under 512 bytes. */
+int ww_decode_ata_error_log(const uint8_t *buf, size_t len, ww_health_t *h);
+
+/** Extended Comprehensive SMART Error log (READ LOG EXT 03h, pages read
+ * from page 0; ACS-4): byte 0 version 01h (else -EINVAL), bytes 2-3 index,
+ * bytes 500-501 device error count -> error_logs[WW_ERRLOG_ATA_EXTENDED]
+ * (smartctl's ata_smart_error_log.extended.count). */
+int ww_decode_ata_xerror_log(const uint8_t *buf, size_t len, ww_health_t *h);
+
+/** SMART self-test log (SMART READ LOG 06h, 512 B; ACS-4): 21 descriptors
+ * of 24 bytes from byte 2 (byte 0 test, 1 execution status bits 7-4, 2-3
+ * life timestamp in hours, 5-8 failing LBA), byte 508 the newest (1-21, 0 =
+ * none) -> self_tests[WW_SELFTEST_ATA_STANDARD]: non-empty descriptors,
+ * failed = status 3-8 (smartctl's error_count_total), the newest test's
+ * status, hours and verdict, the newest failed test's LBA (not FFFFFFFFh). */
+int ww_decode_ata_selftest_log(const uint8_t *buf, size_t len, ww_health_t *h);
+
+/** Extended SMART self-test log (READ LOG EXT 07h, 512-byte pages from page
+ * 0, at most 16; ACS-4): byte 0 version 01h (else -EINVAL), bytes 2-3 the
+ * newest descriptor's index, 19 descriptors of 26 bytes from byte 4 of every
+ * page (failing LBA 48-bit at 5-10) -> self_tests[WW_SELFTEST_ATA_EXTENDED],
+ * as the standard log. */
+int ww_decode_ata_xselftest_log(const uint8_t *buf, size_t len, ww_health_t *h);
+
 /** One Device Statistics page (log 04h, 512 B). Header: bytes 0-1 revision
  * (nonzero), byte 2 page number. Each statistic is a LE qword whose byte 7
  * holds flags (bit 63 supported, bit 62 valid); a statistic is taken only
@@ -304,6 +332,28 @@ int ww_decode_nvme_id_ctrl(const uint8_t *buf, size_t len, ww_health_t *h);
  * is also what an inactive namespace (all zero) returns. */
 int ww_decode_nvme_id_ns(const uint8_t *buf, size_t len, ww_nvme_ns_t *ns);
 
+#define WW_NVME_LID_ERROR 0x01
+#define WW_NVME_LID_SELFTEST 0x06
+#define WW_NVME_ERROR_ENTRY_LEN 64u   /* one Error Information log entry */
+#define WW_NVME_SELFTEST_LOG_LEN 564u /* Device Self-test log */
+#define WW_NVME_OACS_SELFTEST (1u << 4)
+
+/** Error Information log (LID 01h): len / 64 entries (Error Information Log
+ * Entry, NVMe Base 2.0): bytes 0-7 Error Count, 0 = unused. ->
+ * h->error_logs[WW_ERRLOG_NVME]: entries = the used ones, count = the
+ * largest Error Count (the newest error's; the controller counts its errors
+ * over its life, as SMART log 02h's Number of Error Information Log Entries
+ * does). -EMSGSIZE under 64 bytes. */
+int ww_decode_nvme_error_log(const uint8_t *buf, size_t len, ww_health_t *h);
+
+/** Device Self-test log (LID 06h, 564 bytes; NVMe Base 2.0): 20 Self-test
+ * Result Data Structures of 28 bytes from byte 4, newest first: byte 0 bits
+ * 3-0 result (0 no error, 1-4 and 8-9 aborted, 5 fatal, 6-7 segment(s)
+ * failed, Fh unused), bytes 4-11 power on hours, byte 2 bit 1 failing LBA
+ * valid, bytes 16-23 failing LBA -> h->self_tests[WW_SELFTEST_NVME]
+ * (failed = results 5-7). -EMSGSIZE under 564 bytes. */
+int ww_decode_nvme_selftest_log(const uint8_t *buf, size_t len, ww_health_t *h);
+
 /** Derive record fields that need several NVMe structures, after the
  * decoders above ran (h->nvme_ns[0..n_nvme_ns) filled):
  *   capacity_bytes       sum over namespaces of NSZE x LBA size (saturating);
@@ -531,7 +581,8 @@ typedef enum ww_decoder_cmd {
 	WW_DEC_NVME_IDENTIFY = 0,  /* Identify; id = CNS */
 	WW_DEC_NVME_LOG,           /* Get Log Page; id = Log Identifier */
 	WW_DEC_ATA_IDENTIFY,       /* IDENTIFY DEVICE */
-	WW_DEC_ATA_SMART,          /* SMART; id = FEATURE (D0h READ DATA, D1h READ THRESHOLDS) */
+	WW_DEC_ATA_SMART,          /* SMART; id = FEATURE (D0h READ DATA, D1h READ
+				      THRESHOLDS, D5h READ LOG: sub = log address) */
 	WW_DEC_ATA_LOG,            /* READ LOG EXT; id = log address, sub = page number */
 	WW_DEC_SCSI_INQUIRY,       /* standard INQUIRY data */
 	WW_DEC_SCSI_VPD,           /* INQUIRY with EVPD = 1; id = page code */

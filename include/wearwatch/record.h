@@ -136,7 +136,9 @@ typedef struct ww_nvme_ctrl {
 	uint32_t nn;                     /* number of namespaces */
 	uint8_t ieee_oui[3];             /* as printed by smartctl: [2][1][0] */
 	uint32_t ctratt;                 /* bit 4: endurance groups */
+	uint16_t oacs;                   /* bytes 256-257; bit 4 Device Self-test */
 	uint8_t lpa;
+	uint8_t elpe;                    /* byte 262: error log entries - 1 */
 } ww_nvme_ctrl_t;
 
 /** One namespace of an NVMe controller (Identify Namespace, CNS 00h). */
@@ -218,6 +220,15 @@ typedef struct ww_ata {
 	uint16_t devstat_log_pages;           /* GP log directory count for log 04h */
 	uint8_t devstat_pages[32];            /* Device Statistics page 0 list */
 	size_t n_devstat_pages;
+	/* what the logs of errors and self-tests need to be read */
+	bool id_smart_errlog, id_smart_selftest; /* IDENTIFY word 84/87 bits 0/1 */
+	bool has_smart_caps;                  /* SMART READ DATA bytes 362-373 read: */
+	uint8_t self_test_exec_status;        /* byte 363 */
+	uint8_t offline_capability;           /* byte 367 (bit 4 self-test) */
+	uint16_t smart_capability;            /* bytes 368-369 */
+	uint8_t errorlog_capability;          /* byte 370 (bit 0 error logging) */
+	uint16_t xerror_log_pages;            /* GP log directory count, log 03h */
+	uint16_t xselftest_log_pages;         /* GP log directory count, log 07h */
 } ww_ata_t;
 
 /* --------------------------------------------- error and self-test logs --- */
@@ -271,11 +282,9 @@ extern const char *const ww_scsi_power_condition_names[6];
 
 /** Interface speed in bits per second, as smartctl reports it. */
 typedef struct ww_link {
-	ww_u64 max_bps;       /* SATA IDENTIFY word 76; NVMe sysfs
-				 max_link_speed x max_link_width */
-	ww_u64 current_bps;   /* SATA word 77; SAS page 0x18 negotiated rate;
-				 NVMe current_link_speed x current_link_width */
-	uint8_t pcie_width;   /* NVMe current link width (lanes), 0 = unknown */
+	ww_u64 max_bps;       /* SATA IDENTIFY word 76 (fastest generation) */
+	ww_u64 current_bps;   /* SATA word 77; SAS page 0x18 negotiated rate
+				 (NVMe: the PCIe link, in ww_drive_t) */
 } ww_link_t;
 
 /* ---------------------------------------------------------------- SCSI --- */

@@ -1,6 +1,6 @@
 /* ATA reader through SAT (see collect.h): power check first, then IDENTIFY,
- * SMART and the Device Statistics log. Only sat.h commands are sent, all of
- * them reads. */
+ * SMART, the Device Statistics log and the error and self-test logs. Only
+ * sat.h commands are sent, all of them reads. */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -89,6 +89,46 @@ static void ww_read_ata_devstat(ww_xport_t *x, ww_health_t *h, ww_read_report_t 
 	}
 }
 
+/* One log into its registry row's decoder: READ LOG EXT of `pages` pages
+ * from page 0 (smart: SMART READ LOG, one sector) */
+static void ww_read_ata_log(ww_xport_t *x, bool smart, uint8_t log, uint16_t pages,
+			    const char *what, ww_health_t *h, ww_read_report_t *r)
+{
+	uint8_t buf[4 * WW_ATA_SECTOR];
+	const ww_decoder_t *d = smart ? ww_decoder_find(WW_DEC_ATA_SMART, 0xd5, log) :
+					ww_decoder_find(WW_DEC_ATA_LOG, log, 0);
+	ww_cmd_status_t st;
+	int rc;
+
+	if (pages > 4)
+		pages = 4;
+	rc = smart ? ww_sat_smart_read_log(x, log, buf, &st) :
+		     ww_sat_read_log_ext(x, log, 0, pages, buf, (size_t)pages * WW_ATA_SECTOR, &st);
+	ww_ata_note(r, what, &st, rc);
+	if (rc == 0)
+		ww_ata_decoded(r, ww_decoder_run(d, buf, (size_t)pages * WW_ATA_SECTOR, h));
+}
+
+/* The error and self-test logs, as smartctl -x reads them: the extended log
+ * where the GP log directory lists it, else the SMART log where SMART READ
+ * DATA (byte 370 bit 0, byte 367 bit 4) or IDENTIFY (word 84/87 bits 0, 1)
+ * says the drive keeps it. Reads only (SMART READ LOG, READ LOG EXT). */
+static void ww_read_ata_logs(ww_xport_t *x, ww_health_t *h, ww_read_report_t *r)
+{
+	const ww_ata_t *a = &h->ata;
+
+	if (!a->smart_supported || !a->smart_enabled)
+		return;
+	if (a->xerror_log_pages)
+		ww_read_ata_log(x, false, 0x03, 1, "READ LOG EXT 03h page 0", h, r);
+	else if ((a->has_smart_caps && (a->errorlog_capability & 1)) || a->id_smart_errlog)
+		ww_read_ata_log(x, true, 0x01, 1, "SMART READ LOG 01h", h, r);
+	if (a->xselftest_log_pages)
+		ww_read_ata_log(x, false, 0x07, a->xselftest_log_pages, "READ LOG EXT 07h", h, r);
+	else if ((a->has_smart_caps && (a->offline_capability & 0x10)) || a->id_smart_selftest)
+		ww_read_ata_log(x, true, 0x06, 1, "SMART READ LOG 06h", h, r);
+}
+
 int ww_read_ata(ww_xport_t *x, const ww_drive_t *d, ww_health_t *h, ww_read_report_t *r)
 {
 	uint8_t buf[512];
@@ -150,6 +190,7 @@ int ww_read_ata(ww_xport_t *x, const ww_drive_t *d, ww_health_t *h, ww_read_repo
 
 	if (h->ata.gp_log_supported)
 		ww_read_ata_devstat(x, h, r);
+	ww_read_ata_logs(x, h, r);
 
 	ww_ata_finish_db(h); /* + drive database presets: per-model attribute meanings */
 	return 0;

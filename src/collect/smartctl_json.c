@@ -456,10 +456,99 @@ static void parse_scsi(json_object *j, ww_health_t *h)
 	if (jget_u64(j, "scsi_start_stop_cycle_counter.accumulated_start_stop_cycles", &v))
 		WW_SET(s->start_stop_cycles, v,
 		       SRC("scsi_start_stop_cycle_counter.accumulated_start_stop_cycles"));
+	if (jget_u64(j, "scsi_start_stop_cycle_counter.specified_cycle_count_over_device_lifetime",
+		     &v))
+		WW_SET(s->specified_start_stop_cycles, v,
+		       SRC("scsi_start_stop_cycle_counter.specified_cycle_count_over_device_lifetime"));
+	if (jget_u64(j, "scsi_start_stop_cycle_counter.accumulated_load_unload_cycles", &v))
+		WW_SET(s->load_unload_cycles, v,
+		       SRC("scsi_start_stop_cycle_counter.accumulated_load_unload_cycles"));
+	if (jget_u64(j, "scsi_start_stop_cycle_counter."
+			"specified_load_unload_count_over_device_lifetime", &v))
+		WW_SET(s->specified_load_unload_cycles, v,
+		       SRC("scsi_start_stop_cycle_counter.specified_load_unload_count_over_device_lifetime"));
+	if (jget_u64(j, "scsi_grown_defect_list", &v))
+		WW_SET(s->grown_defects, v, SRC("scsi_grown_defect_list"));
 	if (jget_u64(j, "power_on_time.hours", &v)) {
 		jget_u64(j, "power_on_time.minutes", &m);
 		WW_SET(s->power_on_minutes, v * 60 + m, SRC("power_on_time"));
 	}
+}
+
+/* ata_smart_self_test_log.{standard,extended}: the counts from the table
+ * (the same rule as the native log: status 3-8 failed, table[0] the
+ * newest) */
+static void parse_selftest(json_object *log, const char *src, ww_selftest_log_t *l)
+{
+	json_object *t = jget(log, "table");
+	uint64_t v;
+
+	memset(l, 0, sizeof(*l));
+	l->source = src;
+	for (size_t i = 0; t && json_object_is_type(t, json_type_array) &&
+			   i < json_object_array_length(t); i++) {
+		json_object *e = json_object_array_get_idx(t, i);
+		uint8_t st;
+		bool failed;
+
+		if (!jget_u64(e, "status.value", &v))
+			continue;
+		st = (uint8_t)(v >> 4);
+		failed = st >= 3 && st <= 8;
+		l->entries++;
+		l->failed += failed;
+		if (!l->has_last) {
+			l->has_last = true;
+			l->last_status = st;
+			l->last_passed = st == 0 ? 1 : failed ? 0 : -1;
+			jget_u64(e, "lifetime_hours", &l->last_hours);
+		}
+		if (failed && !l->has_failing_lba && jget_u64(e, "lba", &v)) {
+			l->has_failing_lba = true;
+			l->failing_lba = v;
+		}
+	}
+}
+
+/* The ATA error and self-test logs smartctl read */
+static void parse_ata_logs(json_object *j, ww_health_t *h)
+{
+	static const char *const esrc[2] = { SRC("ata_smart_error_log.summary.count"),
+					     SRC("ata_smart_error_log.extended.count") };
+	static const char *const ssrc[2] = { SRC("ata_smart_self_test_log.standard"),
+					     SRC("ata_smart_self_test_log.extended") };
+	static const char *const kind[2] = { "summary", "extended" };
+	static const char *const skind[2] = { "standard", "extended" };
+	char path[64];
+	json_object *o;
+
+	for (int i = 0; i < 2; i++) {
+		ww_errlog_t *e = &h->error_logs[WW_ERRLOG_ATA_SUMMARY + i];
+		uint64_t v;
+
+		snprintf(path, sizeof(path), "ata_smart_error_log.%s.count", kind[i]);
+		if (jget_u64(j, path, &e->count)) {
+			e->source = esrc[i];
+			snprintf(path, sizeof(path), "ata_smart_error_log.%s.logged_count", kind[i]);
+			e->entries = jget_u64(j, path, &v) ? (uint32_t)v : 0;
+		}
+		snprintf(path, sizeof(path), "ata_smart_self_test_log.%s", skind[i]);
+		if ((o = jget(j, path)) && json_object_is_type(o, json_type_object))
+			parse_selftest(o, ssrc[i], &h->self_tests[WW_SELFTEST_ATA_STANDARD + i]);
+	}
+}
+
+/* interface_speed.max/current: units_per_second x bits_per_unit */
+static void parse_link(json_object *j, ww_health_t *h)
+{
+	uint64_t u, b;
+
+	if (jget_u64(j, "interface_speed.max.units_per_second", &u) &&
+	    jget_u64(j, "interface_speed.max.bits_per_unit", &b))
+		WW_SET(h->link.max_bps, u * b, SRC("interface_speed.max"));
+	if (jget_u64(j, "interface_speed.current.units_per_second", &u) &&
+	    jget_u64(j, "interface_speed.current.bits_per_unit", &b))
+		WW_SET(h->link.current_bps, u * b, SRC("interface_speed.current"));
 }
 
 /* smartctl's normalised keys apply its drive database; they win. */
@@ -562,6 +651,7 @@ int ww_smartctl_parse(const char *json, size_t len, ww_health_t *h,
 		   jget(j, "ata_smart_data")) {
 		h->protocol = WW_PROTO_ATA;
 		parse_ata(j, h);
+		parse_ata_logs(j, h);
 		ww_ata_finish_db(h); /* + drive database presets: per-model attribute meanings */
 	} else if (!strcmp(proto, "SCSI") || jget(j, "scsi_error_counter_log") ||
 		   jget(j, "scsi_model_name") || jget(j, "scsi_vendor")) {
@@ -571,6 +661,7 @@ int ww_smartctl_parse(const char *json, size_t len, ww_health_t *h,
 		ww_scsi_finish(h);
 	}
 	parse_common(j, h, scsi);
+	parse_link(j, h);
 	if (info->exit_status >= 0 && info->exit_status <= 0xff) {
 		h->has_smartctl_exit = true;
 		h->smartctl_exit = (uint8_t)info->exit_status;

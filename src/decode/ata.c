@@ -63,6 +63,33 @@ static bool ww_word_valid(uint16_t w)
 	return (w & 0xc000) == 0x4000;
 }
 
+/* SATA signalling speed of a generation (1 Gen1 1.5, 2 Gen2 3.0, 3 Gen3
+ * 6.0 Gbit/s), 0 for any other */
+static uint64_t ww_sata_gen_bps(unsigned gen)
+{
+	static const uint64_t bps[4] = { 0, 1500000000ull, 3000000000ull, 6000000000ull };
+
+	return gen < 4 ? bps[gen] : 0;
+}
+
+/* IDENTIFY word 76 (SATA capabilities: bits 1-3 Gen1-3 supported; bit 0
+ * shall be 0, so FFFFh = not reported) and word 77 bits 3-1 (current
+ * negotiated speed), read as smartctl does: the fastest supported
+ * generation is the maximum. */
+static void ww_ata_sata_speed(uint16_t w76, uint16_t w77, ww_health_t *h)
+{
+	unsigned all = (w76 & 1) ? 0 : (w76 & 0xfe), max = 0, cur;
+
+	for (unsigned b = 1; b < 8; b++)
+		if (all & (1u << b))
+			max = b;
+	cur = (w77 & 1) ? 0 : (w77 >> 1) & 7;
+	if (ww_sata_gen_bps(max))
+		WW_SET(h->link.max_bps, ww_sata_gen_bps(max), "ATA IDENTIFY word 76 (SATA Gen)");
+	if (ww_sata_gen_bps(cur))
+		WW_SET(h->link.current_bps, ww_sata_gen_bps(cur), "ATA IDENTIFY word 77 bits 3-1");
+}
+
 ww_smart_status_t ww_decode_ata_smart_status(uint64_t lba)
 {
 	switch (lba & 0xffff00u) {
@@ -135,6 +162,14 @@ int ww_decode_ata_identify(const uint8_t *buf, size_t len, ww_health_t *h)
 		(ww_word_valid(ww_w(buf, 84)) && (ww_w(buf, 84) & (1u << 5))) ||
 		(ww_word_valid(ww_w(buf, 87)) && (ww_w(buf, 87) & (1u << 5)));
 
+	/* word 84 / 87 bits 0-1: SMART error logging, SMART self-test */
+	for (unsigned w = 84; w <= 87; w += 3)
+		if (ww_word_valid(ww_w(buf, w))) {
+			h->ata.id_smart_errlog |= ww_w(buf, w) & 1;
+			h->ata.id_smart_selftest |= (ww_w(buf, w) >> 1) & 1;
+		}
+	ww_ata_sata_speed(ww_w(buf, 76), ww_w(buf, 77), h);
+
 	h->ata.identify_has_checksum = (ww_w(buf, 255) & 0xff) == 0xa5;
 	h->ata.identify_checksum_ok = h->ata.identify_has_checksum && ww_sum_ok(buf);
 	return 0;
@@ -171,6 +206,11 @@ int ww_decode_ata_smart_data(const uint8_t *buf, size_t len, ww_health_t *h)
 		snprintf(at->name, sizeof(at->name), "%s", ww_ata_attr_name(e[0]));
 	}
 	a->smart_data_checksum_ok = ww_sum_ok(buf);
+	a->has_smart_caps = true;
+	a->self_test_exec_status = buf[363];
+	a->offline_capability = buf[367];
+	a->smart_capability = (uint16_t)ww_le(buf + 368, 2);
+	a->errorlog_capability = buf[370];
 	return 0;
 }
 
@@ -212,6 +252,8 @@ int ww_decode_ata_log_directory(const uint8_t *buf, size_t len, ww_health_t *h)
 		return -EINVAL;
 	h->ata.devstat_log_pages = ww_w(buf, 0x04);
 	h->ata.devstat_supported = h->ata.devstat_log_pages >= 1;
+	h->ata.xerror_log_pages = ww_w(buf, 0x03);
+	h->ata.xselftest_log_pages = ww_w(buf, 0x07);
 	return 0;
 }
 

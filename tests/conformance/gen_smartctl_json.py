@@ -53,8 +53,9 @@ def log_rows(j):
         table = log.get("table", [])
         if table:
             last = table[0]
-            yield ("last self-test status %s" % kind, str(last["status"]["value"]),
-                   "smartctl ata_smart_self_test_log.%s.table[0].status.value" % kind)
+            yield ("last self-test status %s" % kind, str(last["status"]["value"] >> 4),
+                   "smartctl ata_smart_self_test_log.%s.table[0].status.value bits 7-4"
+                   % kind)
             yield ("last self-test hours %s" % kind, str(last["lifetime_hours"]),
                    "smartctl ata_smart_self_test_log.%s.table[0].lifetime_hours" % kind)
 
@@ -83,7 +84,7 @@ def identity_rows(j):
             yield (field, str(ss[key]), "smartctl scsi_start_stop_cycle_counter.%s" % key)
 
 
-GENERATED = (attr_rows,)
+GENERATED = (attr_rows, log_rows, identity_rows)
 
 
 def generated_field(field):

@@ -182,12 +182,62 @@ static bool get_json_attr(const ww_health_t *h, const char *f, char *out, size_t
 	return true;
 }
 
+/* "error log count KIND", "self-test count|errors KIND", "last self-test
+ * status|hours KIND" (KIND: summary/extended, standard/extended) */
+static bool get_json_logs(const ww_health_t *h, const char *f, char *out, size_t len)
+{
+	char what[32], kind[16];
+	int i;
+
+	if (sscanf(f, "error log count %15s", kind) == 1) {
+		i = !strcmp(kind, "extended") ? WW_ERRLOG_ATA_EXTENDED : WW_ERRLOG_ATA_SUMMARY;
+		if (h->error_logs[i].source)
+			snprintf(out, len, "%llu", (unsigned long long)h->error_logs[i].count);
+		else
+			snprintf(out, len, "absent");
+		return true;
+	}
+	if (sscanf(f, "self-test %31s %15s", what, kind) != 2 &&
+	    sscanf(f, "last self-test %31s %15s", what, kind) != 2)
+		return false;
+	i = !strcmp(kind, "extended") ? WW_SELFTEST_ATA_EXTENDED : WW_SELFTEST_ATA_STANDARD;
+	const ww_selftest_log_t *t = &h->self_tests[i];
+	unsigned long long v = !strcmp(what, "count") ? t->entries : !strcmp(what, "errors") ?
+			       t->failed : !strcmp(what, "status") ? t->last_status : t->last_hours;
+
+	if (!t->source || (!strncmp(f, "last", 4) && !t->has_last))
+		snprintf(out, len, "absent");
+	else
+		snprintf(out, len, "%llu", v);
+	return true;
+}
+
+/* rotation rate, interface speed max/current, grown defects, (specified)
+ * load unload cycles */
+static bool get_json_identity(const ww_health_t *h, const char *f, char *out, size_t len)
+{
+	const ww_u64 *v = !strcmp(f, "rotation rate") ? &h->rotation_rate_rpm :
+			  !strcmp(f, "interface speed max") ? &h->link.max_bps :
+			  !strcmp(f, "interface speed current") ? &h->link.current_bps :
+			  !strcmp(f, "grown defects") ? &h->scsi.grown_defects :
+			  !strcmp(f, "load unload cycles") ? &h->scsi.load_unload_cycles :
+			  !strcmp(f, "specified load unload cycles") ?
+			  &h->scsi.specified_load_unload_cycles : NULL;
+
+	if (!v)
+		return false;
+	fmt_u(v, out, len);
+	return true;
+}
+
 static bool get_json(const struct loaded *l, const char *f, char *out, size_t len)
 {
 	const ww_health_t *h = l->h;
 
 	if (f[0] == '#')
 		return get_json_attr(h, f, out, len);
+	if (get_json_logs(h, f, out, len) || get_json_identity(h, f, out, len))
+		return true;
 	if (!strcmp(f, "no device data")) /* smartctl could not open the device */
 		snprintf(out, len, "%s", l->rc == -ENODATA ? "ENODATA" : "parsed");
 	else if (!strcmp(f, "POH")) /* seconds */
