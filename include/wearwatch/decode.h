@@ -109,11 +109,13 @@ int ww_decode_ata_xselftest_log(const uint8_t *buf, size_t len, ww_health_t *h);
  * holds flags (bit 63 supported, bit 62 valid); a statistic is taken only
  * when both are set.
  *  page 0: byte 8 = n, bytes 9.. = supported page numbers -> h->ata.devstat_pages
+ *  pages 1-7: every entry ww_ata_devstat_name knows -> h->ata.devstats[]
+ *          (an entry already there is replaced), and for the normalised fields:
  *  page 1: 0x10 power-on hours (32 bit), 0x18 logical sectors written (48 bit),
  *          0x28 logical sectors read (48 bit)
  *  page 5: 0x08 current temperature (signed 8 bit, Celsius)
  *  page 7: 0x08 percentage used endurance indicator (8 bit)
- * Other pages: -ENOTSUP. len >= 512 or -EMSGSIZE. */
+ * Other pages (FFh vendor specific): -ENOTSUP. len >= 512 or -EMSGSIZE. */
 int ww_decode_ata_devstat(const uint8_t *buf, size_t len, ww_health_t *h);
 
 /** Fill the normalised health fields from what the decoders above stored.
@@ -259,6 +261,16 @@ const char *ww_ata_attr_name(uint8_t id);
  * ",HDD" are "Unknown_SSD_Attribute" on an SSD, ",SSD" ones
  * "Unknown_HDD_Attribute" on an HDD, as smartctl prints them. Never NULL. */
 const char *ww_ata_attr_name_rpm(uint8_t id, unsigned rpm);
+
+/** Device Statistics entry of `page` (1-7) at `offset` as smartctl names it
+ * ("Lifetime Power-On Resets", "Number of Interface CRC Errors"; ACS-4 9.5,
+ * smartmontools' devstat_info tables); *size = its value's bytes, -1 for a
+ * signed byte (temperatures). NULL for an offset the spec does not define
+ * (then the entry is not read). */
+const char *ww_ata_devstat_name(uint8_t page, uint16_t offset, int *size);
+
+/** The name of a Device Statistics page ("General Statistics"), NULL past 7. */
+const char *ww_ata_devstat_page_name(uint8_t page);
 
 /** The DEFAULT entry's format for id (WW_RAWFMT_RAW48 for ids it does not
  * list). */

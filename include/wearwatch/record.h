@@ -197,6 +197,19 @@ typedef struct ww_ata_attr {
 
 #define WW_ATA_MAX_ATTRS 30
 
+/** One Device Statistics entry (log 04h, ACS-4 9.5), flagged supported and
+ * valid by the drive (byte 7 bits 7, 6); the value in the entry's size
+ * (ww_ata_devstat_name), signed for the temperatures. */
+typedef struct ww_ata_devstat {
+	uint8_t page;
+	uint16_t offset;     /* byte offset of the qword in its page */
+	int64_t value;
+	bool normalized;     /* byte 7 bit 5: a normalised value, not a count */
+} ww_ata_devstat_t;
+
+/* ACS-4 defines 42 statistics over pages 1-7 */
+#define WW_ATA_MAX_DEVSTATS 48
+
 typedef struct ww_ata {
 	ww_ata_attr_t attrs[WW_ATA_MAX_ATTRS];
 	size_t n_attrs;
@@ -220,6 +233,10 @@ typedef struct ww_ata {
 	uint16_t devstat_log_pages;           /* GP log directory count for log 04h */
 	uint8_t devstat_pages[32];            /* Device Statistics page 0 list */
 	size_t n_devstat_pages;
+	ww_ata_devstat_t devstats[WW_ATA_MAX_DEVSTATS]; /* every entry read, in
+						 page and offset order */
+	size_t n_devstats;
+	const char *devstats_source;
 	/* what the logs of errors and self-tests need to be read */
 	bool id_smart_errlog, id_smart_selftest; /* IDENTIFY word 84/87 bits 0/1 */
 	bool has_smart_caps;                  /* SMART READ DATA bytes 362-373 read: */

@@ -175,6 +175,26 @@ static void parse_identity(json_object *j, ww_health_t *h)
 		WW_SET(h->rotation_rate_rpm, v ? v : 1, SRC("rotation_rate"));
 }
 
+/* One valid ata_device_statistics entry into the generic list, the entries
+ * ACS-4 defines only (as the native decoder keeps them) */
+static void devstat_entry(json_object *e, uint64_t page, uint64_t off, ww_ata_t *a)
+{
+	ww_ata_devstat_t *d;
+	bool norm = false;
+	int64_t v;
+
+	if (page > 7 || off > 0xffff || !ww_ata_devstat_name((uint8_t)page, (uint16_t)off, NULL) ||
+	    a->n_devstats >= WW_ATA_MAX_DEVSTATS || !jget_i64(e, "value", &v))
+		return;
+	jget_bool(e, "flags.normalized", &norm);
+	d = &a->devstats[a->n_devstats++];
+	d->page = (uint8_t)page;
+	d->offset = (uint16_t)off;
+	d->value = v;
+	d->normalized = norm;
+	a->devstats_source = SRC("ata_device_statistics");
+}
+
 static void parse_ata(json_object *j, ww_health_t *h)
 {
 	json_object *t = jget(j, "ata_smart_attributes.table");
@@ -246,6 +266,7 @@ static void parse_ata(json_object *j, ww_health_t *h)
 			jget_bool(e, "flags.valid", &valid);
 			if (!valid)
 				continue;
+			devstat_entry(e, num, off, &h->ata);
 			if (num == 1 && off == 0x10 && jget_u64(e, "value", &v))
 				WW_SET(h->ata.devstat_power_on_hours, v,
 				       SRC("ata_device_statistics page 1 offset 0x10"));

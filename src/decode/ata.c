@@ -268,6 +268,34 @@ static bool ww_devstat(const uint8_t *page, unsigned off, unsigned width, uint64
 	return true;
 }
 
+/* Every named, supported and valid entry of page 1-7 into a->devstats[] */
+static void ww_ata_devstats(const uint8_t *buf, ww_ata_t *a)
+{
+	uint8_t page = buf[2];
+	size_t k = 0;
+
+	/* drop what an earlier read of the same page left */
+	for (size_t i = 0; i < a->n_devstats; i++)
+		if (a->devstats[i].page != page)
+			a->devstats[k++] = a->devstats[i];
+	a->n_devstats = k;
+	for (uint16_t off = 8; off + 8 <= WW_ATA_SECTOR && a->n_devstats < WW_ATA_MAX_DEVSTATS;
+	     off += 8) {
+		const uint8_t *q = buf + off;
+		int size;
+		ww_ata_devstat_t *e;
+
+		if ((q[7] & 0xc0) != 0xc0 || !ww_ata_devstat_name(page, off, &size))
+			continue;
+		e = &a->devstats[a->n_devstats++];
+		e->page = page;
+		e->offset = off;
+		e->value = size < 0 ? (int8_t)q[0] : (int64_t)ww_le(q, (unsigned)size);
+		e->normalized = q[7] & 0x20;
+	}
+	a->devstats_source = "ATA Device Statistics log (04h)";
+}
+
 int ww_decode_ata_devstat(const uint8_t *buf, size_t len, ww_health_t *h)
 {
 	ww_ata_t *a;
@@ -295,7 +323,14 @@ int ww_decode_ata_devstat(const uint8_t *buf, size_t len, ww_health_t *h)
 		}
 		return 0;
 	}
+	case 0x02:
+	case 0x03:
+	case 0x04:
+	case 0x06:
+		ww_ata_devstats(buf, a);
+		return 0;
 	case 0x01:
+		ww_ata_devstats(buf, a);
 		if (ww_devstat(buf, 0x10, 4, &v))
 			WW_SET(a->devstat_power_on_hours, v,
 			       "ATA Device Statistics page 1 offset 0x10");
@@ -307,11 +342,13 @@ int ww_decode_ata_devstat(const uint8_t *buf, size_t len, ww_health_t *h)
 			       "ATA Device Statistics page 1 offset 0x28");
 		return 0;
 	case 0x05:
+		ww_ata_devstats(buf, a);
 		if (ww_devstat(buf, 0x08, 1, &v))
 			WW_SET(a->devstat_temperature_celsius, (int8_t)v,
 			       "ATA Device Statistics page 5 offset 0x08");
 		return 0;
 	case 0x07:
+		ww_ata_devstats(buf, a);
 		if (ww_devstat(buf, 0x08, 1, &v))
 			WW_SET(a->devstat_percentage_used, v,
 			       "ATA Device Statistics page 7 offset 0x08");

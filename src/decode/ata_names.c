@@ -102,3 +102,57 @@ ww_ata_rawfmt_t ww_ata_attr_default_format(uint8_t id)
 	return ww_ata_defaults[id].format ? (ww_ata_rawfmt_t)ww_ata_defaults[id].format
 					   : WW_RAWFMT_RAW48;
 }
+
+/* Device Statistics entries by page (1-7) and index (offset / 8), as ACS-4
+ * 9.5 defines them and smartctl names them (smartmontools 7.3 ataprint.cpp
+ * devstat_info_0x01 ... 0x07): size in bytes, -1 a signed byte. */
+static const struct {
+	int8_t size;
+	const char *name;
+} ww_devstat_info[8][14] = {
+	[1] = { { 2, "General Statistics" }, { 4, "Lifetime Power-On Resets" },
+		{ 4, "Power-on Hours" }, { 6, "Logical Sectors Written" },
+		{ 6, "Number of Write Commands" }, { 6, "Logical Sectors Read" },
+		{ 6, "Number of Read Commands" }, { 6, "Date and Time TimeStamp" } },
+	[2] = { { 2, "Free-Fall Statistics" }, { 4, "Number of Free-Fall Events Detected" },
+		{ 4, "Overlimit Shock Events" } },
+	[3] = { { 2, "Rotating Media Statistics" }, { 4, "Spindle Motor Power-on Hours" },
+		{ 4, "Head Flying Hours" }, { 4, "Head Load Events" },
+		{ 4, "Number of Reallocated Logical Sectors" }, { 4, "Read Recovery Attempts" },
+		{ 4, "Number of Mechanical Start Failures" },
+		{ 4, "Number of Realloc. Candidate Logical Sectors" } },
+	[4] = { { 2, "General Errors Statistics" },
+		{ 4, "Number of Reported Uncorrectable Errors" },
+		{ 4, "Resets Between Cmd Acceptance and Completion" } },
+	[5] = { { 2, "Temperature Statistics" }, { -1, "Current Temperature" },
+		{ -1, "Average Short Term Temperature" }, { -1, "Average Long Term Temperature" },
+		{ -1, "Highest Temperature" }, { -1, "Lowest Temperature" },
+		{ -1, "Highest Average Short Term Temperature" },
+		{ -1, "Lowest Average Short Term Temperature" },
+		{ -1, "Highest Average Long Term Temperature" },
+		{ -1, "Lowest Average Long Term Temperature" }, { 4, "Time in Over-Temperature" },
+		{ -1, "Specified Maximum Operating Temperature" },
+		{ 4, "Time in Under-Temperature" },
+		{ -1, "Specified Minimum Operating Temperature" } },
+	[6] = { { 2, "Transport Statistics" }, { 4, "Number of Hardware Resets" },
+		{ 4, "Number of ASR Events" }, { 4, "Number of Interface CRC Errors" } },
+	[7] = { { 2, "Solid State Device Statistics" },
+		{ 1, "Percentage Used Endurance Indicator" } },
+};
+
+const char *ww_ata_devstat_name(uint8_t page, uint16_t offset, int *size)
+{
+	unsigned i = offset / 8;
+
+	if (page < 1 || page > 7 || offset % 8 || i < 1 || i >= 14 ||
+	    !ww_devstat_info[page][i].name)
+		return NULL;
+	if (size)
+		*size = ww_devstat_info[page][i].size;
+	return ww_devstat_info[page][i].name;
+}
+
+const char *ww_ata_devstat_page_name(uint8_t page)
+{
+	return page >= 1 && page <= 7 ? ww_devstat_info[page][0].name : NULL;
+}

@@ -84,14 +84,23 @@ def identity_rows(j):
             yield (field, str(ss[key]), "smartctl scsi_start_stop_cycle_counter.%s" % key)
 
 
-GENERATED = (attr_rows, log_rows, identity_rows)
+def devstat_rows(j):
+    """Device Statistics entry names as smartctl printed them."""
+    for page in j.get("ata_device_statistics", {}).get("pages", []):
+        for e in page.get("table", []):
+            yield ("devstat %d 0x%03x name" % (page["number"], e["offset"]), e["name"],
+                   "smartctl ata_device_statistics.pages[number=%d].table[offset=%d].name"
+                   % (page["number"], e["offset"]))
+
+
+GENERATED = (attr_rows, log_rows, identity_rows, devstat_rows)
 
 
 def generated_field(field):
     return field.startswith("#") and (field.endswith(" raw string") or
                                       field.endswith(" flags")) or \
         field.split(" ")[0] in ("error", "self-test", "last", "rotation", "interface",
-                                "grown", "load", "specified")
+                                "grown", "load", "specified", "devstat")
 
 
 def main():

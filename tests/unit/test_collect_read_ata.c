@@ -47,7 +47,7 @@ static int only_reads(const ww_fake_t *f)
 			bad += c[4] != 0;
 			break;
 		case 0xb0:
-			bad += c[4] != 0xd0 && c[4] != 0xd1 && c[4] != 0xda;
+			bad += c[4] != 0xd0 && c[4] != 0xd1 && c[4] != 0xd5 && c[4] != 0xda;
 			break;
 		default:
 			bad++;
@@ -81,9 +81,12 @@ static void test_active(int fixed)
 	static const uint8_t want[][3] = {
 		{ 0xe5, 0, 0 }, { 0xec, 0, 0 }, { 0xb0, 0xda, 0 }, { 0xb0, 0xd0, 0 },
 		{ 0xb0, 0xd1, 0 }, { 0x2f, 0, 0x00 }, { 0x2f, 0, 0x04 }, { 0x2f, 0, 0x04 },
-		{ 0x2f, 0, 0x04 }, { 0x2f, 0, 0x04 },
+		{ 0x2f, 0, 0x04 }, { 0x2f, 0, 0x04 }, { 0x2f, 0, 0x04 }, { 0x2f, 0, 0x04 },
+		{ 0x2f, 0, 0x03 }, { 0x2f, 0, 0x07 },
 	};
-	static const uint8_t want_page[] = { 0, 0, 0, 0, 0, 0, 0, 1, 5, 7 };
+	/* Device Statistics: every page page 0 lists (1, 4, 5, 6, 7); then the
+	 * extended error and self-test logs the GP log directory lists */
+	static const uint8_t want_page[] = { 0, 0, 0, 0, 0, 0, 0, 1, 4, 5, 6, 7, 0, 0 };
 	ww_sat_drive_t dev;
 	ww_fake_t f;
 	static ww_health_t h;
@@ -113,6 +116,17 @@ static void test_active(int fixed)
 	CHECK(h.ata.attrs[0].has_threshold && h.ata.attrs[0].threshold == 0);
 	/* devstat values (Samsung 860 EVO, scrutiny smart-ata-full.json) win */
 	CHECK_EQ_U64(h.host_written_bytes.value, 33166218315776ull);
+	/* every listed Device Statistics page: smartctl's 17 entries of that JSON */
+	CHECK_EQ_U64(h.ata.n_devstats, 17);
+	/* the HGST's extended logs (linuxhw smartctl -x text): 3 tests, no error,
+	 * the newest an extended offline test at 521 hours; no errors logged */
+	CHECK_EQ_U64(h.self_tests[WW_SELFTEST_ATA_EXTENDED].entries, 3);
+	CHECK_EQ_U64(h.self_tests[WW_SELFTEST_ATA_EXTENDED].failed, 0);
+	CHECK_EQ_U64(h.self_tests[WW_SELFTEST_ATA_EXTENDED].last_hours, 521);
+	CHECK(h.self_tests[WW_SELFTEST_ATA_EXTENDED].last_passed == 1);
+	CHECK(h.error_logs[WW_ERRLOG_ATA_EXTENDED].source != NULL);
+	CHECK_EQ_U64(h.error_logs[WW_ERRLOG_ATA_EXTENDED].count, 0);
+	CHECK(!h.self_tests[WW_SELFTEST_ATA_STANDARD].source); /* extended read instead */
 	CHECK_EQ_U64(h.power_on_seconds.value, 14551ull * 3600);
 	CHECK_EQ_I64(h.temperature_celsius.value, 36);
 	CHECK_EQ_U64(h.endurance_used_percent.value, 19);

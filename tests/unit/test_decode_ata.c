@@ -184,8 +184,8 @@ static void test_devstat(void)
 	memset(&h, 0, sizeof(h));
 	CHECK(ww_decode_ata_devstat(p, 512, &h) == 0);
 	CHECK(!WW_HAS(h.ata.devstat_temperature_celsius));
-	/* page 4 is not decoded; a zero revision is not a page */
-	p[2] = 4;
+	/* page FFh (vendor specific) is not decoded; a zero revision is not a page */
+	p[2] = 0xff;
 	CHECK(ww_decode_ata_devstat(p, 512, &h) == -ENOTSUP);
 	p[0] = p[1] = 0;
 	CHECK(ww_decode_ata_devstat(p, 512, &h) == -EINVAL);

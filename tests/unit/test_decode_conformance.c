@@ -224,6 +224,15 @@ static bool get_json_identity(const ww_health_t *h, const char *f, char *out, si
 			  !strcmp(f, "specified load unload cycles") ?
 			  &h->scsi.specified_load_unload_cycles : NULL;
 
+	unsigned page, off;
+
+	if (!v && sscanf(f, "devstat %u %x name", &page, &off) == 2) {
+		/* our name table (ACS-4 9.5) against smartctl's names */
+		const char *n = ww_ata_devstat_name((uint8_t)page, (uint16_t)off, NULL);
+
+		snprintf(out, len, "%s", n ? n : "absent");
+		return true;
+	}
 	if (!v)
 		return false;
 	fmt_u(v, out, len);

@@ -1,14 +1,15 @@
 /* The spec-constructed SATA drive shared by the ATA reader and the capture
  * round-trip tests: IDENTIFY and SMART sectors built here, the GP log
- * directory from tests/fixtures/ata/hgst-huh721010aln600-gplogdir.hex and the
- * Device Statistics pages from tests/fixtures/ata/samsung-860evo-NAME.hex;
+ * directory and the extended error and self-test logs from
+ * tests/fixtures/ata/hgst-huh721010aln600-NAME.hex and the Device Statistics
+ * pages from tests/fixtures/ata/samsung-860evo-NAME.hex;
  * device() describes the drive answering with them (a ww_sat_drive_t of
  * ww_fake_device.h, whose blocks ww_cap_sat_drive() writes). Include after
  * ww_fake_device.h and ww_ata_sectors.h. */
 #ifndef WW_ATA_SPEC_DRIVE_H
 #define WW_ATA_SPEC_DRIVE_H
 
-static uint8_t identify[512], smart_data[512], smart_thr[512], pages[6][512];
+static uint8_t identify[512], smart_data[512], smart_thr[512], pages[9][512];
 
 static void build(void)
 {
@@ -44,6 +45,10 @@ static void build(void)
 	CHECK_EQ_U64(load_hex("samsung-860evo-devstat-p1.hex", pages[2], 512), 512);
 	CHECK_EQ_U64(load_hex("samsung-860evo-devstat-p5.hex", pages[3], 512), 512);
 	CHECK_EQ_U64(load_hex("samsung-860evo-devstat-p7.hex", pages[4], 512), 512);
+	CHECK_EQ_U64(load_hex("samsung-860evo-devstat-p4.hex", pages[5], 512), 512);
+	CHECK_EQ_U64(load_hex("samsung-860evo-devstat-p6.hex", pages[6], 512), 512);
+	CHECK_EQ_U64(load_hex("hgst-huh721010aln600-xerror.hex", pages[7], 512), 512);
+	CHECK_EQ_U64(load_hex("hgst-huh721010aln600-xselftest.hex", pages[8], 512), 512);
 }
 
 static void device(ww_sat_drive_t *f, int power_mode)
@@ -59,6 +64,10 @@ static void device(ww_sat_drive_t *f, int power_mode)
 	f->devstat[1] = pages[2];
 	f->devstat[5] = pages[3];
 	f->devstat[7] = pages[4];
+	f->devstat[4] = pages[5];
+	f->devstat[6] = pages[6];
+	f->xerror = pages[7];
+	f->xselftest = pages[8];
 }
 
 #endif

@@ -239,6 +239,8 @@ typedef struct ww_sat_drive {
 	int smart_status;               /* 1 passed, 0 failed (LBA 2CF4h), -1 aborts */
 	const uint8_t *log_dir;         /* GP log directory; NULL: aborts */
 	const uint8_t *devstat[8];      /* pages of log 04h; NULL: aborts */
+	const uint8_t *xerror, *xselftest; /* logs 03h, 07h page 0; NULL: aborts */
+	const uint8_t *error_log, *selftest_log; /* SMART logs 01h, 06h; NULL: aborts */
 	bool fixed_sense;               /* fixed (70h) instead of descriptor (72h) */
 } ww_sat_drive_t;
 
@@ -281,6 +283,14 @@ static inline void ww_cap_sat_drive(ww_cap_t *c, const ww_sat_drive_t *d)
 	for (unsigned p = 0; p < 8; p++)
 		ww_cap_sat_sector(c, ww_req_sat(req, sizeof(req), WW_ATA_READ_LOG_EXT, 0, 1,
 						0x04 | p << 8, true), d->devstat[p], fx);
+	ww_cap_sat_sector(c, ww_req_sat(req, sizeof(req), WW_ATA_READ_LOG_EXT, 0, 1, 0x03, true),
+			  d->xerror, fx);
+	ww_cap_sat_sector(c, ww_req_sat(req, sizeof(req), WW_ATA_READ_LOG_EXT, 0, 1, 0x07, true),
+			  d->xselftest, fx);
+	ww_cap_sat_sector(c, ww_req_sat(req, sizeof(req), WW_ATA_SMART, WW_SMART_READ_LOG, 1,
+					0xc24f01, false), d->error_log, fx);
+	ww_cap_sat_sector(c, ww_req_sat(req, sizeof(req), WW_ATA_SMART, WW_SMART_READ_LOG, 1,
+					0xc24f06, false), d->selftest_log, fx);
 }
 
 /* ------------------------------------------------------------ the device --- */
