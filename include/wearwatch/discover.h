@@ -50,6 +50,12 @@ typedef struct ww_drive {
 	char sysfs_firmware[32];     /* NVMe firmware_rev, SCSI INQUIRY rev */
 	char sysfs_path[256];        /* resolved /sys/devices/... path of
 					`block`, relative to sysroot */
+	/* NVMe: the controller's PCIe link from sysfs (current_link_speed /
+	 * _width, max_link_speed / _width of its PCI device; read without a
+	 * command). Transfers per second ("8.0 GT/s" = 8e9) and lanes; 0 =
+	 * not known (not PCIe, or "Unknown"). */
+	uint64_t pcie_cur_transfers, pcie_max_transfers;
+	uint8_t pcie_cur_width, pcie_max_width;
 	char smartctl_type[32];      /* "-d TYPE" when the drive is read
 					through smartctl (a RAID member from
 					`smartctl --scan`: "megaraid,0"); "" = native

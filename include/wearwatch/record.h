@@ -205,6 +205,7 @@ typedef struct ww_ata_devstat {
 	uint16_t offset;     /* byte offset of the qword in its page */
 	int64_t value;
 	bool normalized;     /* byte 7 bit 5: a normalised value, not a count */
+	const char *name;    /* as smartctl prints it (static text) */
 } ww_ata_devstat_t;
 
 /* ACS-4 defines 42 statistics over pages 1-7 */

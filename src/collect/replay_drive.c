@@ -41,6 +41,10 @@ static void facts(FILE *f, const ww_drive_t *d, const char *runtime)
 		   "fact sysfs_vendor %s\nfact sysfs_firmware %s\nfact runtime_status %s\n",
 		d->sysfs_model, d->sysfs_serial, d->sysfs_wwn, d->sysfs_vendor,
 		d->sysfs_firmware, runtime);
+	if (d->pcie_cur_transfers || d->pcie_max_transfers)
+		fprintf(f, "fact pcie_link %llu %u %llu %u\n",
+			(unsigned long long)d->pcie_cur_transfers, d->pcie_cur_width,
+			(unsigned long long)d->pcie_max_transfers, d->pcie_max_width);
 }
 
 int ww_capture_drive(const char *sysroot, const ww_drive_t *d, const char *dir,
@@ -159,6 +163,17 @@ static int load_facts(const char *file, ww_drive_t *d, char *runtime, size_t rle
 			d->physical_block_bytes = (uint32_t)strtoul(v, NULL, 10);
 		else if (!strcmp(k, "runtime_status"))
 			snprintf(runtime, rlen, "%s", v);
+		else if (!strcmp(k, "pcie_link")) {
+			unsigned long long ct = 0, mt = 0;
+			unsigned cw = 0, mw = 0;
+
+			if (sscanf(v, "%llu %u %llu %u", &ct, &cw, &mt, &mw) == 4) {
+				d->pcie_cur_transfers = ct;
+				d->pcie_cur_width = (uint8_t)cw;
+				d->pcie_max_transfers = mt;
+				d->pcie_max_width = (uint8_t)mw;
+			}
+		}
 	}
 	fclose(f);
 	return *d->id ? 0 : -EINVAL;

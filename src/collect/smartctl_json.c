@@ -188,6 +188,7 @@ static void devstat_entry(json_object *e, uint64_t page, uint64_t off, ww_ata_t 
 		return;
 	jget_bool(e, "flags.normalized", &norm);
 	d = &a->devstats[a->n_devstats++];
+	d->name = ww_ata_devstat_name((uint8_t)page, (uint16_t)off, NULL);
 	d->page = (uint8_t)page;
 	d->offset = (uint16_t)off;
 	d->value = v;

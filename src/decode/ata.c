@@ -282,12 +282,14 @@ static void ww_ata_devstats(const uint8_t *buf, ww_ata_t *a)
 	for (uint16_t off = 8; off + 8 <= WW_ATA_SECTOR && a->n_devstats < WW_ATA_MAX_DEVSTATS;
 	     off += 8) {
 		const uint8_t *q = buf + off;
+		const char *name;
 		int size;
 		ww_ata_devstat_t *e;
 
-		if ((q[7] & 0xc0) != 0xc0 || !ww_ata_devstat_name(page, off, &size))
+		if ((q[7] & 0xc0) != 0xc0 || !(name = ww_ata_devstat_name(page, off, &size)))
 			continue;
 		e = &a->devstats[a->n_devstats++];
+		e->name = name;
 		e->page = page;
 		e->offset = off;
 		e->value = size < 0 ? (int8_t)q[0] : (int64_t)ww_le(q, (unsigned)size);

@@ -339,6 +339,45 @@ static void build_id(ww_drive_t *d)
 	cat2(d->id, sizeof(d->id), "dev-", d->block);
 }
 
+/* "8.0 GT/s PCIe" (or "2.5 GT/s") to transfers per second; 0 for
+ * "Unknown" and anything else */
+static uint64_t pcie_transfers(const char *s)
+{
+	unsigned long whole = 0, frac = 0, scale = 1;
+	char *end;
+
+	whole = strtoul(s, &end, 10);
+	if (end == s)
+		return 0;
+	if (*end == '.') {
+		const char *f = end + 1;
+
+		frac = strtoul(f, &end, 10);
+		for (const char *c = f; c < end; c++)
+			scale *= 10;
+	}
+	if (strncmp(end, " GT/s", 5))
+		return 0;
+	return (uint64_t)whole * 1000000000ull + (uint64_t)frac * (1000000000ull / scale);
+}
+
+/* The PCIe link of an NVMe controller: attributes of its PCI device
+ * (/sys/block/NAME/device/device/...), plain sysfs files the PCI core fills
+ * from the link status registers; no command reaches the drive. */
+static void pcie_link(const char *root, const char *name, ww_drive_t *d)
+{
+	char v[64];
+
+	if (read_attr(root, v, sizeof(v), name, "device/device/current_link_speed") > 0)
+		d->pcie_cur_transfers = pcie_transfers(v);
+	if (read_attr(root, v, sizeof(v), name, "device/device/max_link_speed") > 0)
+		d->pcie_max_transfers = pcie_transfers(v);
+	if (read_attr(root, v, sizeof(v), name, "device/device/current_link_width") > 0)
+		d->pcie_cur_width = (uint8_t)strtoul(v, NULL, 10);
+	if (read_attr(root, v, sizeof(v), name, "device/device/max_link_width") > 0)
+		d->pcie_max_width = (uint8_t)strtoul(v, NULL, 10);
+}
+
 static void probe_nvme(const char *root, const char *name, ww_drive_t *d)
 {
 	char p[PATH_MAX], ctrl[64];
@@ -363,6 +402,7 @@ static void probe_nvme(const char *root, const char *name, ww_drive_t *d)
 	read_attr(root, d->sysfs_firmware, sizeof(d->sysfs_firmware), name,
 		  "device/firmware_rev");
 	read_attr(root, d->sysfs_wwn, sizeof(d->sysfs_wwn), name, "wwid");
+	pcie_link(root, name, d);
 	SCOPY(d->namespaces[0], name);
 	d->n_namespaces = 1;
 }

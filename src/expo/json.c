@@ -298,6 +298,17 @@ static json_object *ata_section(const ww_ata_t *t)
 			add(e, "threshold", json_object_new_int(at->threshold));
 		add(e, "raw", j_u64(at->raw));
 		add(e, "raw_bytes", j_hex(at->raw_bytes, sizeof(at->raw_bytes)));
+		{
+			char fl[8];
+
+			add_str(e, "flags_string", ww_ata_attr_flags_str(at->flags, fl));
+		}
+		if (at->raw_string[0])
+			add_str(e, "raw_string", at->raw_string);
+		if (at->raw_is_count)
+			add(e, "count", j_u64(at->count));
+		if (at->format_source)
+			add_str(e, "format_source", at->format_source);
 		json_object_array_add(a, e);
 	}
 	add(o, "attributes", a);
@@ -307,6 +318,17 @@ static json_object *ata_section(const ww_ata_t *t)
 	add_u64f(e, "logical_sectors_read", &t->devstat_logical_sectors_read, "sectors");
 	add_i64f(e, "temperature_celsius", &t->devstat_temperature_celsius, "celsius");
 	add_u64f(e, "percentage_used", &t->devstat_percentage_used, "percent");
+	a = json_object_new_array();
+	for (size_t i = 0; i < t->n_devstats && i < WW_ATA_MAX_DEVSTATS; i++) {
+		json_object *x = json_object_new_object();
+
+		add(x, "page", json_object_new_int(t->devstats[i].page));
+		add(x, "offset", json_object_new_int(t->devstats[i].offset));
+		add_str(x, "name", t->devstats[i].name);
+		add(x, "value", json_object_new_int64(t->devstats[i].value));
+		json_object_array_add(a, x);
+	}
+	add(e, "entries", a);
 	add(o, "device_statistics", e);
 	return o;
 }
@@ -345,6 +367,15 @@ static json_object *scsi_section(const ww_scsi_t *s)
 	add_i64f(o, "environment_temperature_celsius", &s->env_temperature_celsius, "celsius");
 	add_u64f(o, "start_stop_cycles", &s->start_stop_cycles, "count");
 	add_u64f(o, "specified_start_stop_cycles", &s->specified_start_stop_cycles, "count");
+	add_u64f(o, "load_unload_cycles", &s->load_unload_cycles, "count");
+	add_u64f(o, "specified_load_unload_cycles", &s->specified_load_unload_cycles, "count");
+	add_u64f(o, "grown_defects", &s->grown_defects, "count");
+	for (int i = 0; i < 6; i++) {
+		char k[48];
+
+		snprintf(k, sizeof(k), "transitions_to_%s", ww_scsi_power_condition_names[i]);
+		add_u64f(o, k, &s->power_transitions[i], "count");
+	}
 	if (s->manufacture_year[0])
 		add_str(o, "manufacture_year", s->manufacture_year);
 	if (s->manufacture_week[0])
@@ -360,6 +391,53 @@ static json_object *scsi_section(const ww_scsi_t *s)
 	if (s->protocol_id != 0xff)
 		add(o, "protocol_id", json_object_new_int(s->protocol_id));
 	add(o, "medium_rotation_rate", json_object_new_int(s->medium_rotation_rate));
+	return o;
+}
+
+/* error and self-test logs, interface speed: what was read of them */
+static json_object *logs_object(const ww_health_t *h)
+{
+	json_object *o = json_object_new_object(), *a = json_object_new_object(), *e;
+
+	for (int i = 0; i < WW_ERRLOG_MAX; i++) {
+		const ww_errlog_t *l = &h->error_logs[i];
+
+		if (!l->source)
+			continue;
+		e = json_object_new_object();
+		add(e, "errors", j_u64(l->count));
+		add(e, "entries", j_u64(l->entries));
+		add_str(e, "source", l->source);
+		add(a, ww_errlog_names[i], e);
+	}
+	add(o, "error_logs", a);
+	a = json_object_new_object();
+	for (int i = 0; i < WW_SELFTEST_MAX; i++) {
+		const ww_selftest_log_t *l = &h->self_tests[i];
+
+		if (!l->source)
+			continue;
+		e = json_object_new_object();
+		add(e, "tests", j_u64(l->entries));
+		add(e, "failed", j_u64(l->failed));
+		if (l->has_last) {
+			add(e, "last_status", json_object_new_int(l->last_status));
+			if (l->last_passed >= 0)
+				add(e, "last_passed", json_object_new_boolean(l->last_passed));
+			add(e, "last_power_on_hours", j_u64(l->last_hours));
+		}
+		if (l->has_failing_lba)
+			add(e, "failing_lba", j_u64(l->failing_lba));
+		add_str(e, "source", l->source);
+		add(a, ww_selftest_names[i], e);
+	}
+	add(o, "self_tests", a);
+	e = json_object_new_object();
+	add_u64f(e, "max", &h->link.max_bps, "bits/s");
+	add_u64f(e, "current", &h->link.current_bps, "bits/s");
+	add(o, "interface_speed", e);
+	if (h->has_smartctl_exit)
+		add(o, "smartctl_exit_status", json_object_new_int(h->smartctl_exit));
 	return o;
 }
 
@@ -412,6 +490,7 @@ static json_object *health_object(const ww_drive_t *d, const ww_health_t *h,
 		add_str(id, "wwn", h->wwn);
 		add(o, "identity", id);
 		add(o, "values", health_values(h));
+		add(o, "logs", logs_object(h));
 		if (h->protocol == WW_PROTO_NVME || h->has_nvme_smart || h->has_nvme_ctrl)
 			add(o, "nvme", nvme_section(h));
 		if (h->protocol == WW_PROTO_ATA)

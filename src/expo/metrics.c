@@ -184,7 +184,8 @@ void ww_metric_end_time(ww_prom_t *w, const ww_metric_t *m, const ww_mdrive_t *d
 /* ---------------------------------------------------------------- render --- */
 
 static const ww_metric_t *const tables[] = {
-	ww_metrics_drive, ww_metrics_endurance, ww_metrics_probe, ww_metrics_backend,
+	ww_metrics_drive, ww_metrics_signals, ww_metrics_endurance, ww_metrics_probe,
+	ww_metrics_backend,
 	ww_metrics_process,
 };
 

@@ -73,6 +73,7 @@ ww_metric_get_fn ww_metric_end_time;   /* time_t at off */
 /* The tables, in the order they are written; each ends with a row whose name
  * is NULL. */
 extern const ww_metric_t ww_metrics_drive[];     /* metrics_drive.c */
+extern const ww_metric_t ww_metrics_signals[];   /* metrics_signals.c */
 extern const ww_metric_t ww_metrics_endurance[]; /* metrics_endurance.c */
 extern const ww_metric_t ww_metrics_probe[];     /* probe_expo.c */
 extern const ww_metric_t ww_metrics_backend[];   /* metrics_backend.c */

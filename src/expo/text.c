@@ -93,6 +93,42 @@ static void render_identity(FILE *f, const ww_health_t *h)
 		u64_line(f, "rotation rate", "rpm", &h->rotation_rate_rpm);
 }
 
+/* error and self-test logs, link speed, smartctl's exit status */
+static void render_logs(FILE *f, const ww_health_t *h)
+{
+	char lbl[64];
+
+	for (int i = 0; i < WW_ERRLOG_MAX; i++) {
+		const ww_errlog_t *l = &h->error_logs[i];
+
+		if (!l->source)
+			continue;
+		snprintf(lbl, sizeof(lbl), "error log (%s)", ww_errlog_names[i]);
+		fprintf(f, LBL "%" PRIu64 " errors, %u entries held   [%s]\n", lbl, l->count,
+			l->entries, l->source);
+	}
+	for (int i = 0; i < WW_SELFTEST_MAX; i++) {
+		const ww_selftest_log_t *l = &h->self_tests[i];
+
+		if (!l->source)
+			continue;
+		snprintf(lbl, sizeof(lbl), "self-test log (%s)", ww_selftest_names[i]);
+		fprintf(f, LBL "%u tests, %u failed", lbl, l->entries, l->failed);
+		if (l->has_last)
+			fprintf(f, "; newest: %s (status %u) at %" PRIu64 " h",
+				l->last_passed == 1 ? "passed" : l->last_passed == 0 ? "FAILED" :
+				"aborted or running", l->last_status, l->last_hours);
+		if (l->has_failing_lba)
+			fprintf(f, ", first failing LBA %" PRIu64, l->failing_lba);
+		fprintf(f, "   [%s]\n", l->source);
+	}
+	u64_line(f, "interface speed (max)", "bit/s", &h->link.max_bps);
+	u64_line(f, "interface speed (current)", "bit/s", &h->link.current_bps);
+	if (h->has_smartctl_exit)
+		fprintf(f, LBL "%u   [smartctl.exit_status]\n", "smartctl exit status",
+			h->smartctl_exit);
+}
+
 static void render_health(FILE *f, const ww_health_t *h)
 {
 	char hb[32];
@@ -132,6 +168,7 @@ static void render_health(FILE *f, const ww_health_t *h)
 		fprintf(f, LBL "0x%02" PRIx64 "   [%s]\n", "critical warning",
 			h->critical_warning.value, h->critical_warning.source);
 	u64_line(f, "error log entries", "", &h->error_log_entries);
+	render_logs(f, h);
 }
 
 static void u128_line(FILE *f, const char *label, const char *unit, ww_u128 v)
@@ -251,6 +288,10 @@ static void render_ata(FILE *f, const ww_health_t *h)
 	u64_line(f, "devstat logical sectors read", "sectors", &a->devstat_logical_sectors_read);
 	i64_line(f, "devstat temperature", "Celsius", &a->devstat_temperature_celsius);
 	u64_line(f, "devstat percentage used", "%", &a->devstat_percentage_used);
+	for (size_t i = 0; i < a->n_devstats && i < WW_ATA_MAX_DEVSTATS; i++)
+		fprintf(f, "  devstat %u 0x%03x %-44s %" PRId64 "\n", a->devstats[i].page,
+			a->devstats[i].offset, a->devstats[i].name ? a->devstats[i].name : "",
+			a->devstats[i].value);
 	if (!a->n_attrs)
 		return;
 	/* smartctl's JSON carries no checksum: say nothing about one */
@@ -322,6 +363,13 @@ static void render_scsi(FILE *f, const ww_health_t *h)
 	i64_line(f, "environment temperature", "Celsius", &s->env_temperature_celsius);
 	u64_line(f, "start-stop cycles", "", &s->start_stop_cycles);
 	u64_line(f, "specified start-stop cycles", "", &s->specified_start_stop_cycles);
+	u64_line(f, "load-unload cycles", "", &s->load_unload_cycles);
+	u64_line(f, "specified load-unload cycles", "", &s->specified_load_unload_cycles);
+	u64_line(f, "grown defect list", "entries", &s->grown_defects);
+	for (int i = 0; i < 6; i++) {
+		snprintf(lbl, sizeof(lbl), "transitions to %s", ww_scsi_power_condition_names[i]);
+		u64_line(f, lbl, "", &s->power_transitions[i]);
+	}
 	if (*s->manufacture_year)
 		fprintf(f, LBL "%s week %s   [log page 0x0E param 1]\n", "manufactured",
 			s->manufacture_year, s->manufacture_week);

@@ -48,6 +48,11 @@ static void test_basic(void)
 		CHECK_EQ_U64(x->capacity_bytes, (1000215216ULL + 953869ULL) * 512);
 		CHECK_STR(x->sysfs_model, "Samsung SSD 980 PRO 1TB");
 		CHECK_STR(x->sysfs_serial, "S5GXNF0R123456X");
+		/* the PCI device's link attributes: "8.0 GT/s PCIe" x2 of 16 x4 */
+		CHECK_EQ_U64(x->pcie_cur_transfers, 8000000000ull);
+		CHECK_EQ_U64(x->pcie_cur_width, 2);
+		CHECK_EQ_U64(x->pcie_max_transfers, 16000000000ull);
+		CHECK_EQ_U64(x->pcie_max_width, 4);
 		CHECK_STR(x->sysfs_firmware, "5B2QGXA7");
 		CHECK_STR(x->sysfs_wwn, "eui.0025388b91b3a2c1");
 		CHECK_STR(x->slot, "pci-0000:00:04.0-nvme-1");
