@@ -5,8 +5,15 @@
  * Namespace data structures built here, Get Log Page
  * 02h answered with the netdata log (tests/fixtures/nvme/netdata-nvme-cli-2.11.hex),
  * Get Log Page C0h with Invalid Log Page (SCT 1, SC 09h) as QEMU's controller
- * answers it, or with an OCP C0h log built below; written as capture blocks
- * so the reader's commands and what it was answered read as a capture.
+ * answers it, or with an OCP C0h log built below, Get Log Page 01h (Error
+ * Information, ELPE 63: the reader asks for the newest 16 entries) with four
+ * entries whose Error Counts 212..209 end at the netdata log's Number of
+ * Error Information Log Entries (212), and, where OACS bit 4 is set, Get Log
+ * Page 06h (Device Self-test) with a passed short test at 100 h and an
+ * extended test that failed in a segment (result 7) at 90 h, failing LBA
+ * 4096 (NVMe Base 2.0 Self-test Result Data Structure); written as capture
+ * blocks so the reader's commands and what it was answered read as a
+ * capture.
  * No ../shared/fixtures needed. */
 #include "ww_test.h"
 #include "ww_fake_device.h"
@@ -26,6 +33,7 @@ struct nvme_drive {
 	bool ns2_inactive;		/* Identify NS 2 returns zeros */
 	bool has_c0;			/* C0h answered with c0[], else Invalid Log Page */
 	uint8_t c0[512];
+	bool self_test;			/* OACS bit 4, 06h answered */
 };
 
 static void put_le(uint8_t *p, uint64_t v, int n)
@@ -36,7 +44,7 @@ static void put_le(uint8_t *p, uint64_t v, int n)
 
 /* Identify Controller: SN (bytes 4-23), MN (24-63), FR (64-71), WCTEMP 343 K
  * and CCTEMP 373 K (266, 268), NN 2 (516); no endurance groups in CTRATT. */
-static void id_ctrl(uint8_t *buf)
+static void id_ctrl(uint8_t *buf, bool self_test)
 {
 	memset(buf, 0, 4096);
 	memset(buf + 4, ' ', 20);
@@ -47,6 +55,35 @@ static void id_ctrl(uint8_t *buf)
 	put_le(buf + 266, 343, 2);
 	put_le(buf + 268, 373, 2);
 	put_le(buf + 516, 2, 4);
+	buf[262] = 63; /* ELPE: 64 error log entries */
+	if (self_test)
+		buf[256] = 0x10; /* OACS bit 4: Device Self-test */
+}
+
+/* Error Information log, 16 entries of 64 bytes: Error Count (0-7), SQID
+ * (8-9), Status Field (12-13); the newest first */
+static void error_log(uint8_t *buf)
+{
+	memset(buf, 0, 1024);
+	for (int i = 0; i < 4; i++) {
+		put_le(buf + 64 * i, 212 - i, 8);
+		put_le(buf + 64 * i + 8, 1, 2);
+		put_le(buf + 64 * i + 12, 0x0281 << 1, 2); /* SCT 2, SC 81h: read error */
+	}
+}
+
+/* Device Self-test log: 20 results of 28 bytes from byte 4, Fh = unused */
+static void self_test_log(uint8_t *buf)
+{
+	memset(buf, 0, 564);
+	for (int i = 0; i < 20; i++)
+		buf[4 + 28 * i] = 0x0f;
+	buf[4] = 0x10;                 /* short (1h), no error */
+	put_le(buf + 4 + 4, 100, 8);
+	buf[32] = 0x27;                /* extended (2h), segment failed (7h) */
+	buf[32 + 2] = 0x02;            /* failing LBA valid */
+	put_le(buf + 32 + 4, 90, 8);
+	put_le(buf + 32 + 16, 4096, 8);
 }
 
 /* Identify Namespace: NSZE (0), FLBAS (26) choosing LBA format 0 (512 B,
@@ -69,7 +106,7 @@ static void open_drive(const struct nvme_drive *dr, ww_fake_t *f)
 	ww_cap_t c;
 
 	ww_cap_open(&c);
-	id_ctrl(buf);
+	id_ctrl(buf, dr->self_test);
 	ww_cap_ok(&c, ww_req_nvme_identify(req, sizeof(req), WW_NVME_CNS_CTRL, 0), buf, 4096);
 	id_ns(buf, 1);
 	ww_cap_ok(&c, ww_req_nvme_identify(req, sizeof(req), WW_NVME_CNS_NS, 1), buf, 4096);
@@ -88,6 +125,10 @@ static void open_drive(const struct nvme_drive *dr, ww_fake_t *f)
 		ww_cap_ok(&c, req, dr->c0, 512);
 	else
 		ww_cap_nvme_status(&c, req, WW_CMD_UNSUPPORTED, 0x0109);
+	error_log(buf);
+	ww_cap_ok(&c, ww_req_nvme_log(req, sizeof(req), 0x01, 0xFFFFFFFFu, 1024), buf, 1024);
+	self_test_log(buf);
+	ww_cap_ok(&c, ww_req_nvme_log(req, sizeof(req), 0x06, 0xFFFFFFFFu, 564), buf, 564);
 	CHECK(ww_fake_open_cap(f, &c) == 0);
 	ww_cap_free(&c);
 }
@@ -165,9 +206,10 @@ static void test_read_ok(void)
 
 	/* exactly: Identify CNS 01h, Identify CNS 00h NSID 1 and 2, Get Log 02h
 	 * NSID FFFFFFFFh of 512 bytes, Get Log C0h (OCP SMART extended) NSID
-	 * FFFFFFFFh of 512 bytes; nothing else (CTRATT has no endurance groups:
-	 * no 09h) */
-	CHECK_EQ_U64(f.n_sent, 5);
+	 * FFFFFFFFh of 512 bytes, Get Log 01h of 16 entries; nothing else (CTRATT
+	 * has no endurance groups: no 09h; OACS without self-test: no 06h) */
+	CHECK_EQ_U64(f.n_sent, 6);
+	CHECK(is_log(&f, 5) && field(&f, 5, "lid") == 0x01 && field(&f, 5, "len") == 1024);
 	CHECK(is_identify(&f, 0) && field(&f, 0, "cns") == 0x01 && field(&f, 0, "nsid") == 0);
 	CHECK(is_identify(&f, 1) && field(&f, 1, "cns") == 0x00 && field(&f, 1, "nsid") == 1);
 	CHECK(is_identify(&f, 2) && field(&f, 2, "cns") == 0x00 && field(&f, 2, "nsid") == 2);
@@ -179,7 +221,11 @@ static void test_read_ok(void)
 	CHECK_EQ_U64(field(&f, 4, "nsid"), 0xFFFFFFFFu);
 	CHECK_EQ_U64(field(&f, 4, "len"), 512);
 
-	CHECK_EQ_U64(r.n_cmds, 5);
+	CHECK_EQ_U64(r.n_cmds, 6);
+	CHECK_STR(r.cmds[5].what, "Get Log Page 01h");
+	CHECK_EQ_U64(h.error_logs[WW_ERRLOG_NVME].entries, 4);
+	CHECK_EQ_U64(h.error_logs[WW_ERRLOG_NVME].count, 212);
+	CHECK(!h.self_tests[WW_SELFTEST_NVME].source);
 	CHECK_STR(r.cmds[0].what, "Identify Controller");
 	CHECK_STR(r.cmds[1].what, "Identify Namespace 1");
 	CHECK_STR(r.cmds[3].what, "Get Log Page 02h");
@@ -311,7 +357,7 @@ static void test_read_ocp_c0(void)
 	memset(&h, 0, sizeof(h));
 	memset(&r, 0, sizeof(r));
 	CHECK_EQ_I64(ww_read_nvme(&f.x, &d, &h, &r), 0);
-	CHECK_EQ_U64(ww_fake_sent(&f), 5);
+	CHECK_EQ_U64(ww_fake_sent(&f), 6); /* ... C0h, 01h */
 	ww_fake_close(&f);
 	CHECK_STR(r.cmds[4].what, "Get Log Page C0h");
 	CHECK_EQ_U64(r.n_unsupported, 0);
@@ -359,7 +405,7 @@ static void test_read_c0_not_ocp(void)
 	memset(&h, 0, sizeof(h));
 	memset(&r, 0, sizeof(r));
 	CHECK_EQ_I64(ww_read_nvme(&f.x, &d, &h, &r), 0);
-	CHECK_EQ_U64(ww_fake_sent(&f), 5);
+	CHECK_EQ_U64(ww_fake_sent(&f), 6); /* ... C0h, 01h */
 	ww_fake_close(&f);
 	CHECK_STR(r.cmds[4].what, "Get Log Page C0h (not OCP)");
 	CHECK(r.cmds[4].result == WW_CMD_UNSUPPORTED);
@@ -374,9 +420,42 @@ static void test_read_c0_not_ocp(void)
 	CHECK_EQ_U64(h.host_written_bytes.value, 987485941760000ull);
 }
 
+/* OACS bit 4: the Device Self-test log is read after 01h */
+static void test_read_self_test(void)
+{
+	static struct nvme_drive dr;
+	static ww_health_t h;
+	static ww_read_report_t r;
+	const ww_selftest_log_t *l = &h.self_tests[WW_SELFTEST_NVME];
+	ww_fake_t f;
+	ww_drive_t d;
+
+	memset(&dr, 0, sizeof(dr));
+	CHECK(load_smart(dr.smart));
+	dr.log_result = WW_CMD_OK;
+	dr.self_test = true;
+	open_drive(&dr, &f);
+	setup(&d);
+	memset(&h, 0, sizeof(h));
+	memset(&r, 0, sizeof(r));
+	CHECK_EQ_I64(ww_read_nvme(&f.x, &d, &h, &r), 0);
+	CHECK_EQ_U64(ww_fake_sent(&f), 7);
+	CHECK(is_log(&f, 6) && field(&f, 6, "lid") == 0x06 && field(&f, 6, "len") == 564);
+	ww_fake_close(&f);
+	CHECK_EQ_U64(r.n_errors, 0);
+	CHECK_EQ_U64(r.n_decode_errors, 0);
+	CHECK_EQ_U64(l->entries, 2);
+	CHECK_EQ_U64(l->failed, 1);
+	CHECK(l->has_last && l->last_passed == 1 && l->last_status == 0);
+	CHECK_EQ_U64(l->last_hours, 100);
+	CHECK(l->has_failing_lba);
+	CHECK_EQ_U64(l->failing_lba, 4096);
+}
+
 int main(void)
 {
 	test_read_ok();
+	test_read_self_test();
 	test_read_failures();
 	test_read_ocp_c0();
 	test_read_c0_not_ocp();
