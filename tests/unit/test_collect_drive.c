@@ -110,9 +110,18 @@ static void test_collect_paths(void)
 		CHECK_STR(h->model, "WWSATA_DISK");
 		CHECK_STR(h->serial, "WWSATA0001");
 		CHECK_EQ_I64(h->temperature_celsius.value, 31);
-		CHECK_EQ_U64(r->n_cmds, 5);
+		/* CHECK POWER MODE, IDENTIFY, SMART RETURN STATUS, READ DATA,
+		 * READ THRESHOLDS, SMART READ LOG 01h and 06h (QEMU keeps both) */
+		CHECK_EQ_U64(r->n_cmds, 7);
 		CHECK_EQ_U64(r->n_errors, 0);
-		CHECK_EQ_U64(ww_fake_sent(&f), 5);
+		CHECK_EQ_U64(r->n_unsupported, 0);
+		CHECK_EQ_U64(ww_fake_sent(&f), 7);
+		/* what smartctl -x printed for this disk (tests/fixtures/vm/sata/
+		 * smartctl-x.json): error log count 0, self-test log count 0 */
+		CHECK_EQ_U64(h->error_logs[WW_ERRLOG_ATA_SUMMARY].count, 0);
+		CHECK(h->error_logs[WW_ERRLOG_ATA_SUMMARY].source != NULL);
+		CHECK_EQ_U64(h->self_tests[WW_SELFTEST_ATA_STANDARD].entries, 0);
+		CHECK(h->self_tests[WW_SELFTEST_ATA_STANDARD].source != NULL);
 		ww_fake_close(&f);
 	}
 out:
