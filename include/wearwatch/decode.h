@@ -120,20 +120,20 @@ int ww_decode_ata_devstat(const uint8_t *buf, size_t len, ww_health_t *h);
 
 /** Fill the normalised health fields from what the decoders above stored.
  * Each field names its source; the choices:
- *  - power_on_seconds: Device Statistics POH x 3600, else attribute 9 taken as
- *    HOURS using its low 32 bits only (Seagate puts unrelated bytes above bit
- *    32: ST9100821AS raw48 123914101461273 -> 4377 h). There is no per-model
- *    unit table yet, so drives counting minutes (Maxtor 96147H8, Fujitsu
- *    MHY2xx0BH fw 0085000B, Toshiba MK..51GSY) or half-minutes (Samsung
- *    MP0804H) are over-reported by 60x / 30x.
+ *  - power_on_seconds: Device Statistics POH x 3600, else attribute 9 under
+ *    its default format raw24(raw8): hours in bits 0-23, as smartctl prints
+ *    it (Seagate puts unrelated bytes above: ST9100821AS raw48
+ *    123914101461273 -> 4377 h). Drives counting minutes or half-minutes are
+ *    read right only with the drive database's presets
+ *    (ww_ata_finish_presets).
  *  - temperature_celsius: Device Statistics page 5, else attribute 194 low
  *    byte, else 190 low byte; an attribute low byte of 0 or > 127 is not a
  *    reading (MCCOE64GEMPP #190 is all zero).
  *  - host_written_bytes / host_read_bytes: Device Statistics logical sectors
  *    x logical sector size only (attribute 241/242 units are vendor-specific),
  *    saturating.
- *  - power_cycles: attribute 12 raw48.
- *  - media_errors: attribute 187 Reported_Uncorrect raw48 (errors the drive
+ *  - power_cycles: attribute 12, when its raw is one count (raw48).
+ *  - media_errors: attribute 187 Reported_Uncorrect count (errors the drive
  *    could not correct, the nearest to NVMe's media errors). Attribute 5
  *    (reallocations are repairs, and Fujitsu packs vendor data in its raw)
  *    and 197/198 are not folded in; they stay separate attributes.

@@ -62,11 +62,20 @@ static void test_cli(void)
 		CHECK(out[0] == '[');
 		CHECK(strstr(out, "\"health_read_with\":\"ata via sat\"") != NULL);
 		CHECK(strstr(out, "\"id\":\"nvme-eui.0025388b91b3a2c1\"") != NULL);
+		/* scsi_debug (sde): SAS from the kernel's cached VPD 0x83, as every
+		 * other output names it */
+		const char *sde = strstr(out, "\"device\":\"/dev/sde\"");
+		const char *tr = sde ? strstr(sde, "\"transport\":") : NULL;
+		CHECK(tr && !strncmp(tr, "\"transport\":\"sas\"", 17));
 	}
 	{	/* runtime-suspended -> 1, found by controller node */
 		const char *a[] = { bin, "show", "/dev/nvme0", "--sysroot", root, NULL };
 		CHECK_EQ_I64(run(bin, a, out, sizeof(out)), 1);
 		CHECK(strstr(out, "Drive nvme-eui.0025388b91b3a2c1") != NULL);
+		/* nothing was read: no section claims anything about the drive */
+		CHECK(strstr(out, "not read: the drive was left alone (runtime-suspended)") != NULL);
+		CHECK(strstr(out, "SMART overall status") == NULL);
+		CHECK(strstr(out, "NVMe SMART/Health") == NULL);
 	}
 	{	/* by second namespace and by id */
 		const char *a[] = { bin, "show", "nvme0n2", "--sysroot", root, NULL };
