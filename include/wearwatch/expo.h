@@ -69,6 +69,13 @@ void *ww_json_endurance_object(const char *id, bool present);
 char *ww_json_render_history(const char *id, const char *metric, const char *from,
 			     const char *to, const char *max_points, time_t now, unsigned *status);
 
+/** process_cpu_seconds_total, process_virtual_memory_bytes,
+ * process_resident_memory_bytes, process_start_time_seconds,
+ * process_open_fds, process_max_fds of the calling process, as Prometheus'
+ * client libraries define them, from /proc (src/expo/process_metrics.c).
+ * Families that cannot be read are left out. */
+void ww_metrics_render_process(FILE *f);
+
 /** Minimal HTML page listing the drives of snap (GET /). Malloc'd or NULL. */
 char *ww_html_render_index(const ww_snapshot_t *snap, time_t now);
 

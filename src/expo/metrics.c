@@ -623,6 +623,7 @@ static void render(FILE *f, const ww_snapshot_t *snap, time_t now)
 	ww_metrics_render_probe(f, snap); /* issue 4 */
 	ww_metrics_render_backend(f, snap); /* issue 7 */
 	ww_metrics_render_history(f); /* history write errors */
+	ww_metrics_render_process(f);
 	(void)now;
 	fputs("# HELP wearwatch_build_info wearwatch build; value is always 1.\n"
 	      "# TYPE wearwatch_build_info gauge\n"
