@@ -6,7 +6,7 @@ set -eu
 BUILD="build-essential cmake pkg-config libnvme-dev libsgutils2-dev libatasmart-dev
  libmicrohttpd-dev libjson-c-dev libsqlite3-dev liburing-dev libsystemd-dev libinih-dev
  libjs-chart.js
- libyaml-dev libcrypt-dev
+ libyaml-dev libcrypt-dev libcurl4-openssl-dev
  libssl-dev smartmontools"
 # libssl-dev: Debian 12's libnvme.pc requires openssl; smartmontools: the
 # service reads its drivedb.h and runs smartctl for RAID members.

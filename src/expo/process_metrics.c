@@ -2,7 +2,7 @@
  * Go client's process collector; names, types and help text as it writes
  * them), read from Linux's /proc (proc(5)): /proc/self/stat fields 14-15
  * utime/stime, 22 starttime (clock ticks since boot), 23 vsize (bytes), 24 rss
- * (pages); /proc/stat btime (boot, Unix seconds); /proc/self/fd entries;
+ * (pages); /proc/stat btime (boot, Unix seconds; else from the clocks); /proc/self/fd entries;
  * RLIMIT_NOFILE. A figure that cannot be read is left out, never invented.
  * In the split deployment these describe the process that serves /metrics
  * (`wearwatch web`); `serve` is one process. */
@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "wearwatch/expo.h"
@@ -50,18 +51,23 @@ static int read_stat(unsigned long long v[11])
 	return 0;
 }
 
+/* /proc/stat btime; where /proc shows only processes (the web unit's
+ * ProcSubset=pid) the same instant from the clocks: now - time since boot
+ * (CLOCK_BOOTTIME counts suspend, as starttime does) */
 static long long boot_time(void)
 {
 	char line[256];
 	long long bt = -1;
+	struct timespec rt, bo;
 	FILE *f = fopen("/proc/stat", "re");
 
-	if (!f)
-		return -1;
-	while (bt < 0 && fgets(line, sizeof(line), f))
+	while (f && bt < 0 && fgets(line, sizeof(line), f))
 		if (sscanf(line, "btime %lld", &bt) != 1)
 			bt = -1;
-	fclose(f);
+	if (f)
+		fclose(f);
+	if (bt < 0 && !clock_gettime(CLOCK_REALTIME, &rt) && !clock_gettime(CLOCK_BOOTTIME, &bo))
+		bt = (long long)rt.tv_sec - (long long)bo.tv_sec - (rt.tv_nsec < bo.tv_nsec);
 	return bt;
 }
 
