@@ -72,9 +72,27 @@ def expected_alerts(fl):
 def am_alerts(fl):
     got = {}
     for al in F.http_json(fl.am + "/api/v2/alerts"):
-        lab = al["labels"]
+        lab = dict(al["labels"], _state=al["status"]["state"])
         got.setdefault(lab["alertname"], []).append(lab)
     return got
+
+
+def check_inhibition(fl, got):
+    """alertmanager-example.yml: the verdict alert of a drive with a specific
+    alert is suppressed; of a drive critical for a reason without one, not."""
+    c = fl.hosts["c"]["instance"]
+    state = {}
+
+    def settled():
+        state.clear()
+        state.update({(x["instance"], x["drive"]): x["_state"]
+                      for x in am_alerts(fl).get("WearwatchDriveHealthCritical", [])})
+        return state.get((c, F.drive_id("WWNVME0003"))) == "suppressed"
+    F.wait_for(settled, 10, step=0.5)
+    check(state.get((c, F.drive_id("WWNVME0003"))) == "suppressed",
+          "verdict alert held back while WearwatchDriveSmartFailed fires for the drive", str(state))
+    check(state.get((c, F.drive_id("WWNVME0004"))) == "active",
+          "verdict alert of a drive whose reason has no alert of its own stays active", str(state))
 
 
 def pairs(labels):
@@ -107,6 +125,7 @@ def check_alerts(fl, shipped):
               "%s carries %s labels" % (name, ", ".join(need)))
     for name in got:
         check(name in want, "alert %s firing has a scenario" % name)
+    check_inhibition(fl, got)
 
 
 def query_count(fl, expr):
