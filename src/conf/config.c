@@ -239,7 +239,8 @@ static const struct conf_key keys[] = {
 	{ "fleet", "bearer_token_file", K_ABSPATH, F(fleet.bearer_token_file), 0, 0,
 	  "expected an absolute path", 1 },
 	{ "fleet", "ca_file", K_ABSPATH, F(fleet.ca_file), 0, 0, "expected an absolute path", 1 },
-	{ "fleet", "timeout", K_DURATION, F(fleet.timeout_s), 0, 0, "expected a duration (10s)", 1 },
+	{ "fleet", "timeout", K_DURATION, F(fleet.timeout_s), 0, 0,
+	  "expected a duration (10s)", 1 },
 };
 #undef F
 
@@ -280,7 +281,8 @@ static int set_key(ww_conf_t *c, const struct conf_key *k, const char *name, con
 	case K_RATINGS_FILE:
 		if (v[0] != '/' || c->n_ratings_files >= WW_ENDURANCE_MAX_FILES)
 			return -EINVAL;
-		return set_str(c->ratings_files[c->n_ratings_files++], sizeof(c->ratings_files[0]), v);
+		return set_str(c->ratings_files[c->n_ratings_files++],
+			       sizeof(c->ratings_files[0]), v);
 	case K_PROBE_ON:
 		if (parse_bool(v, &b))
 			return -EINVAL;

@@ -111,7 +111,8 @@ void ww_metrics_render_process(FILE *f)
 			      (double)bt + (double)st[8] / (double)tck);
 	}
 	if (fds >= 0)
-		gauge(f, "process_open_fds", "gauge", "Number of open file descriptors.", (double)fds);
+		gauge(f, "process_open_fds", "gauge", "Number of open file descriptors.",
+		      (double)fds);
 	if (!getrlimit(RLIMIT_NOFILE, &rl) && rl.rlim_cur != RLIM_INFINITY)
 		gauge(f, "process_max_fds", "gauge", "Maximum number of open file descriptors.",
 		      (double)rl.rlim_cur);

@@ -197,7 +197,8 @@ static json_object *fetch_all(const ww_conf_fleet_t *f, unsigned *status)
 	json_object_object_add(o, "prometheus", json_object_new_string(shown));
 	json_object_object_add(o, "time", json_object_new_int64((int64_t)time(NULL)));
 	if (!h || setup(h, f, secret, sizeof(secret), err, sizeof(err))) {
-		json_object_array_add(errs, json_object_new_string(h ? err : "cannot start libcurl"));
+		json_object_array_add(errs,
+				      json_object_new_string(h ? err : "cannot start libcurl"));
 		n = 0;
 	}
 	for (size_t i = 0; i < n; i++) {

@@ -139,7 +139,8 @@ static MHD_RESULT fleet(ww_webfront_t *w, struct MHD_Connection *c, void **req_c
 	if (__atomic_add_fetch(&w->fleet_jobs, 1, __ATOMIC_ACQ_REL) > WW_FLEET_MAX_JOBS ||
 	    !(j = calloc(1, sizeof(*j)))) {
 		__atomic_sub_fetch(&w->fleet_jobs, 1, __ATOMIC_RELEASE);
-		return text(c, MHD_HTTP_SERVICE_UNAVAILABLE, "busy: too many fleet queries\n", false);
+		return text(c, MHD_HTTP_SERVICE_UNAVAILABLE, "busy: too many fleet queries\n",
+			    false);
 	}
 	j->w = w;
 	j->c = c;
@@ -289,7 +290,8 @@ static int start(ww_webfront_t *w, int fd)
 					  MHD_OPTION_CONNECTION_LIMIT, (unsigned)WW_WEB_CONN_LIMIT,
 					  MHD_OPTION_PER_IP_CONNECTION_LIMIT,
 					  (unsigned)WW_WEB_CONN_PER_IP,
-					  MHD_OPTION_NOTIFY_COMPLETED, completed, NULL, MHD_OPTION_END);
+					  MHD_OPTION_NOTIFY_COMPLETED, completed, NULL,
+					  MHD_OPTION_END);
 	} else {
 		w->mhd = MHD_start_daemon(flags, 0, NULL, NULL, handle, w,
 					  MHD_OPTION_LISTEN_SOCKET, fd,
@@ -297,7 +299,8 @@ static int start(ww_webfront_t *w, int fd)
 					  MHD_OPTION_CONNECTION_LIMIT, (unsigned)WW_WEB_CONN_LIMIT,
 					  MHD_OPTION_PER_IP_CONNECTION_LIMIT,
 					  (unsigned)WW_WEB_CONN_PER_IP,
-					  MHD_OPTION_NOTIFY_COMPLETED, completed, NULL, MHD_OPTION_END);
+					  MHD_OPTION_NOTIFY_COMPLETED, completed, NULL,
+					  MHD_OPTION_END);
 	}
 	return w->mhd ? 0 : -EIO;
 }

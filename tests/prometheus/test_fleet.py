@@ -201,6 +201,10 @@ def main():
             fl.start()
             print("fleet up after %.1f s: %s" % (time.time() - t0, json.dumps(
                 {k: v["instance"] for k, v in fl.hosts.items()})))
+            # wearwatch.conf's [endurance] ratings_file reached the model
+            # (fleet.py: a table row for the SATA disk's model)
+            q = 'wearwatch_drive_rating_info{drive="ata-WWSATA_DISK_WWSATA0001",source="table"}'
+            check(query_count(fl, q) == 1, "[endurance] ratings_file in wearwatch.conf rates a drive")
             rules = open(os.path.join(src, "contrib/prometheus/wearwatch-rules.yml")).read()
             check_alerts(fl, re.findall(r"(?m)^\s+- alert: (\w+)$", rules))
             # after the alerts: every rule has been evaluated many times

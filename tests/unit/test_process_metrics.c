@@ -85,7 +85,8 @@ int main(void)
 		fclose(statm);
 	double rss = value(t, "process_resident_memory_bytes");
 	CHECK(rss > 0 && fabs(rss - (double)(resident * page)) <= 64.0 * page);
-	CHECK(fabs(value(t, "process_virtual_memory_bytes") - (double)(size * page)) <= 64.0 * page);
+	CHECK(fabs(value(t, "process_virtual_memory_bytes") - (double)(size * page)) <=
+	      64.0 * page);
 
 	/* descriptors: the soft limit, and one more while a file is open */
 	getrlimit(RLIMIT_NOFILE, &rl);

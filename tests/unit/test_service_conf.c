@@ -93,8 +93,9 @@ static void test_collector_sections(void)
 	ww_probe_policy_default(&d);
 	ww_conf_defaults(c);
 	CHECK(ww_conf_load_string(c,
-		"[probe]\nenabled = no\ninterval = 300\nbs = 8k\nmax-iops = 50\nrotational = never\n"
-		"[endurance]\nratings_file = /etc/wearwatch/a.tsv\nratings_file = /etc/wearwatch/b.tsv\n"
+		"[probe]\nenabled = no\ninterval = 300\nbs = 8k\nmax-iops = 50\n"
+		"rotational = never\n[endurance]\nratings_file = /etc/wearwatch/a.tsv\n"
+		"ratings_file = /etc/wearwatch/b.tsv\n"
 		"[history]\nenabled = no\nraw_retention = 14d\nhourly_retention = 1h\n"
 		"[fleet]\nprometheus = https://prom.example:9090/prefix/\nbasic_auth_user = ww\n"
 		"basic_auth_password_file = /run/credentials/x/p\ntimeout = 3s\n",
@@ -124,10 +125,12 @@ static void test_collector_sections(void)
 	CHECK(c->probe.enabled && c->fleet.timeout_s == 10 && !c->fleet.prometheus[0]);
 	CHECK(ww_conf_load_string(c, "[probe]\nqd = 0\n", "t.conf", err, sizeof(err)) == -EINVAL);
 	CHECK(!strncmp(err, "t.conf:2: qd: expected interval, count", 38));
-	CHECK(ww_conf_load_string(c, "[probe]\nspeed = 3\n", "t.conf", err, sizeof(err)) == -EINVAL);
+	CHECK(ww_conf_load_string(c, "[probe]\nspeed = 3\n", "t.conf", err, sizeof(err)) ==
+	      -EINVAL);
 	CHECK(ww_conf_load_string(c, "[fleet]\nprometheus = prom:9090\n", "t.conf", err,
 				  sizeof(err)) == -EINVAL);
-	CHECK(!strcmp(err, "t.conf:2: prometheus: expected an http:// or https:// URL, got 'prom:9090'"));
+	CHECK(!strcmp(err, "t.conf:2: prometheus: expected an http:// or https:// URL, "
+		      "got 'prom:9090'"));
 	CHECK(ww_conf_load_string(c, "[endurance]\nratings_file = r.tsv\n", "t.conf", err,
 				  sizeof(err)) == -EINVAL);
 	ww_conf_defaults(c);
