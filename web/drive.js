@@ -240,7 +240,7 @@ WW.drivePage = function (root, id, opts) {
 	async function load(first) {
 		const r = await WW.getJSON(WW.driveApi(id));
 		if (r.status === 404) {
-			document.title = 'unknown drive · wearwatch';
+			WW.title('unknown drive');
 			root.replaceChildren(el('nav', { class: 'crumbs' }, el('a', { href: '/' }, '← All drives')),
 				el('h1', {}, 'Unknown drive'), el('p', { class: 'empty' }, 'wearwatch has no drive "' + id + '" (it may have been removed longer ago than the missing-drive retention).'));
 			document.body.dataset.loaded = 'missing';
@@ -252,7 +252,7 @@ WW.drivePage = function (root, id, opts) {
 		}
 		const d = r.body;
 		model = WW.derive(d, d);
-		document.title = (model.model || id) + ' · wearwatch';
+		WW.title(model.model || id);
 		head.replaceChildren(el('h1', {}, model.model || id),
 			el('p', { class: 'sub' }, [model.serial ? 'S/N ' + model.serial : null, id, model.device].filter(Boolean).join(' · ')),
 			...stateBanner(d, model), cards(model));

@@ -227,3 +227,22 @@ WW.driveApi = (id) => '/api/v1/drives/' + encodeURIComponent(id);
 
 /** Name -> label: "host_written_bytes" -> "host written bytes". */
 WW.label = (k) => String(k).replace(/_/g, ' ');
+
+/** The page title: "TEXT · HOST · wearwatch", the host from GET
+ * /api/v1/host (WW.showHost) once it is known. */
+WW.title = function (text) {
+	WW.titleText = text;
+	document.title = [text, WW.host, 'wearwatch'].filter(Boolean).join(' · ');
+};
+
+/** Ask the service its host name; put it in the header (#host) and titles. */
+WW.showHost = async function () {
+	const r = await WW.getJSON('/api/v1/host');
+	if (r.status !== 200 || !r.body || !r.body.host)
+		return;
+	WW.host = r.body.host;
+	const h = document.getElementById('host');
+	if (h)
+		h.textContent = WW.host;
+	WW.title(WW.titleText);
+};

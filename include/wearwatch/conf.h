@@ -28,6 +28,7 @@ extern "C" {
 #define WW_CONF_DEFAULT_STATE_DIR "/var/lib/wearwatch"
 #define WW_CONF_MAX_INCLUDE 32
 #define WW_CONF_MAX_DRIVES 64
+#define WW_ENDURANCE_MAX_FILES 8   /* ratings tables ([endurance] ratings_file, --ratings-file) */
 
 /** One [drive NAME] section. NAME is a stable id as `wearwatch scan` prints
  * it, or a block device name ("sda", "/dev/nvme0n1"). Settings owned by other
@@ -43,6 +44,19 @@ typedef struct ww_conf_drive {
 	char smartctl[48];        /* "smartctl =" -d TYPE forcing the smartctl backend, "" = not set */
 	unsigned line;            /* line of the section header */
 } ww_conf_drive_t;
+
+/** [fleet]: where the web side asks Prometheus for the fleet page (see
+ * http.h, ww_fleet_query). Credentials are read from the files at each
+ * query, never kept in the configuration. */
+typedef struct ww_conf_fleet {
+	char prometheus[512];         /* http(s)://host:port[/prefix] of Prometheus' HTTP API,
+				         "" = no fleet page */
+	char user[128];               /* basic auth user, "" = none */
+	char password_file[256];      /* basic auth password (first line) */
+	char bearer_token_file[256];  /* Authorization: Bearer (first line) */
+	char ca_file[256];            /* PEM CA bundle for https, "" = the system's */
+	unsigned timeout_s;           /* per query (default 10) */
+} ww_conf_fleet_t;
 
 /** Everything the file and flags set. Times in seconds. */
 typedef struct ww_conf {
@@ -62,9 +76,20 @@ typedef struct ww_conf {
 	/* [history] */
 	unsigned retention_s;          /* history kept, 0 = forever (the default) */
 	unsigned missing_retention_s;  /* a removed drive stays listed this long */
+	unsigned history_raw_s;        /* every sample kept this long, 0 = the model's default */
+	unsigned history_hourly_s;     /* hourly samples kept this long, 0 = default */
+	bool history_off;              /* enabled = no: no history database */
+	/* [endurance] */
+	char ratings_files[WW_ENDURANCE_MAX_FILES][256];  /* extra ratings tables */
+	size_t n_ratings_files;
+	/* [probe]: the latency probe policy of drives without a [drive] probe
+	 * (the flags --probe-*, --no-probe are applied on top of it) */
+	ww_probe_policy_t probe;
 	/* [notify] */
 	char notify_exec[256];         /* program run on events, "" = none */
 	unsigned notify_timeout_s;
+	/* [fleet] */
+	ww_conf_fleet_t fleet;
 	/* [drive NAME] */
 	ww_conf_drive_t drives[WW_CONF_MAX_DRIVES];
 	size_t n_drives;
@@ -115,7 +140,8 @@ const ww_conf_drive_t *ww_conf_drive_find(const ww_conf_t *c, const char *id,
  * --config FILE, --listen, --web-config, --socket, --state-dir, --sysroot,
  * --poll-interval, --poll-interval-rotational, --rediscover,
  * --missing-retention, --hung-after, --workers, --include (repeatable),
- * --notify-exec. Returns 0, or -EINVAL with the message in err. */
+ * --notify-exec, and the probe flags (--probe-*, --no-probe, on top of
+ * [probe]). Returns 0, or -EINVAL with the message in err. */
 int ww_conf_apply_args(ww_conf_t *c, int argc, char **argv, char *err, size_t errlen);
 
 /** The --config value in argv, else WW_CONF_DEFAULT_PATH; *explicit is set
@@ -192,8 +218,6 @@ enum {
 	{ "ratings-file", required_argument, NULL, WW_OPT_END_RATINGS_FILE },   \
 	{ "history-raw-days", required_argument, NULL, WW_OPT_END_RAW_DAYS },   \
 	{ "history-hourly-days", required_argument, NULL, WW_OPT_END_HOURLY_DAYS }
-
-#define WW_ENDURANCE_MAX_FILES 8
 
 typedef struct ww_endurance_opts {
 	const char *state_dir;          /* NULL = WW_HISTORY_DEFAULT_DIR */

@@ -70,6 +70,7 @@ void *ww_json_endurance_object(const char *id, bool present);
 char *ww_json_render_history(const char *id, const char *metric, const char *from,
 			     const char *to, const char *max_points, time_t now, unsigned *status);
 
+
 /** Minimal HTML page listing the drives of snap (GET /). Malloc'd or NULL. */
 char *ww_html_render_index(const ww_snapshot_t *snap, time_t now);
 

@@ -70,10 +70,11 @@ int ww_serve_main(int argc, char **argv);
  * [drive] probe =), smartctl forcing ([drive] smartctl =), and the main-loop
  * work: tick, snapshot diff -> events and notification program, STATUS=. */
 
-/** What only `serve` sets from flags (the collector takes defaults). */
+/** What only `serve` sets from flags (the collector takes the file's
+ * [endurance], [history] and [probe]; the probe flags are configuration
+ * flags, conf.h). */
 typedef struct ww_runtime_opts {
 	bool replay;                   /* drives from --replay captures */
-	ww_probe_policy_t probe;       /* default policy (--probe-*, --no-probe) */
 	const char *smartctl[16];      /* --smartctl DRIVE=TYPE (checked), before [drive] ones */
 	size_t n_smartctl;
 	ww_endurance_opts_t *endurance;/* --rating, --ratings-file, --no-history, ...;

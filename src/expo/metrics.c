@@ -182,7 +182,7 @@ void ww_metric_end_time(ww_prom_t *w, const ww_metric_t *m, const ww_mdrive_t *d
 
 static const ww_metric_t *const tables[] = {
 	ww_metrics_drive, ww_metrics_endurance, ww_metrics_probe, ww_metrics_backend,
-	ww_metrics_process,
+	ww_metrics_process, ww_metrics_self,
 };
 
 #define N_TABLES (sizeof(tables) / sizeof(tables[0]))

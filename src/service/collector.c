@@ -91,7 +91,6 @@ int ww_collector_main(int argc, char **argv)
 		return rc == -EINVAL ? 2 : 1;
 	}
 	sigs = ww_service_block_signals();
-	ww_probe_policy_default(&opts.probe);
 	c->rt = ww_runtime_start(&c->conf, &opts, err, sizeof(err));
 	if (!c->rt)
 		return ww_log(WW_LOG_ERR, "%s", err), free(c), 1;

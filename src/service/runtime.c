@@ -77,7 +77,7 @@ int ww_runtime_check_conf(const ww_conf_t *c, char *err, size_t errlen)
 	return 0;
 }
 
-static struct gen *new_gen(const ww_conf_t *c, const ww_probe_policy_t *base)
+static struct gen *new_gen(const ww_conf_t *c)
 {
 	struct gen *g = calloc(1, sizeof(*g));
 	size_t n = 0;
@@ -95,7 +95,7 @@ static struct gen *new_gen(const ww_conf_t *c, const ww_probe_policy_t *base)
 		 * include (dm-*, md*, loop* are skipped by default) */
 		if (d->monitor == 1 && ww_conf_is_block_name(d->name))
 			g->include[n++] = strncmp(d->name, "/dev/", 5) ? d->name : d->name + 5;
-		g->policy[i] = *base;
+		g->policy[i] = g->conf.probe;
 		if (d->probe[0])
 			ww_probe_policy_parse(&g->policy[i], d->probe, e, sizeof(e));
 	}
@@ -158,7 +158,7 @@ static const ww_probe_policy_t *policy_of(void *ctx, const ww_drive_t *drv)
 	struct gen *g = __atomic_load_n(&rt->gen, __ATOMIC_ACQUIRE);
 	const ww_conf_drive_t *d = ww_conf_drive_find(&g->conf, drv->id, drv->block);
 
-	return d ? &g->policy[d - g->conf.drives] : &rt->opts.probe;
+	return d ? &g->policy[d - g->conf.drives] : &g->conf.probe;
 }
 
 static ww_poller_t *start_poller(ww_runtime_t *rt)
@@ -184,14 +184,24 @@ static ww_poller_t *start_poller(ww_runtime_t *rt)
 	return ww_poller_start(&cfg, rt->store);
 }
 
+/* The file's endurance and history settings under serve's flags: flags'
+ * rating overrides and ratings files come first (the first match wins), a
+ * flag's history tier length wins over the file's. c outlives the service
+ * (a generation's copy): the file names are kept as pointers. */
 static ww_endurance_svc_t *start_endurance(const ww_conf_t *c, ww_endurance_opts_t *o)
 {
 	char spec[512], e[200];
 
-	/* flags' overrides come first: the first match wins, so flags win */
 	for (size_t i = 0; i < c->n_drives; i++)
 		if (c->drives[i].rating[0] && !rating_spec(&c->drives[i], spec, sizeof(spec)))
 			ww_rating_override_parse(&o->overrides, spec, e, sizeof(e));
+	for (size_t i = 0; i < c->n_ratings_files && o->n_files < WW_ENDURANCE_MAX_FILES; i++)
+		o->files[o->n_files++] = c->ratings_files[i];
+	o->no_history |= c->history_off;
+	if (!o->hist.raw_s)
+		o->hist.raw_s = c->history_raw_s;
+	if (!o->hist.hourly_s)
+		o->hist.hourly_s = c->history_hourly_s;
 	o->state_dir = c->state_dir;
 	o->hist.keep_s = c->retention_s;
 	return ww_endurance_serve_start(o);
@@ -208,14 +218,14 @@ ww_runtime_t *ww_runtime_start(const ww_conf_t *c, ww_runtime_opts_t *o, char *e
 	if (!rt || ww_runtime_check_conf(c, err, errlen))
 		goto fail;
 	rt->opts = *o;
-	rt->gen = new_gen(c, &rt->opts.probe);
+	rt->gen = new_gen(c);
 	rt->store = rt->gen ? ww_store_new(c->missing_retention_s) : NULL;
 	if (!rt->store) {
 		snprintf(err, errlen, "out of memory");
 		goto fail;
 	}
 	apply_smartctl(&rt->opts, c);
-	rt->endurance = start_endurance(c, o->endurance ? o->endurance : &defaults);
+	rt->endurance = start_endurance(&rt->gen->conf, o->endurance ? o->endurance : &defaults);
 	if (!rt->endurance) {
 		snprintf(err, errlen, "cannot start the endurance model (ratings file?)");
 		goto fail;
@@ -228,7 +238,7 @@ ww_runtime_t *ww_runtime_start(const ww_conf_t *c, ww_runtime_opts_t *o, char *e
 	}
 	memset(&pcfg, 0, sizeof(pcfg));
 	pcfg.sysroot = c->sysroot;
-	pcfg.policy = rt->opts.probe;
+	pcfg.policy = rt->gen->conf.probe;
 	pcfg.lookup = policy_of;
 	pcfg.lookup_ctx = rt;
 	pcfg.after_burst = ww_endurance_probe_burst; /* burst summaries into history */
@@ -310,14 +320,18 @@ static void note_restart_only(const ww_conf_t *old, const ww_conf_t *c)
 		ratings = strcmp(old->drives[i].rating, c->drives[i].rating) ||
 			  strcmp(old->drives[i].warranty_start, c->drives[i].warranty_start) ||
 			  strcmp(old->drives[i].name, c->drives[i].name);
-	if (ratings || old->retention_s != c->retention_s || strcmp(old->state_dir, c->state_dir))
-		ww_log(WW_LOG_WARNING, "reload: rating, warranty_start, [history] retention and "
-		       "state_directory changes take effect at the next restart");
+	ratings = ratings || old->n_ratings_files != c->n_ratings_files ||
+		  memcmp(old->ratings_files, c->ratings_files, sizeof(c->ratings_files));
+	if (ratings || old->retention_s != c->retention_s || strcmp(old->state_dir, c->state_dir) ||
+	    old->history_off != c->history_off || old->history_raw_s != c->history_raw_s ||
+	    old->history_hourly_s != c->history_hourly_s)
+		ww_log(WW_LOG_WARNING, "reload: rating, warranty_start, ratings_file, [history] "
+		       "and state_directory changes take effect at the next restart");
 }
 
 int ww_runtime_reload(ww_runtime_t *rt, const ww_conf_t *c)
 {
-	struct gen *g = new_gen(c, &rt->opts.probe), *old = rt->gen;
+	struct gen *g = new_gen(c), *old = rt->gen;
 	bool restart = poll_differs(&old->conf, c);
 
 	if (!g)

@@ -244,6 +244,22 @@ async function main() {
 		await page.waitForSelector('body[data-loaded="missing"]');
 		check(missing.status() === 200 && (await page.textContent('h1')) === 'Unknown drive', 'deep link to an unknown drive shows its empty state');
 
+		/* ---- host name in the header and the title, on every page ---- */
+		await page.goto(base + '/');
+		await page.waitForFunction(() => document.getElementById('host').textContent !== '');
+		check((await page.textContent('#host')) === os.hostname(), 'the header names the host', await page.textContent('#host'));
+		check((await page.title()).includes(os.hostname()), 'the title names the host', await page.title());
+
+		/* ---- fleet page without [fleet]: how to enable it ---- */
+		await page.goto(base + '/fleet');
+		await page.waitForSelector('body[data-loaded="unconfigured"]');
+		const setup = await page.textContent('#fleet-setup');
+		check(setup.includes('[fleet]') && setup.includes('prometheus = '), 'the fleet page says how to enable it', setup);
+		check((await page.title()).startsWith('Fleet · '), 'the fleet page has its title', await page.title());
+
+		/* ---- fleet page on a real Prometheus scraping three replaying hosts ---- */
+		await fleetPage(browser, errors);
+
 		/* ---- phone width ---- */
 		const phone = await browser.newContext({ timezoneId: TZ, locale: LOCALE, viewport: { width: 390, height: 844 }, isMobile: true });
 		const pp = await phone.newPage();
@@ -262,6 +278,78 @@ async function main() {
 		if (exited === null)
 			srv.kill('SIGKILL');
 		fs.rmSync(state, { recursive: true, force: true });
+	}
+}
+
+/* tests/prometheus/fleet.py: three `wearwatch serve --replay` hosts (one
+ * drive id on two of them) scraped by Debian's prometheus; host A's
+ * wearwatch.conf names that Prometheus in [fleet]. Its fleet page must list
+ * every drive of the three hosts with its host, sorted by days to wear-out
+ * as Prometheus has them. */
+async function fleetPage(browser, errors) {
+	const work = fs.mkdtempSync(path.join(os.tmpdir(), 'ww-fleet-'));
+	const ready = path.join(work, 'ready.json');
+	const harness = spawn('python3', [path.join(SRC, 'tests/prometheus/fleet.py'), BIN, SRC,
+		path.join(work, 'run'), '--ready', ready], { stdio: ['pipe', 'inherit', 'inherit'] });
+	let gone = null;
+	harness.on('exit', (c) => (gone = c));
+	try {
+		for (let i = 0; i < 600 && gone === null && !fs.existsSync(ready); i++)
+			await sleep(100);
+		check(fs.existsSync(ready), 'fleet harness up (prometheus, three wearwatch hosts)', 'exit ' + gone);
+		if (!fs.existsSync(ready))
+			return;
+		const fl = JSON.parse(fs.readFileSync(ready, 'utf8'));
+		const want = [];
+		for (const h of Object.values(fl.hosts))
+			for (const d of h.drives)
+				want.push(h.instance + ' ' + d);
+		/* the order Prometheus gives: earliest projected wear-out first */
+		const q = encodeURIComponent('min without (basis) (wearwatch_drive_wearout_timestamp_seconds)');
+		const wo = (await (await fetch(fl.prometheus + '/api/v1/query?query=' + q)).json()).data.result
+			.map((s) => ({ k: s.metric.instance + ' ' + s.metric.drive, t: Number(s.value[1]) }))
+			.sort((a, b) => a.t - b.t);
+		check(wo.length >= 2, 'Prometheus projects wear-out for some drives', JSON.stringify(wo));
+
+		const ctx = await browser.newContext({ timezoneId: TZ, locale: LOCALE, viewport: { width: 1400, height: 900 } });
+		const page = await ctx.newPage();
+		page.on('pageerror', (e) => errors.push(e.message));
+		const a = fl.hosts.a;
+		await page.goto(a.url + '/fleet');
+		await page.waitForSelector('#fleet tbody tr', { timeout: 20000 });
+		await page.click('button[data-sort="wearout"]');
+		const rows = await page.$$eval('#fleet tbody tr', (trs) => trs.map((tr) => ({
+			k: tr.dataset.instance + ' ' + tr.dataset.drive, host: tr.querySelector('.c-host').innerText,
+			days: tr.querySelector('.c-wearout').innerText, href: tr.querySelector('.drivelink').href })));
+		await page.screenshot({ path: path.join(ART, 'fleet.png'), fullPage: true });
+		const got = rows.map((r) => r.k);
+		check(got.length === want.length && want.every((w) => got.includes(w)),
+			'the fleet page lists every drive of the three hosts', got.join(', '));
+		check(rows.every((r) => r.host.startsWith(r.k.split(' ')[0].replace(/:\d+$/, ''))),
+			'each row names its host', rows.map((r) => r.host).join(' | '));
+		check(JSON.stringify(got.slice(0, wo.length)) === JSON.stringify(wo.map((w) => w.k)),
+			'sorted by days to wear-out, earliest first', got.join(', '));
+		check(rows.slice(wo.length).every((r) => r.days.includes('not projected')),
+			'drives without a projection come last');
+		const r0 = rows.find((r) => r.k.startsWith(a.instance + ' '));
+		check(r0 && r0.href === 'http://' + a.instance + '/drives/' + encodeURIComponent(r0.k.split(' ')[1]),
+			"each row links to the drive's page on its host", r0 && r0.href);
+		await page.selectOption('#f-host', fl.hosts.c.addr);
+		const onC = await page.$$eval('#fleet tbody tr', (trs) => trs.map((tr) => tr.dataset.instance));
+		check(onC.length === fl.hosts.c.drives.length && onC.every((i) => i === fl.hosts.c.instance),
+			'filter by host', onC.join(','));
+		await page.selectOption('#f-host', '');
+		await page.selectOption('#f-health', 'critical');
+		const crit = await page.$$eval('#fleet tbody tr', (trs) => trs.map((tr) => tr.dataset.health));
+		check(crit.length > 0 && crit.every((h) => h === 'critical'), 'filter by health', crit.join(','));
+		await ctx.close();
+	} finally {
+		harness.stdin.end();
+		for (let i = 0; i < 150 && gone === null; i++)
+			await sleep(100);
+		if (gone === null)
+			harness.kill('SIGKILL');
+		fs.rmSync(work, { recursive: true, force: true });
 	}
 }
 
