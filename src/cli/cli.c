@@ -59,6 +59,8 @@ int ww_cli_parse_opts(int argc, char **argv, ww_cli_opts_t *o, const char *usage
 			o->json = true;
 		} else if (!strcmp(argv[i], "--sysroot") && i + 1 < argc) {
 			o->sysroot = argv[++i];
+		} else if (!strcmp(argv[i], "--config") && i + 1 < argc) {
+			o->config = argv[++i];
 		} else if (argv[i][0] != '-' && !o->arg) {
 			o->arg = argv[i];
 		} else {
