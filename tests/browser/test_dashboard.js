@@ -153,9 +153,10 @@ async function main() {
 				check(r.text.includes('in standby'), 'overview shows standby of ' + d.id);
 			if (d.protocol === 'none')
 				check(r.text.includes('no health interface'), 'overview empty state for ' + d.id);
-			const st = d.endurance && d.endurance.health && d.endurance.health.status;
-			if (st)
-				check(r.text.includes(st), 'overview verdict of ' + d.id, st);
+			const v = d.verdict || {};
+			check(v.status && r.text.includes(v.status), 'overview verdict of ' + d.id, v.status);
+			for (const re of v.reasons || [])
+				check(r.text.includes(re.text), 'overview shows the sentence of ' + re.code + ' for ' + d.id, re.text);
 		}
 
 		/* ---- sorting: by drive name both ways ---- */
