@@ -32,6 +32,9 @@ static const struct command {
 	{ "web", "web", "unprivileged half (HTTP/TLS, asks the collector)", ww_web_main },
 	{ "notify-test", "notify-test [--notify-exec PROG]", "run the notification program once",
 	  ww_cli_notify_test },
+	{ "notify-deliver", "notify-deliver [--spool DIR]",
+	  "run the notification program for queued events (wearwatch-notify.service)",
+	  ww_cli_notify_deliver },
 };
 
 static void usage(FILE *f)
