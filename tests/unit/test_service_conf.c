@@ -210,11 +210,101 @@ static void test_health_change_runs_program(void)
 	rmdir(dir);
 }
 
+/* a drive that flips between SMART PASSED and FAILED every minute */
+static void flip(ww_drive_state_t *d, int i, time_t t)
+{
+	d->health.smart_status = i % 2 ? WW_SMART_FAILED : WW_SMART_PASSED;
+	d->values_time = d->last_collect = t;
+	d->collections_total = (uint64_t)i + 1;
+}
+
+static int count_files(const char *dir, const char *suffix)
+{
+	char cmd[512], buf[32] = "";
+	FILE *p;
+
+	snprintf(cmd, sizeof(cmd), "ls %s | grep -c '%s$'", dir, suffix);
+	p = popen(cmd, "r");
+	if (!p)
+		return -1;
+	if (!fgets(buf, sizeof(buf), p))
+		buf[0] = 0;
+	pclose(p);
+	return atoi(buf);
+}
+
+/* flapping: 2 notifications a window, then one summary; the collector's
+ * spool and `wearwatch notify-deliver` (failed ones kept, then delivered) */
+static void test_flapping_and_spool(void)
+{
+	char dir[] = "/tmp/ww-spool-XXXXXX", spool[300], prog[300], out[300], cmd[1200];
+	static char all[16384];
+	static ww_drive_state_t a;
+	ww_snapshot_t s = { .generation = 1, .n = 1, .drives = &a };
+	ww_events_t *ev = ww_events_new();
+	const char *bin = getenv("WW_BINARY");
+	time_t t0 = 1700000000;
+	FILE *f;
+
+	CHECK(mkdtemp(dir) != NULL);
+	snprintf(spool, sizeof(spool), "%s/notify", dir);
+	snprintf(prog, sizeof(prog), "%s/notify.sh", dir);
+	snprintf(out, sizeof(out), "%s/env.txt", dir);
+	f = fopen(prog, "w");
+	fprintf(f, "#!/bin/sh\n[ -e %s/fail ] && exit 3\nenv | grep ^WEARWATCH_ | sort >> %s\n", dir,
+		out);
+	fclose(f);
+	chmod(prog, 0755);
+	/* queued, as the collector does: no program runs here */
+	ww_events_configure(ev, prog, spool, 2, 3600);
+	memset(&a, 0, sizeof(a));
+	snprintf(a.drive.id, sizeof(a.drive.id), "ata-FLAPPING");
+	a.drive.protocol = a.health.protocol = WW_PROTO_ATA;
+	a.present = a.has_health = a.last_success = true;
+	for (int i = 0; i < 7; i++) {
+		flip(&a, i, t0 + 60 * i);
+		ww_events_update(ev, NULL, &s, &s, t0 + 60 * i);
+	}
+	/* 6 changes (the first read finding it ok is not sent): 2 queued */
+	CHECK_EQ_I64(count_files(spool, ".event"), 2);
+	/* the window (from the first notification, t0 + 60) ends: one summary
+	 * of the 4 held back */
+	flip(&a, 6, t0 + 3659);
+	ww_events_update(ev, NULL, &s, &s, t0 + 3659);
+	CHECK_EQ_I64(count_files(spool, ".event"), 2);
+	ww_events_update(ev, NULL, &s, &s, t0 + 3660);
+	CHECK_EQ_I64(count_files(spool, ".event"), 3);
+	ww_events_free(ev);
+	if (!bin) {
+		printf("note: WW_BINARY unset, notify-deliver not run\n");
+		return;
+	}
+	/* the program fails: every event kept as .failed, exit 1 */
+	snprintf(cmd, sizeof(cmd), "touch %s/fail; %s notify-deliver --config /dev/null --spool %s "
+		 "--notify-exec %s 2>/dev/null", dir, bin, spool, prog);
+	CHECK(WEXITSTATUS(system(cmd)) == 1);
+	CHECK_EQ_I64(count_files(spool, ".failed"), 3);
+	/* it works again: all three delivered in order, the queue empty */
+	snprintf(cmd, sizeof(cmd), "rm %s/fail; %s notify-deliver --config /dev/null --spool %s "
+		 "--notify-exec %s", dir, bin, spool, prog);
+	CHECK(WEXITSTATUS(system(cmd)) == 0);
+	CHECK_EQ_I64(count_files(spool, "[a-z]"), 0);
+	read_env(out, all, sizeof(all));
+	CHECK(strstr(all, "WEARWATCH_EVENT=status_change\n") != NULL);
+	CHECK(strstr(all, "WEARWATCH_EVENT=flapping\n") != NULL);
+	CHECK(strstr(all, "WEARWATCH_SUPPRESSED=4\n") != NULL);
+	CHECK(strstr(all, "WEARWATCH_MESSAGE=4 changes within 3600 s not notified (flapping); "
+			  "health now ok\n") != NULL);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	CHECK(system(cmd) == 0);
+}
+
 int main(void)
 {
 	test_probe_policy();
 	test_drive_sections();
 	test_history_route();
 	test_health_change_runs_program();
+	test_flapping_and_spool();
 	return ww_test_done("test_service_conf");
 }
