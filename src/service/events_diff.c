@@ -184,7 +184,8 @@ static int flush(ww_events_t *ev, time_t now)
 		memset(v, 0, sizeof(*v));
 		v->status = d->status;
 		v->n = d->n;
-		memcpy(v->r, d->r, d->n * sizeof(*d->r));
+		if (d->n)
+			memcpy(v->r, d->r, d->n * sizeof(*d->r));
 		snprintf(msg, sizeof(msg), "%u changes within %u s not notified (flapping); "
 			 "health now %s%s%s", d->suppressed, ev->flap_window_s,
 			 ww_status_name(d->status), d->n ? ": " : "", d->n ? d->r[0].text : "");
