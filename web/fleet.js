@@ -13,12 +13,14 @@ const el = WW.el;
 const DAY = 86400;
 
 /* wearwatch_drive_health_status values (docs/metrics.md) */
-const HEALTH = { 0: 'ok', 1: 'warning', 2: 'critical', 3: 'unknown' };
+/* wearwatch_drive_health_status as docs/metrics.md encodes it: the word and
+ * the display rank the JSON API gives the same verdict (verdict.rank) */
+const HEALTH = { 0: ['ok', 0], 1: ['warning', 2], 2: ['critical', 3], 3: ['unknown', 1] };
 
 const COLS = [
 	{ key: 'host', label: 'Host', sort: (r) => r.host + ' ' + r.instance },
 	{ key: 'drive', label: 'Drive', sort: (r) => (r.model + ' ' + r.drive).toLowerCase() },
-	{ key: 'health', label: 'Health', sort: (r) => -(r.status ?? -1) },
+	{ key: 'health', label: 'Health', sort: (r) => -r.rank },
 	{ key: 'endurance', label: 'Endurance used', sort: (r) => -(WW.first(r.rated, r.own) ?? -1) },
 	{ key: 'wearout', label: 'Days to wear-out', sort: (r) => r.days ?? Infinity },
 	{ key: 'warranty', label: 'Wear-out vs warranty', sort: (r) => r.margin ?? Infinity },
@@ -55,7 +57,8 @@ WW.fleetRows = function (body, now) {
 	each('temperature', (r, v) => { r.temp = v; });
 	each('present', (r, v) => { r.present = v; });
 	for (const r of rows.values()) {
-		r.health = WW.has(r.status) ? (HEALTH[r.status] || 'status ' + r.status) : 'not reported';
+		r.health = WW.has(r.status) && HEALTH[r.status] ? HEALTH[r.status][0] : 'not reported';
+		r.rank = WW.has(r.status) && HEALTH[r.status] ? HEALTH[r.status][1] : 1;
 		r.days = WW.has(r.wearout) ? (r.wearout - now) / DAY : null;
 		r.margin = WW.has(r.wearout) && WW.has(r.warrantyEnd) ? (r.wearout - r.warrantyEnd) / DAY : null;
 		r.reasons.sort();
@@ -88,7 +91,7 @@ const CELLS = {
 		el('div', { class: 'small' }, r.serial ? 'S/N ' + r.serial : 'no serial'),
 		el('div', { class: 'small muted' }, r.drive)),
 	health: (r) => el('div', { class: 'verdict' },
-		el('span', { class: 'badge sev' + WW.severity(r.health) }, r.health),
+		el('span', { class: 'badge sev' + r.rank }, r.health),
 		r.present === 0 ? el('div', { class: 'small hot' }, 'not present') : null,
 		r.reasons.length ? el('ul', { class: 'reasons' }, r.reasons.map((x) => el('li', {}, WW.label(x)))) : null),
 	endurance: (r) => [

@@ -193,13 +193,14 @@ WW.timeEl = function (t, ago) {
 		ago ? WW.fmtAgo(n) : WW.fmtTime(n));
 };
 
-/** A horizontal bar for a 0..1+ ratio, as role=meter with its own label. */
-WW.bar = function (ratio, label, cls) {
+/** A horizontal bar for a 0..1+ ratio, as role=meter with its own label;
+ * reason (a verdict reason about this figure, or null) colours it. */
+WW.bar = function (ratio, label, reason) {
 	const r = WW.num(ratio);
 	const pct = r === null ? 0 : Math.max(0, Math.min(1, r)) * 100;
-	const level = r === null ? '' : r >= 0.9 ? ' crit' : r >= 0.7 ? ' warn' : '';
+	const level = WW.sevClass(reason) === 'crit' ? ' crit' : WW.sevClass(reason) === 'hot' ? ' warn' : '';
 	return WW.el('div', {
-		class: 'bar' + level + (cls ? ' ' + cls : ''), role: 'meter', 'aria-label': label,
+		class: 'bar' + level, role: 'meter', 'aria-label': label,
 		'aria-valuemin': 0, 'aria-valuemax': 100, 'aria-valuenow': Math.round(pct),
 		title: label + ': ' + (r === null ? 'unknown' : (r * 100).toString() + ' %'),
 	}, WW.el('span', { class: 'fill', style: 'width:' + pct.toFixed(1) + '%' }));

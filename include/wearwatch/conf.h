@@ -42,6 +42,7 @@ typedef struct ww_conf_drive {
 	char warranty_start[16];  /* "YYYY-MM-DD" (validated), "" = not set */
 	char probe[128];          /* raw "probe =" value, "" = not set */
 	char smartctl[48];        /* "smartctl =" -d TYPE forcing the smartctl backend, "" = not set */
+	ww_health_cfg_t health;   /* health keys of the section (health.set: which) */
 	unsigned line;            /* line of the section header */
 } ww_conf_drive_t;
 
@@ -88,6 +89,10 @@ typedef struct ww_conf {
 	/* [notify] */
 	char notify_exec[256];         /* program run on events, "" = none */
 	unsigned notify_timeout_s;
+	unsigned notify_flap_limit;    /* notifications per drive per flap window */
+	unsigned notify_flap_window_s;
+	/* [health] */
+	ww_health_cfg_t health;        /* thresholds of the verdict for every drive */
 	/* [fleet] */
 	ww_conf_fleet_t fleet;
 	/* [drive NAME] */
@@ -130,6 +135,32 @@ bool ww_conf_is_block_name(const char *name);
 /** getopt_long table of the flags ww_conf_apply_args() takes (NULL-ended),
  * for commands that accept those flags among their own (`serve`). */
 const struct option *ww_conf_options(void);
+
+/* The health keys ([health], and the same keys in [drive NAME] on top):
+ * temperature_warning, temperature_critical (degrees Celsius, override the
+ * drive's own limits), percentage_used_warning, percentage_used_critical,
+ * rated_endurance_warning, rated_endurance_critical (percent),
+ * increase_window, read_failing_after (durations), ignore_attributes,
+ * critical_attributes (ATA attribute ids), silence (reason codes). The
+ * meaning of each is in wearwatch.conf(5) and docs/health.md. */
+
+/** Set one health key in c (and its bit in c->set). Returns 0, -ENOENT when
+ * key is not a health key, -EINVAL with "what was expected" in err. */
+int ww_conf_health_key(ww_health_cfg_t *c, const char *key, const char *value, char *err,
+		       size_t errlen);
+
+/** Every key `over` sets (over->set) copied onto base: a [drive] section's
+ * keys replace the [health] ones (lists too). */
+void ww_conf_health_overlay(ww_health_cfg_t *base, const ww_health_cfg_t *over);
+
+/** Name of health key i (0, 1, ...), NULL past the last: for checks that
+ * every key is documented. */
+const char *ww_conf_health_key_name(size_t i);
+
+/** The rating override text of a [drive] section as the model takes it
+ * (ww_rating_override_parse): "NAME=RATING[@WARRANTY_START]". Returns 0, or
+ * -EINVAL when it does not fit len. */
+int ww_conf_drive_rating_spec(const ww_conf_drive_t *d, char *buf, size_t len);
 
 /** Drive section for a drive id or block name, or NULL. */
 const ww_conf_drive_t *ww_conf_drive_find(const ww_conf_t *c, const char *id,

@@ -151,6 +151,14 @@ typedef struct ww_ata_attr {
 	uint64_t raw;      /* 48-bit */
 	uint8_t raw_bytes[6];
 	const char *name;  /* smartmontools' default name, "Unknown_Attribute" */
+	/* The raw value as one counter (sectors, events), as smartctl prints it
+	 * under the attribute's raw format: has_count is false when the format
+	 * packs several values into the raw bytes (vendor-packed: Seagate's 1,
+	 * 7, 188, 195) or is not known to be a single count. Set by the collect
+	 * step from the drive database (src/collect/drivedb.c); the verdict
+	 * reads counts only from here. */
+	bool has_count;
+	uint64_t count;
 } ww_ata_attr_t;
 
 #define WW_ATA_MAX_ATTRS 30

@@ -20,10 +20,24 @@ struct db_entry {
 	char *f[WW_DB_FIELDS]; /* family, model, firmware, warning, presets */
 };
 
+/* The attributes the health verdict reads as one count (record.h
+ * ww_ata_attr_t.has_count), in smartmontools' default raw format: 5 and 196
+ * are raw16(raw16) (the count is the first word), the others raw48. */
+static const struct {
+	uint8_t id;
+	bool low16;
+} count_ids[] = { { 5, true }, { 10, false }, { 187, false }, { 196, true }, { 197, false },
+		  { 198, false } };
+
+#define N_COUNT_IDS (sizeof(count_ids) / sizeof(count_ids[0]))
+
+enum { COUNT_NONE = 0, COUNT_LOW16, COUNT_RAW48 };
+
 struct cached {
 	char model[64], fw[32];
 	int found;
 	ww_ata_presets_t p;
+	uint8_t count[N_COUNT_IDS]; /* COUNT_* per count_ids[] */
 };
 
 static pthread_mutex_t db_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -349,9 +363,49 @@ static int quirks(const char *model, const char *fw, ww_ata_presets_t *p)
 	return n;
 }
 
-static int lookup_locked(const char *model, const char *fw, ww_ata_presets_t *p)
+/* How an entry's presets leave count_ids[i]: no "-v ID," (or only smartd's
+ * "-v ID,increasing"), the default; the default name in raw48 or
+ * raw16(raw16), that; anything else (another meaning such as 198
+ * Host_Reads_GiB, a packed format such as raw24/raw32) is not a count. */
+static uint8_t count_mode(const char *presets, size_t i)
+{
+	uint8_t mode = count_ids[i].low16 ? COUNT_LOW16 : COUNT_RAW48;
+	char key[16], arg[96], *name;
+	const char *s = presets;
+	size_t k;
+
+	snprintf(key, sizeof(key), "-v %u,", count_ids[i].id);
+	while (s && (s = strstr(s, key))) {
+		s += strlen(key);
+		k = strcspn(s, " \t");
+		if (k >= sizeof(arg))
+			return COUNT_NONE;
+		memcpy(arg, s, k);
+		arg[k] = '\0';
+		name = strchr(arg, ',');
+		if (name)
+			*name++ = '\0';
+		if (!strcmp(arg, "increasing") && !name)
+			continue;
+		if (name && (strchr(name, ',') || strcmp(name, ww_ata_attr_name(count_ids[i].id))))
+			return COUNT_NONE;
+		if (!strcmp(arg, "raw48"))
+			mode = COUNT_RAW48;
+		else if (!strcmp(arg, "raw16(raw16)"))
+			mode = COUNT_LOW16;
+		else
+			return COUNT_NONE;
+	}
+	return mode;
+}
+
+static int lookup_locked(const char *model, const char *fw, ww_ata_presets_t *p,
+			 uint8_t count[N_COUNT_IDS])
 {
 	int found = 0;
+
+	for (size_t i = 0; i < N_COUNT_IDS; i++)
+		count[i] = count_mode(NULL, i);
 
 	if (!db_loaded)
 		load();
@@ -365,13 +419,16 @@ static int lookup_locked(const char *model, const char *fw, ww_ata_presets_t *p)
 			continue;
 		found = 1;
 		ww_drivedb_apply_presets(e->f[4], dupf("drivedb.h", e->f[0]), p);
+		for (size_t k = 0; k < N_COUNT_IDS; k++)
+			count[k] = count_mode(e->f[4], k);
 	}
 	if (quirks(model, fw, p) > 0)
 		found = 1;
 	return found;
 }
 
-int ww_drivedb_lookup(const char *model, const char *firmware, ww_ata_presets_t *p)
+static int lookup(const char *model, const char *firmware, ww_ata_presets_t *p,
+		  uint8_t count[N_COUNT_IDS])
 {
 	int found;
 
@@ -384,11 +441,12 @@ int ww_drivedb_lookup(const char *model, const char *firmware, ww_ata_presets_t 
 	for (size_t i = 0; i < cache_n; i++)
 		if (!strcmp(cache[i].model, model) && !strcmp(cache[i].fw, firmware)) {
 			*p = cache[i].p;
+			memcpy(count, cache[i].count, N_COUNT_IDS);
 			found = cache[i].found;
 			pthread_mutex_unlock(&db_lock);
 			return found;
 		}
-	found = lookup_locked(model, firmware, p);
+	found = lookup_locked(model, firmware, p, count);
 	{
 		struct cached *c = &cache[cache_n < WW_DB_CACHE ? cache_n++ : (cache_next++ % WW_DB_CACHE)];
 
@@ -396,19 +454,48 @@ int ww_drivedb_lookup(const char *model, const char *firmware, ww_ata_presets_t 
 		snprintf(c->fw, sizeof(c->fw), "%s", firmware);
 		c->found = found;
 		c->p = *p;
+		memcpy(c->count, count, N_COUNT_IDS);
 	}
 	pthread_mutex_unlock(&db_lock);
 	return found;
 }
 
+int ww_drivedb_lookup(const char *model, const char *firmware, ww_ata_presets_t *p)
+{
+	uint8_t count[N_COUNT_IDS];
+
+	return lookup(model, firmware, p, count);
+}
+
+/* has_count and count of the attributes in count_ids[], as the entry's
+ * presets leave their raw format */
+static void set_counts(ww_health_t *h, const uint8_t count[N_COUNT_IDS])
+{
+	for (size_t i = 0; i < h->ata.n_attrs && i < WW_ATA_MAX_ATTRS; i++) {
+		ww_ata_attr_t *a = &h->ata.attrs[i];
+
+		a->has_count = false;
+		for (size_t k = 0; k < N_COUNT_IDS; k++)
+			if (a->id == count_ids[k].id && count[k] != COUNT_NONE) {
+				a->has_count = true;
+				a->count = count[k] == COUNT_LOW16 ? a->raw & 0xffff
+								   : a->raw & 0xffffffffffffull;
+			}
+	}
+}
+
 void ww_ata_finish_db(ww_health_t *h)
 {
 	ww_ata_presets_t p;
+	uint8_t count[N_COUNT_IDS];
 
 	if (!h)
 		return;
-	if (*h->model && ww_drivedb_lookup(h->model, h->firmware, &p) > 0)
+	for (size_t k = 0; k < N_COUNT_IDS; k++)
+		count[k] = count_mode(NULL, k);
+	if (*h->model && lookup(h->model, h->firmware, &p, count) > 0)
 		ww_ata_finish_presets(h, &p);
 	else
 		ww_ata_finish(h);
+	set_counts(h, count);
 }

@@ -44,7 +44,11 @@ int ww_drivedb_lookup(const char *model, const char *firmware, ww_ata_presets_t 
  * presets were understood. */
 int ww_drivedb_apply_presets(const char *presets, const char *src, ww_ata_presets_t *p);
 
-/** ww_ata_finish_presets() with the presets for h's model/firmware. */
+/** ww_ata_finish_presets() with the presets for h's model/firmware, then
+ * each attribute's has_count/count (record.h): set only for 5, 10, 187, 196,
+ * 197 and 198 in smartmontools' default raw format (5 and 196: the first
+ * word, raw16(raw16); the others raw48), unless the drive's drivedb.h entry
+ * gives them another format or meaning; false for every other attribute. */
 void ww_ata_finish_db(ww_health_t *h);
 
 #ifdef __cplusplus

@@ -33,6 +33,9 @@ void ww_conf_defaults(ww_conf_t *c)
 	c->notify_timeout_s = 30;
 	ww_probe_policy_default(&c->probe);
 	c->fleet.timeout_s = 10;
+	c->notify_flap_limit = 4;
+	c->notify_flap_window_s = 3600;
+	ww_health_cfg_defaults(&c->health);
 }
 
 int ww_conf_parse_duration(const char *s, unsigned *out)
@@ -130,9 +133,14 @@ struct parse_ctx {
 
 static int drive_key(struct parse_ctx *x, ww_conf_drive_t *d, const char *k, const char *v)
 {
+	char herr[200];
+	int hrc;
 	bool b;
 
-	if (!strcmp(k, "include") || !strcmp(k, "exclude")) {
+	if ((hrc = ww_conf_health_key(&d->health, k, v, herr, sizeof(herr))) != -ENOENT) {
+		if (hrc)
+			FAIL("%s", herr);
+	} else if (!strcmp(k, "include") || !strcmp(k, "exclude")) {
 		if (parse_bool(v, &b))
 			FAIL("%s: expected yes or no, got '%s'", k, v);
 		d->monitor = (!strcmp(k, "include")) == b;
@@ -242,6 +250,9 @@ static const struct conf_key keys[] = {
 	{ "fleet", "ca_file", K_ABSPATH, F(fleet.ca_file), 0, 0, "expected an absolute path", 1 },
 	{ "fleet", "timeout", K_DURATION, F(fleet.timeout_s), 0, 0,
 	  "expected a duration (10s)", 1 },
+	{ "notify", "flap_limit", K_COUNT, F(notify_flap_limit), 1, 1000, "expected 1-1000", 1 },
+	{ "notify", "flap_window", K_DURATION, F(notify_flap_window_s), 0, 0,
+	  "expected a duration (1h)", 1 },
 };
 #undef F
 
@@ -336,6 +347,7 @@ static int begin_drive(struct parse_ctx *x, const char *section)
 	x->drive = &c->drives[c->n_drives++];
 	memset(x->drive, 0, sizeof(*x->drive));
 	x->drive->monitor = -1;
+	ww_health_cfg_defaults(&x->drive->health);
 	if (set_str(x->drive->name, sizeof(x->drive->name), name) || !*name)
 		FAIL("[drive NAME]: bad name");
 	/* strip a closing quote of [drive "NAME"] */
@@ -362,6 +374,16 @@ static int handler(void *user, const char *section, const char *k, const char *v
 	}
 	if (x->drive)
 		return drive_key(x, x->drive, k, v);
+	if (!strcmp(section, "health")) {
+		char herr[200];
+		int hrc = ww_conf_health_key(&x->c->health, k, v, herr, sizeof(herr));
+
+		if (hrc == -ENOENT)
+			FAIL("unknown key '%s' in [health]", k);
+		if (hrc)
+			FAIL("%s", herr);
+		return 1;
+	}
 	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
 		if (strcmp(section, keys[i].section))
 			continue;
@@ -452,6 +474,14 @@ bool ww_conf_is_block_name(const char *n)
 		    all_of(n + strlen(numbered[i]), "0123456789"))
 			return true;
 	return sscanf(n, "nvme%un%u%n", &a, &b, &end) == 2 && !n[end];
+}
+
+int ww_conf_drive_rating_spec(const ww_conf_drive_t *d, char *buf, size_t len)
+{
+	int n = snprintf(buf, len, "%s=%s%s%s", d->name, d->rating, d->warranty_start[0] ? "@" : "",
+			 d->warranty_start);
+
+	return n < 0 || (size_t)n >= len ? -EINVAL : 0;
 }
 
 const ww_conf_drive_t *ww_conf_drive_find(const ww_conf_t *c, const char *id, const char *block)

@@ -267,6 +267,8 @@ static json_object *ata_section(const ww_ata_t *t)
 			add(e, "threshold", json_object_new_int(at->threshold));
 		add(e, "raw", j_u64(at->raw));
 		add(e, "raw_bytes", j_hex(at->raw_bytes, sizeof(at->raw_bytes)));
+		if (at->has_count)
+			add(e, "count", j_u64(at->count));
 		json_object_array_add(a, e);
 	}
 	add(o, "attributes", a);
@@ -362,7 +364,7 @@ static json_object *report_object(const ww_read_report_t *r)
 }
 
 static json_object *health_object(const ww_drive_t *d, const ww_health_t *h,
-				  const ww_read_report_t *r)
+				  const ww_read_report_t *r, const ww_verdict_t *v)
 {
 	json_object *o = json_object_new_object(), *id;
 
@@ -387,6 +389,8 @@ static json_object *health_object(const ww_drive_t *d, const ww_health_t *h,
 	}
 	if (r)
 		add(o, "report", report_object(r));
+	if (v)
+		add(o, "verdict", ww_json_verdict_object(v));
 	return o;
 }
 
@@ -404,14 +408,28 @@ static char *to_text(json_object *o)
 }
 
 char *ww_json_render_health(const ww_drive_t *d, const ww_health_t *h,
-			    const ww_read_report_t *r)
+			    const ww_read_report_t *r, const ww_verdict_t *v)
 {
-	return to_text(health_object(d, h, r));
+	return to_text(health_object(d, h, r, v));
 }
 
 static json_object *j_time(time_t t)
 {
 	return t ? json_object_new_int64((int64_t)t) : NULL;
+}
+
+/* the drive's health verdict (the one ww_drive_verdict gives every output) */
+static json_object *verdict_of(const ww_drive_state_t *st, time_t now)
+{
+	ww_verdict_t *v = malloc(sizeof(*v));
+	json_object *o = NULL;
+
+	if (v) {
+		ww_drive_verdict(ww_endurance_global(), st, now, v);
+		o = ww_json_verdict_object(v);
+	}
+	free(v);
+	return o;
 }
 
 static json_object *state_object(const ww_drive_state_t *st, time_t now)
@@ -465,7 +483,8 @@ static json_object *state_object(const ww_drive_state_t *st, time_t now)
 	}
 	add(o, "summary", e);
 	add(o, "probe", ww_json_probe_object(st));
-	add(o, "endurance", ww_json_endurance_object(d->id, st->present));
+	add(o, "endurance", ww_json_endurance_object(d->id));
+	add(o, "verdict", verdict_of(st, now));
 	return o;
 }
 
@@ -491,6 +510,6 @@ char *ww_json_render_drive(const ww_snapshot_t *snap, const char *id, time_t now
 	o = state_object(st, now);
 	add(o, "drive", drive_identity(&st->drive));
 	if (st->has_health)
-		add(o, "health", health_object(NULL, &st->health, &st->report));
+		add(o, "health", health_object(NULL, &st->health, &st->report, NULL));
 	return to_text(o);
 }
