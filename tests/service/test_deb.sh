@@ -30,11 +30,16 @@ for f in ./usr/bin/wearwatch ./lib/systemd/system/wearwatch-collector.service \
 	./etc/wearwatch/wearwatch.conf ./usr/share/wearwatch/prometheus/wearwatch-rules.yml \
 	./usr/share/wearwatch/grafana/wearwatch-fleet.json ./usr/share/wearwatch/grafana/wearwatch-host.json \
 	./usr/share/wearwatch/grafana/wearwatch-drive.json ./usr/share/doc/wearwatch/README.md.gz \
-	./usr/share/doc/wearwatch/metrics.md.gz ./usr/share/doc/wearwatch/migrating.md.gz; do
+	./usr/share/doc/wearwatch/metrics.md.gz ./usr/share/doc/wearwatch/migrating.md.gz \
+	./usr/share/doc/wearwatch/health.md.gz ./lib/systemd/system/wearwatch-notify.path \
+	./lib/systemd/system/wearwatch-notify.service ./lib/systemd/system/wearwatch-notify.timer \
+	./usr/share/wearwatch/notify/wearwatch-mail ./usr/share/wearwatch/notify/wearwatch-webhook; do
 	dpkg-deb -c "$deb" | awk '{print $6}' | grep -qx "$f" || { echo "FAIL: $f not in the package"; fail=1; }
 done
-dpkg-deb -I "$deb" postinst | grep -q 'deb-systemd-helper.*wearwatch-collector.service' ||
-	{ echo "FAIL: postinst does not enable wearwatch-collector.service"; fail=1; }
+for u in wearwatch-collector.service wearwatch-notify.path wearwatch-notify.timer; do
+	dpkg-deb -I "$deb" postinst | grep -q "deb-systemd-helper.*$u" ||
+		{ echo "FAIL: postinst does not enable $u"; fail=1; }
+done
 echo "== conffiles"
 dpkg-deb -I "$deb" conffiles | tee ../conffiles.txt
 grep -qx /etc/wearwatch/wearwatch.conf ../conffiles.txt ||
