@@ -6,12 +6,12 @@ set -eu
 BUILD="build-essential cmake pkg-config libnvme-dev libsgutils2-dev libatasmart-dev
  libmicrohttpd-dev libjson-c-dev libsqlite3-dev liburing-dev libsystemd-dev libinih-dev
  libjs-chart.js
- libyaml-dev libcrypt-dev
+ libyaml-dev libcrypt-dev libcurl4-openssl-dev
  libssl-dev smartmontools"
 # libssl-dev: Debian 12's libnvme.pc requires openssl; smartmontools: the
 # service reads its drivedb.h and runs smartctl for RAID members.
 TEST="qemu-system-x86 linux-image-amd64 busybox-static kmod cpio smartmontools nvme-cli
- sg3-utils libatasmart-bin prometheus curl python3 fio ioping udev
+ sg3-utils libatasmart-bin prometheus prometheus-alertmanager curl python3 fio ioping udev
  chromium clang libclang-rt-14-dev"
 # service tests: systemd-analyze, TLS certificates, the .deb
 TEST="$TEST systemd openssl debhelper dpkg-dev lintian"

@@ -34,17 +34,21 @@ function stateBanner(st, m) {
 
 function cards(m) {
 	const lat = m.latency;
-	const early = WW.has(m.wearout) && WW.has(m.warrantyEnd) && m.wearout < m.warrantyEnd;
+	const early = WW.reasonOf(m, 'wearout_before_warranty_end');
+	const temp = WW.reasonOf(m, 'temperature_critical', 'temperature_warning');
 	return el('div', { class: 'cards' },
-		card('Health', el('span', { class: 'badge big sev' + WW.severity(m.verdict.status) }, m.verdict.status),
-			m.verdict.reasons.length ? el('ul', { class: 'reasons' }, m.verdict.reasons.map((r) => el('li', {}, r)))
-				: el('p', { class: 'muted' }, m.verdict.derived ? 'no verdict from the service' : 'no reasons given')),
+		card('Health', el('span', { class: 'badge big sev' + m.verdict.rank }, m.verdict.status),
+			m.verdict.reasons.length ? el('ul', { class: 'reasons' }, m.verdict.reasons.map((r) =>
+				el('li', { class: 'r-' + r.severity, title: r.code + ' (' + r.source + ')', dataset: { code: r.code } }, r.text)))
+				: el('p', { class: 'muted' }, m.verdict.missing ? 'no verdict from the service' : 'nothing found')),
 		card('Endurance used',
 			el('div', { class: 'barrow' }, el('span', { class: 'barlabel' }, 'rated'),
-				WW.has(m.rated) ? [WW.bar(m.rated, 'rated endurance used'), el('span', { class: 'barval', title: String(m.rated) }, WW.fmtPercent(m.rated))]
+				WW.has(m.rated) ? [WW.bar(m.rated, 'rated endurance used',
+					WW.reasonOf(m, 'rated_endurance_exhausted', 'rated_endurance_near_end', 'rated_endurance_high')), el('span', { class: 'barval', title: String(m.rated) }, WW.fmtPercent(m.rated))]
 					: el('span', { class: 'muted' }, m.ratingNote || 'no rating known')),
 			el('div', { class: 'barrow' }, el('span', { class: 'barlabel' }, 'drive'),
-				WW.has(m.own) ? [WW.bar(m.own, "drive's own percentage used"), el('span', { class: 'barval', title: String(m.own) }, WW.fmtPercent(m.own))]
+				WW.has(m.own) ? [WW.bar(m.own, "drive's own percentage used",
+					WW.reasonOf(m, 'percentage_used_exhausted', 'percentage_used_high')), el('span', { class: 'barval', title: String(m.own) }, WW.fmtPercent(m.own))]
 					: el('span', { class: 'muted' }, 'not reported')),
 			el('p', { class: 'small' }, 'written ', WW.valueEl(m.written, 'bytes'),
 				WW.has(m.ratedBytes) ? [' of ', WW.valueEl(m.ratedRaw, 'bytes'), ' rated'] : null,
@@ -54,12 +58,12 @@ function cards(m) {
 				WW.has(m.dwpd) ? ' drive writes/day (' + m.dwpdWindow + ')' : el('span', { class: 'muted' }, ' no window yet')),
 			el('p', { class: 'small' }, 'rated ', WW.has(m.dwpdRated) ? String(m.dwpdRated) : 'unknown')),
 		card('Wear-out vs warranty',
-			el('p', {}, 'projected wear-out ', WW.has(m.wearout) ? el('span', { class: early ? 'hot' : '' }, WW.timeEl(m.wearout))
+			el('p', {}, 'projected wear-out ', WW.has(m.wearout) ? el('span', { class: WW.sevClass(early), title: early ? early.text : null }, WW.timeEl(m.wearout))
 				: el('span', { class: 'muted' }, 'not projected')),
 			el('p', { class: 'small' }, 'warranty ends ', WW.has(m.warrantyEnd) ? WW.timeEl(m.warrantyEnd) : el('span', { class: 'muted' }, 'unknown'),
 				WW.has(m.warrantyYears) ? ' (' + m.warrantyYears + ' years)' : null)),
 		card('Temperature',
-			el('p', {}, el('span', { class: 'big' }, WW.has(m.temp) ? m.temp + ' °C' : '–')),
+			el('p', {}, el('span', { class: 'big ' + WW.sevClass(temp) }, WW.has(m.temp) ? m.temp + ' °C' : '–')),
 			el('p', { class: 'small' }, 'warning ', WW.has(m.tempWarn) ? m.tempWarn + ' °C' : 'not reported',
 				', critical ', WW.has(m.tempCrit) ? m.tempCrit + ' °C' : 'not reported')),
 		card('Power loss',
@@ -180,14 +184,14 @@ async function drawPlots(id, m, plots, rangeName) {
 		emptyState(P.errors, why(res.unsafe_shutdowns, 'unsafe shutdown or media error'));
 }
 
-function fieldSections(d) {
+function fieldSections(d, m) {
 	const h = d.health || {};
 	const ata = Object.assign({}, h.ata || {});
 	const attrs = ata.attributes;
 	delete ata.attributes;
 	const nvme = h.nvme || {};
 	const state = Object.assign({}, d);
-	for (const k of ['drive', 'health', 'endurance', 'probe', 'latency'])
+	for (const k of ['drive', 'health', 'endurance', 'probe', 'latency', 'verdict'])
 		delete state[k];
 	const lat = WW.findLatency(d);
 	return [
@@ -199,7 +203,7 @@ function fieldSections(d) {
 		WW.fieldsSection('NVMe Identify Controller', nvme.controller, 'f-nvme-ctrl'),
 		Array.isArray(nvme.namespaces) && nvme.namespaces.length ? el('section', { class: 'fields-sec', id: 'f-nvme-ns' },
 			el('h2', {}, 'NVMe namespaces'), WW.arrayTable(nvme.namespaces)) : null,
-		WW.ataTable(attrs),
+		WW.ataTable(attrs, m),
 		WW.fieldsSection('ATA SMART and device statistics', ata, 'f-ata'),
 		WW.fieldsSection('SCSI log pages', h.scsi, 'f-scsi'),
 		WW.fieldsSection('Other health data', Object.fromEntries(Object.entries(h).filter(([k]) =>
@@ -240,7 +244,7 @@ WW.drivePage = function (root, id, opts) {
 	async function load(first) {
 		const r = await WW.getJSON(WW.driveApi(id));
 		if (r.status === 404) {
-			document.title = 'unknown drive · wearwatch';
+			WW.title('unknown drive');
 			root.replaceChildren(el('nav', { class: 'crumbs' }, el('a', { href: '/' }, '← All drives')),
 				el('h1', {}, 'Unknown drive'), el('p', { class: 'empty' }, 'wearwatch has no drive "' + id + '" (it may have been removed longer ago than the missing-drive retention).'));
 			document.body.dataset.loaded = 'missing';
@@ -252,11 +256,11 @@ WW.drivePage = function (root, id, opts) {
 		}
 		const d = r.body;
 		model = WW.derive(d, d);
-		document.title = (model.model || id) + ' · wearwatch';
+		WW.title(model.model || id);
 		head.replaceChildren(el('h1', {}, model.model || id),
 			el('p', { class: 'sub' }, [model.serial ? 'S/N ' + model.serial : null, id, model.device].filter(Boolean).join(' · ')),
 			...stateBanner(d, model), cards(model));
-		fields.replaceChildren(...fieldSections(d));
+		fields.replaceChildren(...fieldSections(d, model));
 		if (first) {
 			buildRanges();
 			await drawPlots(id, model, plots, range);

@@ -193,13 +193,14 @@ WW.timeEl = function (t, ago) {
 		ago ? WW.fmtAgo(n) : WW.fmtTime(n));
 };
 
-/** A horizontal bar for a 0..1+ ratio, as role=meter with its own label. */
-WW.bar = function (ratio, label, cls) {
+/** A horizontal bar for a 0..1+ ratio, as role=meter with its own label;
+ * reason (a verdict reason about this figure, or null) colours it. */
+WW.bar = function (ratio, label, reason) {
 	const r = WW.num(ratio);
 	const pct = r === null ? 0 : Math.max(0, Math.min(1, r)) * 100;
-	const level = r === null ? '' : r >= 0.9 ? ' crit' : r >= 0.7 ? ' warn' : '';
+	const level = WW.sevClass(reason) === 'crit' ? ' crit' : WW.sevClass(reason) === 'hot' ? ' warn' : '';
 	return WW.el('div', {
-		class: 'bar' + level + (cls ? ' ' + cls : ''), role: 'meter', 'aria-label': label,
+		class: 'bar' + level, role: 'meter', 'aria-label': label,
 		'aria-valuemin': 0, 'aria-valuemax': 100, 'aria-valuenow': Math.round(pct),
 		title: label + ': ' + (r === null ? 'unknown' : (r * 100).toString() + ' %'),
 	}, WW.el('span', { class: 'fill', style: 'width:' + pct.toFixed(1) + '%' }));
@@ -227,3 +228,22 @@ WW.driveApi = (id) => '/api/v1/drives/' + encodeURIComponent(id);
 
 /** Name -> label: "host_written_bytes" -> "host written bytes". */
 WW.label = (k) => String(k).replace(/_/g, ' ');
+
+/** The page title: "TEXT · HOST · wearwatch", the host from GET
+ * /api/v1/host (WW.showHost) once it is known. */
+WW.title = function (text) {
+	WW.titleText = text;
+	document.title = [text, WW.host, 'wearwatch'].filter(Boolean).join(' · ');
+};
+
+/** Ask the service its host name; put it in the header (#host) and titles. */
+WW.showHost = async function () {
+	const r = await WW.getJSON('/api/v1/host');
+	if (r.status !== 200 || !r.body || !r.body.host)
+		return;
+	WW.host = r.body.host;
+	const h = document.getElementById('host');
+	if (h)
+		h.textContent = WW.host;
+	WW.title(WW.titleText);
+};

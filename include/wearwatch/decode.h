@@ -179,6 +179,8 @@ typedef struct ww_ata_attr_def {
 	uint8_t only;       /* 0, WW_ATA_DEF_HDD or WW_ATA_DEF_SSD */
 	bool no_normval;    /* 'v' in the byte order or raw64/hex64: the
 			       normalised value byte is raw data */
+	bool increasing;    /* smartd's old "197,increasing" / "198,increasing"
+			       ("raw48+"): the default count, never decreasing */
 	char byteorder[9];  /* "543210", "r543210", "z54z10"...; "" = the
 			       format's default */
 	const char *name;   /* NULL = keep the name there is */
@@ -232,7 +234,10 @@ typedef struct ww_ata_presets {
  *  - every attribute: name (the source's, else p's for its id where the
  *    drive kind fits, else the default), raw_value / raw_string / count /
  *    raw_is_count under p's format for the id, else the default format
- *    (ww_ata_attr_format);
+ *    (ww_ata_attr_format); has_count for the ids the health verdict reads
+ *    as counts (5, 10, 187, 196, 197, 198: ww_ata_verdict_count_id) when the
+ *    raw is one count and the attribute keeps its default meaning (its name
+ *    is the id's default, or smartd's old "increasing" form of it);
  *  - attribute 9 (when Device Statistics has no POH) in the unit of its
  *    format (raw24(raw8) hours, msec24hour32 hours, min2hour minutes,
  *    halfmin2hour, sec2hour); p->poh_unit for the legacy -v 9 names;
@@ -271,6 +276,11 @@ const char *ww_ata_devstat_name(uint8_t page, uint16_t offset, int *size);
 
 /** The name of a Device Statistics page ("General Statistics"), NULL past 7. */
 const char *ww_ata_devstat_page_name(uint8_t page);
+
+/** Whether the health verdict reads attribute id as a count (has_count):
+ * 5 reallocated sectors, 10 spin retries, 187 reported uncorrectable, 196
+ * reallocation events, 197 pending sectors, 198 offline uncorrectable. */
+bool ww_ata_verdict_count_id(uint8_t id);
 
 /** The DEFAULT entry's format for id (WW_RAWFMT_RAW48 for ids it does not
  * list). */

@@ -4,6 +4,7 @@
 #define WEARWATCH_EXPO_H
 
 #include "wearwatch/discover.h"
+#include "wearwatch/model.h"
 #include "wearwatch/record.h"
 
 #ifdef __cplusplus
@@ -11,15 +12,27 @@ extern "C" {
 #endif
 
 /** JSON text (malloc'd, caller frees) for one drive read once: identity from
- * discovery, every present field of the record with its unit and source, and
- * the commands sent. r may be NULL. Returns NULL on allocation failure. */
+ * discovery, every present field of the record with its unit and source, the
+ * commands sent, and the health verdict ("verdict", ww_json_verdict_object).
+ * r and v may be NULL. Returns NULL on allocation failure. */
 char *ww_json_render_health(const ww_drive_t *d, const ww_health_t *h,
-			    const ww_read_report_t *r);
+			    const ww_read_report_t *r, const ww_verdict_t *v);
 
-/** Human-readable text of the same, for `wearwatch show`. Writes to f. */
+/** Human-readable text of the same, for `wearwatch show` and `decode`: the
+ * verdict first (status, then each reason's severity, sentence, code and
+ * source). Writes to f. v may be NULL. */
 #include <stdio.h>
 void ww_text_render_health(FILE *f, const ww_drive_t *d, const ww_health_t *h,
-			   const ww_read_report_t *r);
+			   const ww_read_report_t *r, const ww_verdict_t *v);
+
+/** The "verdict" JSON object (status, rank, reasons with code, severity,
+ * text, source and attribute, silenced codes) as a json_object * (void * so
+ * this header needs no json-c). See docs/api.md. */
+void *ww_json_verdict_object(const ww_verdict_t *v);
+
+/** The verdict as text lines for people: "Health: STATUS" then one line per
+ * reason, each starting with indent. */
+void ww_text_render_verdict(FILE *f, const ww_verdict_t *v, const char *indent);
 
 /* ------------------------------------------- snapshot exposition (serve) --- */
 #include <time.h>
@@ -63,12 +76,13 @@ char *ww_json_render_drive(const ww_snapshot_t *snap, const char *id, time_t now
 /** The "endurance" object of one drive for the JSON API, or NULL when the
  * service has no result (src/expo/json_endurance.c). Returns a json_object *
  * as void * so this header needs no json-c. */
-void *ww_json_endurance_object(const char *id, bool present);
+void *ww_json_endurance_object(const char *id);
 
 /** JSON of a history query (GET /api/v1/drives/{id}/history): *status gets
  * the HTTP status (200, 400, 404, 503). Malloc'd body. */
 char *ww_json_render_history(const char *id, const char *metric, const char *from,
 			     const char *to, const char *max_points, time_t now, unsigned *status);
+
 
 /** Minimal HTML page listing the drives of snap (GET /). Malloc'd or NULL. */
 char *ww_html_render_index(const ww_snapshot_t *snap, time_t now);

@@ -122,6 +122,20 @@ bool ww_webfront_auth(const ww_webfront_t *w);
 /** Stop serving and close the listener. NULL is a no-op. */
 void ww_webfront_close(ww_webfront_t *w);
 
+/** The fleet page's data (GET /api/v1/fleet): the answers of Prometheus'
+ * HTTP API (GET PROMETHEUS/api/v1/query) to a fixed list of instant queries
+ * over wearwatch's series, with [fleet]'s basic auth or bearer token (read
+ * from their files at each query) and CA file. The browser never sends
+ * PromQL. Body (malloc'd, *len bytes), JSON:
+ *   {"configured": false}                                when [fleet] prometheus is unset
+ *   {"configured": true, "prometheus": URL without credentials, "time": UNIX,
+ *    "queries": {NAME: Prometheus' data.result array, ...}, "errors": [TEXT...]}
+ * NAME: info, health, reasons, rated_used, own_used, wearout, warranty_end,
+ * temperature, present (docs/api.md). *status is 200, or 502 when no query
+ * was answered. Answers are shared for 10 s. Blocks up to the configured
+ * timeout per query. Returns 0 or -ENOMEM. */
+int ww_fleet_fetch(const ww_conf_fleet_t *f, char **body, size_t *len, unsigned *status);
+
 /** Fetch function for `serve`: ctx is the ww_store_t. */
 int ww_webfront_fetch_store(void *ctx, const ww_conf_t *conf, const char *path,
 			    ww_route_reply_t *r);

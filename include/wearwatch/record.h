@@ -170,8 +170,10 @@ typedef struct ww_ata_attr {
 	uint8_t reserved;  /* entry byte 11 ('r' in a drive database byte order) */
 	/* The name as the source gives it (smartctl JSON `name`), else the
 	 * drive database's name for this model, else smartmontools' default
-	 * for the id ("Unknown_Attribute", "Unknown_SSD_Attribute", ...). */
-	char name[32];
+	 * for the id ("Unknown_Attribute", "Unknown_SSD_Attribute", ...).
+	 * Static or interned text (src/collect/drivedb.c): records are copied
+	 * whole. */
+	const char *name;
 	bool name_from_source; /* `name` came with the data: never replaced */
 	/* The raw value decoded under the drive database's -v format for this
 	 * model and id (smartmontools' ata_format_attr_raw_value), filled by
@@ -190,6 +192,17 @@ typedef struct ww_ata_attr {
 	 * and their raw48 is not a count of anything. */
 	bool raw_is_count;
 	uint64_t count;
+	/* `count` is the count the attribute's default meaning names (the
+	 * drive database keeps the id's default name: 5 reallocated sectors,
+	 * 197 pending sectors, ...) and the format makes it one number. What
+	 * the health verdict and the per-id families read; false for a
+	 * vendor-packed raw (Seagate's 1, 7, 188, 195) and for an id the
+	 * database gives another meaning (198 Host_Reads_GiB). Set by the ATA
+	 * finish step (ww_ata_finish_presets). */
+	bool has_count;
+	bool default_meaning; /* the name is the id's default one (or smartd's
+				 old "increasing" form): what the per-id
+				 families (reallocated sectors, ...) require */
 	const char *format_source; /* the -v preset applied ("drivedb.h
 				      \"FAMILY\": -v 188,raw16"); NULL = the
 				      default for the id */

@@ -110,6 +110,11 @@ const ww_drive_state_t *ww_snapshot_find(const ww_snapshot_t *snap, const char *
  * Returns 0 or -ENOMEM. */
 int ww_store_sync(ww_store_t *s, const ww_drive_t *drives, size_t n, time_t now);
 
+/** Remove drive `id` now (excluded by configuration): it is gone from the
+ * next snapshot without ever being "missing"; a later ww_store_sync listing
+ * it adds it as new. Returns 0, -ENOENT or -ENOMEM. */
+int ww_store_drop(ww_store_t *s, const char *id, time_t now);
+
 /** Record the end of one collection of drive `id` (unknown ids are ignored:
  * -ENOENT). rc is ww_collect_drive()'s return: 0 = h/r are new values, 1 =
  * drive left alone (standby/suspended: previous values kept, standby set),
@@ -136,7 +141,8 @@ int64_t ww_drive_state_values_age(const ww_drive_state_t *st, time_t now);
 /* Endurance service: joins the ratings (table + overrides), the history
  * database and the model after each successful collection, and keeps the
  * latest ww_endurance_t per drive for the renderers (/metrics, JSON API),
- * which never query the database on a scrape.
+ * which never query the database on a scrape. It also keeps, per drive, what
+ * the health verdict remembers of earlier reads (ww_vmemory_t).
  *
  * The renderers' signatures are shared and take only a snapshot, so the
  * running service registers itself process-wide (ww_endurance_set_global);
@@ -152,8 +158,9 @@ ww_endurance_svc_t *ww_endurance_svc_new(ww_ratings_t *table, ww_ratings_t *over
 void ww_endurance_svc_free(ww_endurance_svc_t *s);
 
 /** The poller hook: after ww_store_update() of drive d with rc (0 = new
- * values). Appends a history sample (rc == 0), recomputes the model from the
- * store's latest state and the history baselines, and publishes the result.
+ * values). Appends a history sample and folds the read into the verdict's
+ * memory (rc == 0), recomputes the model from the store's latest state and
+ * the history baselines, and publishes the result.
  * `now` is the wall clock of the collection. */
 void ww_endurance_after_collect(void *svc, ww_store_t *store, const ww_drive_t *d, int rc,
 				time_t now);
@@ -177,6 +184,25 @@ ww_history_t *ww_endurance_history(ww_endurance_svc_t *s);
 
 void ww_endurance_set_global(ww_endurance_svc_t *s);
 ww_endurance_svc_t *ww_endurance_global(void);
+
+/* The health verdict of a drive (model.h ww_verdict) from its state here:
+ * the latest record, the endurance result, what the service remembers of
+ * earlier reads (ww_verdict_remember after each read that returned data) and
+ * the drive's thresholds. Every output asks this one function. */
+
+/** The thresholds of drive d ([health] with its [drive] section on top), or
+ * NULL for the defaults. Called from any thread; the result must stay valid
+ * while the service runs. */
+typedef const ww_health_cfg_t *ww_health_cfg_fn(void *ctx, const ww_drive_t *d);
+
+/** Where the service finds each drive's thresholds (the runtime's
+ * configuration); fn NULL = defaults for every drive. */
+void ww_endurance_set_health(ww_endurance_svc_t *s, ww_health_cfg_fn *fn, void *ctx);
+
+/** The verdict of one drive at now. s may be NULL (no endurance figures, no
+ * memory of earlier reads, default thresholds). */
+void ww_drive_verdict(ww_endurance_svc_t *s, const ww_drive_state_t *st, time_t now,
+		      ww_verdict_t *out);
 
 #ifdef __cplusplus
 }

@@ -32,6 +32,9 @@ static const struct command {
 	{ "web", "web", "unprivileged half (HTTP/TLS, asks the collector)", ww_web_main },
 	{ "notify-test", "notify-test [--notify-exec PROG]", "run the notification program once",
 	  ww_cli_notify_test },
+	{ "notify-deliver", "notify-deliver [--spool DIR]",
+	  "run the notification program for queued events (wearwatch-notify.service)",
+	  ww_cli_notify_deliver },
 };
 
 static void usage(FILE *f)
@@ -59,6 +62,8 @@ int ww_cli_parse_opts(int argc, char **argv, ww_cli_opts_t *o, const char *usage
 			o->json = true;
 		} else if (!strcmp(argv[i], "--sysroot") && i + 1 < argc) {
 			o->sysroot = argv[++i];
+		} else if (!strcmp(argv[i], "--config") && i + 1 < argc) {
+			o->config = argv[++i];
 		} else if (argv[i][0] != '-' && !o->arg) {
 			o->arg = argv[i];
 		} else {

@@ -225,12 +225,14 @@ static int decode_file(const char *file, const ww_decoder_t *type, ww_drive_t *d
 
 static void usage_decode(FILE *f)
 {
-	fputs("usage: wearwatch decode FILE [--json] [--type TYPE]\n"
+	fputs("usage: wearwatch decode FILE [--json] [--config CONF] [--type TYPE]\n"
 	      "\n"
-	      "Prints the health record held in FILE: a capture (file or directory), a\n"
-	      "libatasmart blob, smartctl JSON, a `smartctl -r ioctl,2` trace, or with\n"
-	      "--type a raw page: hex text, binary, or a libscsicmd-style CSV line\n"
-	      "\",CDB,,RESPONSE\" (the response column is decoded).\n"
+	      "Prints the health verdict (thresholds from the [health] and [drive]\n"
+	      "sections of CONF, else the defaults) and the health record held in\n"
+	      "FILE: a capture (file or directory), a libatasmart blob, smartctl\n"
+	      "JSON, a `smartctl -r ioctl,2` trace, or with --type a raw page: hex\n"
+	      "text, binary, or a libscsicmd-style CSV line \",CDB,,RESPONSE\" (the\n"
+	      "response column is decoded).\n"
 	      "\n"
 	      "TYPE, a page or log wearwatch decodes:\n", f);
 	for (size_t i = 0; i < ww_n_decoders; i++)
@@ -254,12 +256,13 @@ static void too_short(const char *file, const char *what, const ww_decoder_t *ty
 
 int ww_cli_decode(int argc, char **argv)
 {
-	const char *file = NULL, *tname = NULL, *what = "";
+	const char *file = NULL, *tname = NULL, *what = "", *config = NULL;
 	const ww_decoder_t *type = NULL;
 	bool json = false;
 	ww_drive_t d;
 	ww_health_t *h = calloc(1, sizeof(*h));
 	ww_read_report_t *r = calloc(1, sizeof(*r));
+	ww_verdict_t *v = NULL;
 	int rc;
 
 	for (int i = 1; i < argc; i++) {
@@ -275,6 +278,8 @@ int ww_cli_decode(int argc, char **argv)
 			json = true;
 		else if (!strcmp(argv[i], "--type") && i + 1 < argc)
 			tname = argv[++i];
+		else if (!strcmp(argv[i], "--config") && i + 1 < argc)
+			config = argv[++i];
 		else if (!file)
 			file = argv[i];
 	}
@@ -314,17 +319,26 @@ int ww_cli_decode(int argc, char **argv)
 		free(r);
 		return 3;
 	}
+	/* one read, as the service would judge it (no history: no increases) */
+	v = calloc(1, sizeof(*v));
+	if (!v || ww_cli_verdict(config, &d, h, rc == -ENOTSUP ? 0 : rc, v) == -EINVAL) {
+		free(h);
+		free(r);
+		free(v);
+		return 2;
+	}
 	if (json) {
-		char *js = ww_json_render_health(&d, h, r);
+		char *js = ww_json_render_health(&d, h, r, v);
 
 		if (js)
 			puts(js);
 		free(js);
 	} else {
 		printf("# %s: %s\n", file, what);
-		ww_text_render_health(stdout, &d, h, r);
+		ww_text_render_health(stdout, &d, h, r, v);
 	}
 	free(h);
 	free(r);
+	free(v);
 	return rc == 1 ? 1 : 0;
 }

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "wearwatch/basic.h"
 #include "cli/cli.h"
@@ -13,8 +14,9 @@ static const char usage_notify_test[] =
 	"usage: wearwatch notify-test [--config FILE] [--notify-exec PROG]\n"
 	"\n"
 	"Runs the notification program ([notify] exec of the configuration file, or\n"
-	"PROG, an absolute path) once, as the service does on a health change, with\n"
-	"WEARWATCH_EVENT=test and the other WEARWATCH_* variables set, and waits for\n"
+	"PROG, an absolute path) once, here (with this shell's network), as the\n"
+	"service does on a health change, with WEARWATCH_EVENT=test and the other\n"
+	"WEARWATCH_* variables set, and waits for\n"
 	"it; a program still running after [notify] timeout (default 30 s) is killed.\n"
 	"Prints how it ended: \"exit N\", \"killed by signal N\" or \"killed after the\n"
 	"N s timeout\".\n"
@@ -47,13 +49,27 @@ int ww_cli_notify_test(int argc, char **argv)
 		free(c);
 		return 2;
 	}
-	ww_event_env_t ev = {
-		.event = "test", .drive = "test-drive", .device = "/dev/null",
-		.model = "wearwatch test", .serial = "0", .old_state = "ok",
-		.new_state = "warning", .reasons = "notification test",
+	/* the variables of a real event, about no drive */
+	ww_verdict_t *v = calloc(1, sizeof(*v));
+	ww_event_t ev = { 0 };
+
+	if (!v) {
+		free(c);
+		return 1;
+	}
+	v->status = WW_STATUS_WARNING;
+	v->n = 1;
+	v->r[0].code = WW_R_NEVER_READ;
+	v->r[0].severity = WW_STATUS_WARNING;
+	v->r[0].source = "wearwatch notify-test";
+	snprintf(v->r[0].text, sizeof(v->r[0].text), "notification test");
+	ww_event_drive_t who = { "test-drive", "/dev/null", "wearwatch test", "0" };
+	ww_event_change_t ch = {
+		.kind = "test", .old_status = WW_STATUS_OK, .now = v, .added = v->r, .n_added = 1,
 		.message = "wearwatch notify-test: this is a test notification",
-		.message_id = ww_log_message_id(WW_EV_HEALTH_CHANGE),
+		.log_kind = WW_EV_HEALTH_CHANGE,
 	};
+	ww_event_build(&ev, &who, &ch, time(NULL));
 	pid = ww_events_exec(c->notify_exec, &ev);
 	if (pid < 0) {
 		fprintf(stderr, "wearwatch notify-test: cannot run %s: %s\n", c->notify_exec,
@@ -62,6 +78,8 @@ int ww_cli_notify_test(int argc, char **argv)
 		rc = ww_events_wait(pid, c->notify_timeout_s, desc, sizeof(desc)) ? 1 : 0;
 		fprintf(rc ? stderr : stdout, "%s: %s\n", c->notify_exec, desc);
 	}
+	ww_event_clear(&ev);
+	free(v);
 	free(c);
 	return rc;
 }

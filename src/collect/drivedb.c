@@ -168,12 +168,16 @@ static void load(void)
 
 /* ---------------------------------------------------------- presets --- */
 
-/* Source strings ("drivedb.h \"FAMILY\": -v 9,minutes") are interned: one
- * copy of each distinct text for the process lifetime, because health records
- * and snapshots point to them. They are built only from database entries and
- * quirk rows, never from what a drive reports, so the table is bounded by the
- * database; before, every cache miss allocated fresh copies that nothing
- * freed. Own lock: ww_drivedb_apply_presets() is called without db_lock. */
+/* Source strings ("drivedb.h \"FAMILY\": -v 9,minutes") and attribute names
+ * are interned: one copy of each distinct text for the process lifetime,
+ * because health records and snapshots point to them. They are built from
+ * database entries and quirk rows, and from the attribute names smartctl
+ * prints (its own database's), never from what a drive reports, so the
+ * table is bounded by the databases; WW_INTERN_MAX keeps it bounded even if a
+ * smartctl printed endless names (then a name is not kept: the default
+ * applies). Own lock: ww_drivedb_apply_presets() is called without
+ * db_lock. */
+#define WW_INTERN_MAX 16384
 static pthread_mutex_t intern_lock = PTHREAD_MUTEX_INITIALIZER;
 static char **interned;
 static size_t interned_n, interned_cap;
@@ -192,7 +196,7 @@ static const char *intern(const char *fmt, ...)
 	for (size_t i = 0; i < interned_n && !ret; i++)
 		if (!strcmp(interned[i], buf))
 			ret = interned[i];
-	if (!ret && interned_n == interned_cap) {
+	if (!ret && interned_n == interned_cap && interned_n < WW_INTERN_MAX) {
 		size_t nc = interned_cap ? 2 * interned_cap : 64;
 
 		x = realloc(interned, nc * sizeof(*x));
@@ -205,6 +209,13 @@ static const char *intern(const char *fmt, ...)
 		ret = interned[interned_n++] = dup;
 	pthread_mutex_unlock(&intern_lock);
 	return ret;
+}
+
+const char *ww_drivedb_intern_name(const char *name)
+{
+	if (!name || !*name || strlen(name) > 32)
+		return NULL;
+	return intern("%s", name);
 }
 
 /* "WHERE \"A\":" */

@@ -175,6 +175,17 @@ static void parse_identity(json_object *j, ww_health_t *h)
 		WW_SET(h->rotation_rate_rpm, v ? v : 1, SRC("rotation_rate"));
 }
 
+/* smartctl's name of an attribute, interned (records are copied whole and
+ * outlive the JSON); NULL when there is none or the table of names is full */
+static const char *attr_name(json_object *e)
+{
+	json_object *n = jget(e, "name");
+
+	if (!n || !json_object_is_type(n, json_type_string) || !*json_object_get_string(n))
+		return NULL;
+	return ww_drivedb_intern_name(json_object_get_string(n));
+}
+
 /* One valid ata_device_statistics entry into the generic list, the entries
  * ACS-4 defines only (as the native decoder keeps them) */
 static void devstat_entry(json_object *e, uint64_t page, uint64_t off, ww_ata_t *a)
@@ -236,8 +247,8 @@ static void parse_ata(json_object *j, ww_health_t *h)
 				a->raw_value_given = true;
 			}
 			/* smartctl's name (its drive database applied) is kept */
-			jget_str(e, "name", a->name, sizeof(a->name));
-			a->name_from_source = a->name[0] != '\0';
+			a->name = attr_name(e);
+			a->name_from_source = a->name != NULL;
 			h->ata.n_attrs++;
 		}
 	}

@@ -203,7 +203,7 @@ int ww_decode_ata_smart_data(const uint8_t *buf, size_t len, ww_health_t *h)
 		memcpy(at->raw_bytes, e + 5, 6);
 		at->raw = ww_le(e + 5, 6);
 		at->reserved = e[11];
-		snprintf(at->name, sizeof(at->name), "%s", ww_ata_attr_name(e[0]));
+		at->name = ww_ata_attr_name(e[0]);
 	}
 	a->smart_data_checksum_ok = ww_sum_ok(buf);
 	a->has_smart_caps = true;
@@ -467,10 +467,14 @@ static void ww_ata_apply_defs(ww_health_t *h, const ww_ata_presets_t *p)
 		bool fits = d && !(d->only == WW_ATA_DEF_HDD && rpm == 1) &&
 			    !(d->only == WW_ATA_DEF_SSD && rpm > 1);
 
-		if (!a->name_from_source)
-			snprintf(a->name, sizeof(a->name), "%s",
-				 fits && d->name ? d->name : ww_ata_attr_name_rpm(a->id, rpm));
+		if (!a->name_from_source || !a->name)
+			a->name = fits && d->name ? d->name : ww_ata_attr_name_rpm(a->id, rpm);
 		ww_ata_attr_format(a, d);
+		/* the count the id's default meaning names (what the verdict reads) */
+		a->default_meaning = (a->name && !strcmp(a->name, ww_ata_attr_name(a->id))) ||
+				     (d && d->format && d->increasing);
+		a->has_count = ww_ata_verdict_count_id(a->id) && a->raw_is_count &&
+			       a->default_meaning;
 	}
 }
 

@@ -61,8 +61,10 @@ static bool ww_parse_format(char *fmt, ww_ata_attr_def_t *def)
 	char *colon = strchr(fmt, ':');
 	size_t n = strlen(fmt);
 
-	if (n && fmt[n - 1] == '+')
+	if (n && fmt[n - 1] == '+') {
 		fmt[--n] = '\0';
+		def->increasing = true;
+	}
 	def->byteorder[0] = '\0';
 	if (colon) {
 		*colon++ = '\0';

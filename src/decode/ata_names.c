@@ -156,3 +156,13 @@ const char *ww_ata_devstat_page_name(uint8_t page)
 {
 	return page >= 1 && page <= 7 ? ww_devstat_info[page][0].name : NULL;
 }
+
+bool ww_ata_verdict_count_id(uint8_t id)
+{
+	static const uint8_t ids[] = { 5, 10, 187, 196, 197, 198 };
+
+	for (size_t i = 0; i < sizeof(ids); i++)
+		if (ids[i] == id)
+			return true;
+	return false;
+}

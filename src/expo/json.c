@@ -290,7 +290,7 @@ static json_object *ata_section(const ww_ata_t *t)
 
 		e = json_object_new_object();
 		add(e, "id", json_object_new_int(at->id));
-		add_str(e, "name", at->name[0] ? at->name : "Unknown_Attribute");
+		add_str(e, "name", at->name ? at->name : "Unknown_Attribute");
 		add(e, "flags", json_object_new_int(at->flags));
 		add(e, "value", json_object_new_int(at->value));
 		add(e, "worst", json_object_new_int(at->worst));
@@ -306,6 +306,8 @@ static json_object *ata_section(const ww_ata_t *t)
 		if (at->raw_string[0])
 			add_str(e, "raw_string", at->raw_string);
 		if (at->raw_is_count)
+			add(e, "raw_decoded", j_u64(at->count));
+		if (at->has_count)
 			add(e, "count", j_u64(at->count));
 		if (at->format_source)
 			add_str(e, "format_source", at->format_source);
@@ -474,7 +476,7 @@ static json_object *report_object(const ww_read_report_t *r)
 }
 
 static json_object *health_object(const ww_drive_t *d, const ww_health_t *h,
-				  const ww_read_report_t *r)
+				  const ww_read_report_t *r, const ww_verdict_t *v)
 {
 	json_object *o = json_object_new_object(), *id;
 
@@ -500,6 +502,8 @@ static json_object *health_object(const ww_drive_t *d, const ww_health_t *h,
 	}
 	if (r)
 		add(o, "report", report_object(r));
+	if (v)
+		add(o, "verdict", ww_json_verdict_object(v));
 	return o;
 }
 
@@ -517,14 +521,28 @@ static char *to_text(json_object *o)
 }
 
 char *ww_json_render_health(const ww_drive_t *d, const ww_health_t *h,
-			    const ww_read_report_t *r)
+			    const ww_read_report_t *r, const ww_verdict_t *v)
 {
-	return to_text(health_object(d, h, r));
+	return to_text(health_object(d, h, r, v));
 }
 
 static json_object *j_time(time_t t)
 {
 	return t ? json_object_new_int64((int64_t)t) : NULL;
+}
+
+/* the drive's health verdict (the one ww_drive_verdict gives every output) */
+static json_object *verdict_of(const ww_drive_state_t *st, time_t now)
+{
+	ww_verdict_t *v = malloc(sizeof(*v));
+	json_object *o = NULL;
+
+	if (v) {
+		ww_drive_verdict(ww_endurance_global(), st, now, v);
+		o = ww_json_verdict_object(v);
+	}
+	free(v);
+	return o;
 }
 
 static json_object *state_object(const ww_drive_state_t *st, time_t now)
@@ -578,7 +596,8 @@ static json_object *state_object(const ww_drive_state_t *st, time_t now)
 	}
 	add(o, "summary", e);
 	add(o, "probe", ww_json_probe_object(st));
-	add(o, "endurance", ww_json_endurance_object(d->id, st->present));
+	add(o, "endurance", ww_json_endurance_object(d->id));
+	add(o, "verdict", verdict_of(st, now));
 	return o;
 }
 
@@ -604,6 +623,6 @@ char *ww_json_render_drive(const ww_snapshot_t *snap, const char *id, time_t now
 	o = state_object(st, now);
 	add(o, "drive", drive_identity(&st->drive, st->has_health ? &st->health : NULL));
 	if (st->has_health)
-		add(o, "health", health_object(NULL, &st->health, &st->report));
+		add(o, "health", health_object(NULL, &st->health, &st->report, NULL));
 	return to_text(o);
 }

@@ -25,13 +25,13 @@ static json_object *opt_t(bool has, time_t v)
 	return has ? json_object_new_int64((int64_t)v) : NULL;
 }
 
-void *ww_json_endurance_object(const char *id, bool present)
+void *ww_json_endurance_object(const char *id)
 {
 	ww_endurance_svc_t *svc = ww_endurance_global();
 	ww_endurance_t e;
 	json_object *o, *r, *w, *x;
 
-	if (!ww_expo_endurance(svc, id, present, &e))
+	if (!ww_expo_endurance(svc, id, &e))
 		return NULL;
 	o = json_object_new_object();
 	r = json_object_new_object();
@@ -68,15 +68,6 @@ void *ww_json_endurance_object(const char *id, bool present)
 	add(o, "wearout", x);
 	add(o, "write_amplification", opt_d(e.has_waf, e.write_amplification));
 	add(o, "workload_utilization_ratio", opt_d(e.has_utilization, e.utilization_ratio));
-	x = json_object_new_object();
-	add(x, "status", json_object_new_string(e.status == WW_HS_OK ? "ok" :
-						 e.status == WW_HS_WARNING ? "warning" : "critical"));
-	w = json_object_new_array();
-	for (int k = 0; k < WW_R_MAX; k++)
-		if (e.reason[k])
-			json_object_array_add(w, json_object_new_string(ww_reason_name(k)));
-	add(x, "reasons", w);
-	add(o, "health", x);
 	return o;
 }
 

@@ -5,7 +5,8 @@
  * contiguous under one HELP/TYPE, and holds the generic getters most rows
  * use. Each drive's view (shown values, endurance result, probe summary) is
  * built once per render; the endurance results are looked up once per drive
- * (ww_endurance_get: a binary search). */
+ * (ww_endurance_get: a binary search), and so is the health verdict
+ * (ww_drive_verdict). */
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -119,7 +120,7 @@ void ww_metric_ata_raw(ww_prom_t *w, const ww_metric_t *m, const ww_mdrive_t *d)
 	 * number (Seagate's packed 188 "1 1 1" is not 4295032833 timeouts) */
 	for (size_t i = 0; i < h->ata.n_attrs && i < WW_ATA_MAX_ATTRS; i++)
 		if (h->ata.attrs[i].id == m->arg) {
-			if (h->ata.attrs[i].raw_is_count)
+			if (h->ata.attrs[i].raw_is_count && h->ata.attrs[i].default_meaning)
 				ww_prom_u64(w, NULL, h->ata.attrs[i].count);
 			return;
 		}
@@ -184,9 +185,8 @@ void ww_metric_end_time(ww_prom_t *w, const ww_metric_t *m, const ww_mdrive_t *d
 /* ---------------------------------------------------------------- render --- */
 
 static const ww_metric_t *const tables[] = {
-	ww_metrics_drive, ww_metrics_signals, ww_metrics_endurance, ww_metrics_probe,
-	ww_metrics_backend,
-	ww_metrics_process,
+	ww_metrics_drive, ww_metrics_signals, ww_metrics_endurance, ww_metrics_health,
+	ww_metrics_probe, ww_metrics_backend, ww_metrics_process, ww_metrics_self,
 };
 
 #define N_TABLES (sizeof(tables) / sizeof(tables[0]))
@@ -219,19 +219,42 @@ static void render_family(ww_prom_t *w, const ww_metric_t *m, const ww_mdrive_t 
 	}
 }
 
-/* each drive's view; endurance results copied into e (n entries) */
-static void drive_views(const ww_snapshot_t *snap, ww_endurance_svc_t *svc, ww_mdrive_t *d,
-			ww_endurance_t *e)
+/* one drive's verdict, as the families need it */
+static void mverdict(ww_endurance_svc_t *svc, const ww_drive_state_t *st, time_t now,
+		     ww_verdict_t *scratch, ww_mverdict_t *mv)
 {
+	ww_drive_verdict(svc, st, now, scratch);
+	memset(mv, 0, sizeof(*mv));
+	mv->status = scratch->status;
+	for (size_t k = 0; k < scratch->n; k++) {
+		const ww_vreason_t *r = &scratch->r[k];
+
+		if (!mv->sev[r->code] || ww_status_rank(r->severity) >
+					      ww_status_rank((ww_status_t)mv->sev[r->code]))
+			mv->sev[r->code] = (uint8_t)r->severity;
+	}
+}
+
+/* each drive's view; endurance results copied into e, verdicts into v (n
+ * entries each) */
+static void drive_views(const ww_snapshot_t *snap, ww_endurance_svc_t *svc, time_t now,
+			ww_mdrive_t *d, ww_endurance_t *e, ww_mverdict_t *v)
+{
+	ww_verdict_t *scratch = malloc(sizeof(*scratch));
+
 	for (size_t i = 0; i < snap->n; i++) {
 		const ww_drive_state_t *st = &snap->drives[i];
 
 		d[i].st = st;
 		d[i].h = st->present && st->has_health ? &st->health : NULL;
 		d[i].p = st->has_probe && st->probe.has_last && st->present ? &st->probe : NULL;
-		d[i].e = svc && ww_expo_endurance(svc, st->drive.id, st->present, &e[i]) ? &e[i]
-										: NULL;
+		d[i].e = svc && ww_expo_endurance(svc, st->drive.id, &e[i]) ? &e[i] : NULL;
+		if (scratch) {
+			mverdict(svc, st, now, scratch, &v[i]);
+			d[i].v = &v[i];
+		}
 	}
+	free(scratch);
 }
 
 char *ww_metrics_render(const ww_snapshot_t *snap, time_t now, size_t *len)
@@ -240,22 +263,24 @@ char *ww_metrics_render(const ww_snapshot_t *snap, time_t now, size_t *len)
 	size_t n = snap ? snap->n : 0;
 	ww_mdrive_t *d = calloc(n ? n : 1, sizeof(*d));
 	ww_endurance_t *e = n && svc ? malloc(n * sizeof(*e)) : NULL;
+	ww_mverdict_t *v = calloc(n ? n : 1, sizeof(*v));
 	ww_prom_t w;
 
-	(void)now;
 	/* about 7 KB per drive with every family (bench_metrics) */
-	if (!d || (n && svc && !e) || ww_prom_init(&w, 16384 + n * 8192) < 0) {
+	if (!d || !v || (n && svc && !e) || ww_prom_init(&w, 16384 + n * 8192) < 0) {
 		free(d);
 		free(e);
+		free(v);
 		return NULL;
 	}
 	if (snap) {
-		drive_views(snap, svc, d, e);
+		drive_views(snap, svc, now, d, e, v);
 		for (size_t t = 0; t < N_TABLES; t++)
 			for (const ww_metric_t *m = tables[t]; m->name; m++)
 				render_family(&w, m, d, n);
 	}
 	free(d);
 	free(e);
+	free(v);
 	return ww_prom_finish(&w, len);
 }

@@ -161,7 +161,7 @@ static void g_ata_attribute(ww_prom_t *w, const ww_metric_t *m, const ww_mdrive_
 		const ww_ata_attr_t *a = &h->ata.attrs[i];
 		uint64_t v[4] = { a->value, a->worst, a->threshold, a->raw & 0xffffffffffffull };
 		char id[8], fl[8];
-		const char *lv[4] = { id, a->name[0] ? a->name : "Unknown_Attribute",
+		const char *lv[4] = { id, a->name ? a->name : "Unknown_Attribute",
 				      ww_ata_attr_flags_str(a->flags, fl), NULL };
 
 		if (!a->id)
@@ -186,7 +186,7 @@ static void g_ata_attribute_decoded(ww_prom_t *w, const ww_metric_t *m, const ww
 	for (size_t i = 0; i < h->ata.n_attrs && i < WW_ATA_MAX_ATTRS; i++) {
 		const ww_ata_attr_t *a = &h->ata.attrs[i];
 		char id[8];
-		const char *lv[2] = { id, a->name[0] ? a->name : "Unknown_Attribute" };
+		const char *lv[2] = { id, a->name ? a->name : "Unknown_Attribute" };
 
 		if (!a->id || !a->raw_is_count)
 			continue;

@@ -8,17 +8,9 @@
 
 #define EOFF(field) offsetof(ww_endurance_t, field)
 
-bool ww_expo_endurance(ww_endurance_svc_t *svc, const char *id, bool present,
-		       ww_endurance_t *e)
+bool ww_expo_endurance(ww_endurance_svc_t *svc, const char *id, ww_endurance_t *e)
 {
-	if (!svc || !ww_endurance_get(svc, id, e))
-		return false;
-	/* a drive that disappeared is not collected any more: say so */
-	if (!present) {
-		e->reason[WW_R_MISSING] = true;
-		e->status = WW_HS_CRITICAL;
-	}
-	return true;
+	return svc && ww_endurance_get(svc, id, e);
 }
 
 static void g_rating_info(ww_prom_t *w, const ww_metric_t *m, const ww_mdrive_t *d)
@@ -73,22 +65,6 @@ static void g_wearout(ww_prom_t *w, const ww_metric_t *m, const ww_mdrive_t *d)
 		ww_prom_i64(w, &basis[1], d->e->wearout_pct);
 }
 
-static void g_status(ww_prom_t *w, const ww_metric_t *m, const ww_mdrive_t *d)
-{
-	if (d->e)
-		ww_prom_u64(w, NULL, d->e->status);
-}
-
-static void g_reasons(ww_prom_t *w, const ww_metric_t *m, const ww_mdrive_t *d)
-{
-	for (int k = 0; d->e && k < WW_R_MAX; k++) {
-		const char *lv[1] = { ww_reason_name(k) };
-
-		if (d->e->reason[k])
-			ww_prom_u64(w, lv, 1);
-	}
-}
-
 const ww_metric_t ww_metrics_endurance[] = {
 	{ .name = "wearwatch_drive_rating_info", .type = "gauge",
 	  .help = "Rating used for the drive's endurance figures; value is always 1. source: config, nvme_endurance_group, ocp_c0, table, none.",
@@ -126,11 +102,5 @@ const ww_metric_t ww_metrics_endurance[] = {
 	{ .name = "wearwatch_drive_workload_utilization_ratio", .type = "gauge",
 	  .help = "SAS Utilization log page 0x0E/0x01: fraction of the vendor's annual workload rating used (reads and writes; not a write-endurance rating).",
 	  .get = ww_metric_end_double, .off = EOFF(utilization_ratio), .has = EOFF(has_utilization) },
-	{ .name = "wearwatch_drive_health_status", .type = "gauge",
-	  .help = "wearwatch's verdict: 0 ok, 1 warning, 2 critical (reasons in wearwatch_drive_health_reason).",
-	  .get = g_status },
-	{ .name = "wearwatch_drive_health_reason", .type = "gauge",
-	  .help = "One series per active reason of the health verdict; value is always 1.",
-	  .labels = { "reason" }, .get = g_reasons },
 	{ 0 }
 };

@@ -20,6 +20,14 @@
 #include "wearwatch/store.h"
 #include "expo/prom.h"
 
+/** A drive's health verdict as the families need it (ww_drive_verdict once
+ * per drive and render): the status and, per reason code, its most severe
+ * severity (WW_STATUS_OK = the code is not active). */
+typedef struct ww_mverdict {
+	ww_status_t status;
+	uint8_t sev[WW_R_MAX];
+} ww_mverdict_t;
+
 /** One drive as the families see it, built once per render. */
 typedef struct ww_mdrive {
 	const ww_drive_state_t *st;
@@ -29,6 +37,7 @@ typedef struct ww_mdrive {
 					drive's marked), else NULL */
 	const ww_probe_summary_t *p; /* probe summary with a finished burst, of a
 					present drive, else NULL */
+	const ww_mverdict_t *v;      /* the health verdict (every drive) */
 } ww_mdrive_t;
 
 typedef struct ww_metric ww_metric_t;
@@ -60,7 +69,8 @@ ww_metric_get_fn ww_metric_ratio;      /* ww_u64 percent at off, written / 100 *
 ww_metric_get_fn ww_metric_nvme_u128;  /* ww_u128 at off in ww_nvme_smart_t x arg */
 ww_metric_get_fn ww_metric_nvme_u32;   /* uint32_t at off in ww_nvme_smart_t x arg */
 ww_metric_get_fn ww_metric_ata_raw;    /* ATA attribute id arg's count, when its
-					  raw is one count (raw_is_count) */
+					  raw is one count and the id keeps its
+					  default meaning */
 ww_metric_get_fn ww_metric_scsi_errcnt; /* ww_u64 at off in ww_scsi_errcnt_t, one
 					  sample per operation (label: write,
 					  read, verify: pages 0x02, 0x03, 0x05) */
@@ -75,15 +85,15 @@ ww_metric_get_fn ww_metric_end_time;   /* time_t at off */
 extern const ww_metric_t ww_metrics_drive[];     /* metrics_drive.c */
 extern const ww_metric_t ww_metrics_signals[];   /* metrics_signals.c */
 extern const ww_metric_t ww_metrics_endurance[]; /* metrics_endurance.c */
+extern const ww_metric_t ww_metrics_health[];    /* metrics_health.c */
 extern const ww_metric_t ww_metrics_probe[];     /* probe_expo.c */
 extern const ww_metric_t ww_metrics_backend[];   /* metrics_backend.c */
 extern const ww_metric_t ww_metrics_process[];   /* metrics_history.c */
+extern const ww_metric_t ww_metrics_self[];      /* process_metrics.c: process_* */
 
-/** The endurance service's latest result of drive id into *e, with a drive
- * that is not present marked critical (reason drive_missing): it is not
- * collected any more. false when there is none (or no service). Shared by
- * /metrics and the JSON API (metrics_endurance.c). */
-bool ww_expo_endurance(ww_endurance_svc_t *svc, const char *id, bool present,
-		       ww_endurance_t *e);
+/** The endurance service's latest result of drive id into *e; false when
+ * there is none (or no service). Shared by /metrics and the JSON API
+ * (metrics_endurance.c). */
+bool ww_expo_endurance(ww_endurance_svc_t *svc, const char *id, ww_endurance_t *e);
 
 #endif

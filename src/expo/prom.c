@@ -156,6 +156,7 @@ static int fmt_double(char *b, size_t len, double v, ww_dbl_fmt_t f)
 	switch (f) {
 	case WW_DBL_G9: return snprintf(b, len, "%.9g", v);
 	case WW_DBL_F6: return snprintf(b, len, "%.6f", v);
+	case WW_DBL_G15: return snprintf(b, len, "%.15g", v);
 	default: return snprintf(b, len, "%.17g", v);
 	}
 }

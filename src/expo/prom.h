@@ -34,8 +34,9 @@ typedef struct ww_prom {
 } ww_prom_t;
 
 /** How a double is written: "%.17g" (reads back as the same double), "%.9g",
- * "%.6f". */
-typedef enum ww_dbl_fmt { WW_DBL_G17, WW_DBL_G9, WW_DBL_F6 } ww_dbl_fmt_t;
+ * "%.6f", "%.15g" (the process_* figures, as Prometheus' client libraries
+ * write them). */
+typedef enum ww_dbl_fmt { WW_DBL_G17, WW_DBL_G9, WW_DBL_F6, WW_DBL_G15 } ww_dbl_fmt_t;
 
 /** One sample value: an exact integer, a percentage written as a ratio, or a
  * double with its format. Build with the ww_pv_* helpers. */

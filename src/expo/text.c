@@ -311,7 +311,7 @@ static void render_ata(FILE *f, const ww_health_t *h)
 		 * format; the 48-bit integer before the finish step formatted it */
 		snprintf(raw, sizeof(raw), "%" PRIu64, t->raw);
 		fprintf(f, "%3u %-23s 0x%04x   %03u   %03u   %-6s %s\n", t->id,
-			t->name[0] ? t->name : "Unknown_Attribute", t->flags, t->value, t->worst,
+			t->name ? t->name : "Unknown_Attribute", t->flags, t->value, t->worst,
 			th, t->raw_string[0] ? t->raw_string : raw);
 	}
 }
@@ -408,11 +408,24 @@ static void render_report(FILE *f, const ww_read_report_t *r)
 		fprintf(f, "  partial read: %s\n", r->partial);
 }
 
+void ww_text_render_verdict(FILE *f, const ww_verdict_t *v, const char *indent)
+{
+	fprintf(f, "%sHealth: %s\n", indent, ww_status_name(v->status));
+	for (size_t i = 0; i < v->n; i++)
+		fprintf(f, "%s  %-8s %s (%s)   [%s]\n", indent, ww_status_name(v->r[i].severity),
+			v->r[i].text, ww_reason_name(v->r[i].code), v->r[i].source);
+	for (int k = 0; k < WW_R_MAX; k++)
+		if ((v->silenced >> k) & 1)
+			fprintf(f, "%s  silenced %s\n", indent, ww_reason_name(k));
+}
+
 void ww_text_render_health(FILE *f, const ww_drive_t *d, const ww_health_t *h,
-			   const ww_read_report_t *r)
+			   const ww_read_report_t *r, const ww_verdict_t *v)
 {
 	if (!f || !d || !h)
 		return;
+	if (v)
+		ww_text_render_verdict(f, v, "");
 	render_drive(f, d, h);
 	render_identity(f, h);
 	if (r && (r->runtime_suspended || r->standby)) {

@@ -2,6 +2,7 @@
  * web.c so `serve` runs the very same handler, TLS and auth. */
 #include <errno.h>
 #include <netdb.h>
+#include <pthread.h>
 #include <netinet/in.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,7 +33,23 @@ struct ww_webfront {
 	uint16_t port;
 	ww_webfront_fetch_fn fetch;
 	void *ctx;
+	int fleet_jobs;    /* fleet queries running (atomic): stop() waits for them */
 };
+
+/* GET /api/v1/fleet: Prometheus is asked on a thread of its own while the
+ * connection is suspended, so a slow Prometheus never holds up /metrics
+ * (one polling thread serves every connection). */
+struct fleet_job {
+	ww_webfront_t *w;
+	struct MHD_Connection *c;
+	ww_conf_fleet_t conf;   /* a copy: a reload may replace w->conf meanwhile */
+	char *body;
+	size_t len;
+	unsigned status;
+	int rc;
+};
+
+#define WW_FLEET_MAX_JOBS 4
 
 static MHD_RESULT reply(struct MHD_Connection *c, unsigned status, const char *type,
 			char *body, size_t len, bool auth_fail)
@@ -91,6 +108,89 @@ static MHD_RESULT add_arg(void *cls, enum MHD_ValueKind kind, const char *k, con
 	return MHD_YES;
 }
 
+static void *fleet_run(void *arg)
+{
+	struct fleet_job *j = arg;
+	ww_webfront_t *w = j->w;
+
+	j->rc = ww_fleet_fetch(&j->conf, &j->body, &j->len, &j->status);
+	MHD_resume_connection(j->c);
+	__atomic_sub_fetch(&w->fleet_jobs, 1, __ATOMIC_RELEASE);
+	return NULL;
+}
+
+static MHD_RESULT fleet(ww_webfront_t *w, struct MHD_Connection *c, void **req_cls)
+{
+	struct fleet_job *j = *req_cls;
+	pthread_attr_t at;
+	pthread_t t;
+
+	if (j) { /* resumed: the answer is there */
+		*req_cls = NULL;
+		if (j->rc) {
+			free(j);
+			return text(c, MHD_HTTP_SERVICE_UNAVAILABLE, "out of memory\n", false);
+		}
+		MHD_RESULT r = reply(c, j->status, "application/json", j->body, j->len, false);
+
+		free(j);
+		return r;
+	}
+	if (__atomic_add_fetch(&w->fleet_jobs, 1, __ATOMIC_ACQ_REL) > WW_FLEET_MAX_JOBS ||
+	    !(j = calloc(1, sizeof(*j)))) {
+		__atomic_sub_fetch(&w->fleet_jobs, 1, __ATOMIC_RELEASE);
+		return text(c, MHD_HTTP_SERVICE_UNAVAILABLE, "busy: too many fleet queries\n",
+			    false);
+	}
+	j->w = w;
+	j->c = c;
+	j->conf = w->conf.fleet;
+	*req_cls = j;
+	MHD_suspend_connection(c);
+	pthread_attr_init(&at);
+	pthread_attr_setdetachstate(&at, PTHREAD_CREATE_DETACHED);
+	if (pthread_create(&t, &at, fleet_run, j)) {
+		j->rc = -EAGAIN;
+		MHD_resume_connection(c);
+		__atomic_sub_fetch(&w->fleet_jobs, 1, __ATOMIC_RELEASE);
+	}
+	pthread_attr_destroy(&at);
+	return MHD_YES;
+}
+
+/* a connection closed while its fleet job ran, or before its answer went out */
+static void completed(void *cls, struct MHD_Connection *c, void **req_cls,
+		      enum MHD_RequestTerminationCode toe)
+{
+	struct fleet_job *j = *req_cls;
+
+	(void)cls; (void)c; (void)toe;
+	if (j) {
+		free(j->body);
+		free(j);
+		*req_cls = NULL;
+	}
+}
+
+/* GET /api/v1/host: who answers (the page header and title name the host) */
+static MHD_RESULT host(ww_webfront_t *w, struct MHD_Connection *c)
+{
+	char name[256] = "", *b = NULL;
+	int n;
+
+	if (gethostname(name, sizeof(name) - 1))
+		snprintf(name, sizeof(name), "unknown");
+	/* host names are letters, digits, '-' and '.': nothing to escape */
+	for (char *p = name; *p; p++)
+		if (*p == '"' || *p == '\\' || (unsigned char)*p < 0x20)
+			*p = '?';
+	n = asprintf(&b, "{\"host\":\"%s\",\"fleet\":%s}", name,
+		     w->conf.fleet.prometheus[0] ? "true" : "false");
+	if (n < 0)
+		return MHD_NO;
+	return reply(c, MHD_HTTP_OK, "application/json", b, (size_t)n, false);
+}
+
 static bool ends_with(const char *s, const char *suffix)
 {
 	size_t a = strlen(s), b = strlen(suffix);
@@ -128,6 +228,10 @@ static MHD_RESULT handle(void *cls, struct MHD_Connection *c, const char *url,
 		if (ww_http_assets_reply(c, url, &aret))
 			return (MHD_RESULT)aret;
 	}
+	if (!strcmp(url, "/api/v1/fleet"))
+		return fleet(w, c, req_cls);
+	if (!strcmp(url, "/api/v1/host"))
+		return host(w, c);
 	if (strlen(url) > WW_ROUTE_MAX_PATH)
 		return text(c, MHD_HTTP_NOT_FOUND, "not found\n", false);
 	snprintf(path, sizeof(path), "%s", url);
@@ -167,7 +271,7 @@ int ww_webfront_fetch_store(void *ctx, const ww_conf_t *conf, const char *path,
 static int start(ww_webfront_t *w, int fd)
 {
 	unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_AUTO | MHD_USE_ITC |
-			 MHD_USE_ERROR_LOG;
+			 MHD_USE_ERROR_LOG | MHD_ALLOW_SUSPEND_RESUME;
 	struct sockaddr_storage ss;
 	socklen_t sl = sizeof(ss);
 
@@ -185,23 +289,31 @@ static int start(ww_webfront_t *w, int fd)
 					  MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)15,
 					  MHD_OPTION_CONNECTION_LIMIT, (unsigned)WW_WEB_CONN_LIMIT,
 					  MHD_OPTION_PER_IP_CONNECTION_LIMIT,
-					  (unsigned)WW_WEB_CONN_PER_IP, MHD_OPTION_END);
+					  (unsigned)WW_WEB_CONN_PER_IP,
+					  MHD_OPTION_NOTIFY_COMPLETED, completed, NULL,
+					  MHD_OPTION_END);
 	} else {
 		w->mhd = MHD_start_daemon(flags, 0, NULL, NULL, handle, w,
 					  MHD_OPTION_LISTEN_SOCKET, fd,
 					  MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)15,
 					  MHD_OPTION_CONNECTION_LIMIT, (unsigned)WW_WEB_CONN_LIMIT,
 					  MHD_OPTION_PER_IP_CONNECTION_LIMIT,
-					  (unsigned)WW_WEB_CONN_PER_IP, MHD_OPTION_END);
+					  (unsigned)WW_WEB_CONN_PER_IP,
+					  MHD_OPTION_NOTIFY_COMPLETED, completed, NULL,
+					  MHD_OPTION_END);
 	}
 	return w->mhd ? 0 : -EIO;
 }
 
-/* hands the listening socket back (not closed) */
+/* hands the listening socket back (not closed); a suspended connection
+ * must be resumed before the daemon stops: fleet queries are waited for (they
+ * end within their timeout) */
 static int stop(ww_webfront_t *w)
 {
 	int fd = MHD_quiesce_daemon(w->mhd);
 
+	for (int i = 0; i < 20 * 60 && __atomic_load_n(&w->fleet_jobs, __ATOMIC_ACQUIRE); i++)
+		usleep(50000);
 	MHD_stop_daemon(w->mhd);
 	w->mhd = NULL;
 	return fd;

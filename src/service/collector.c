@@ -91,7 +91,9 @@ int ww_collector_main(int argc, char **argv)
 		return rc == -EINVAL ? 2 : 1;
 	}
 	sigs = ww_service_block_signals();
-	ww_probe_policy_default(&opts.probe);
+	/* the collector has no network: wearwatch-notify.service runs [notify]
+	 * exec on what it queues (docs/security.md) */
+	opts.notify_spool = true;
 	c->rt = ww_runtime_start(&c->conf, &opts, err, sizeof(err));
 	if (!c->rt)
 		return ww_log(WW_LOG_ERR, "%s", err), free(c), 1;

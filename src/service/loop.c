@@ -76,6 +76,10 @@ bool ww_service_wants_help(int argc, char **argv, const char *cmd)
 			       "  --poll-interval D      --poll-interval-rotational D  --rediscover D\n"
 			       "  --hung-after D         --missing-retention D         --workers N\n"
 			       "  --include NAME         --notify-exec PROG            --state-dir DIR\n"
+			       "  --probe-interval S     --probe-count N  --probe-bs SIZE  --probe-qd N\n"
+			       "  --probe-max-iops N     --probe-busy-inflight N  --probe-window N\n"
+			       "  --probe-rotational auto|always|never  --no-probe   (over [probe])\n"
+			       "Ratings files, history tiers: [endurance], [history] in wearwatch.conf(5).\n"
 			       "Durations: 60, 60s, 10m, 2h, 1d. SIGHUP reloads the configuration.\n",
 			       common_opts);
 		else

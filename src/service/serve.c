@@ -66,7 +66,6 @@ static size_t build_opts(struct option *o)
 		{ "replay", required_argument, NULL, OPT_REPLAY },
 		{ "smartctl", required_argument, NULL, OPT_SMARTCTL },
 		{ "help", no_argument, NULL, OPT_HELP },
-		WW_PROBE_SERVE_OPTIONS,
 		WW_ENDURANCE_SERVE_OPTIONS, /* --state-dir: the config's entry comes first */
 	};
 	const struct option *c = ww_conf_options();
@@ -186,9 +185,6 @@ static int parse_flags(struct serve *s, int argc, char **argv)
 		case OPT_SMARTCTL:
 			bad |= add_smartctl(s, optarg);
 			break;
-		case WW_OPT_PROBE_FIRST ... WW_OPT_PROBE_LAST:
-			bad |= ww_probe_serve_opt(c, optarg, &s->ro.probe);
-			break;
 		case OPT_HELP:
 		case 'h':
 			usage(stdout);
@@ -246,7 +242,6 @@ static int serve(struct serve *s, int argc, char **argv)
 	int rc;
 
 	s->ro.endurance = &s->end_opts;
-	ww_probe_policy_default(&s->ro.probe);
 	if ((rc = parse_flags(s, argc, argv)))
 		return rc - 1;
 	if (ww_conf_build(&s->conf, s->cargc, s->cargv, err, sizeof(err))) {

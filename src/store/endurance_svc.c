@@ -8,12 +8,16 @@
 
 struct entry {
 	char id[160];
+	bool has_e;
 	ww_endurance_t e;
+	ww_vmemory_t mem;          /* the verdict's memory of earlier reads */
 };
 
 struct ww_endurance_svc {
 	ww_ratings_t table, overrides;
 	ww_history_t *hist;
+	ww_health_cfg_fn *health;  /* thresholds per drive, NULL = defaults */
+	void *health_ctx;
 	pthread_mutex_t lock;
 	struct entry *v;           /* sorted by id: a lookup is a binary search */
 	size_t n, cap;
@@ -90,7 +94,7 @@ void ww_endurance_compute_state(ww_endurance_svc_t *s, const ww_drive_state_t *s
 	const ww_health_t *h = st->has_health ? &st->health : NULL;
 	const char *model = h && h->model[0] ? h->model : st->drive.sysfs_model;
 	const char *serial = h && h->serial[0] ? h->serial : st->drive.sysfs_serial;
-	ww_sample_t base[WW_WIN_MAX], b24, last;
+	ww_sample_t base[WW_WIN_MAX], last;
 	ww_model_in_t in = { 0 };
 
 	in.h = h;
@@ -109,8 +113,6 @@ void ww_endurance_compute_state(ww_endurance_svc_t *s, const ww_drive_state_t *s
 			if (ww_history_baseline(s->hist, st->drive.id, latest->segment,
 						now - (time_t)ww_window_days[w] * WW_DAY_S, &base[w]) == 1)
 				in.base[w] = &base[w];
-		if (ww_history_baseline(s->hist, st->drive.id, latest->segment, now - WW_DAY_S, &b24) == 1)
-			in.base_24h = &b24;
 	}
 	ww_model_compute(&in, now, out);
 }
@@ -137,30 +139,52 @@ static size_t find(const ww_endurance_svc_t *s, const char *id, bool *found)
 	return lo;
 }
 
-static void publish(ww_endurance_svc_t *s, const char *id, const ww_endurance_t *e)
+/* the entry of id, inserted (zeroed) when new; lock held. NULL when out of
+ * memory. */
+static struct entry *entry_of(ww_endurance_svc_t *s, const char *id)
 {
 	bool found;
-	size_t i;
+	size_t i = find(s, id, &found);
 
-	pthread_mutex_lock(&s->lock);
-	i = find(s, id, &found);
-	if (!found && s->n == s->cap) {
+	if (found)
+		return &s->v[i];
+	if (s->n == s->cap) {
 		size_t cap = s->cap ? 2 * s->cap : 16;
 		struct entry *nv = realloc(s->v, cap * sizeof(*nv));
 
-		if (!nv) {
-			pthread_mutex_unlock(&s->lock);
-			return;
-		}
+		if (!nv)
+			return NULL;
 		s->v = nv;
 		s->cap = cap;
 	}
-	if (!found) {
-		memmove(&s->v[i + 1], &s->v[i], (s->n - i) * sizeof(*s->v));
-		snprintf(s->v[i].id, sizeof(s->v[i].id), "%s", id);
-		s->n++;
+	memmove(&s->v[i + 1], &s->v[i], (s->n - i) * sizeof(*s->v));
+	memset(&s->v[i], 0, sizeof(s->v[i]));
+	snprintf(s->v[i].id, sizeof(s->v[i].id), "%s", id);
+	s->n++;
+	return &s->v[i];
+}
+
+static const ww_health_cfg_t *health_of(ww_endurance_svc_t *s, const ww_drive_t *d)
+{
+	return s && s->health ? s->health(s->health_ctx, d) : NULL;
+}
+
+/* publish e; with h (a read that returned data at t) fold it into the
+ * verdict's memory too */
+static void publish(ww_endurance_svc_t *s, const ww_drive_t *d, const ww_endurance_t *e,
+		    const ww_health_t *h, time_t t)
+{
+	const ww_health_cfg_t *cfg = health_of(s, d);
+	struct entry *x;
+
+	pthread_mutex_lock(&s->lock);
+	x = entry_of(s, d->id);
+	if (x) {
+		x->e = *e;
+		x->has_e = true;
+		if (h)
+			ww_verdict_remember(&x->mem, h, t, cfg ? cfg->increase_window_s : 86400);
 	}
-	s->v[i].e = *e;
 	pthread_mutex_unlock(&s->lock);
 }
 
@@ -173,6 +197,7 @@ bool ww_endurance_get(ww_endurance_svc_t *s, const char *id, ww_endurance_t *out
 		return false;
 	pthread_mutex_lock(&s->lock);
 	i = find(s, id, &found);
+	found = found && s->v[i].has_e;
 	if (found)
 		*out = s->v[i].e;
 	pthread_mutex_unlock(&s->lock);
@@ -198,7 +223,7 @@ void ww_endurance_after_collect(void *arg, ww_store_t *store, const ww_drive_t *
 		    ww_history_append(s->hist, d->id, &st->health, st->present, now, &latest) == 0)
 			lp = &latest;
 		ww_endurance_compute_state(s, st, lp, now, e);
-		publish(s, d->id, e);
+		publish(s, &st->drive, e, rc == 0 && st->has_health ? &st->health : NULL, now);
 	}
 	free(e);
 	ww_snapshot_release(snap);
@@ -210,4 +235,62 @@ void ww_endurance_probe_burst(void *svc, const char *id, const ww_hprobe_t *p, t
 
 	if (s && s->hist && id && p)
 		ww_history_append_probe(s->hist, id, p, now);
+}
+
+void ww_endurance_set_health(ww_endurance_svc_t *s, ww_health_cfg_fn *fn, void *ctx)
+{
+	if (!s)
+		return;
+	pthread_mutex_lock(&s->lock);
+	s->health = fn;
+	s->health_ctx = ctx;
+	pthread_mutex_unlock(&s->lock);
+}
+
+/* the drive's endurance result and memory, copied under the lock */
+static bool lookup(ww_endurance_svc_t *s, const char *id, ww_endurance_t *e, bool *has_e,
+		   ww_vmemory_t *mem)
+{
+	bool found = false;
+	size_t i;
+
+	*has_e = false;
+	if (!s)
+		return false;
+	pthread_mutex_lock(&s->lock);
+	i = find(s, id, &found);
+	if (found) {
+		*has_e = s->v[i].has_e;
+		*e = s->v[i].e;
+		*mem = s->v[i].mem;
+	}
+	pthread_mutex_unlock(&s->lock);
+	return found;
+}
+
+void ww_drive_verdict(ww_endurance_svc_t *s, const ww_drive_state_t *st, time_t now,
+		      ww_verdict_t *out)
+{
+	struct { ww_endurance_t e; ww_vmemory_t mem; } *x = malloc(sizeof(*x));
+	ww_verdict_in_t in = { 0 };
+	bool has_e = false, has_mem = x && lookup(s, st->drive.id, &x->e, &has_e, &x->mem);
+
+	in.h = st->has_health ? &st->health : NULL;
+	in.e = has_e ? &x->e : NULL;
+	in.mem = has_mem ? &x->mem : NULL;
+	in.cfg = health_of(s, &st->drive);
+	in.protocol = st->drive.protocol;
+	in.no_health_reason = st->drive.no_health_reason;
+	in.smartctl_type = st->drive.smartctl_type;
+	in.present = st->present;
+	in.missing_since = st->missing_since;
+	in.standby = st->standby;
+	in.standby_since = st->standby_since;
+	in.hung = st->hung;
+	in.hung_since = st->hung_since;
+	in.last_failed = st->collections_total && !st->last_success;
+	in.last_rc = st->last_rc;
+	in.values_time = st->values_time;
+	ww_verdict(&in, now, out);
+	free(x);
 }

@@ -225,6 +225,36 @@ int ww_store_sync(ww_store_t *s, const ww_drive_t *drives, size_t n, time_t now)
 	return 0;
 }
 
+int ww_store_drop(ww_store_t *s, const char *id, time_t now)
+{
+	ww_snapshot_t *cur, *next;
+	size_t k = 0;
+
+	pthread_mutex_lock(&s->write_lock);
+	cur = s->work ? s->work : s->cur;
+	if (!ww_snapshot_find(cur, id)) {
+		pthread_mutex_unlock(&s->write_lock);
+		return -ENOENT;
+	}
+	next = snap_alloc(cur->n);
+	if (!next) {
+		pthread_mutex_unlock(&s->write_lock);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < cur->n; i++)
+		if (strcmp(cur->drives[i].drive.id, id))
+			next->drives[k++] = cur->drives[i];
+	next->n = k;
+	next->generation = cur->generation;
+	if (s->work) {
+		ww_snapshot_release(s->work);
+		__atomic_store_n(&s->work, NULL, __ATOMIC_RELEASE);
+	}
+	swap_in(s, next, now);
+	pthread_mutex_unlock(&s->write_lock);
+	return 0;
+}
+
 /* Let `fn` change drive `id` in the working copy (made from the published
  * snapshot on the first change after a publication). */
 static int modify_one(ww_store_t *s, const char *id, time_t now,

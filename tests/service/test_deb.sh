@@ -1,7 +1,10 @@
 #!/bin/sh
 # Debian package: builds the .deb offline from a copy of the tree with
 # `dpkg-buildpackage -us -uc -b`, lists it with `dpkg-deb -c`, checks the
-# files the install must place, and runs lintian (any E: fails).
+# files the install must place (binary, units, man pages, the conffile, the
+# Prometheus rules, Grafana dashboards, docs), the conffiles, Recommends and
+# Built-Using, and runs lintian (any E: or W: fails). Build-Depends are
+# checked against CMake by check_build_depends.py (ctest packaging_build_depends).
 # usage: test_deb.sh SOURCE_DIR
 set -u
 src=$1
@@ -23,13 +26,32 @@ fail=0
 for f in ./usr/bin/wearwatch ./lib/systemd/system/wearwatch-collector.service \
 	./lib/systemd/system/wearwatch-web.service ./lib/systemd/system/wearwatch-web.socket \
 	./usr/share/man/man8/wearwatch.8.gz ./usr/share/man/man5/wearwatch.conf.5.gz \
-	./usr/share/doc/wearwatch/examples/wearwatch.conf.example ./usr/lib/systemd/catalog/wearwatch.catalog; do
+	./usr/share/doc/wearwatch/examples/wearwatch.conf.example ./usr/lib/systemd/catalog/wearwatch.catalog \
+	./etc/wearwatch/wearwatch.conf ./usr/share/wearwatch/prometheus/wearwatch-rules.yml \
+	./usr/share/wearwatch/grafana/wearwatch-fleet.json ./usr/share/wearwatch/grafana/wearwatch-host.json \
+	./usr/share/wearwatch/grafana/wearwatch-drive.json ./usr/share/doc/wearwatch/README.md.gz \
+	./usr/share/doc/wearwatch/metrics.md.gz ./usr/share/doc/wearwatch/migrating.md.gz \
+	./usr/share/doc/wearwatch/health.md.gz ./lib/systemd/system/wearwatch-notify.path \
+	./lib/systemd/system/wearwatch-notify.service ./lib/systemd/system/wearwatch-notify.timer \
+	./usr/share/wearwatch/notify/wearwatch-mail ./usr/share/wearwatch/notify/wearwatch-webhook; do
 	dpkg-deb -c "$deb" | awk '{print $6}' | grep -qx "$f" || { echo "FAIL: $f not in the package"; fail=1; }
 done
-dpkg-deb -I "$deb" postinst | grep -q 'deb-systemd-helper.*wearwatch-collector.service' ||
-	{ echo "FAIL: postinst does not enable wearwatch-collector.service"; fail=1; }
+for u in wearwatch-collector.service wearwatch-notify.path wearwatch-notify.timer; do
+	dpkg-deb -I "$deb" postinst | grep -q "deb-systemd-helper.*$u" ||
+		{ echo "FAIL: postinst does not enable $u"; fail=1; }
+done
+echo "== conffiles"
+dpkg-deb -I "$deb" conffiles | tee ../conffiles.txt
+grep -qx /etc/wearwatch/wearwatch.conf ../conffiles.txt ||
+	{ echo "FAIL: /etc/wearwatch/wearwatch.conf is not a conffile"; fail=1; }
+echo "== control"
+dpkg-deb -f "$deb" Depends Recommends Built-Using | tee ../fields.txt
+grep -q '^Recommends:.*smartmontools' ../fields.txt ||
+	{ echo "FAIL: smartmontools is not recommended"; fail=1; }
+grep -q '^Built-Using: node-chart.js' ../fields.txt ||
+	{ echo "FAIL: Built-Using does not name Chart.js"; fail=1; }
 echo "== lintian"
 lintian --tag-display-limit 0 "$deb" 2>/dev/null | tee ../lintian.txt
-grep -q '^E:' ../lintian.txt && { echo "FAIL: lintian errors"; fail=1; }
-[ $fail = 0 ] && echo "ok: package builds, files in place, no lintian errors"
+grep -q '^[EW]:' ../lintian.txt && { echo "FAIL: lintian errors or warnings"; fail=1; }
+[ $fail = 0 ] && echo "ok: package builds, files in place, lintian clean"
 exit $fail

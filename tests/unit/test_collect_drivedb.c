@@ -103,6 +103,61 @@ static void test_maxtor_minutes(void)
 	CHECK_EQ_I64(ww_drivedb_lookup("NO SUCH DRIVE 123", "1", &p), 0);
 }
 
+static const ww_ata_attr_t *find(const ww_health_t *h, uint8_t id)
+{
+	for (size_t i = 0; i < h->ata.n_attrs; i++)
+		if (h->ata.attrs[i].id == id)
+			return &h->ata.attrs[i];
+	return NULL;
+}
+
+/* has_count: the raw value is one count only where drivedb.h leaves the
+ * attribute its default meaning and format (smartmontools 7.3 entries). */
+static void test_counts(void)
+{
+	ww_health_t *h = calloc(1, sizeof(*h));
+
+	/* "Seagate BarraCuda 3.5 (SMR)": "-v 9,msec24hour32 -v 200,raw48,Pressure_Limit
+	 * -v 188,raw16 -v 240,msec24hour32": 5, 197, 198 keep their defaults;
+	 * 1, 7, 188, 195 pack several values and are no count */
+	snprintf(h->model, sizeof(h->model), "ST4000DM004-2CV104");
+	attr(h, 1, 0x0000053a9dd0ull);   /* Seagate: error count << 32 | operations */
+	attr(h, 5, 0x000200000008ull);   /* raw16(raw16): first word 8 */
+	attr(h, 7, 0x0000034ed3f1ull);
+	attr(h, 188, 0x000100010001ull);
+	attr(h, 195, 0x00000096b5a7ull);
+	attr(h, 197, 8);
+	attr(h, 198, 3);
+	ww_ata_finish_db(h);
+	CHECK(!find(h, 1)->has_count && !find(h, 7)->has_count);
+	CHECK(!find(h, 188)->has_count && !find(h, 195)->has_count);
+	CHECK(find(h, 5)->has_count && find(h, 5)->count == 8);
+	CHECK(find(h, 197)->has_count && find(h, 197)->count == 8);
+	CHECK(find(h, 198)->has_count && find(h, 198)->count == 3);
+
+	/* "Indilinx Barefoot 3 based SSDs": 5 Runtime_Bad_Block, 187
+	 * Total_Unc_NAND_Reads, 196, 197 and 198 Host_Reads_GiB: other meanings */
+	memset(h, 0, sizeof(*h));
+	snprintf(h->model, sizeof(h->model), "OCZ-VECTOR150");
+	attr(h, 5, 1);
+	attr(h, 187, 2);
+	attr(h, 198, 12345);
+	ww_ata_finish_db(h);
+	CHECK(!find(h, 5)->has_count && !find(h, 187)->has_count && !find(h, 198)->has_count);
+
+	/* no entry: the defaults */
+	memset(h, 0, sizeof(*h));
+	snprintf(h->model, sizeof(h->model), "NO SUCH DRIVE 123");
+	attr(h, 10, 4);
+	attr(h, 196, 0x000500000002ull);
+	attr(h, 199, 7);
+	ww_ata_finish_db(h);
+	CHECK(find(h, 10)->has_count && find(h, 10)->count == 4);
+	CHECK(find(h, 196)->has_count && find(h, 196)->count == 2);
+	CHECK(!find(h, 199)->has_count);
+	free(h);
+}
+
 static void test_samsung_json(const char *fixtures)
 {
 	char path[1024];
@@ -213,6 +268,7 @@ int main(void)
 	fclose(db);
 	test_intel_dc();
 	test_maxtor_minutes();
+	test_counts();
 	test_samsung_json(fx ? fx : "../shared/fixtures");
 	test_seagate_188(fx ? fx : "../shared/fixtures");
 	test_vendor_host_bytes();

@@ -140,7 +140,7 @@ static void test_names(void)
 		return;
 	h->ata.n_attrs = 4;
 	h->ata.attrs[0] = attr(22, 100);   /* HGST Helium_Level, named by smartctl */
-	snprintf(h->ata.attrs[0].name, sizeof(h->ata.attrs[0].name), "Helium_Level");
+	h->ata.attrs[0].name = "Helium_Level";
 	h->ata.attrs[0].name_from_source = true;
 	h->ata.attrs[1] = attr(240, 5);    /* Head_Flying_Hours is an HDD name */
 	h->ata.attrs[2] = attr(188, 8590065666ull);
@@ -157,7 +157,6 @@ static void test_names(void)
 	CHECK_STR(h->ata.attrs[2].format_source, "test -v 188,raw16");
 	CHECK_STR(h->ata.attrs[3].name, "Vendor_Six");
 	h->ata.rotation_rate = 7200;
-	h->ata.attrs[3].name[0] = 0;
 	ww_ata_finish(h);
 	CHECK_STR(h->ata.attrs[1].name, "Head_Flying_Hours");
 	CHECK_STR(h->ata.attrs[3].name, "Read_Channel_Margin");

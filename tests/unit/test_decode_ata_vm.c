@@ -135,6 +135,16 @@ int main(void)
 	CHECK(ww_read_ata(&f.x, NULL, &hr, &rep) == 0);
 	CHECK_EQ_I64(hr.temperature_celsius.value, 31);
 	CHECK_EQ_U64(hr.ata.n_attrs, 7);
+	/* the counts the verdict reads (5: first word of raw; 197: raw48), from
+	 * the attributes' formats (the drive database has no entry for this
+	 * model: the defaults, as ww_ata_finish applies them too): the same
+	 * attributes */
+	for (size_t i = 0; i < hr.ata.n_attrs; i++)
+		if (hr.ata.attrs[i].id == 5 || hr.ata.attrs[i].id == 197) {
+			CHECK(hr.ata.attrs[i].has_count);
+			CHECK_EQ_U64(hr.ata.attrs[i].count, hr.ata.attrs[i].id == 5 ?
+				     (hr.ata.attrs[i].raw & 0xffff) : hr.ata.attrs[i].raw);
+		}
 	CHECK(memcmp(hr.ata.attrs, h.ata.attrs, sizeof(h.ata.attrs)) == 0);
 	CHECK_EQ_U64(rep.n_errors, 0);
 	CHECK_EQ_U64(rep.n_unsupported, 0); /* every command was recorded */

@@ -118,7 +118,7 @@ static void ata_record(ww_health_t *h)
 		at->threshold = a[i].thr;
 		at->has_threshold = a[i].id != 199; /* 199 without threshold */
 		at->raw = a[i].raw;
-		snprintf(at->name, sizeof(at->name), "%s", ww_ata_attr_name(a[i].id));
+		at->name = ww_ata_attr_name(a[i].id);
 	}
 	ww_ata_finish(h);
 	h->smart_status = WW_SMART_UNKNOWN; /* omitted from the output */

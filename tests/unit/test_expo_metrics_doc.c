@@ -12,7 +12,8 @@ struct row {
 	bool seen;
 };
 
-/* the doc's family rows: first cell a `wearwatch_` name, second its type */
+/* the doc's family rows: first cell a `wearwatch_` or `process_` name,
+ * second its type */
 static size_t doc_rows(const char *doc, struct row *r, size_t max)
 {
 	size_t n = 0;
@@ -20,7 +21,7 @@ static size_t doc_rows(const char *doc, struct row *r, size_t max)
 	for (const char *l = doc; *l && n < max; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : "") {
 		const char *name, *end, *type;
 
-		if (strncmp(l, "| `wearwatch_", 13))
+		if (strncmp(l, "| `wearwatch_", 13) && strncmp(l, "| `process_", 11))
 			continue;
 		name = l + 3;
 		end = strchr(name, '`');

@@ -35,6 +35,26 @@ static void compute(const ww_health_t *h, const char *iface, const ww_rating_row
 	ww_model_compute(&in, T0, e);
 }
 
+/* the verdict of h with the endurance figures e, as the service gives it
+ * (drive present, read now); mem may be NULL */
+static ww_status_t verdict(const ww_health_t *h, const ww_endurance_t *e, bool present,
+			   const ww_vmemory_t *mem, ww_verdict_t *v)
+{
+	ww_verdict_in_t in = { .h = h, .e = e, .mem = mem, .protocol = h->protocol,
+			       .present = present, .missing_since = T0 - 60 };
+
+	ww_verdict(&in, T0, v);
+	return v->status;
+}
+
+static bool has_reason(const ww_verdict_t *v, ww_reason_t r)
+{
+	for (size_t i = 0; i < v->n; i++)
+		if (v->r[i].code == r)
+			return true;
+	return false;
+}
+
 static void test_table_figures(void)
 {
 	static ww_health_t h;
@@ -177,6 +197,8 @@ static void test_projection_and_verdict(void)
 {
 	static ww_health_t h;
 	static ww_sample_t s[24 * 31 + 1];
+	static ww_verdict_t v;
+	static ww_vmemory_t mem;
 	ww_endurance_t e;
 	ww_model_in_t in = { 0 };
 	ww_ratings_t o = { 0 };
@@ -188,6 +210,8 @@ static void test_projection_and_verdict(void)
 	CHECK_EQ_I64(ww_rating_override_parse(&o, "M=1:5:1000000000000@2023-01-01", err, sizeof(err)), 0);
 	n = series(s, 30, 1000000000000ull);
 	health(&h, "M", 1000000000000ull, s[n - 1].written_bytes, 300 * DAY);
+	h.protocol = WW_PROTO_NVME;
+	h.smart_status = WW_SMART_PASSED; /* a drive that reports its health */
 	in.h = &h;
 	in.present = true;
 	in.drive_capacity_bytes = 1000000000000ull;
@@ -203,7 +227,7 @@ static void test_projection_and_verdict(void)
 	CHECK(e.has_wearout_write_rate);
 	CHECK_EQ_I64(e.wearout_write_rate, T0 + 1794LL * DAY);
 	CHECK(!e.has_wearout_pct); /* drive reports no percentage used */
-	CHECK(e.status == WW_HS_OK);
+	CHECK(verdict(&h, &e, true, NULL, &v) == WW_STATUS_OK && v.n == 0);
 	/* lifetime DWPD: 31 TB / 1 TB / 300 power-on days */
 	CHECK(e.has_lifetime_dwpd && e.lifetime_dwpd > 31.0 / 300 - 1e-9 && e.lifetime_dwpd < 31.0 / 300 + 1e-9);
 
@@ -225,38 +249,42 @@ static void test_projection_and_verdict(void)
 	ww_model_compute(&in, T0, &e);
 	CHECK(e.has_wearout_pct);
 	CHECK_EQ_I64(e.wearout_pct, T0 + 3LL * 365 * DAY);
-	CHECK(e.reason[WW_R_WEAROUT_BEFORE_WARRANTY]);
-	CHECK(e.status == WW_HS_WARNING);
+	CHECK(verdict(&h, &e, true, NULL, &v) == WW_STATUS_WARNING);
+	CHECK(has_reason(&v, WW_R_WEAROUT_BEFORE_WARRANTY));
 
-	/* rated endurance 96 % -> both thresholds, critical */
+	/* rated endurance 96 %: past both levels (80 %, 95 %); the verdict
+	 * names the highest one reached, critical */
 	WW_SET(h.host_written_bytes, 1752000000000000ull, "test");
 	WW_SET(h.endurance_used_percent, 5, "test");
 	ww_model_compute(&in, T0, &e);
-	CHECK(e.reason[WW_R_RATED_ENDURANCE_80] && e.reason[WW_R_RATED_ENDURANCE_95]);
-	CHECK(e.status == WW_HS_CRITICAL);
+	CHECK(verdict(&h, &e, true, NULL, &v) == WW_STATUS_CRITICAL);
+	CHECK(has_reason(&v, WW_R_RATED_NEAR_END) && !has_reason(&v, WW_R_RATED_HIGH));
 	CHECK(e.used_disagree); /* 0.96 vs 0.05: informational only */
 
 	/* critical warning bit 4 (volatile memory backup failed) = PLP failed;
-	 * spare below threshold; temperature at WCTEMP; media errors in 24 h */
+	 * spare below threshold; temperature at WCTEMP; media errors that rose
+	 * within the increase window (1 -> 2 in the last 24 h) */
 	WW_SET(h.host_written_bytes, 5, "test");
 	WW_SET(h.critical_warning, 0x10, "test");
 	WW_SET(h.available_spare_percent, 5, "test");
 	WW_SET(h.available_spare_threshold_percent, 10, "test");
 	WW_SET(h.temperature_celsius, 70, "test");
 	WW_SET(h.temperature_warning_celsius, 70, "test");
-	ww_sample_t b24 = s[n - 25], last = s[n - 1];
-	b24.has_media_errors = last.has_media_errors = true;
-	b24.media_errors = 1;
-	last.media_errors = 2;
-	in.latest = &last;
-	in.base_24h = &b24;
-	in.present = false;
+	h.has_nvme_smart = true;
+	WW_SET(h.media_errors, 1, "test");
+	ww_verdict_remember(&mem, &h, T0 - 25 * 3600, 86400);
+	WW_SET(h.media_errors, 2, "test");
+	ww_verdict_remember(&mem, &h, T0 - 3600, 86400);
 	h.smart_status = WW_SMART_FAILED;
 	ww_model_compute(&in, T0, &e);
-	CHECK(e.reason[WW_R_CRITICAL_WARNING] && e.reason[WW_R_PLP_FAILED] && e.reason[WW_R_SPARE_LOW]);
-	CHECK(e.reason[WW_R_TEMPERATURE] && e.reason[WW_R_MEDIA_ERRORS_24H]);
-	CHECK(e.reason[WW_R_SMART_FAILED] && e.reason[WW_R_MISSING]);
-	CHECK(e.status == WW_HS_CRITICAL);
+	CHECK(verdict(&h, &e, true, &mem, &v) == WW_STATUS_CRITICAL);
+	CHECK(has_reason(&v, WW_R_PLP_FAILED) && has_reason(&v, WW_R_SPARE_LOW));
+	CHECK(has_reason(&v, WW_R_TEMP_WARNING) && has_reason(&v, WW_R_MEDIA_ERRORS_INC));
+	/* NVMe's SMART status is its critical warning byte: named bit by bit */
+	CHECK(!has_reason(&v, WW_R_SMART_FAILED));
+	/* a drive that disappeared: missing, critical, its old values not judged */
+	CHECK(verdict(&h, &e, false, &mem, &v) == WW_STATUS_CRITICAL);
+	CHECK(v.n == 1 && has_reason(&v, WW_R_MISSING));
 	ww_ratings_free(&o);
 }
 

@@ -951,6 +951,14 @@ echo "active_ms=$(cat $d/power/runtime_active_time)"
                         time.time() - t0, hz, ms, alive.strip()))
     c.check("nvme_hot_remove", nvme_remove)
 
+    # ---- checks from tests/vm/checks_*.py that need the removal done
+    for mod in getattr(vm, "plugins", []):
+        if hasattr(mod, "run_after_removal"):
+            try:
+                mod.run_after_removal(ctx)
+            except Exception as e:
+                c.record(False, mod.__name__, "plugin raised %s: %s" % (type(e).__name__, e))
+
 
 def load_plugins(source):
     """tests/vm/checks_*.py modules, sorted by name (see README "Adding checks")."""
