@@ -188,17 +188,20 @@ typedef struct ww_ata_attr {
 	 * a number with vendor data in parentheses (raw16(raw16),
 	 * raw24(raw8), raw16(avg16)); `count` is that number (the one smartctl
 	 * prints first). False for raw8/raw16 triples, hex, ratios, durations
-	 * and temperatures: Seagate's 1, 7, 188 and 195 are packed that way
-	 * and their raw48 is not a count of anything. */
+	 * and temperatures: Seagate's 188 is raw16 ("1 1 1"), its raw48 is not
+	 * a count of anything. Seagate's 1, 7 and 195 pack error and operation
+	 * counts too, but smartmontools 7.3 formats them raw48: true, as
+	 * smartctl prints them; has_count below never takes them. */
 	bool raw_is_count;
 	uint64_t count;
 	/* `count` is the count the attribute's default meaning names (the
 	 * drive database keeps the id's default name: 5 reallocated sectors,
-	 * 197 pending sectors, ...) and the format makes it one number. What
-	 * the health verdict and the per-id families read; false for a
-	 * vendor-packed raw (Seagate's 1, 7, 188, 195) and for an id the
-	 * database gives another meaning (198 Host_Reads_GiB). Set by the ATA
-	 * finish step (ww_ata_finish_presets). */
+	 * 197 pending sectors, ...), the format makes it one number, and the
+	 * id is one the health verdict counts (ww_ata_verdict_count_id: 5, 10,
+	 * 187, 196, 197, 198). What the verdict reads; false for the
+	 * vendor-packed Seagate 1, 7, 188, 195 (not counted ids, or not one
+	 * number) and for an id the database gives another meaning (198
+	 * Host_Reads_GiB). Set by the ATA finish step (ww_ata_finish_presets). */
 	bool has_count;
 	bool default_meaning; /* the name is the id's default one (or smartd's
 				 old "increasing" form): what the per-id

@@ -324,7 +324,7 @@ const ww_metric_t ww_metrics_drive[] = {
 	  .help = "ATA SMART attribute: normalised value, worst, threshold and raw (48-bit integer as smartctl's raw48); flags as smartctl prints them (PO--CK).",
 	  .labels = { "id", "name", "flags", "kind" }, .get = g_ata_attribute },
 	{ .name = "wearwatch_drive_ata_attribute_raw_decoded", .type = "gauge",
-	  .help = "ATA SMART attribute raw value as one number under the drive database's format (the number smartctl prints first); omitted where the format packs several (Seagate 1, 7, 188, 195).",
+	  .help = "ATA SMART attribute raw value as one number under the drive database's format (the number smartctl prints first); omitted where the format packs several (Seagate 188 raw16).",
 	  .labels = { "id", "name" }, .get = g_ata_attribute_decoded },
 	{ .name = "wearwatch_drive_ata_reallocated_sectors_total", .type = "counter",
 	  .help = "ATA attribute 5 Reallocated_Sector_Ct count (raw16(raw16): word 0, as smartctl prints it).",
