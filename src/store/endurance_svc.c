@@ -15,8 +15,9 @@ struct ww_endurance_svc {
 	ww_ratings_t table, overrides;
 	ww_history_t *hist;
 	pthread_mutex_t lock;
-	struct entry *v;
+	struct entry *v;           /* sorted by id */
 	size_t n;
+	uint64_t generation;       /* results published */
 };
 
 static ww_endurance_svc_t *global_svc;
@@ -90,7 +91,8 @@ void ww_endurance_compute_state(ww_endurance_svc_t *s, const ww_drive_state_t *s
 	const ww_health_t *h = st->has_health ? &st->health : NULL;
 	const char *model = h && h->model[0] ? h->model : st->drive.sysfs_model;
 	const char *serial = h && h->serial[0] ? h->serial : st->drive.sysfs_serial;
-	ww_sample_t base[WW_WIN_MAX], b24, last;
+	ww_sample_t base[WW_WIN_MAX + 1], last;
+	bool has[WW_WIN_MAX + 1];
 	ww_model_in_t in = { 0 };
 
 	in.h = h;
@@ -104,68 +106,105 @@ void ww_endurance_compute_state(ww_endurance_svc_t *s, const ww_drive_state_t *s
 	if (!latest && s->hist && ww_history_latest(s->hist, st->drive.id, &last) == 1)
 		latest = &last;
 	in.latest = latest;
-	if (latest && s->hist) {
+	/* baselines from the history's memory: no query per collection */
+	if (latest && s->hist && ww_history_windows(s->hist, st->drive.id, now, base, has) == 0) {
 		for (int w = 0; w < WW_WIN_MAX; w++)
-			if (ww_history_baseline(s->hist, st->drive.id, latest->segment,
-						now - (time_t)ww_window_days[w] * WW_DAY_S, &base[w]) == 1)
+			if (has[w])
 				in.base[w] = &base[w];
-		if (ww_history_baseline(s->hist, st->drive.id, latest->segment, now - WW_DAY_S, &b24) == 1)
-			in.base_24h = &b24;
+		if (has[WW_WIN_MAX])
+			in.base_24h = &base[WW_WIN_MAX];
 	}
 	ww_model_compute(&in, now, out);
 }
 
+/* index of id in the sorted entries, or where it would go (*found) */
+static size_t find(const ww_endurance_svc_t *s, const char *id, bool *found)
+{
+	size_t lo = 0, hi = s->n;
+
+	*found = false;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = strcmp(id, s->v[mid].id);
+
+		if (!c) {
+			*found = true;
+			return mid;
+		}
+		if (c < 0)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return lo;
+}
+
 static void publish(ww_endurance_svc_t *s, const char *id, const ww_endurance_t *e)
 {
+	bool found;
+	size_t at;
+
 	pthread_mutex_lock(&s->lock);
-	for (size_t i = 0; i < s->n; i++) {
-		if (!strcmp(s->v[i].id, id)) {
-			s->v[i].e = *e;
+	at = find(s, id, &found);
+	if (!found) {
+		struct entry *nv = realloc(s->v, (s->n + 1) * sizeof(*nv));
+
+		if (!nv) {
 			pthread_mutex_unlock(&s->lock);
 			return;
 		}
-	}
-	struct entry *nv = realloc(s->v, (s->n + 1) * sizeof(*nv));
-
-	if (nv) {
 		s->v = nv;
-		snprintf(s->v[s->n].id, sizeof(s->v[s->n].id), "%s", id);
-		s->v[s->n++].e = *e;
+		memmove(&s->v[at + 1], &s->v[at], (s->n - at) * sizeof(*nv));
+		snprintf(s->v[at].id, sizeof(s->v[at].id), "%s", id);
+		s->n++;
 	}
+	s->v[at].e = *e;
+	s->generation++;
 	pthread_mutex_unlock(&s->lock);
 }
 
 bool ww_endurance_get(ww_endurance_svc_t *s, const char *id, ww_endurance_t *out)
 {
 	bool found = false;
+	size_t at;
 
 	if (!s || !id)
 		return false;
 	pthread_mutex_lock(&s->lock);
-	for (size_t i = 0; i < s->n && !found; i++)
-		if (!strcmp(s->v[i].id, id)) {
-			*out = s->v[i].e;
-			found = true;
-		}
+	at = find(s, id, &found);
+	if (found)
+		*out = s->v[at].e;
 	pthread_mutex_unlock(&s->lock);
 	return found;
+}
+
+uint64_t ww_endurance_generation(ww_endurance_svc_t *s)
+{
+	uint64_t g;
+
+	if (!s)
+		return 0;
+	pthread_mutex_lock(&s->lock);
+	g = s->generation;
+	pthread_mutex_unlock(&s->lock);
+	return g;
 }
 
 void ww_endurance_after_collect(void *arg, ww_store_t *store, const ww_drive_t *d, int rc,
 				time_t now)
 {
 	ww_endurance_svc_t *s = arg;
-	ww_snapshot_t *snap;
-	const ww_drive_state_t *st;
+	ww_drive_state_t *st;
 	ww_sample_t latest, *lp = NULL;
 	ww_endurance_t *e;
 
 	if (!s || !store || !d)
 		return;
-	snap = ww_store_acquire(store);
-	st = ww_snapshot_find(snap, d->id);
+	/* this drive's state only: acquiring a snapshot here would publish the
+	 * store's working copy, and the next update would copy every drive */
+	st = malloc(sizeof(*st));
 	e = malloc(sizeof(*e));
-	if (st && e) {
+	if (st && e && ww_store_get(store, d->id, st) == 0) {
 		if (rc == 0 && st->has_health && s->hist &&
 		    ww_history_append(s->hist, d->id, &st->health, st->present, now, &latest) == 0)
 			lp = &latest;
@@ -173,7 +212,7 @@ void ww_endurance_after_collect(void *arg, ww_store_t *store, const ww_drive_t *
 		publish(s, d->id, e);
 	}
 	free(e);
-	ww_snapshot_release(snap);
+	free(st);
 }
 
 void ww_endurance_probe_burst(void *svc, const char *id, const ww_hprobe_t *p, time_t now)

@@ -1,0 +1,129 @@
+/* Thinning and retention (see history.h): per drive, one range of the
+ * primary key (drive number, t) from the previous cut to this one, so an
+ * hourly pass costs what arrived in that hour, not the table's size. */
+#include <errno.h>
+#include <stdlib.h>
+
+#include "history/priv.h"
+
+/* tier k -> k + 1: bucket length and how long tier k is kept */
+static const int64_t bucket_s[2] = { 3600, 86400 };
+
+static int step_range(ww_history_t *h, enum hstmt which, int64_t n, time_t lo, time_t cut,
+		      int tier)
+{
+	sqlite3_stmt *st = ww_hist_stmt(h, which);
+
+	if (!st)
+		return -EIO;
+	sqlite3_bind_int64(st, 1, n);
+	sqlite3_bind_int64(st, 2, lo);
+	sqlite3_bind_int64(st, 3, cut);
+	sqlite3_bind_int64(st, 4, tier);
+	if (which == HS_THIN_KEEP || which == HS_PTHIN_ADD) {
+		sqlite3_bind_int64(st, 5, tier + 1);
+		sqlite3_bind_int64(st, 6, bucket_s[tier]);
+	}
+	return ww_hist_done(st, sqlite3_step(st) == SQLITE_DONE ? 0 : -EIO);
+}
+
+static int expire(ww_history_t *h, enum hstmt which, int64_t n, time_t cut)
+{
+	sqlite3_stmt *st = ww_hist_stmt(h, which);
+
+	if (!st)
+		return -EIO;
+	sqlite3_bind_int64(st, 1, n);
+	sqlite3_bind_int64(st, 2, cut);
+	return ww_hist_done(st, sqlite3_step(st) == SQLITE_DONE ? 0 : -EIO);
+}
+
+static int thin_drive(ww_history_t *h, int64_t n, const time_t cut[2], time_t keep_cut)
+{
+	int rc = 0;
+
+	for (int k = 0; k < 2 && !rc; k++) {
+		if (h->thin_lo[k] >= cut[k])
+			continue;
+		/* samples: the bucket's last row moves up; bursts: one row per
+		 * bucket with their mean, largest and sums */
+		rc = step_range(h, HS_THIN_KEEP, n, h->thin_lo[k], cut[k], k);
+		if (!rc)
+			rc = step_range(h, HS_THIN_DROP, n, h->thin_lo[k], cut[k], k);
+		if (!rc)
+			rc = step_range(h, HS_PTHIN_ADD, n, h->thin_lo[k], cut[k], k);
+		if (!rc)
+			rc = step_range(h, HS_PTHIN_DROP, n, h->thin_lo[k], cut[k], k);
+	}
+	if (!rc && keep_cut)
+		rc = expire(h, HS_EXPIRE, n, keep_cut);
+	if (!rc && keep_cut)
+		rc = expire(h, HS_PEXPIRE, n, keep_cut);
+	return rc;
+}
+
+static int meta_set(ww_history_t *h, const char *k, time_t v)
+{
+	sqlite3_stmt *st = ww_hist_stmt(h, HS_META_SET);
+
+	if (!st)
+		return -EIO;
+	sqlite3_bind_text(st, 1, k, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 2, v);
+	return ww_hist_done(st, sqlite3_step(st) == SQLITE_DONE ? 0 : -EIO);
+}
+
+/* numbers of every drive in the file (malloc'd), or NULL with *n = 0 */
+static int64_t *all_drives(ww_history_t *h, size_t *n)
+{
+	sqlite3_stmt *st = ww_hist_stmt(h, HS_DRIVES);
+	int64_t *v = NULL;
+	size_t cap = 0;
+	int rc = SQLITE_DONE;
+
+	*n = 0;
+	while (st && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if (*n == cap) {
+			int64_t *nv = realloc(v, (cap = cap ? cap * 2 : 64) * sizeof(*v));
+
+			if (!nv)
+				break;
+			v = nv;
+		}
+		v[(*n)++] = sqlite3_column_int64(st, 0);
+	}
+	ww_hist_done(st, 0);
+	if (!st || rc != SQLITE_DONE) {
+		free(v);
+		*n = 0;
+		return NULL;
+	}
+	return v;
+}
+
+/* Inside the caller's transaction. On success the new cuts are in
+ * h->thin_lo (the caller restores them when the transaction fails). */
+int ww_hist_thin_locked(ww_history_t *h, time_t now)
+{
+	time_t cut[2], keep_cut = h->cfg.keep_s ? now - (time_t)h->cfg.keep_s : 0;
+	size_t n = 0;
+	int64_t *drives = all_drives(h, &n);
+	int rc = drives || !n ? 0 : -EIO;
+
+	/* only whole buckets, so each is promoted once */
+	cut[0] = (now - (time_t)h->cfg.raw_s) / bucket_s[0] * bucket_s[0];
+	cut[1] = (now - (time_t)h->cfg.hourly_s) / bucket_s[1] * bucket_s[1];
+	for (size_t i = 0; i < n && !rc; i++)
+		rc = thin_drive(h, drives[i], cut, keep_cut);
+	free(drives);
+	for (int k = 0; k < 2 && !rc; k++) {
+		if (h->thin_lo[k] >= cut[k])
+			continue;
+		rc = meta_set(h, k ? "thin1" : "thin0", cut[k]);
+		if (!rc)
+			h->thin_lo[k] = cut[k];
+	}
+	if (!rc) /* rows older than the cuts changed tier or went */
+		ww_hist_forget_locked(h, cut[0] > keep_cut ? cut[0] : keep_cut, false);
+	return rc;
+}
