@@ -177,8 +177,9 @@ const char *ww_history_sql(int which)
 bool ww_history_sql_per_collection(int which)
 {
 	/* what a collection (append, latest, window baselines) and the thinning
-	 * it starts run; history queries and counts are the API's and tests' */
-	return which >= 0 && which < HS_COUNT;
+	 * it starts run per drive; the list of drives, history queries and
+	 * counts are not */
+	return which >= 0 && which < HS_DRIVES;
 }
 
 /* The statement, prepared on first use and kept; NULL on failure. */

@@ -28,12 +28,15 @@
 
 /* Prepared statements, by job; SQL in history.c's stmt_sql[]. */
 enum hstmt {
+	/* a collection's (append, latest, windows) and its thinning's */
 	HS_BEGIN, HS_COMMIT, HS_ROLLBACK, HS_DATA_VERSION,
-	HS_DRIVE_FIND, HS_DRIVE_ADD, HS_DRIVES,
+	HS_DRIVE_FIND, HS_DRIVE_ADD,
 	HS_INSERT, HS_PINSERT, HS_LATEST, HS_BASELINE,
 	HS_THIN_KEEP, HS_THIN_DROP, HS_PTHIN_ADD, HS_PTHIN_DROP, HS_EXPIRE, HS_PEXPIRE,
 	HS_META_GET, HS_META_SET,
-	HS_COUNT, HS_PCOUNT, HS_KNOWN,
+	/* the hourly thinning's list of drives (one row each), and reads for
+	 * the API and tests */
+	HS_DRIVES, HS_COUNT, HS_PCOUNT, HS_KNOWN,
 	HS_QUERY0, /* one per metric: HS_QUERY0 + ww_hmetric_t */
 	HS_MAX = HS_QUERY0 + WW_HM_MAX
 };
