@@ -8,11 +8,12 @@
  *
  * Writes: samples and probe bursts are kept in memory and written together,
  * in one transaction, every commit_s seconds (WW_HISTORY_COMMIT_S by
- * default), before any read of the file (queries, counts, baselines), by
- * ww_history_flush() and at close. Each commit rewrites whole pages (4 KiB
- * in the WAL and again at the checkpoint), so a commit per poll wrote
- * 16-47 MB per drive per day for a few hundred bytes of samples; a commit
- * every 15 minutes keeps that under 1 MB. Every read and the endurance
+ * default: hourly, with the thinning), before any read of the file
+ * (queries, counts, baselines), by ww_history_flush() and at close. Each
+ * commit rewrites whole pages (in the WAL, again at the checkpoint, and the
+ * WAL index), so a commit per poll wrote 16-47 MB per drive per day for a
+ * few hundred bytes of samples; an hourly commit of 1 KiB pages stays under
+ * 1 MB per drive per day (docs/benchmarks.md). Every read and the endurance
  * windows see the pending samples.
  *
  * Durability: WAL with synchronous=NORMAL: a committed sample survives the
@@ -46,7 +47,7 @@ extern "C" {
 #define WW_HISTORY_FILE "history.db"
 #define WW_HISTORY_RAW_S (7 * 86400)
 #define WW_HISTORY_HOURLY_S (90 * 86400)
-#define WW_HISTORY_COMMIT_S 900
+#define WW_HISTORY_COMMIT_S 3600
 
 /** Stored metrics, in column order; names are the API's `metric` values.
  * WW_HM_PROBE_* come from the probe_samples table (one row per finished

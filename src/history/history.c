@@ -312,6 +312,37 @@ static time_t meta_get(ww_history_t *h, const char *k)
 	return ww_hist_done(st, v);
 }
 
+/* Page size of the file. A commit writes every page it changed, whole,
+ * twice (WAL, then checkpoint), and appending a drive's hour of samples
+ * changes a few leaf pages per table plus their parents whatever their size:
+ * 1 KiB pages write a quarter of the bytes of SQLite's default 4 KiB. */
+#define PAGE_SIZE "1024"
+
+/* Frames the WAL holds before they are copied into the file (default 1000):
+ * the pages a commit changes are mostly the ones the previous commit changed
+ * (each drive's newest rows), and a checkpoint writes each page once however
+ * often it changed since the last one; 16 MiB of WAL at most. */
+#define CHECKPOINT_PAGES "16384"
+
+/* A file made with other pages is rewritten once (VACUUM needs the rollback
+ * journal); when that fails it stays as it is and works the same. */
+static void small_pages(sqlite3 *db)
+{
+	sqlite3_stmt *st;
+	int size = 0;
+
+	if (sqlite3_prepare_v2(db, "PRAGMA page_size", -1, &st, NULL) != SQLITE_OK)
+		return;
+	if (sqlite3_step(st) == SQLITE_ROW)
+		size = sqlite3_column_int(st, 0);
+	sqlite3_finalize(st);
+	if (size == atoi(PAGE_SIZE))
+		return;
+	sqlite3_exec(db, "PRAGMA journal_mode=DELETE; PRAGMA page_size=" PAGE_SIZE "; VACUUM;",
+		     NULL, NULL, NULL);
+	sqlite3_exec(db, "PRAGMA journal_mode=WAL;", NULL, NULL, NULL);
+}
+
 static void defaults(ww_history_t *h, const ww_history_cfg_t *cfg)
 {
 	if (cfg)
@@ -340,8 +371,9 @@ int ww_history_open(const char *path, const ww_history_cfg_t *cfg, ww_history_t 
 	if (sqlite3_open_v2(path, &h->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE |
 			    SQLITE_OPEN_FULLMUTEX, NULL) != SQLITE_OK ||
 	    sqlite3_busy_timeout(h->db, 5000) != SQLITE_OK ||
-	    sqlite3_exec(h->db, "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;", NULL, NULL,
-			 &err) != SQLITE_OK ||
+	    sqlite3_exec(h->db, "PRAGMA page_size=" PAGE_SIZE "; PRAGMA journal_mode=WAL;"
+			 " PRAGMA synchronous=NORMAL; PRAGMA wal_autocheckpoint=" CHECKPOINT_PAGES ";",
+			 NULL, NULL, &err) != SQLITE_OK ||
 	    migrate(h->db, &err) < 0) {
 		if (errmsg)
 			snprintf(errmsg, errlen, "%s: %s", path,
@@ -351,6 +383,7 @@ int ww_history_open(const char *path, const ww_history_cfg_t *cfg, ww_history_t 
 		free(h);
 		return -EIO;
 	}
+	small_pages(h->db);
 	pthread_mutex_init(&h->lock, NULL);
 	ww_hist_changed_locked(h);
 	h->thin_lo[0] = meta_get(h, "thin0");

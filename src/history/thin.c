@@ -116,13 +116,16 @@ int ww_hist_thin_locked(ww_history_t *h, time_t now)
 	for (size_t i = 0; i < n && !rc; i++)
 		rc = thin_drive(h, drives[i], cut, keep_cut);
 	free(drives);
-	for (int k = 0; k < 2 && !rc; k++) {
-		if (h->thin_lo[k] >= cut[k])
-			continue;
-		rc = meta_set(h, k ? "thin1" : "thin0", cut[k]);
-		if (!rc)
+	/* the cuts are kept in the file once a day (when the daily one moves):
+	 * a page less per hourly commit; after a restart the first pass looks
+	 * at up to a day of rows again, which is harmless */
+	if (!rc && h->thin_lo[1] < cut[1])
+		rc = meta_set(h, "thin1", cut[1]);
+	if (!rc && h->thin_lo[1] < cut[1])
+		rc = meta_set(h, "thin0", cut[0]);
+	for (int k = 0; k < 2 && !rc; k++)
+		if (h->thin_lo[k] < cut[k])
 			h->thin_lo[k] = cut[k];
-	}
 	if (!rc) /* rows older than the cuts changed tier or went */
 		ww_hist_forget_locked(h, cut[0] > keep_cut ? cut[0] : keep_cut, false);
 	return rc;

@@ -145,7 +145,7 @@ static void test_collections(const char *path)
 	       compiled - before, changes, (unsigned long long)(ww_store_publications(store) - pubs));
 	CHECK_EQ_U64(compiled - before, 0);
 	CHECK_EQ_U64(ww_history_prepares(h), ours);
-	/* one commit per 15 minutes (and the hourly thinning within one of them) */
+	/* one commit per WW_HISTORY_COMMIT_S (the hourly thinning within one) */
 	CHECK(changes >= (DAY - 61 * 60) / WW_HISTORY_COMMIT_S - 1 &&
 	      changes <= (DAY - 61 * 60) / WW_HISTORY_COMMIT_S + 1);
 	CHECK_EQ_U64(ww_store_publications(store) - pubs, 0);
