@@ -1,6 +1,7 @@
 /* Routes rendered for the web side (see route.h); the same endpoints and
  * bodies as http.c's handler, which `wearwatch serve` keeps using. */
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -112,8 +113,84 @@ static void set(ww_route_reply_t *r, unsigned status, const char *type, char *bo
 	r->len = len;
 }
 
+/* The bodies every scraper asks for, rendered once and copied to each
+ * request until what they show changes: the snapshot (its generation), an
+ * endurance result, the history's write-error counter, and for the JSON
+ * (values_age_seconds) the second. One lock: concurrent scrapes of a
+ * changed snapshot render it once. */
+static struct cached {
+	const char *path;
+	bool uses_now;
+	bool valid;
+	uint64_t gen, egen, herr;
+	time_t now;
+	char *body;
+	size_t len;
+} cache[] = {
+	{ .path = "/metrics", .uses_now = false },
+	{ .path = DRIVES, .uses_now = true },
+};
+static pthread_mutex_t cache_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static struct cached *cached_route(const char *path)
+{
+	if (!strcmp(path, DRIVES "/"))
+		path = DRIVES;
+	for (size_t i = 0; i < sizeof(cache) / sizeof(cache[0]); i++)
+		if (!strcmp(path, cache[i].path))
+			return &cache[i];
+	return NULL;
+}
+
+static char *render_uncached(const struct cached *c, const ww_snapshot_t *snap, time_t now,
+			     size_t *len)
+{
+	char *b;
+
+	if (c == &cache[0])
+		return ww_metrics_render(snap, now, len);
+	b = ww_json_render_drives(snap, now);
+	*len = b ? strlen(b) : 0;
+	return b;
+}
+
+/* a copy of c's body for snap at now (rendered when stale), or NULL */
+static char *from_cache(struct cached *c, const ww_snapshot_t *snap, time_t now, size_t *len)
+{
+	ww_endurance_svc_t *svc = ww_endurance_global();
+	uint64_t egen = ww_endurance_generation(svc);
+	uint64_t herr = svc && ww_endurance_history(svc) ?
+			ww_history_write_errors(ww_endurance_history(svc)) : 0;
+	char *copy = NULL;
+
+	pthread_mutex_lock(&cache_lock);
+	if (!c->valid || c->gen != snap->generation || c->egen != egen || c->herr != herr ||
+	    (c->uses_now && c->now != now)) {
+		size_t n = 0;
+		char *b = render_uncached(c, snap, now, &n);
+
+		if (b) {
+			free(c->body);
+			c->body = b;
+			c->len = n;
+			c->gen = snap->generation;
+			c->egen = egen;
+			c->herr = herr;
+			c->now = now;
+			c->valid = true;
+		}
+	}
+	if (c->valid && c->gen == snap->generation && (copy = malloc(c->len + 1))) {
+		memcpy(copy, c->body, c->len + 1);
+		*len = c->len;
+	}
+	pthread_mutex_unlock(&cache_lock);
+	return copy;
+}
+
 int ww_route_render(ww_store_t *store, const char *path, time_t now, ww_route_reply_t *r)
 {
+	struct cached *c;
 	ww_snapshot_t *snap;
 	char *b = NULL;
 	size_t len = 0;
@@ -130,12 +207,9 @@ int ww_route_render(ww_store_t *store, const char *path, time_t now, ww_route_re
 		return b ? 0 : -ENOMEM;
 	}
 	snap = ww_store_acquire(store);
-	if (!strcmp(path, "/metrics")) {
-		b = ww_metrics_render(snap, now, &len);
-		set(r, 200, WW_METRICS_CONTENT_TYPE, b, len);
-	} else if (!strcmp(path, DRIVES) || !strcmp(path, DRIVES "/")) {
-		b = ww_json_render_drives(snap, now);
-		set(r, 200, "application/json", b, b ? strlen(b) : 0);
+	if ((c = cached_route(path))) {
+		b = from_cache(c, snap, now, &len);
+		set(r, 200, c == &cache[0] ? WW_METRICS_CONTENT_TYPE : "application/json", b, len);
 	} else if (strchr(path, '?') || (strlen(path) > sizeof(HISTORY) - 1 &&
 		   !strcmp(path + strlen(path) - (sizeof(HISTORY) - 1), HISTORY))) {
 		/* GET /api/v1/drives/{drive}/history?metric=&from=&to=&max_points=

@@ -14,6 +14,7 @@
 
 #include "wearwatch/http.h"
 #include "http/assets.h"
+#include "http/gzip.h"
 #include "wearwatch/basic.h"
 #include "wearwatch/conf.h"
 
@@ -34,8 +35,8 @@ struct ww_webfront {
 	void *ctx;
 };
 
-static MHD_RESULT reply(struct MHD_Connection *c, unsigned status, const char *type,
-			char *body, size_t len, bool auth_fail)
+static MHD_RESULT reply_enc(struct MHD_Connection *c, unsigned status, const char *type,
+			    char *body, size_t len, bool auth_fail, const char *encoding)
 {
 	struct MHD_Response *r = MHD_create_response_from_buffer(len, body, MHD_RESPMEM_MUST_FREE);
 	MHD_RESULT ret;
@@ -46,6 +47,10 @@ static MHD_RESULT reply(struct MHD_Connection *c, unsigned status, const char *t
 	}
 	MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, type);
 	MHD_add_response_header(r, MHD_HTTP_HEADER_CACHE_CONTROL, "no-store");
+	if (encoding) {
+		MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_ENCODING, encoding);
+		MHD_add_response_header(r, MHD_HTTP_HEADER_VARY, "Accept-Encoding");
+	}
 	if (status == MHD_HTTP_METHOD_NOT_ALLOWED)
 		MHD_add_response_header(r, MHD_HTTP_HEADER_ALLOW, "GET, HEAD");
 	if (auth_fail)
@@ -54,6 +59,32 @@ static MHD_RESULT reply(struct MHD_Connection *c, unsigned status, const char *t
 		ret = MHD_queue_response(c, status, r);
 	MHD_destroy_response(r);
 	return ret;
+}
+
+static MHD_RESULT reply(struct MHD_Connection *c, unsigned status, const char *type,
+			char *body, size_t len, bool auth_fail)
+{
+	return reply_enc(c, status, type, body, len, auth_fail, NULL);
+}
+
+/* bodies this large are sent gzipped to a client that accepts it */
+#define GZIP_MIN_BYTES 1024
+
+/* r's body, gzipped when the client accepts it (the compressed form of an
+ * unchanged body is kept: gzip.c) */
+static MHD_RESULT reply_route(struct MHD_Connection *c, const char *path, ww_route_reply_t *r)
+{
+	char *gz;
+	size_t gzlen;
+
+	if (r->status == MHD_HTTP_OK && r->len >= GZIP_MIN_BYTES &&
+	    ww_http_accepts_gzip(MHD_lookup_connection_value(c, MHD_HEADER_KIND,
+							     MHD_HTTP_HEADER_ACCEPT_ENCODING)) &&
+	    ww_http_gzip(path, r->body, r->len, &gz, &gzlen) == 0) {
+		free(r->body);
+		return reply_enc(c, r->status, r->type, gz, gzlen, false, "gzip");
+	}
+	return reply(c, r->status, r->type, r->body, r->len, false);
 }
 
 static MHD_RESULT text(struct MHD_Connection *c, unsigned status, const char *t, bool auth_fail)
@@ -147,7 +178,7 @@ static MHD_RESULT handle(void *cls, struct MHD_Connection *c, const char *url,
 		ww_log(WW_LOG_WARNING, "collector at %s: %s", w->conf.socket_path, strerror(-rc));
 		return text(c, MHD_HTTP_SERVICE_UNAVAILABLE, "collector unavailable\n", false);
 	}
-	return reply(c, r.status, r.type, r.body, r.len, false);
+	return reply_route(c, path, &r);
 }
 
 int ww_webfront_fetch_store(void *ctx, const ww_conf_t *conf, const char *path,

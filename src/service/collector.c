@@ -21,11 +21,11 @@ struct collector {
 	ww_ipc_server_t *ipc;
 };
 
-static void collector_tick(void *ctx)
+static double collector_tick(void *ctx)
 {
 	struct collector *c = ctx;
 
-	ww_runtime_tick(c->rt);
+	return ww_runtime_tick(c->rt);
 }
 
 /* a new socket path is bound before the old one is let go: a failure keeps

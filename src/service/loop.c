@@ -4,9 +4,16 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "wearwatch/basic.h"
 #include "wearwatch/service.h"
+
+#define WAKE_SIGNAL SIGUSR1
+/* a wake is folded into a tick at most this long after the previous one */
+#define WAKE_COALESCE_S 1.0
+/* the longest sleep without a watchdog (a tick that wants no call) */
+#define MAX_SLEEP_S 3600.0
 
 sigset_t ww_service_block_signals(void)
 {
@@ -16,34 +23,63 @@ sigset_t ww_service_block_signals(void)
 	sigaddset(&s, SIGTERM);
 	sigaddset(&s, SIGINT);
 	sigaddset(&s, SIGHUP);
+	sigaddset(&s, WAKE_SIGNAL);
 	pthread_sigmask(SIG_BLOCK, &s, NULL);
 	signal(SIGPIPE, SIG_IGN);
 	return s;
 }
 
-/* 1 s, or half the systemd watchdog interval if shorter */
-static struct timespec tick_interval(void)
+void ww_service_wake(void)
 {
-	uint64_t wd = ww_notify_watchdog_usec();
-	struct timespec t = { 1, 0 };
+	/* blocked in every thread: stays pending for the main loop's
+	 * sigtimedwait; several before it runs are one */
+	kill(getpid(), WAKE_SIGNAL);
+}
 
-	if (wd && wd / 2 < 1000000) {
-		t.tv_sec = 0;
-		t.tv_nsec = (long)(wd / 2 * 1000);
-	}
+static struct timespec span(double s)
+{
+	struct timespec t;
+
+	if (s < 0)
+		s = 0;
+	t.tv_sec = (time_t)s;
+	t.tv_nsec = (long)((s - (double)t.tv_sec) * 1e9);
 	return t;
+}
+
+/* Sleep until `deadline` (monotonic seconds) or a signal other than a wake;
+ * a wake moves the deadline to one second after the last tick. Returns the
+ * signal, or 0 when the deadline came. */
+static int sleep_until(const sigset_t *sigs, double deadline, double last_tick)
+{
+	for (;;) {
+		struct timespec t = span(deadline - ww_clock_monotonic(NULL));
+		int sig = sigtimedwait(sigs, NULL, &t);
+
+		if (sig < 0)
+			return 0;
+		if (sig != WAKE_SIGNAL)
+			return sig;
+		if (last_tick + WAKE_COALESCE_S < deadline)
+			deadline = last_tick + WAKE_COALESCE_S;
+	}
 }
 
 int ww_service_run(sigset_t sigs, const ww_service_ops_t *ops)
 {
-	struct timespec tick = tick_interval();
-	int sig, rc = 0;
+	uint64_t wd = ww_notify_watchdog_usec();
+	int sig = 0, rc = 0;
 
 	for (;;) {
-		if (ops->tick)
-			ops->tick(ops->ctx);
+		double now, wait = ops->tick ? ops->tick(ops->ctx) : MAX_SLEEP_S;
+
 		ww_notify_watchdog();
-		sig = sigtimedwait(&sigs, NULL, &tick);
+		if (wait > MAX_SLEEP_S)
+			wait = MAX_SLEEP_S;
+		if (wd && wait > wd / 2e6)
+			wait = wd / 2e6;
+		now = ww_clock_monotonic(NULL);
+		sig = sleep_until(&sigs, now + wait, now);
 		if (sig == SIGTERM || sig == SIGINT)
 			break;
 		if (sig != SIGHUP || !ops->reload)

@@ -1,6 +1,7 @@
 /* Collecting half of the service (see runtime.h): what `collector` and
  * `serve` used to set up separately, in one place. */
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +21,7 @@ struct gen {
 	ww_conf_t conf;
 	const char *include[WW_CONF_MAX_INCLUDE + WW_CONF_MAX_DRIVES + 1];
 	ww_probe_policy_t policy[WW_CONF_MAX_DRIVES];
+	ww_probe_policy_t policy_default;
 	struct gen *older;
 };
 
@@ -31,6 +33,13 @@ struct ww_runtime {
 	ww_probe_sched_t *probe;
 	ww_endurance_svc_t *endurance;
 	ww_snapshot_t *prev;
+	/* when the main loop is needed next (monotonic seconds): each finished
+	 * collection's drive is due again one interval later */
+	pthread_mutex_t due_lock;
+	double *due;
+	size_t n_due, cap_due;
+	long reading;          /* drives queued by a tick and not back yet */
+	double next_rediscover;
 };
 
 static int rating_spec(const ww_conf_drive_t *d, char *buf, size_t len)
@@ -86,6 +95,7 @@ static struct gen *new_gen(const ww_conf_t *c, const ww_probe_policy_t *base)
 	if (!g)
 		return NULL;
 	g->conf = *c;
+	g->policy_default = *base;
 	for (size_t i = 0; i < c->n_include; i++)
 		g->include[n++] = g->conf.include[i];
 	for (size_t i = 0; i < c->n_drives; i++) {
@@ -151,6 +161,16 @@ static int discover_filtered(const char *sysroot, const char *const *include, ww
 	return k;
 }
 
+/* whether the default or a [drive] section probes */
+static bool probes_wanted(const struct gen *g)
+{
+	bool any = g->policy_default.enabled;
+
+	for (size_t i = 0; i < g->conf.n_drives && !any; i++)
+		any = g->policy[i].enabled;
+	return any;
+}
+
 static const ww_probe_policy_t *policy_of(void *ctx, const ww_drive_t *drv)
 {
 	ww_runtime_t *rt = ctx;
@@ -158,6 +178,68 @@ static const ww_probe_policy_t *policy_of(void *ctx, const ww_drive_t *drv)
 	const ww_conf_drive_t *d = ww_conf_drive_find(&g->conf, drv->id, drv->block);
 
 	return d ? &g->policy[d - g->conf.drives] : &rt->opts.probe;
+}
+
+/* The poller's hook: history and endurance, then note when the drive is
+ * due again (the poller reads it again one interval after the read ended)
+ * and wake the main loop for the events of this collection. */
+static void after_collect(void *arg, ww_store_t *store, const ww_drive_t *d, int rc,
+			  time_t now)
+{
+	ww_runtime_t *rt = arg;
+	struct gen *g = __atomic_load_n(&rt->gen, __ATOMIC_ACQUIRE);
+	unsigned iv = d->rotational ? g->conf.interval_rotational_s : g->conf.interval_s;
+
+	if (rt->endurance)
+		ww_endurance_after_collect(rt->endurance, store, d, rc, now);
+	pthread_mutex_lock(&rt->due_lock);
+	if (rt->n_due == rt->cap_due) {
+		size_t nc = rt->cap_due ? rt->cap_due * 2 : 64;
+		double *nd = realloc(rt->due, nc * sizeof(*nd));
+
+		if (nd) {
+			rt->due = nd;
+			rt->cap_due = nc;
+		}
+	}
+	if (rt->n_due < rt->cap_due)
+		rt->due[rt->n_due++] = ww_clock_monotonic(NULL) + iv;
+	if (rt->reading > 0)
+		rt->reading--;
+	pthread_mutex_unlock(&rt->due_lock);
+	ww_service_wake();
+}
+
+/* Seconds until the main loop must tick again: the earliest drive due, the
+ * next rediscovery, and while reads are out every hung_after_s (a tick marks
+ * a read out for longer hung). Drops the due times that passed (those
+ * drives were queued by this tick). */
+static double next_wake(ww_runtime_t *rt, double now)
+{
+	const ww_conf_t *c = &rt->gen->conf;
+	unsigned rd = c->rediscover_s ? c->rediscover_s : c->interval_s;
+	double next = now + 3600;
+	size_t k = 0;
+
+	if (now >= rt->next_rediscover)
+		rt->next_rediscover = now + (rd ? rd : 60);
+	if (rt->next_rediscover < next)
+		next = rt->next_rediscover;
+	pthread_mutex_lock(&rt->due_lock);
+	for (size_t i = 0; i < rt->n_due; i++) {
+		if (rt->due[i] <= now) {
+			rt->reading++;
+			continue;
+		}
+		if (rt->due[i] < next)
+			next = rt->due[i];
+		rt->due[k++] = rt->due[i];
+	}
+	rt->n_due = k;
+	if (rt->reading > 0 && now + (c->hung_after_s ? c->hung_after_s : 30) < next)
+		next = now + (c->hung_after_s ? c->hung_after_s : 30);
+	pthread_mutex_unlock(&rt->due_lock);
+	return next - now + 0.01; /* just after: the poller compares with >= */
 }
 
 static ww_poller_t *start_poller(ww_runtime_t *rt)
@@ -176,10 +258,8 @@ static ww_poller_t *start_poller(ww_runtime_t *rt)
 	cfg.discover = discover_filtered;
 	if (rt->opts.replay)
 		cfg.collect = ww_replay_collect_fn;
-	if (rt->endurance) {
-		cfg.after_collect = ww_endurance_after_collect;
-		cfg.after_collect_arg = rt->endurance;
-	}
+	cfg.after_collect = after_collect;
+	cfg.after_collect_arg = rt;
 	return ww_poller_start(&cfg, rt->store);
 }
 
@@ -207,6 +287,7 @@ ww_runtime_t *ww_runtime_start(const ww_conf_t *c, ww_runtime_opts_t *o, char *e
 	if (!rt || ww_runtime_check_conf(c, err, errlen))
 		goto fail;
 	rt->opts = *o;
+	pthread_mutex_init(&rt->due_lock, NULL);
 	rt->gen = new_gen(c, &rt->opts.probe);
 	rt->store = rt->gen ? ww_store_new(c->missing_retention_s) : NULL;
 	if (!rt->store) {
@@ -232,7 +313,10 @@ ww_runtime_t *ww_runtime_start(const ww_conf_t *c, ww_runtime_opts_t *o, char *e
 	pcfg.lookup_ctx = rt;
 	pcfg.after_burst = ww_endurance_probe_burst; /* burst summaries into history */
 	pcfg.after_burst_arg = rt->endurance;
-	rt->probe = ww_probe_sched_start(&pcfg, rt->store, &rc);
+	/* no probe thread at all when no drive is probed: it would wake every
+	 * few hundred milliseconds for nothing */
+	if (probes_wanted(rt->gen))
+		rt->probe = ww_probe_sched_start(&pcfg, rt->store, &rc);
 	if (!rt->probe && rc)
 		ww_log(WW_LOG_WARNING, "latency probes not started: %s", strerror(-rc));
 	ww_poller_tick(rt->poller); /* the first discovery and reads are queued */
@@ -270,9 +354,10 @@ static void status(ww_store_t *store)
 	ww_snapshot_release(s);
 }
 
-void ww_runtime_tick(ww_runtime_t *rt)
+double ww_runtime_tick(ww_runtime_t *rt)
 {
 	ww_snapshot_t *cur;
+	double now = ww_clock_monotonic(NULL);
 
 	ww_poller_tick(rt->poller);
 	cur = ww_store_acquire(rt->store);
@@ -283,6 +368,8 @@ void ww_runtime_tick(ww_runtime_t *rt)
 	ww_snapshot_release(rt->prev);
 	rt->prev = cur;
 	ww_events_reap(rt->gen->conf.notify_timeout_s);
+	/* a notification program still running is reaped within a second */
+	return ww_events_running() ? 1.0 : next_wake(rt, now);
 }
 
 static bool poll_differs(const ww_conf_t *a, const ww_conf_t *b)
@@ -348,6 +435,9 @@ void ww_runtime_stop(ww_runtime_t *rt)
 		return;
 	ww_snapshot_release(rt->prev);
 	ww_probe_sched_stop(rt->probe);
+	/* the samples kept in memory go to the file now, even if a stuck read
+	 * keeps the rest below from being freed */
+	ww_history_flush(ww_endurance_history(rt->endurance));
 	if (rt->poller && !ww_poller_stop(rt->poller, 5)) {
 		ww_log(WW_LOG_WARNING, "a device read is still outstanding; exiting without waiting");
 		return;
@@ -359,5 +449,7 @@ void ww_runtime_stop(ww_runtime_t *rt)
 		n = g->older;
 		free(g);
 	}
+	pthread_mutex_destroy(&rt->due_lock);
+	free(rt->due);
 	free(rt);
 }

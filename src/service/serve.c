@@ -206,11 +206,11 @@ static int parse_flags(struct serve *s, int argc, char **argv)
 	return bad ? 2 + 1 : 0;
 }
 
-static void serve_tick(void *ctx)
+static double serve_tick(void *ctx)
 {
 	struct serve *s = ctx;
 
-	ww_runtime_tick(s->rt);
+	return ww_runtime_tick(s->rt);
 }
 
 /* file and flags again; nothing changes unless all of it is valid; the
