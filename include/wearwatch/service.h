@@ -30,6 +30,10 @@ extern "C" {
  * set for sigtimedwait(). */
 sigset_t ww_service_block_signals(void);
 
+/** Before the first thread: malloc with one arena and a fixed mmap
+ * threshold, so memory freed by any thread is reused or returned. */
+void ww_service_setup_memory(void);
+
 /** From any thread: the main loop should tick soon (at most once a second;
  * wakes that come meanwhile are folded into that tick). */
 void ww_service_wake(void);

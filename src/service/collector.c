@@ -90,6 +90,7 @@ int ww_collector_main(int argc, char **argv)
 		free(c);
 		return rc == -EINVAL ? 2 : 1;
 	}
+	ww_service_setup_memory();
 	sigs = ww_service_block_signals();
 	ww_probe_policy_default(&opts.probe);
 	c->rt = ww_runtime_start(&c->conf, &opts, err, sizeof(err));

@@ -255,6 +255,7 @@ static int serve(struct serve *s, int argc, char **argv)
 	}
 	/* signals are taken synchronously by the main loop; every thread
 	 * created from here on inherits the mask */
+	ww_service_setup_memory();
 	sigs = ww_service_block_signals();
 	s->rt = ww_runtime_start(&s->conf, &s->ro, err, sizeof(err));
 	if (!s->rt) {
