@@ -44,6 +44,7 @@ start() {
 	st=$1 fl=$2
 	shift 2
 	mkdir -p "$st"
+	PORT=$((PORT + 1))   # a port of its own: the last one's may be in TIME_WAIT
 	"$BIN" serve --replay "$fl" --listen 127.0.0.1:$PORT --state-dir "$st" "$@" >"$st.log" 2>&1 &
 	pid=$!
 	n=$(ls "$fl" | wc -l)
@@ -51,7 +52,7 @@ start() {
 	until [ "$(curl -s localhost:$PORT/metrics 2>/dev/null | grep -c '^wearwatch_drive_collections_total')" -ge "$n" ]; do
 		sleep 1
 		i=$((i + 1))
-		[ $i -lt 300 ] || { echo "service did not read $n drives"; cat "$st.log"; exit 1; }
+		[ $i -lt 300 ] || { echo "service did not read $n drives"; tail -3 "$st.log"; exit 1; }
 	done
 }
 stop() { kill "$pid"; wait "$pid" 2>/dev/null || true; pid=; }

@@ -4,7 +4,11 @@
 the last sample of each hour until 90 days, then the last of each day, as the
 service's thinning leaves them) would leave, for benchmarks.
 
-usage: mkhistory.py DB NOW DAYS DRIVE_ID...
+usage: mkhistory.py DB NOW DAYS DRIVE_ID[=WRITTEN,POWER_ON_S]...
+
+With =WRITTEN,POWER_ON_S the drive's bytes written and power-on seconds
+end at those values at NOW (a drive's own counters, so the service's next
+sample continues the history instead of starting a new segment).
 
 DB: an existing file made by wearwatch (schema 2: rows go straight into
 drives/sample_rows/probe_rows), or a new path: then the tables are created as
@@ -71,12 +75,19 @@ def main():
     born = now - days * 86400
     out = {}
     con.execute("BEGIN")
-    for i, d in enumerate(ids):
+    for i, arg in enumerate(ids):
+        d, _, end = arg.partition("=")
+        w_end, poh_end = (int(x) for x in end.split(",")) if end else (None, None)
+
         def sample(tier, t):
             age = t - born
-            return (tier, t, 0, 10**12 + age * 50 * 10**9 // 86400 + i,
-                    2 * 10**12 + age * 80 * 10**9 // 86400, 1 + age // (30 * 86400),
-                    35 + (4 if (t // 3600) % 24 < 12 else -4), 10**7 + age, 4, 0, 100, 1)
+            w = 10**12 + age * 50 * 10**9 // 86400 + i
+            poh = 10**7 + age
+            if w_end is not None:
+                w = max(0, w_end - (now - t) * 50 * 10**9 // 86400)
+                poh = max(0, poh_end - (now - t))
+            return (tier, t, 0, w, 2 * 10**12 + age * 80 * 10**9 // 86400, 1 + age // (30 * 86400),
+                    35 + (4 if (t // 3600) % 24 < 12 else -4), poh, 4, 0, 100, 1)
 
         def burst(tier, t):
             n = 1 if tier == 0 else 60 if tier == 1 else 1440

@@ -276,14 +276,33 @@ static ww_endurance_svc_t *start_endurance(const ww_conf_t *c, ww_endurance_opts
 	return ww_endurance_serve_start(o);
 }
 
+/* The probe thread, when the default or a [drive] section probes (at
+ * start, or at the reload that first asks for probes): without it an
+ * unprobed service has no thread waking every few hundred milliseconds. */
+static void start_probes(ww_runtime_t *rt)
+{
+	ww_probe_sched_cfg_t pcfg;
+	int rc = 0;
+
+	if (rt->probe || !probes_wanted(rt->gen))
+		return;
+	memset(&pcfg, 0, sizeof(pcfg));
+	pcfg.sysroot = rt->gen->conf.sysroot;
+	pcfg.policy = rt->opts.probe;
+	pcfg.lookup = policy_of;
+	pcfg.lookup_ctx = rt;
+	pcfg.after_burst = ww_endurance_probe_burst; /* burst summaries into history */
+	pcfg.after_burst_arg = rt->endurance;
+	rt->probe = ww_probe_sched_start(&pcfg, rt->store, &rc);
+	if (!rt->probe && rc)
+		ww_log(WW_LOG_WARNING, "latency probes not started: %s", strerror(-rc));
+}
+
 ww_runtime_t *ww_runtime_start(const ww_conf_t *c, ww_runtime_opts_t *o, char *err,
 			       size_t errlen)
 {
 	ww_runtime_t *rt = calloc(1, sizeof(*rt));
 	ww_endurance_opts_t defaults = { 0 };
-	ww_probe_sched_cfg_t pcfg;
-	int rc = 0;
-
 	if (!rt || ww_runtime_check_conf(c, err, errlen))
 		goto fail;
 	rt->opts = *o;
@@ -306,19 +325,7 @@ ww_runtime_t *ww_runtime_start(const ww_conf_t *c, ww_runtime_opts_t *o, char *e
 		snprintf(err, errlen, "cannot start reader threads");
 		goto fail;
 	}
-	memset(&pcfg, 0, sizeof(pcfg));
-	pcfg.sysroot = c->sysroot;
-	pcfg.policy = rt->opts.probe;
-	pcfg.lookup = policy_of;
-	pcfg.lookup_ctx = rt;
-	pcfg.after_burst = ww_endurance_probe_burst; /* burst summaries into history */
-	pcfg.after_burst_arg = rt->endurance;
-	/* no probe thread at all when no drive is probed: it would wake every
-	 * few hundred milliseconds for nothing */
-	if (probes_wanted(rt->gen))
-		rt->probe = ww_probe_sched_start(&pcfg, rt->store, &rc);
-	if (!rt->probe && rc)
-		ww_log(WW_LOG_WARNING, "latency probes not started: %s", strerror(-rc));
+	start_probes(rt);
 	ww_poller_tick(rt->poller); /* the first discovery and reads are queued */
 	return rt;
 fail:
@@ -419,6 +426,7 @@ int ww_runtime_reload(ww_runtime_t *rt, const ww_conf_t *c)
 	__atomic_store_n(&rt->gen, g, __ATOMIC_RELEASE);
 	apply_smartctl(&rt->opts, c);
 	ww_store_set_retention(rt->store, c->missing_retention_s);
+	start_probes(rt);
 	if (restart) {
 		/* the store (and history) stay; only the scheduler restarts */
 		rt->poller = start_poller(rt);
