@@ -175,7 +175,9 @@ int ww_history_count_probe(ww_history_t *h, const char *id, long counts[3]);
  * that accept inserts). Opening migrates older files in place, values kept. */
 #define WW_HISTORY_SCHEMA_VERSION 2
 
-/** Thin and expire now (also done by append). Returns 0 or -EIO. */
+/** Write what is pending, thin and expire now, to the hour (the hourly
+ * pass that append makes thins raw samples a whole day at a time: they are
+ * kept 7 to 8 days). Returns 0 or -EIO. */
 int ww_history_maintain(ww_history_t *h, time_t now);
 
 /** Told about history writes (samples and probe bursts) that fail: err is

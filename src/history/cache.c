@@ -63,10 +63,20 @@ struct hdrive *ww_hist_drive_locked(ww_history_t *h, const char *id, bool create
 	return d;
 }
 
+/* forget what slot k of d read ahead */
+static void drop_ahead(struct hdrive *d, int k)
+{
+	if (d->ahead[k])
+		d->ahead[k]->n = d->ahead[k]->pos = 0;
+}
+
 void ww_hist_drives_free(ww_history_t *h)
 {
-	for (size_t i = 0; i < h->n_drives; i++)
+	for (size_t i = 0; i < h->n_drives; i++) {
+		for (int k = 0; k < WW_HBASE; k++)
+			free(h->drives[i]->ahead[k]);
 		free(h->drives[i]);
+	}
 	free(h->drives);
 	h->drives = NULL;
 	h->n_drives = h->cap_drives = 0;
@@ -129,6 +139,8 @@ void ww_hist_note_sample(struct hdrive *d, const struct psample *p)
 	pending_to_sample(p, &s);
 	for (int k = 0; k < WW_HBASE; k++) {
 		if (new_seg)
+			drop_ahead(d, k);
+		if (new_seg)
 			d->base_state[k] = s.has_written ? BASE_FOUND : BASE_NONE;
 		else if (d->base_state[k] == BASE_NONE && s.has_written)
 			d->base_state[k] = BASE_FOUND;
@@ -175,6 +187,8 @@ int ww_hist_load_locked(ww_history_t *h, struct hdrive *d)
 			d->has_latest = true;
 		}
 	memset(d->base_state, 0, sizeof(d->base_state));
+	for (int k = 0; k < WW_HBASE; k++)
+		drop_ahead(d, k);
 	d->loaded = true;
 	return 0;
 }
@@ -188,9 +202,12 @@ void ww_hist_forget_locked(ww_history_t *h, time_t older_than, bool all)
 
 		if (all || (d->has_latest && d->latest.t < older_than))
 			d->loaded = false;
-		for (int k = 0; k < WW_HBASE; k++)
+		for (int k = 0; k < WW_HBASE; k++) {
 			if (all || (d->base_state[k] == BASE_FOUND && d->base[k].t < older_than))
 				d->base_state[k] = BASE_UNKNOWN;
+			/* rows read ahead may be among those thinned */
+			drop_ahead(d, k);
+		}
 	}
 	if (all)
 		h->thin_lo[0] = h->thin_lo[1] = 0;
@@ -211,28 +228,62 @@ int ww_history_latest(ww_history_t *h, const char *id, ww_sample_t *out)
 	return rc;
 }
 
+/* The next baseline of slot k from the rows read ahead with the last one:
+ * 1 found (rows are consecutive in the file), 0 when they ran out. */
+static int from_ahead(struct hdrive *d, int k, int64_t seg, time_t from, ww_sample_t *out)
+{
+	struct hahead *a = d->ahead[k];
+
+	while (a && a->pos < a->n) {
+		const ww_sample_t *s = &a->row[a->pos];
+
+		if (s->t >= from && s->segment == seg) {
+			*out = *s;
+			return 1;
+		}
+		a->pos++;
+	}
+	return 0;
+}
+
 /* Oldest sample of d in segment seg with t >= from and bytes written: the
- * file first (pending rows are newer), then the pending rows. 1, 0, -EIO. */
-static int seek_base(ww_history_t *h, struct hdrive *d, int64_t seg, time_t from,
+ * rows read ahead, the file (with the rows after it, for slot k), then the
+ * pending rows (newer than the file's). 1, 0, -EIO. */
+static int seek_base(ww_history_t *h, struct hdrive *d, int k, int64_t seg, time_t from,
 		     ww_sample_t *out)
 {
 	sqlite3_stmt *st;
 	int rc;
 
+	if (from_ahead(d, k, seg, from, out))
+		return 1;
 	if (d->n) {
-		st = ww_hist_stmt(h, HS_BASELINE);
+		struct hahead *a;
+		bool found = false;
+
+		st = ww_hist_stmt(h, HS_BASELINE_AHEAD);
 		if (!st)
 			return -EIO;
+		if (!d->ahead[k])
+			d->ahead[k] = calloc(1, sizeof(*d->ahead[k]));
+		a = d->ahead[k];
+		if (a)
+			a->n = a->pos = 0;
 		sqlite3_bind_int64(st, 1, d->n);
 		sqlite3_bind_int64(st, 2, seg);
 		sqlite3_bind_int64(st, 3, from);
-		rc = sqlite3_step(st);
-		if (rc == SQLITE_ROW)
-			ww_hist_row_to_sample(st, 0, out);
-		if (ww_hist_done(st, rc) == SQLITE_ROW)
-			return 1;
+		while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+			if (!found)
+				ww_hist_row_to_sample(st, 0, out);
+			else if (a && a->n < WW_HAHEAD - 1)
+				ww_hist_row_to_sample(st, 0, &a->row[a->n++]);
+			found = true;
+		}
+		ww_hist_done(st, 0);
 		if (rc != SQLITE_DONE)
 			return -EIO;
+		if (found)
+			return 1;
 	}
 	for (size_t i = 0; i < h->n_ps; i++) {
 		const struct psample *p = &h->ps[i];
@@ -277,7 +328,7 @@ int ww_history_windows(ww_history_t *h, const char *id, time_t now,
 				*state = d->base_state[j];
 				d->base[k] = d->base[j];
 			} else {
-				int f = seek_base(h, d, d->latest.segment, from, &d->base[k]);
+				int f = seek_base(h, d, k, d->latest.segment, from, &d->base[k]);
 
 				if (f < 0) {
 					rc = -EIO;

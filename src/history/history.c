@@ -138,6 +138,8 @@ static const char *const stmt_sql[HS_QUERY0] = {
 	[HS_LATEST] = "SELECT " SAMPLE_COLS " FROM sample_rows WHERE n=?1 ORDER BY t DESC LIMIT 1",
 	[HS_BASELINE] = "SELECT " SAMPLE_COLS " FROM sample_rows WHERE n=?1 AND t>=?3"
 			" AND segment=?2 AND host_written_bytes IS NOT NULL ORDER BY t LIMIT 1",
+	[HS_BASELINE_AHEAD] = "SELECT " SAMPLE_COLS " FROM sample_rows WHERE n=?1 AND t>=?3"
+			      " AND segment=?2 AND host_written_bytes IS NOT NULL ORDER BY t LIMIT 16",
 	[HS_THIN_KEEP] = THIN_KEEP,
 	[HS_THIN_DROP] = "DELETE FROM sample_rows WHERE n=?1 AND t>=?2 AND t<?3 AND tier=?4",
 	[HS_PTHIN_ADD] = PTHIN_ADD,
@@ -155,23 +157,30 @@ static const char *const stmt_sql[HS_QUERY0] = {
 /* probe_rows column of each WW_HM_PROBE_* metric */
 static const char *const probe_cols[] = { "p50_seconds", "p99_seconds", "max_seconds" };
 
+/* history queries, one per metric: one row per time, oldest first */
+static char query_sql[WW_HM_MAX][160];
+static pthread_once_t query_once = PTHREAD_ONCE_INIT;
+
+static void make_queries(void)
+{
+	for (int m = 0; m < WW_HM_MAX; m++) {
+		bool probe = m >= WW_HM_PROBE_P50;
+
+		snprintf(query_sql[m], sizeof(query_sql[m]), "SELECT t, %s, %s FROM %s WHERE n=?1"
+			 " AND t>=?2 AND t<=?3 ORDER BY t",
+			 probe ? probe_cols[m - WW_HM_PROBE_P50] : ww_hmetrics[m].name,
+			 probe ? "0" : "segment", probe ? "probe_rows" : "sample_rows");
+	}
+}
+
 const char *ww_history_sql(int which)
 {
-	static char q[WW_HM_MAX][160];
-	int m = which - HS_QUERY0;
-
 	if (which < 0 || which >= HS_MAX)
 		return NULL;
 	if (which < HS_QUERY0)
 		return stmt_sql[which];
-	/* a history query: one row per time, oldest first */
-	if (!q[m][0])
-		snprintf(q[m], sizeof(q[m]), "SELECT t, %s, %s FROM %s WHERE n=?1 AND t>=?2"
-			 " AND t<=?3 ORDER BY t",
-			 m >= WW_HM_PROBE_P50 ? probe_cols[m - WW_HM_PROBE_P50] : ww_hmetrics[m].name,
-			 m >= WW_HM_PROBE_P50 ? "0" : "segment",
-			 m >= WW_HM_PROBE_P50 ? "probe_rows" : "sample_rows");
-	return q[m];
+	pthread_once(&query_once, make_queries);
+	return query_sql[which - HS_QUERY0];
 }
 
 bool ww_history_sql_per_collection(int which)
@@ -324,6 +333,11 @@ static time_t meta_get(ww_history_t *h, const char *k)
  * often it changed since the last one; 16 MiB of WAL at most. */
 #define CHECKPOINT_PAGES "16384"
 
+/* Page cache of the connection (SQLite's default: 2 MiB). A collection
+ * reads nothing from the file (memory, see priv.h) but the pages its baseline
+ * searches and the hourly commit touch: a few per drive. */
+#define CACHE_KIB "-512"
+
 /* A file made with other pages is rewritten once (VACUUM needs the rollback
  * journal); when that fails it stays as it is and works the same. */
 static void small_pages(sqlite3 *db)
@@ -372,7 +386,8 @@ int ww_history_open(const char *path, const ww_history_cfg_t *cfg, ww_history_t 
 			    SQLITE_OPEN_FULLMUTEX, NULL) != SQLITE_OK ||
 	    sqlite3_busy_timeout(h->db, 5000) != SQLITE_OK ||
 	    sqlite3_exec(h->db, "PRAGMA page_size=" PAGE_SIZE "; PRAGMA journal_mode=WAL;"
-			 " PRAGMA synchronous=NORMAL; PRAGMA wal_autocheckpoint=" CHECKPOINT_PAGES ";",
+			 " PRAGMA synchronous=NORMAL; PRAGMA wal_autocheckpoint=" CHECKPOINT_PAGES ";"
+			 " PRAGMA cache_size=" CACHE_KIB ";",
 			 NULL, NULL, &err) != SQLITE_OK ||
 	    migrate(h->db, &err) < 0) {
 		if (errmsg)
@@ -511,9 +526,11 @@ struct hook_call {
 	time_t now;
 };
 
-/* Write every pending row (and thin when `thin`) in one transaction. On
- * failure the rows stay pending and the hook is told (*call). */
-static int flush_locked(ww_history_t *h, time_t now, bool thin, struct hook_call *call)
+enum { THIN_NONE = 0, THIN_PERIODIC, THIN_EXACT };
+
+/* Write every pending row (and thin unless THIN_NONE) in one transaction.
+ * On failure the rows stay pending and the hook is told (*call). */
+static int flush_locked(ww_history_t *h, time_t now, int thin, struct hook_call *call)
 {
 	uint64_t rows = h->n_ps + h->n_pp;
 	time_t lo[2] = { h->thin_lo[0], h->thin_lo[1] };
@@ -531,7 +548,7 @@ static int flush_locked(ww_history_t *h, time_t now, bool thin, struct hook_call
 	if (!ret)
 		ret = write_pending(h);
 	if (!ret && thin)
-		ret = ww_hist_thin_locked(h, now);
+		ret = ww_hist_thin_locked(h, now, thin == THIN_EXACT);
 	if (!ret)
 		ret = run(h, HS_COMMIT);
 	if (ret) {
@@ -572,7 +589,7 @@ int ww_hist_flush_locked(ww_history_t *h)
 	time_t now = h->n_ps ? h->ps[h->n_ps - 1].t : h->n_pp ? h->pp[h->n_pp - 1].t :
 		     h->last_flush;
 
-	return flush_locked(h, now, false, &c);
+	return flush_locked(h, now, THIN_NONE, &c);
 }
 
 int ww_history_flush(ww_history_t *h)
@@ -585,7 +602,7 @@ int ww_history_flush(ww_history_t *h)
 		return 0;
 	pthread_mutex_lock(&h->lock);
 	now = h->n_ps ? h->ps[h->n_ps - 1].t : h->n_pp ? h->pp[h->n_pp - 1].t : h->last_flush;
-	ret = flush_locked(h, now, false, &c);
+	ret = flush_locked(h, now, THIN_NONE, &c);
 	pthread_mutex_unlock(&h->lock);
 	tell(&c);
 	return ret;
@@ -597,7 +614,7 @@ int ww_history_maintain(ww_history_t *h, time_t now)
 	int ret;
 
 	pthread_mutex_lock(&h->lock);
-	ret = flush_locked(h, now, true, &c);
+	ret = flush_locked(h, now, THIN_EXACT, &c);
 	pthread_mutex_unlock(&h->lock);
 	tell(&c);
 	return ret;
@@ -608,7 +625,7 @@ int ww_history_maintain(ww_history_t *h, time_t now)
 static int after_queue(ww_history_t *h, time_t now)
 {
 	struct hook_call c;
-	bool thin = now - h->last_maintain >= 3600;
+	int thin = now - h->last_maintain >= 3600 ? THIN_PERIODIC : THIN_NONE;
 	int ret = 0;
 
 	if (thin || h->cfg.commit_each || now - h->last_flush >= (time_t)h->cfg.commit_s ||

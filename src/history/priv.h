@@ -31,7 +31,7 @@ enum hstmt {
 	/* a collection's (append, latest, windows) and its thinning's */
 	HS_BEGIN, HS_COMMIT, HS_ROLLBACK, HS_DATA_VERSION,
 	HS_DRIVE_FIND, HS_DRIVE_ADD,
-	HS_INSERT, HS_PINSERT, HS_LATEST, HS_BASELINE,
+	HS_INSERT, HS_PINSERT, HS_LATEST, HS_BASELINE, HS_BASELINE_AHEAD,
 	HS_THIN_KEEP, HS_THIN_DROP, HS_PTHIN_ADD, HS_PTHIN_DROP, HS_EXPIRE, HS_PEXPIRE,
 	HS_META_GET, HS_META_SET,
 	/* the hourly thinning's list of drives (one row each), and reads for
@@ -49,6 +49,14 @@ enum hstmt {
 
 enum { BASE_UNKNOWN = 0, BASE_NONE, BASE_FOUND };
 
+/* Rows after a baseline read with it (the next baselines as the window
+ * moves on: at a 60 s poll the 1-day and 7-day ones move every poll) */
+#define WW_HAHEAD 16
+struct hahead {
+	ww_sample_t row[WW_HAHEAD - 1];
+	unsigned n, pos;
+};
+
 struct hdrive {
 	char id[256];
 	int64_t n;               /* drives.n; 0 = not in the file yet */
@@ -57,6 +65,7 @@ struct hdrive {
 	ww_sample_t latest;
 	int base_state[WW_HBASE];
 	ww_sample_t base[WW_HBASE];
+	struct hahead *ahead[WW_HBASE]; /* malloc'd at the first search */
 };
 
 struct psample {
@@ -111,6 +120,6 @@ void ww_hist_row_to_sample(sqlite3_stmt *st, int c0, ww_sample_t *s);
 void ww_hist_note_sample(struct hdrive *d, const struct psample *p);
 
 /* thin.c */
-int ww_hist_thin_locked(ww_history_t *h, time_t now);
+int ww_hist_thin_locked(ww_history_t *h, time_t now, bool exact);
 
 #endif
