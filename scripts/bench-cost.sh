@@ -84,7 +84,7 @@ aged=$(cpu_per_collection 60)
 stop
 echo "1+2. 300 drives, fresh database: $fresh"
 echo "1+2. 300 drives, 90-day database: $aged"
-echo "$fresh|$aged" | awk -F'|' '{split($1, a, " "); split($2, b, " "); printf "1. aged / fresh: %.2f\n", b[4] / a[4]}'
+echo "$fresh|$aged" | awk -F'|' '{split($1, a, " "); split($2, b, " "); printf "1. aged / fresh: %.2f\n", b[3] / a[3]}'
 
 # 3: scrapes at 256 drives (60 s poll: the snapshot changes during the run)
 start "$dir/s256" "$dir/f256" --no-probe
