@@ -35,16 +35,14 @@ struct ww_webfront {
 	void *ctx;
 };
 
-static MHD_RESULT reply_enc(struct MHD_Connection *c, unsigned status, const char *type,
-			    char *body, size_t len, bool auth_fail, const char *encoding)
+/* queue response r (NULL: out of memory) with our headers, and drop it */
+static MHD_RESULT queue(struct MHD_Connection *c, unsigned status, const char *type,
+			struct MHD_Response *r, bool auth_fail, const char *encoding)
 {
-	struct MHD_Response *r = MHD_create_response_from_buffer(len, body, MHD_RESPMEM_MUST_FREE);
 	MHD_RESULT ret;
 
-	if (!r) {
-		free(body);
+	if (!r)
 		return MHD_NO;
-	}
 	MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, type);
 	MHD_add_response_header(r, MHD_HTTP_HEADER_CACHE_CONTROL, "no-store");
 	if (encoding) {
@@ -61,6 +59,16 @@ static MHD_RESULT reply_enc(struct MHD_Connection *c, unsigned status, const cha
 	return ret;
 }
 
+static MHD_RESULT reply_enc(struct MHD_Connection *c, unsigned status, const char *type,
+			    char *body, size_t len, bool auth_fail, const char *encoding)
+{
+	struct MHD_Response *r = MHD_create_response_from_buffer(len, body, MHD_RESPMEM_MUST_FREE);
+
+	if (!r)
+		free(body);
+	return queue(c, status, type, r, auth_fail, encoding);
+}
+
 static MHD_RESULT reply(struct MHD_Connection *c, unsigned status, const char *type,
 			char *body, size_t len, bool auth_fail)
 {
@@ -74,6 +82,7 @@ static MHD_RESULT reply(struct MHD_Connection *c, unsigned status, const char *t
  * unchanged body is kept: gzip.c) */
 static MHD_RESULT reply_route(struct MHD_Connection *c, const char *path, ww_route_reply_t *r)
 {
+	struct MHD_Response *resp;
 	char *gz;
 	size_t gzlen;
 
@@ -81,10 +90,20 @@ static MHD_RESULT reply_route(struct MHD_Connection *c, const char *path, ww_rou
 	    ww_http_accepts_gzip(MHD_lookup_connection_value(c, MHD_HEADER_KIND,
 							     MHD_HTTP_HEADER_ACCEPT_ENCODING)) &&
 	    ww_http_gzip(path, r->body, r->len, &gz, &gzlen) == 0) {
-		free(r->body);
+		if (r->release)
+			r->release(r->release_arg);
+		else
+			free(r->body);
 		return reply_enc(c, r->status, r->type, gz, gzlen, false, "gzip");
 	}
-	return reply(c, r->status, r->type, r->body, r->len, false);
+	if (!r->release)
+		return reply(c, r->status, r->type, r->body, r->len, false);
+	/* the render cache's buffer, given back when MHD has sent it */
+	resp = MHD_create_response_from_buffer_with_free_callback_cls(r->len, r->body, r->release,
+								       r->release_arg);
+	if (!resp)
+		r->release(r->release_arg);
+	return queue(c, r->status, r->type, resp, false, NULL);
 }
 
 static MHD_RESULT text(struct MHD_Connection *c, unsigned status, const char *t, bool auth_fail)
@@ -173,6 +192,7 @@ static MHD_RESULT handle(void *cls, struct MHD_Connection *c, const char *url,
 	}
 	if (!ww_route_path_valid(path))
 		return text(c, MHD_HTTP_NOT_FOUND, "not found\n", false);
+	memset(&r, 0, sizeof(r));
 	rc = w->fetch(w->ctx, &w->conf, path, &r);
 	if (rc < 0) {
 		ww_log(WW_LOG_WARNING, "collector at %s: %s", w->conf.socket_path, strerror(-rc));
@@ -185,7 +205,7 @@ int ww_webfront_fetch_store(void *ctx, const ww_conf_t *conf, const char *path,
 			    ww_route_reply_t *r)
 {
 	(void)conf;
-	return ww_route_render(ctx, path, time(NULL), r);
+	return ww_route_render_shared(ctx, path, time(NULL), r);
 }
 
 /* At most 128 connections, 16 from one address: the 15 s timeout is for
