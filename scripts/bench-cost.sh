@@ -20,7 +20,6 @@ PORT=19853
 dir=$(mktemp -d /var/tmp/ww-cost.XXXXXX)   # on disk: figure 5 counts disk writes
 pid=
 trap 'if [ -n "$pid" ]; then kill "$pid" 2>/dev/null; fi; rm -rf "$dir"' EXIT INT TERM
-hz=$(getconf CLK_TCK)
 
 # fleet N DIR: N drives, the three kinds in turn
 fleet() {
@@ -38,7 +37,9 @@ fleet() {
 }
 ids() { sed -n 's/^fact id //p' "$1"/*.capture; }
 metric_sum() { curl -s localhost:$PORT/metrics | awk -v m="$1" '$0 ~ "^" m "[{ ]" {s += $NF} END {print s + 0}'; }
-cpu_ticks() { cut -d' ' -f14,15 /proc/$pid/stat | awk '{print $1 + $2}'; }
+# CPU time of every thread in ns (schedstat: utime/stime count 10 ms ticks,
+# too coarse for 100 ms of CPU in a window)
+cpu_ns() { cat /proc/$pid/task/*/schedstat | awk '{s += $1} END {printf "%d", s}'; }
 # start STATE FLEET ARGS...: serve until every drive was read once
 start() {
 	st=$1 fl=$2
@@ -59,11 +60,11 @@ stop() { kill "$pid"; wait "$pid" 2>/dev/null || true; pid=; }
 # cpu_per_collection WINDOW: microseconds of CPU per collection
 cpu_per_collection() {
 	sleep 5
-	c0=$(metric_sum wearwatch_drive_collections_total); t0=$(cpu_ticks)
+	c0=$(metric_sum wearwatch_drive_collections_total); t0=$(cpu_ns)
 	sleep "$1"
-	t1=$(cpu_ticks); c1=$(metric_sum wearwatch_drive_collections_total)
-	awk -v t="$((t1 - t0))" -v c="$((c1 - c0))" -v hz="$hz" \
-		'BEGIN {printf "%d collections, %.1f us CPU each", c, t * 1e6 / hz / c}'
+	t1=$(cpu_ns); c1=$(metric_sum wearwatch_drive_collections_total)
+	awk -v t="$((t1 - t0))" -v c="$((c1 - c0))" \
+		'BEGIN {printf "%d collections, %.1f us CPU each", c, t / 1e3 / c}'
 }
 
 fleet 300 "$dir/f300"; fleet 256 "$dir/f256"; fleet 64 "$dir/f64"; fleet 3 "$dir/f3"
@@ -123,5 +124,5 @@ w0=$(sw)
 sleep 120
 w1=$(sw)
 echo "6. idle, 3 drives, 60 s poll, no probes: $(awk -v d="$((w1 - w0))" 'BEGIN {printf "%.3f", d / 120}') wakeups/s" \
-	"($(ls /proc/$pid/task | wc -l) threads), CPU $(awk -v t="$(cpu_ticks)" -v hz="$hz" 'BEGIN {printf "%.2f s", t / hz}') since start"
+	"($(ls /proc/$pid/task | wc -l) threads), CPU $(awk -v t="$(cpu_ns)" 'BEGIN {printf "%.1f ms", t / 1e6}') since start"
 stop

@@ -1,6 +1,7 @@
 /* Collecting half of the service (see runtime.h): what `collector` and
  * `serve` used to set up separately, in one place. */
 #include <errno.h>
+#include <malloc.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -371,6 +372,10 @@ double ww_runtime_tick(ww_runtime_t *rt)
 	if (!rt->prev || cur->generation != rt->prev->generation) {
 		ww_events_diff(rt->prev, cur, rt->gen->conf.notify_exec);
 		status(rt->store);
+		/* what this round's reads freed in the middle of the heap goes
+		 * back to the kernel (once per change, a fraction of a
+		 * millisecond), instead of staying resident until reused */
+		malloc_trim(0);
 	}
 	ww_snapshot_release(rt->prev);
 	rt->prev = cur;
