@@ -40,6 +40,7 @@ struct ww_runtime {
 	double *due;
 	size_t n_due, cap_due;
 	long reading;          /* drives queued by a tick and not back yet */
+	bool woken;            /* a wake is pending for the next tick (atomic) */
 	double next_rediscover;
 };
 
@@ -208,7 +209,10 @@ static void after_collect(void *arg, ww_store_t *store, const ww_drive_t *d, int
 	if (rt->reading > 0)
 		rt->reading--;
 	pthread_mutex_unlock(&rt->due_lock);
-	ww_service_wake();
+	/* one wake per tick: every signal wakes the main thread, even one
+	 * that is folded into the coming tick */
+	if (!__atomic_exchange_n(&rt->woken, true, __ATOMIC_ACQ_REL))
+		ww_service_wake();
 }
 
 /* Seconds until the main loop must tick again: the earliest drive due, the
@@ -367,6 +371,7 @@ double ww_runtime_tick(ww_runtime_t *rt)
 	ww_snapshot_t *cur;
 	double now = ww_clock_monotonic(NULL);
 
+	__atomic_store_n(&rt->woken, false, __ATOMIC_RELEASE);
 	ww_poller_tick(rt->poller);
 	cur = ww_store_acquire(rt->store);
 	if (!rt->prev || cur->generation != rt->prev->generation) {
