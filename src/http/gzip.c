@@ -1,4 +1,4 @@
-/* gzip of response bodies (see gzip.h). */
+/* gzip of response bodies (see http.h). */
 #include <errno.h>
 #include <pthread.h>
 #include <stdint.h>
@@ -8,7 +8,8 @@
 
 #include <zlib.h>
 
-#include "http/gzip.h"
+#include "wearwatch/http.h"
+
 
 bool ww_http_accepts_gzip(const char *v)
 {

@@ -14,7 +14,6 @@
 
 #include "wearwatch/http.h"
 #include "http/assets.h"
-#include "http/gzip.h"
 #include "wearwatch/basic.h"
 #include "wearwatch/conf.h"
 
