@@ -42,11 +42,16 @@ void ww_service_setup_memory(void)
 	mallopt(M_MMAP_THRESHOLD, 128 * 1024);
 }
 
+/* set while ww_service_run waits: the wake signal is blocked then */
+static bool loop_running;
+
 void ww_service_wake(void)
 {
 	/* blocked in every thread: stays pending for the main loop's
-	 * sigtimedwait; several before it runs are one */
-	kill(getpid(), WAKE_SIGNAL);
+	 * sigtimedwait; several before it runs are one. Without the loop (a
+	 * test, a one-shot command) nobody waits, and the signal would kill. */
+	if (__atomic_load_n(&loop_running, __ATOMIC_ACQUIRE))
+		kill(getpid(), WAKE_SIGNAL);
 }
 
 static struct timespec span(double s)
@@ -83,6 +88,7 @@ int ww_service_run(sigset_t sigs, const ww_service_ops_t *ops)
 	uint64_t wd = ww_notify_watchdog_usec();
 	int sig = 0, rc = 0;
 
+	__atomic_store_n(&loop_running, sigismember(&sigs, WAKE_SIGNAL) == 1, __ATOMIC_RELEASE);
 	for (;;) {
 		double now, wait = ops->tick ? ops->tick(ops->ctx) : MAX_SLEEP_S;
 
@@ -104,6 +110,7 @@ int ww_service_run(sigset_t sigs, const ww_service_ops_t *ops)
 		}
 		ww_notify_reloading(0);
 	}
+	__atomic_store_n(&loop_running, false, __ATOMIC_RELEASE);
 	ww_notify_stopping();
 	ww_log(WW_LOG_INFO, "%s: stopping", rc ? "error" : strsignal(sig));
 	return rc;
