@@ -4,7 +4,9 @@ The suite's service runs with latency probes (SERVE_ARGS of checks_10_probe),
 so its CPU time would mix probes and polls. This check starts a second,
 probe-free `wearwatch serve` in the guest on its own port and state directory,
 keeps the SATA disk awake for the window (power/control=on, restored to auto
-afterwards so the suspend checks see the same disk), and divides the second
+afterwards, and when it was runtime-suspended before, waited for until it is
+again, so the probe checks after this module see the disk as they expect),
+and divides the second
 instance's CPU time (utime + stime from /proc/PID/stat) by the collections it
 made (its wearwatch_drive_collections_total). It does so twice: with a new
 history database, then after scripts/mkhistory.py wrote a week of history at
@@ -31,6 +33,7 @@ SCRIPT = r"""
 WW=%(ww)s
 d=$(readlink -f /sys/block/${SATA#/dev/}/device)
 port=$(echo "$d" | sed -n 's#^\(.*/ata[0-9][0-9]*\)/.*#\1#p')
+was=$(cat "$d/power/runtime_status")
 for p in "$d" "$port"; do echo on >"$p/power/control"; done
 [ -n "%(seed)s" ] || { rm -rf /tmp/ww-cost; mkdir -p /tmp/ww-cost; }
 if [ -n "%(seed)s" ]; then
@@ -52,6 +55,12 @@ t1=$(cut -d' ' -f14,15 /proc/$P/stat)
 scrape >/tmp/ww-cost/m1
 kill $P; wait $P
 for p in "$d" "$port"; do echo auto >"$p/power/control"; done
+# left as found: a disk that was runtime-suspended suspends again (the
+# probe checks after this module start from a suspended SATA disk)
+i=0
+while [ "$was" = suspended ] && [ "$(cat "$d/power/runtime_status")" != suspended ] && [ $i -lt 120 ]; do
+	sleep 0.5; i=$((i+1))
+done
 echo "hz=$hz t0=$t0 t1=$t1"
 M='^wearwatch_drive_(collections_total|collect_duration_seconds|collect_success|info|host_written_bytes_total|power_on_seconds_total)'
 echo "--m0"; grep -E "$M" /tmp/ww-cost/m0
