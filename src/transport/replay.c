@@ -37,8 +37,9 @@ static int nibble(char c)
 }
 
 /* Pairs of hex digits into bytes, up to the first character that is not
- * one (end of line). Table-free and per pair, since a replayed collection
- * decodes every data line again: sscanf("%2x") per byte was a third of it. */
+ * one (end of line). Decoded here rather than by sscanf("%2x") per byte: a
+ * replayed collection reads every data line again, and scanf was a third of
+ * its CPU. */
 static size_t unhex(const char *s, uint8_t *out, size_t max)
 {
 	size_t n = 0;
