@@ -4,7 +4,7 @@
 #   scripts/deps.sh test     # plus what the test suite uses (QEMU, kernel, tools)
 set -eu
 BUILD="build-essential cmake pkg-config libnvme-dev libsgutils2-dev libatasmart-dev
- libmicrohttpd-dev libjson-c-dev libsqlite3-dev liburing-dev libsystemd-dev libinih-dev
+ libmicrohttpd-dev libjson-c-dev libsqlite3-dev zlib1g-dev liburing-dev libsystemd-dev libinih-dev
  libjs-chart.js
  libyaml-dev libcrypt-dev libcurl4-openssl-dev
  libssl-dev smartmontools"

@@ -76,6 +76,13 @@ void ww_poller_tick(ww_poller_t *p);
  * finished. */
 unsigned ww_poller_busy(ww_poller_t *p);
 
+/** Seconds (on the poller's clock) until ww_poller_tick has work: the
+ * earliest due drive not being read, the next rediscovery, and while a read
+ * is out the moment it would count as hung. 0 when something is due now. A
+ * finished read makes its drive due one interval later, so callers that
+ * sleep on this also wake when a read ends (after_collect). */
+double ww_poller_next_tick(ww_poller_t *p);
+
 /** Stop: no new reads, wait up to timeout_s for workers. Frees everything and
  * returns true when all workers exited; otherwise (a read is stuck in the
  * kernel) leaves the poller allocated for the exiting process and returns

@@ -26,15 +26,25 @@ extern "C" {
 /* Pieces shared by the long-running subcommands (collector, web): signal
  * mask, main-loop tick that fits the watchdog, --help. */
 
-/** Block SIGTERM, SIGINT and SIGHUP in this thread (and every thread created
- * after), ignore SIGPIPE, and return the set for sigtimedwait(). */
+/** Block SIGTERM, SIGINT, SIGHUP and the wake signal (SIGUSR1) in this
+ * thread (and every thread created after), ignore SIGPIPE, and return the
+ * set for sigtimedwait(). */
 sigset_t ww_service_block_signals(void);
+
+/** Before the first thread: malloc with one arena and a fixed mmap
+ * threshold, so memory freed by any thread is reused or returned. */
+void ww_service_setup_memory(void);
+
+/** From any thread: the main loop should tick soon (at most once a second;
+ * wakes that come meanwhile are folded into that tick). */
+void ww_service_wake(void);
 
 /** What a long-running process does in the one main loop (ww_service_run). */
 typedef struct ww_service_ops {
-	/** Called on every wake-up (at most every second, more often when the
-	 * watchdog needs it). NULL = nothing to do. */
-	void (*tick)(void *ctx);
+	/** Called at each wake-up; returns the seconds until it needs to be
+	 * called again (the loop wakes sooner for a signal, ww_service_wake()
+	 * or the systemd watchdog). NULL = nothing to do. */
+	double (*tick)(void *ctx);
 	/** SIGHUP: re-read the configuration and apply it. Return 0 when it
 	 * was applied, another negative value when the last good one was kept
 	 * (already logged), WW_SERVICE_STOP when the process cannot go on. */
@@ -44,11 +54,12 @@ typedef struct ww_service_ops {
 
 #define WW_SERVICE_STOP (-10000)
 
-/** The main loop of `collector`, `web` and `serve`, after READY=1: waits for
- * SIGTERM, SIGINT and SIGHUP (blocked by ww_service_block_signals) at most
- * one tick interval (1 s, or half the systemd watchdog interval if shorter),
- * runs ops->tick, pings the watchdog, and brackets each reload with
- * RELOADING=1 / READY=1. Returns on SIGTERM/SIGINT (logged "...: stopping",
+/** The main loop of `collector`, `web` and `serve`, after READY=1: sleeps
+ * until ops->tick asked to be called again, a signal (SIGTERM, SIGINT,
+ * SIGHUP, blocked by ww_service_block_signals) or a wake, at most half the
+ * systemd watchdog interval; runs ops->tick, pings the watchdog, and
+ * brackets each reload with RELOADING=1 / READY=1. An idle service wakes a
+ * few times a minute, not every second. Returns on SIGTERM/SIGINT (logged "...: stopping",
  * STOPPING=1 sent) with 0, or after a reload returned WW_SERVICE_STOP with 1. */
 int ww_service_run(sigset_t sigs, const ww_service_ops_t *ops);
 
@@ -101,8 +112,11 @@ ww_runtime_t *ww_runtime_start(const ww_conf_t *c, ww_runtime_opts_t *o, char *e
 ww_store_t *ww_runtime_store(ww_runtime_t *rt);
 
 /** One main-loop step: poller tick, events (journal and notification
- * program, ww_events_update), STATUS=, reap children. */
-void ww_runtime_tick(ww_runtime_t *rt);
+ * program, ww_events_update), STATUS=, reap children. Returns the seconds
+ * until the next step is needed: the next drive due, the next rediscovery,
+ * or the hung-read check (the end of each collection also wakes the loop,
+ * ww_service_wake). */
+double ww_runtime_tick(ww_runtime_t *rt);
 
 /** Apply a new configuration: the poller restarts when poll settings,
  * include lists or [drive] sections changed (the store and history stay),
@@ -221,6 +235,9 @@ void ww_events_reap(unsigned timeout_s);
  * timed_out (it was SIGKILLed for running timeout_s or longer). */
 void ww_events_status_text(int status, bool timed_out, unsigned timeout_s, char *buf,
 			   size_t len);
+
+/** Whether a notification program is still running (not reaped yet). */
+bool ww_events_running(void);
 
 /** Wait for the notification program pid (started by ww_events_exec), killing
  * it after timeout_s seconds (0 = no limit); the same reaping and timeout as

@@ -97,6 +97,16 @@ void ww_store_free(ww_store_t *s);
 /** Current snapshot with one more reference. Never NULL for a live store. */
 ww_snapshot_t *ww_store_acquire(ww_store_t *s);
 
+/** Copy the current state of drive `id`, changes not yet published
+ * included, without publishing anything (a writer's view: O(1), where
+ * ww_store_acquire() after a change copies every drive at the next change).
+ * Returns 0 or -ENOENT. */
+int ww_store_get(ww_store_t *s, const char *id, ww_drive_state_t *out);
+
+/** Snapshots published since the store was made (each copies every drive's
+ * state once): a test's check that collections alone publish none. */
+uint64_t ww_store_publications(ww_store_t *s);
+
 /** Drop a reference; frees the snapshot with the last one. NULL is a no-op. */
 void ww_snapshot_release(ww_snapshot_t *snap);
 
@@ -178,6 +188,10 @@ void ww_endurance_probe_burst(void *svc, const char *id, const ww_hprobe_t *p, t
  * number of drives with a result (a binary search), so a render looking up
  * every drive stays O(n log n). */
 bool ww_endurance_get(ww_endurance_svc_t *s, const char *id, ww_endurance_t *out);
+
+/** Results published so far (increments with each): with the snapshot's
+ * generation, tells a renderer's cache that an endurance figure changed. */
+uint64_t ww_endurance_generation(ww_endurance_svc_t *s);
 
 /** History of the service (NULL when disabled). */
 ww_history_t *ww_endurance_history(ww_endurance_svc_t *s);

@@ -1,6 +1,6 @@
-/* History in SQLite (contract in history.h). SQLite because it is Debian's
- * well-kept embedded database: crash-safe commits, WAL for readers beside
- * the writer, and integrity_check for tests. */
+/* History in SQLite (contract in history.h, costs in priv.h). SQLite because
+ * it is Debian's well-kept embedded database: crash-safe commits, WAL for
+ * readers beside the writer, and integrity_check for tests. */
 #include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -9,7 +9,7 @@
 
 #include <sqlite3.h>
 
-#include "wearwatch/history.h"
+#include "history/priv.h"
 
 const ww_hmetric_info_t ww_hmetrics[WW_HM_MAX] = {
 	{ "host_written_bytes", "bytes", true, false },
@@ -26,24 +26,212 @@ const ww_hmetric_info_t ww_hmetrics[WW_HM_MAX] = {
 	{ "probe_latency_max_seconds", "seconds", false, true },
 };
 
-/* probe_samples column of each WW_HM_PROBE_* metric */
-static const char *const probe_cols[] = { "p50_seconds", "p99_seconds", "max_seconds" };
-
-static bool is_probe(int m)
+int ww_hmetric_find(const char *name)
 {
-	return m >= WW_HM_PROBE_P50 && m <= WW_HM_PROBE_MAX;
+	for (int i = 0; name && i < WW_HM_MAX; i++)
+		if (!strcmp(ww_hmetrics[i].name, name))
+			return i;
+	return -1;
 }
 
-struct ww_history {
-	sqlite3 *db;
-	pthread_mutex_t lock;
-	ww_history_cfg_t cfg;
-	time_t last_maintain;
-	uint64_t write_errors;     /* failed sample/probe writes since open */
-	bool write_failing;        /* the last write failed */
-	ww_history_error_fn hook;
-	void *hook_ctx;
+#define COLS "host_written_bytes, host_read_bytes, endurance_used_percent, " \
+	     "temperature_celsius, power_on_seconds, unsafe_shutdowns, media_errors, " \
+	     "available_spare_percent, present"
+#define SAMPLE_COLS "t, segment, host_written_bytes, power_on_seconds, media_errors"
+#define PCOLS "p50_seconds, p99_seconds, max_seconds, reads, errors"
+
+/* The file as version 0 wrote it (a new file starts there and migrates). */
+static const char schema_v0[] =
+	"CREATE TABLE IF NOT EXISTS samples("
+	" drive TEXT NOT NULL, tier INTEGER NOT NULL, t INTEGER NOT NULL,"
+	" segment INTEGER NOT NULL,"
+	" host_written_bytes INTEGER, host_read_bytes INTEGER,"
+	" endurance_used_percent INTEGER, temperature_celsius INTEGER,"
+	" power_on_seconds INTEGER, unsafe_shutdowns INTEGER, media_errors INTEGER,"
+	" available_spare_percent INTEGER, present INTEGER,"
+	" PRIMARY KEY(drive, tier, t)) WITHOUT ROWID;"
+	"CREATE INDEX IF NOT EXISTS samples_t ON samples(drive, t);";
+
+/* Migrations by PRAGMA user_version, each in one transaction with the
+ * version bump, so a file is either at the old or at the new version. */
+static const char *const migrations[WW_HISTORY_SCHEMA_VERSION] = {
+	/* 0 -> 1: one row per finished probe burst (ww_history_append_probe) */
+	"CREATE TABLE IF NOT EXISTS probe_samples("
+	" drive TEXT NOT NULL, tier INTEGER NOT NULL, t INTEGER NOT NULL,"
+	" p50_seconds REAL, p99_seconds REAL, max_seconds REAL,"
+	" reads INTEGER NOT NULL, errors INTEGER NOT NULL,"
+	" PRIMARY KEY(drive, tier, t)) WITHOUT ROWID;",
+	/* 1 -> 2: rows keyed by (drive number, t): one b-tree per table instead
+	 * of a table and an index each keyed by the drive's name, so a row is
+	 * about 45 bytes instead of 150 and a commit touches half the pages; a
+	 * drive's rows in time order are one range of the key (latest, window
+	 * baseline, history query and thinning are index searches). A time has
+	 * one row (the finest tier: thinning never leaves two). `samples` and
+	 * `probe_samples` stay as views with the old columns, and inserts into
+	 * them work as before (scripts seed history that way). */
+	"ALTER TABLE samples RENAME TO samples_v1;"
+	"ALTER TABLE probe_samples RENAME TO probe_samples_v1;"
+	"CREATE TABLE drives(n INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE);"
+	"CREATE TABLE sample_rows(n INTEGER NOT NULL, t INTEGER NOT NULL, tier INTEGER NOT NULL,"
+	" segment INTEGER NOT NULL, host_written_bytes INTEGER, host_read_bytes INTEGER,"
+	" endurance_used_percent INTEGER, temperature_celsius INTEGER,"
+	" power_on_seconds INTEGER, unsafe_shutdowns INTEGER, media_errors INTEGER,"
+	" available_spare_percent INTEGER, present INTEGER,"
+	" PRIMARY KEY(n, t)) WITHOUT ROWID;"
+	"CREATE TABLE probe_rows(n INTEGER NOT NULL, t INTEGER NOT NULL, tier INTEGER NOT NULL,"
+	" p50_seconds REAL, p99_seconds REAL, max_seconds REAL,"
+	" reads INTEGER NOT NULL, errors INTEGER NOT NULL, PRIMARY KEY(n, t)) WITHOUT ROWID;"
+	"CREATE TABLE meta(k TEXT PRIMARY KEY, v INTEGER) WITHOUT ROWID;"
+	"INSERT INTO drives(id) SELECT drive FROM samples_v1 UNION SELECT drive FROM probe_samples_v1;"
+	"INSERT OR REPLACE INTO sample_rows SELECT d.n, s.t, s.tier, s.segment, " COLS
+	" FROM samples_v1 s JOIN drives d ON d.id = s.drive ORDER BY d.n, s.t, s.tier DESC;"
+	"INSERT OR REPLACE INTO probe_rows SELECT d.n, p.t, p.tier, " PCOLS
+	" FROM probe_samples_v1 p JOIN drives d ON d.id = p.drive ORDER BY d.n, p.t, p.tier DESC;"
+	"DROP TABLE samples_v1;"
+	"DROP TABLE probe_samples_v1;"
+	"CREATE VIEW samples AS SELECT d.id AS drive, r.tier, r.t, r.segment, " COLS
+	" FROM sample_rows r JOIN drives d USING (n);"
+	"CREATE VIEW probe_samples AS SELECT d.id AS drive, r.tier, r.t, " PCOLS
+	" FROM probe_rows r JOIN drives d USING (n);"
+	"CREATE TRIGGER samples_insert INSTEAD OF INSERT ON samples BEGIN"
+	" INSERT INTO drives(id) SELECT NEW.drive WHERE NOT EXISTS"
+	"  (SELECT 1 FROM drives WHERE id = NEW.drive);"
+	" INSERT OR REPLACE INTO sample_rows VALUES((SELECT n FROM drives WHERE id = NEW.drive),"
+	"  NEW.t, NEW.tier, NEW.segment, NEW.host_written_bytes, NEW.host_read_bytes,"
+	"  NEW.endurance_used_percent, NEW.temperature_celsius, NEW.power_on_seconds,"
+	"  NEW.unsafe_shutdowns, NEW.media_errors, NEW.available_spare_percent, NEW.present);"
+	"END;"
+	"CREATE TRIGGER probe_samples_insert INSTEAD OF INSERT ON probe_samples BEGIN"
+	" INSERT INTO drives(id) SELECT NEW.drive WHERE NOT EXISTS"
+	"  (SELECT 1 FROM drives WHERE id = NEW.drive);"
+	" INSERT OR REPLACE INTO probe_rows VALUES((SELECT n FROM drives WHERE id = NEW.drive),"
+	"  NEW.t, NEW.tier, NEW.p50_seconds, NEW.p99_seconds, NEW.max_seconds, NEW.reads,"
+	"  NEW.errors);"
+	"END;",
 };
+
+/* Thinning of tier ?4 into ?5 in [?2, ?3) of drive ?1, buckets of ?6 s:
+ * the last row of each bucket moves up a tier, the others go. */
+#define THIN_KEEP \
+	"UPDATE sample_rows SET tier=?5 WHERE n=?1 AND t>=?2 AND t<?3 AND tier=?4 AND NOT EXISTS" \
+	" (SELECT 1 FROM sample_rows s WHERE s.n=?1 AND s.t>sample_rows.t AND s.t<?3" \
+	" AND s.t<(sample_rows.t/?6+1)*?6 AND s.tier=?4)"
+/* Probe bursts of a bucket become one row at its last burst's time: mean
+ * p50/p99 (NULLs of all-error bursts ignored), largest max, summed counts. */
+#define PTHIN_ADD \
+	"INSERT OR REPLACE INTO probe_rows SELECT ?1, max(t), ?5, avg(p50_seconds)," \
+	" avg(p99_seconds), max(max_seconds), sum(reads), sum(errors) FROM probe_rows" \
+	" WHERE n=?1 AND t>=?2 AND t<?3 AND tier=?4 GROUP BY t/?6"
+
+static const char *const stmt_sql[HS_QUERY0] = {
+	[HS_BEGIN] = "BEGIN IMMEDIATE",
+	[HS_COMMIT] = "COMMIT",
+	[HS_ROLLBACK] = "ROLLBACK",
+	[HS_DATA_VERSION] = "PRAGMA data_version",
+	[HS_DRIVE_FIND] = "SELECT n FROM drives WHERE id=?1",
+	[HS_DRIVE_ADD] = "INSERT INTO drives(id) VALUES(?1) ON CONFLICT(id) DO NOTHING",
+	[HS_DRIVES] = "SELECT n FROM drives",
+	[HS_INSERT] = "INSERT OR REPLACE INTO sample_rows(n, t, tier, segment, " COLS
+		      ") VALUES(?1, ?2, 0, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
+	[HS_PINSERT] = "INSERT OR REPLACE INTO probe_rows(n, t, tier, " PCOLS
+		       ") VALUES(?1, ?2, 0, ?3, ?4, ?5, ?6, ?7)",
+	[HS_LATEST] = "SELECT " SAMPLE_COLS " FROM sample_rows WHERE n=?1 ORDER BY t DESC LIMIT 1",
+	[HS_BASELINE] = "SELECT " SAMPLE_COLS " FROM sample_rows WHERE n=?1 AND t>=?3"
+			" AND segment=?2 AND host_written_bytes IS NOT NULL ORDER BY t LIMIT 1",
+	[HS_BASELINE_AHEAD] = "SELECT " SAMPLE_COLS " FROM sample_rows WHERE n=?1 AND t>=?3"
+			      " AND segment=?2 AND host_written_bytes IS NOT NULL ORDER BY t LIMIT 16",
+	[HS_THIN_KEEP] = THIN_KEEP,
+	[HS_THIN_DROP] = "DELETE FROM sample_rows WHERE n=?1 AND t>=?2 AND t<?3 AND tier=?4",
+	[HS_PTHIN_ADD] = PTHIN_ADD,
+	[HS_PTHIN_DROP] = "DELETE FROM probe_rows WHERE n=?1 AND t>=?2 AND t<?3 AND tier=?4",
+	[HS_EXPIRE] = "DELETE FROM sample_rows WHERE n=?1 AND t<?2",
+	[HS_PEXPIRE] = "DELETE FROM probe_rows WHERE n=?1 AND t<?2",
+	[HS_META_GET] = "SELECT v FROM meta WHERE k=?1",
+	[HS_META_SET] = "INSERT OR REPLACE INTO meta(k, v) VALUES(?1, ?2)",
+	[HS_COUNT] = "SELECT tier, count(*) FROM sample_rows WHERE n=?1 GROUP BY tier",
+	[HS_PCOUNT] = "SELECT tier, count(*) FROM probe_rows WHERE n=?1 GROUP BY tier",
+	[HS_KNOWN] = "SELECT EXISTS(SELECT 1 FROM sample_rows WHERE n=?1)"
+		     " OR EXISTS(SELECT 1 FROM probe_rows WHERE n=?1)",
+};
+
+/* probe_rows column of each WW_HM_PROBE_* metric */
+static const char *const probe_cols[] = { "p50_seconds", "p99_seconds", "max_seconds" };
+
+/* history queries, one per metric: one row per time, oldest first */
+static char query_sql[WW_HM_MAX][160];
+static pthread_once_t query_once = PTHREAD_ONCE_INIT;
+
+static void make_queries(void)
+{
+	for (int m = 0; m < WW_HM_MAX; m++) {
+		bool probe = m >= WW_HM_PROBE_P50;
+
+		snprintf(query_sql[m], sizeof(query_sql[m]), "SELECT t, %s, %s FROM %s WHERE n=?1"
+			 " AND t>=?2 AND t<=?3 ORDER BY t",
+			 probe ? probe_cols[m - WW_HM_PROBE_P50] : ww_hmetrics[m].name,
+			 probe ? "0" : "segment", probe ? "probe_rows" : "sample_rows");
+	}
+}
+
+const char *ww_history_sql(int which)
+{
+	if (which < 0 || which >= HS_MAX)
+		return NULL;
+	if (which < HS_QUERY0)
+		return stmt_sql[which];
+	pthread_once(&query_once, make_queries);
+	return query_sql[which - HS_QUERY0];
+}
+
+bool ww_history_sql_per_collection(int which)
+{
+	/* what a collection (append, latest, window baselines) and the thinning
+	 * it starts run per drive; the list of drives, history queries and
+	 * counts are not */
+	return which >= 0 && which < HS_DRIVES;
+}
+
+/* The statement, prepared on first use and kept; NULL on failure. */
+sqlite3_stmt *ww_hist_stmt(ww_history_t *h, enum hstmt which)
+{
+	if (!h->st[which]) {
+		if (sqlite3_prepare_v3(h->db, ww_history_sql(which), -1, SQLITE_PREPARE_PERSISTENT,
+				       &h->st[which], NULL) != SQLITE_OK)
+			return NULL;
+		h->prepares++;
+	}
+	return h->st[which];
+}
+
+/* After stepping st to its end (or an error): reset it and clear its
+ * bindings; passes rc through. */
+int ww_hist_done(sqlite3_stmt *st, int rc)
+{
+	if (st) {
+		sqlite3_reset(st);
+		sqlite3_clear_bindings(st);
+	}
+	return rc;
+}
+
+static int run(ww_history_t *h, enum hstmt which)
+{
+	sqlite3_stmt *st = ww_hist_stmt(h, which);
+
+	if (!st)
+		return -EIO;
+	return ww_hist_done(st, sqlite3_step(st) == SQLITE_DONE ? 0 : -EIO);
+}
+
+uint64_t ww_history_prepares(ww_history_t *h)
+{
+	uint64_t n;
+
+	pthread_mutex_lock(&h->lock);
+	n = h->prepares;
+	pthread_mutex_unlock(&h->lock);
+	return n;
+}
 
 void ww_history_set_error_hook(ww_history_t *h, ww_history_error_fn fn, void *ctx)
 {
@@ -63,59 +251,22 @@ uint64_t ww_history_write_errors(ww_history_t *h)
 	return n;
 }
 
-/* The end of a write, under the lock: count a failure; returns the hook to
- * call after unlocking (every failure, and the first success after them) or
- * NULL. */
-static ww_history_error_fn write_done_locked(ww_history_t *h, int ret, void **ctx)
+/* true when another connection committed since the last call (a script
+ * seeding rows, the sqlite3 shell): what is kept in memory is read again */
+bool ww_hist_changed_locked(ww_history_t *h)
 {
-	bool tell = ret < 0 || h->write_failing;
+	sqlite3_stmt *st = ww_hist_stmt(h, HS_DATA_VERSION);
+	int64_t v;
 
-	if (ret < 0)
-		h->write_errors++;
-	h->write_failing = ret < 0;
-	*ctx = h->hook_ctx;
-	return tell ? h->hook : NULL;
+	if (!st || sqlite3_step(st) != SQLITE_ROW)
+		return ww_hist_done(st, false);
+	v = sqlite3_column_int64(st, 0);
+	ww_hist_done(st, 0);
+	if (v == h->data_version)
+		return false;
+	h->data_version = v;
+	return true;
 }
-
-/* SQLite's reason for the last failure, before a ROLLBACK replaces it */
-static void why_locked(ww_history_t *h, char *why, size_t len)
-{
-	snprintf(why, len, "%s", sqlite3_errmsg(h->db));
-}
-
-int ww_hmetric_find(const char *name)
-{
-	for (int i = 0; name && i < WW_HM_MAX; i++)
-		if (!strcmp(ww_hmetrics[i].name, name))
-			return i;
-	return -1;
-}
-
-static const char schema[] =
-	"PRAGMA journal_mode=WAL;"
-	"PRAGMA synchronous=NORMAL;"
-	"CREATE TABLE IF NOT EXISTS samples("
-	" drive TEXT NOT NULL, tier INTEGER NOT NULL, t INTEGER NOT NULL,"
-	" segment INTEGER NOT NULL,"
-	" host_written_bytes INTEGER, host_read_bytes INTEGER,"
-	" endurance_used_percent INTEGER, temperature_celsius INTEGER,"
-	" power_on_seconds INTEGER, unsafe_shutdowns INTEGER, media_errors INTEGER,"
-	" available_spare_percent INTEGER, present INTEGER,"
-	" PRIMARY KEY(drive, tier, t)) WITHOUT ROWID;"
-	"CREATE INDEX IF NOT EXISTS samples_t ON samples(drive, t);";
-
-/* Migrations by PRAGMA user_version, each in one transaction with the
- * version bump, so a file is either at the old or at the new version. A file
- * written before probe history (version 0) keeps its samples untouched and
- * gains the probe_samples table. */
-static const char *const migrations[WW_HISTORY_SCHEMA_VERSION] = {
-	/* 0 -> 1: one row per finished probe burst (ww_history_append_probe) */
-	"CREATE TABLE IF NOT EXISTS probe_samples("
-	" drive TEXT NOT NULL, tier INTEGER NOT NULL, t INTEGER NOT NULL,"
-	" p50_seconds REAL, p99_seconds REAL, max_seconds REAL,"
-	" reads INTEGER NOT NULL, errors INTEGER NOT NULL,"
-	" PRIMARY KEY(drive, tier, t)) WITHOUT ROWID;",
-};
 
 static int user_version(sqlite3 *db)
 {
@@ -137,7 +288,7 @@ static int migrate(sqlite3 *db, char **err)
 	if (sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, err) != SQLITE_OK)
 		return -1;
 	v = user_version(db);
-	if (v < 0)
+	if (v < 0 || (v == 0 && sqlite3_exec(db, schema_v0, NULL, NULL, err) != SQLITE_OK))
 		goto fail;
 	for (; v < WW_HISTORY_SCHEMA_VERSION; v++) {
 		char bump[64];
@@ -155,9 +306,68 @@ fail:
 	return -1;
 }
 
-#define COLS "host_written_bytes, host_read_bytes, endurance_used_percent, " \
-	     "temperature_celsius, power_on_seconds, unsafe_shutdowns, media_errors, " \
-	     "available_spare_percent, present"
+/* the last thinning cut of tier k (0 when never: the first pass looks at
+ * every row once) */
+static time_t meta_get(ww_history_t *h, const char *k)
+{
+	sqlite3_stmt *st = ww_hist_stmt(h, HS_META_GET);
+	time_t v = 0;
+
+	if (!st)
+		return 0;
+	sqlite3_bind_text(st, 1, k, -1, SQLITE_STATIC);
+	if (sqlite3_step(st) == SQLITE_ROW)
+		v = (time_t)sqlite3_column_int64(st, 0);
+	return ww_hist_done(st, v);
+}
+
+/* Page size of the file. A commit writes every page it changed, whole,
+ * twice (WAL, then checkpoint), and appending a drive's hour of samples
+ * changes a few leaf pages per table plus their parents whatever their size:
+ * 1 KiB pages write a quarter of the bytes of SQLite's default 4 KiB. */
+#define PAGE_SIZE "1024"
+
+/* Frames the WAL holds before they are copied into the file (default 1000):
+ * the pages a commit changes are mostly the ones the previous commit changed
+ * (each drive's newest rows), and a checkpoint writes each page once however
+ * often it changed since the last one; 16 MiB of WAL at most. */
+#define CHECKPOINT_PAGES "16384"
+
+/* Page cache of the connection (SQLite's default: 2 MiB). A collection
+ * reads nothing from the file (memory, see priv.h) but the pages its baseline
+ * searches and the hourly commit touch: a few per drive. */
+#define CACHE_KIB "-512"
+
+/* A file made with other pages is rewritten once (VACUUM needs the rollback
+ * journal); when that fails it stays as it is and works the same. */
+static void small_pages(sqlite3 *db)
+{
+	sqlite3_stmt *st;
+	int size = 0;
+
+	if (sqlite3_prepare_v2(db, "PRAGMA page_size", -1, &st, NULL) != SQLITE_OK)
+		return;
+	if (sqlite3_step(st) == SQLITE_ROW)
+		size = sqlite3_column_int(st, 0);
+	sqlite3_finalize(st);
+	if (size == atoi(PAGE_SIZE))
+		return;
+	sqlite3_exec(db, "PRAGMA journal_mode=DELETE; PRAGMA page_size=" PAGE_SIZE "; VACUUM;",
+		     NULL, NULL, NULL);
+	sqlite3_exec(db, "PRAGMA journal_mode=WAL;", NULL, NULL, NULL);
+}
+
+static void defaults(ww_history_t *h, const ww_history_cfg_t *cfg)
+{
+	if (cfg)
+		h->cfg = *cfg;
+	if (!h->cfg.raw_s)
+		h->cfg.raw_s = WW_HISTORY_RAW_S;
+	if (!h->cfg.hourly_s)
+		h->cfg.hourly_s = WW_HISTORY_HOURLY_S;
+	if (!h->cfg.commit_s)
+		h->cfg.commit_s = WW_HISTORY_COMMIT_S;
+}
 
 int ww_history_open(const char *path, const ww_history_cfg_t *cfg, ww_history_t **out,
 		    char *errmsg, size_t errlen)
@@ -168,16 +378,17 @@ int ww_history_open(const char *path, const ww_history_cfg_t *cfg, ww_history_t 
 	*out = NULL;
 	if (!h)
 		return -ENOMEM;
-	if (cfg)
-		h->cfg = *cfg;
-	if (!h->cfg.raw_s)
-		h->cfg.raw_s = WW_HISTORY_RAW_S;
-	if (!h->cfg.hourly_s)
-		h->cfg.hourly_s = WW_HISTORY_HOURLY_S;
+	defaults(h, cfg);
+	/* WAL: a commit appends its pages, readers beside the writer;
+	 * synchronous=NORMAL: no fsync per commit (kill -9 keeps what was
+	 * committed; power loss may drop the last commits, never corrupts) */
 	if (sqlite3_open_v2(path, &h->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE |
 			    SQLITE_OPEN_FULLMUTEX, NULL) != SQLITE_OK ||
 	    sqlite3_busy_timeout(h->db, 5000) != SQLITE_OK ||
-	    sqlite3_exec(h->db, schema, NULL, NULL, &err) != SQLITE_OK ||
+	    sqlite3_exec(h->db, "PRAGMA page_size=" PAGE_SIZE "; PRAGMA journal_mode=WAL;"
+			 " PRAGMA synchronous=NORMAL; PRAGMA wal_autocheckpoint=" CHECKPOINT_PAGES ";"
+			 " PRAGMA cache_size=" CACHE_KIB ";",
+			 NULL, NULL, &err) != SQLITE_OK ||
 	    migrate(h->db, &err) < 0) {
 		if (errmsg)
 			snprintf(errmsg, errlen, "%s: %s", path,
@@ -187,7 +398,11 @@ int ww_history_open(const char *path, const ww_history_cfg_t *cfg, ww_history_t 
 		free(h);
 		return -EIO;
 	}
+	small_pages(h->db);
 	pthread_mutex_init(&h->lock, NULL);
+	ww_hist_changed_locked(h);
+	h->thin_lo[0] = meta_get(h, "thin0");
+	h->thin_lo[1] = meta_get(h, "thin1");
 	*out = h;
 	return 0;
 }
@@ -196,59 +411,257 @@ void ww_history_close(ww_history_t *h)
 {
 	if (!h)
 		return;
+	ww_history_flush(h);
+	for (int i = 0; i < HS_MAX; i++)
+		sqlite3_finalize(h->st[i]);
 	sqlite3_close(h->db);
+	ww_hist_drives_free(h);
+	free(h->ps);
+	free(h->pp);
 	pthread_mutex_destroy(&h->lock);
 	free(h);
 }
 
-static void bind_u64(sqlite3_stmt *st, int i, const ww_u64 *v)
+static void bind_v(sqlite3_stmt *st, int i, const struct psample *p, int c)
 {
-	if (v && WW_HAS(*v))
-		sqlite3_bind_int64(st, i, v->value > INT64_MAX ? INT64_MAX : (int64_t)v->value);
+	if (p->has & (1u << c))
+		sqlite3_bind_int64(st, i, p->v[c]);
 	else
 		sqlite3_bind_null(st, i);
 }
 
-static void row_to_sample(sqlite3_stmt *st, int c0, ww_sample_t *s)
-{
-	/* c0: t, segment, written, poh, media_errors */
-	memset(s, 0, sizeof(*s));
-	s->t = (time_t)sqlite3_column_int64(st, c0);
-	s->segment = sqlite3_column_int64(st, c0 + 1);
-	if ((s->has_written = sqlite3_column_type(st, c0 + 2) != SQLITE_NULL))
-		s->written_bytes = (uint64_t)sqlite3_column_int64(st, c0 + 2);
-	if ((s->has_poh = sqlite3_column_type(st, c0 + 3) != SQLITE_NULL))
-		s->power_on_seconds = (uint64_t)sqlite3_column_int64(st, c0 + 3);
-	if ((s->has_media_errors = sqlite3_column_type(st, c0 + 4) != SQLITE_NULL))
-		s->media_errors = (uint64_t)sqlite3_column_int64(st, c0 + 4);
-}
-
-#define SAMPLE_COLS "t, segment, host_written_bytes, power_on_seconds, media_errors"
-
-static int latest_locked(ww_history_t *h, const char *id, ww_sample_t *out)
+/* give every drive of the pending rows its number in the file */
+static int number_drives(ww_history_t *h, struct hdrive *d)
 {
 	sqlite3_stmt *st;
-	int rc;
 
-	if (sqlite3_prepare_v2(h->db, "SELECT " SAMPLE_COLS " FROM samples WHERE drive=?1"
-			       " ORDER BY t DESC, tier ASC LIMIT 1", -1, &st, NULL) != SQLITE_OK)
+	if (d->n)
+		return 0;
+	st = ww_hist_stmt(h, HS_DRIVE_ADD);
+	if (!st)
 		return -EIO;
-	sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
-	rc = sqlite3_step(st);
-	if (rc == SQLITE_ROW)
-		row_to_sample(st, 0, out);
-	sqlite3_finalize(st);
-	return rc == SQLITE_ROW ? 1 : rc == SQLITE_DONE ? 0 : -EIO;
+	sqlite3_bind_text(st, 1, d->id, -1, SQLITE_STATIC);
+	if (ww_hist_done(st, sqlite3_step(st)) != SQLITE_DONE)
+		return -EIO;
+	d->n = ww_hist_drive_n_locked(h, d->id);
+	return d->n > 0 ? 0 : -EIO;
 }
 
-int ww_history_latest(ww_history_t *h, const char *id, ww_sample_t *out)
+static int write_pending(ww_history_t *h)
 {
-	int rc;
+	sqlite3_stmt *st;
+
+	for (size_t i = 0; i < h->n_ps; i++) {
+		const struct psample *p = &h->ps[i];
+
+		if (number_drives(h, p->d) || !(st = ww_hist_stmt(h, HS_INSERT)))
+			return -EIO;
+		sqlite3_bind_int64(st, 1, p->d->n);
+		sqlite3_bind_int64(st, 2, p->t);
+		sqlite3_bind_int64(st, 3, p->segment);
+		for (int c = 0; c < WW_HS_COLS; c++)
+			bind_v(st, 4 + c, p, c);
+		if (ww_hist_done(st, sqlite3_step(st)) != SQLITE_DONE)
+			return -EIO;
+	}
+	for (size_t i = 0; i < h->n_pp; i++) {
+		const struct pprobe *p = &h->pp[i];
+		const double q[3] = { p->p.p50_s, p->p.p99_s, p->p.max_s };
+
+		if (number_drives(h, p->d) || !(st = ww_hist_stmt(h, HS_PINSERT)))
+			return -EIO;
+		sqlite3_bind_int64(st, 1, p->d->n);
+		sqlite3_bind_int64(st, 2, p->t);
+		for (int k = 0; k < 3; k++)
+			if (p->p.has_latency)
+				sqlite3_bind_double(st, 3 + k, q[k]);
+			else
+				sqlite3_bind_null(st, 3 + k);
+		sqlite3_bind_int64(st, 6, p->p.reads);
+		sqlite3_bind_int64(st, 7, p->p.errors);
+		if (ww_hist_done(st, sqlite3_step(st)) != SQLITE_DONE)
+			return -EIO;
+	}
+	return 0;
+}
+
+/* The end of a write, under the lock: count failed rows; returns the hook to
+ * call after unlocking (every failure, and the first success after them) or
+ * NULL. */
+static ww_history_error_fn write_done_locked(ww_history_t *h, int ret, uint64_t rows,
+					     void **ctx)
+{
+	bool tell = ret < 0 || h->write_failing;
+
+	if (ret < 0)
+		h->write_errors += rows;
+	h->write_failing = ret < 0;
+	*ctx = h->hook_ctx;
+	return tell ? h->hook : NULL;
+}
+
+/* Pending rows a failing file keeps for the next try, at most: beyond, the
+ * oldest go (counted as failed writes). */
+#define PENDING_MAX 65536
+
+static void keep_pending(ww_history_t *h)
+{
+	if (h->n_ps > PENDING_MAX) {
+		memmove(h->ps, h->ps + h->n_ps - PENDING_MAX, PENDING_MAX * sizeof(*h->ps));
+		h->n_ps = PENDING_MAX;
+	}
+	if (h->n_pp > PENDING_MAX) {
+		memmove(h->pp, h->pp + h->n_pp - PENDING_MAX, PENDING_MAX * sizeof(*h->pp));
+		h->n_pp = PENDING_MAX;
+	}
+}
+
+struct hook_call {
+	ww_history_error_fn fn;
+	void *ctx;
+	int err;
+	const char *what;
+	char id[256];
+	char why[160];
+	time_t now;
+};
+
+enum { THIN_NONE = 0, THIN_PERIODIC, THIN_EXACT };
+
+/* Write every pending row (and thin unless THIN_NONE) in one transaction.
+ * On failure the rows stay pending and the hook is told (*call). */
+static int flush_locked(ww_history_t *h, time_t now, int thin, struct hook_call *call)
+{
+	uint64_t rows = h->n_ps + h->n_pp;
+	time_t lo[2] = { h->thin_lo[0], h->thin_lo[1] };
+	int ret;
+
+	memset(call, 0, sizeof(*call));
+	if (!rows && !thin)
+		return 0;
+	if (ww_hist_changed_locked(h)) /* another writer: re-read what is cached */
+		ww_hist_forget_locked(h, 0, true);
+	call->what = h->n_ps ? "sample" : "probe burst";
+	snprintf(call->id, sizeof(call->id), "%s", h->n_ps ? h->ps[0].d->id :
+		 h->n_pp ? h->pp[0].d->id : "-");
+	ret = run(h, HS_BEGIN);
+	if (!ret)
+		ret = write_pending(h);
+	if (!ret && thin)
+		ret = ww_hist_thin_locked(h, now, thin == THIN_EXACT);
+	if (!ret)
+		ret = run(h, HS_COMMIT);
+	if (ret) {
+		snprintf(call->why, sizeof(call->why), "%s", sqlite3_errmsg(h->db));
+		run(h, HS_ROLLBACK);
+		for (size_t i = 0; i < h->n_drives; i++) /* numbers given in the rollback */
+			if (h->drives[i]->n && ww_hist_drive_n_locked(h, h->drives[i]->id) <= 0)
+				h->drives[i]->n = 0;
+		keep_pending(h);
+		h->thin_lo[0] = lo[0];
+		h->thin_lo[1] = lo[1];
+	} else {
+		h->n_ps = h->n_pp = 0;
+	}
+	h->last_flush = now;
+	if (thin)
+		h->last_maintain = now;
+	/* a row that fails again at the next try is counted once */
+	call->fn = write_done_locked(h, ret, rows > h->counted ? rows - h->counted : 0,
+				     &call->ctx);
+	h->counted = ret < 0 ? h->n_ps + h->n_pp : 0;
+	call->err = ret;
+	call->now = now;
+	return ret;
+}
+
+static void tell(const struct hook_call *c)
+{
+	if (c->fn)
+		c->fn(c->ctx, c->err, c->what, c->id, c->why, c->now);
+}
+
+/* A read's flush (the pending rows must be in the file before it is
+ * queried): a failure is counted, and told with the next write. */
+int ww_hist_flush_locked(ww_history_t *h)
+{
+	struct hook_call c;
+	time_t now = h->n_ps ? h->ps[h->n_ps - 1].t : h->n_pp ? h->pp[h->n_pp - 1].t :
+		     h->last_flush;
+
+	return flush_locked(h, now, THIN_NONE, &c);
+}
+
+int ww_history_flush(ww_history_t *h)
+{
+	struct hook_call c;
+	time_t now;
+	int ret;
+
+	if (!h)
+		return 0;
+	pthread_mutex_lock(&h->lock);
+	now = h->n_ps ? h->ps[h->n_ps - 1].t : h->n_pp ? h->pp[h->n_pp - 1].t : h->last_flush;
+	ret = flush_locked(h, now, THIN_NONE, &c);
+	pthread_mutex_unlock(&h->lock);
+	tell(&c);
+	return ret;
+}
+
+int ww_history_maintain(ww_history_t *h, time_t now)
+{
+	struct hook_call c;
+	int ret;
 
 	pthread_mutex_lock(&h->lock);
-	rc = latest_locked(h, id, out);
+	ret = flush_locked(h, now, THIN_EXACT, &c);
 	pthread_mutex_unlock(&h->lock);
-	return rc;
+	tell(&c);
+	return ret;
+}
+
+/* After a row was queued: write now when the commit interval (or the hourly
+ * thinning) is due. Returns the flush's result, 0 when none. */
+static int after_queue(ww_history_t *h, time_t now)
+{
+	struct hook_call c;
+	int thin = now - h->last_maintain >= 3600 ? THIN_PERIODIC : THIN_NONE;
+	int ret = 0;
+
+	if (thin || h->cfg.commit_each || now - h->last_flush >= (time_t)h->cfg.commit_s ||
+	    now < h->last_flush) {
+		ret = flush_locked(h, now, thin, &c);
+		pthread_mutex_unlock(&h->lock);
+		tell(&c);
+		return ret;
+	}
+	pthread_mutex_unlock(&h->lock);
+	return ret;
+}
+
+static void *grow(void *p, size_t *cap, size_t n, size_t size)
+{
+	void *np;
+
+	if (n < *cap)
+		return p;
+	np = realloc(p, (*cap ? *cap * 2 : 64) * size);
+	if (np)
+		*cap = *cap ? *cap * 2 : 64;
+	return np;
+}
+
+static void set_col(struct psample *p, int c, bool has, int64_t v)
+{
+	if (has) {
+		p->has |= (uint16_t)(1u << c);
+		p->v[c] = v;
+	}
+}
+
+static int64_t clamp(const ww_u64 *v)
+{
+	return v->value > INT64_MAX ? INT64_MAX : (int64_t)v->value;
 }
 
 /* A counter that went backwards starts a new segment. */
@@ -265,374 +678,83 @@ static bool went_backwards(const ww_sample_t *prev, const ww_health_t *rec)
 	return false;
 }
 
+static void fill(struct psample *p, const ww_health_t *rec, bool present)
+{
+	const ww_u64 *u[] = { rec ? &rec->host_written_bytes : NULL,
+			      rec ? &rec->host_read_bytes : NULL,
+			      rec ? &rec->endurance_used_percent : NULL };
+
+	for (int c = 0; c < 3; c++)
+		set_col(p, c, u[c] && WW_HAS(*u[c]), u[c] ? clamp(u[c]) : 0);
+	if (rec) {
+		set_col(p, 3, WW_HAS(rec->temperature_celsius), rec->temperature_celsius.value);
+		set_col(p, 4, WW_HAS(rec->power_on_seconds), clamp(&rec->power_on_seconds));
+		set_col(p, 5, WW_HAS(rec->unsafe_shutdowns), clamp(&rec->unsafe_shutdowns));
+		set_col(p, 6, WW_HAS(rec->media_errors), clamp(&rec->media_errors));
+		set_col(p, 7, WW_HAS(rec->available_spare_percent),
+			clamp(&rec->available_spare_percent));
+	}
+	set_col(p, 8, true, present);
+}
+
 int ww_history_append(ww_history_t *h, const char *id, const ww_health_t *rec, bool present,
 		      time_t now, ww_sample_t *latest)
 {
-	sqlite3_stmt *st = NULL;
-	ww_sample_t prev;
-	int64_t segment = 0;
-	int rc, ret = -EIO;
-	char why[160] = "";
-	ww_history_error_fn hook;
-	void *hook_ctx;
+	struct hdrive *d;
+	struct psample *p;
+	void *np;
 
 	pthread_mutex_lock(&h->lock);
-	if (sqlite3_exec(h->db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK) {
-		why_locked(h, why, sizeof(why));
-		goto out;
+	d = ww_hist_drive_locked(h, id, true);
+	np = grow(h->ps, &h->cap_ps, h->n_ps, sizeof(*h->ps));
+	if (!d || !np || ww_hist_load_locked(h, d) < 0) {
+		struct hook_call c = { 0 };
+
+		if (np)
+			h->ps = np;
+		c.fn = write_done_locked(h, -EIO, 1, &c.ctx);
+		c.err = -EIO;
+		c.what = "sample";
+		snprintf(c.id, sizeof(c.id), "%s", id);
+		snprintf(c.why, sizeof(c.why), "%s", d && np ? sqlite3_errmsg(h->db) : "out of memory");
+		c.now = now;
+		pthread_mutex_unlock(&h->lock);
+		tell(&c);
+		return -EIO;
 	}
-	rc = latest_locked(h, id, &prev);
-	if (rc < 0)
-		goto rollback;
-	if (rc == 1)
-		segment = prev.segment + (went_backwards(&prev, rec) ? 1 : 0);
-	if (sqlite3_prepare_v2(h->db, "INSERT OR REPLACE INTO samples(drive, tier, t, segment, " COLS
-			       ") VALUES(?1, 0, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
-			       -1, &st, NULL) != SQLITE_OK)
-		goto rollback;
-	sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(st, 2, now);
-	sqlite3_bind_int64(st, 3, segment);
-	bind_u64(st, 4, rec ? &rec->host_written_bytes : NULL);
-	bind_u64(st, 5, rec ? &rec->host_read_bytes : NULL);
-	bind_u64(st, 6, rec ? &rec->endurance_used_percent : NULL);
-	if (rec && WW_HAS(rec->temperature_celsius))
-		sqlite3_bind_int64(st, 7, rec->temperature_celsius.value);
-	else
-		sqlite3_bind_null(st, 7);
-	bind_u64(st, 8, rec ? &rec->power_on_seconds : NULL);
-	bind_u64(st, 9, rec ? &rec->unsafe_shutdowns : NULL);
-	bind_u64(st, 10, rec ? &rec->media_errors : NULL);
-	bind_u64(st, 11, rec ? &rec->available_spare_percent : NULL);
-	sqlite3_bind_int(st, 12, present);
-	if (sqlite3_step(st) != SQLITE_DONE)
-		goto rollback;
-	if (sqlite3_exec(h->db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK)
-		goto rollback;
-	ret = 0;
-	if (latest) {
-		memset(latest, 0, sizeof(*latest));
-		latest->t = now;
-		latest->segment = segment;
-		if (rec && (latest->has_written = WW_HAS(rec->host_written_bytes)))
-			latest->written_bytes = rec->host_written_bytes.value;
-		if (rec && (latest->has_poh = WW_HAS(rec->power_on_seconds)))
-			latest->power_on_seconds = rec->power_on_seconds.value;
-		if (rec && (latest->has_media_errors = WW_HAS(rec->media_errors)))
-			latest->media_errors = rec->media_errors.value;
-	}
-	goto out;
-rollback:
-	why_locked(h, why, sizeof(why));
-	sqlite3_exec(h->db, "ROLLBACK", NULL, NULL, NULL);
-out:
-	sqlite3_finalize(st);
-	hook = write_done_locked(h, ret, &hook_ctx);
-	pthread_mutex_unlock(&h->lock);
-	if (hook)
-		hook(hook_ctx, ret, "sample", id, why, now);
-	if (ret == 0 && now - h->last_maintain >= 3600)
-		ww_history_maintain(h, now);
-	return ret;
+	h->ps = np;
+	p = &h->ps[h->n_ps++];
+	memset(p, 0, sizeof(*p));
+	p->d = d;
+	p->t = now;
+	if (d->has_latest)
+		p->segment = d->latest.segment + (went_backwards(&d->latest, rec) ? 1 : 0);
+	fill(p, rec, present);
+	ww_hist_note_sample(d, p);
+	if (latest)
+		*latest = d->latest;
+	return after_queue(h, now);
 }
 
 int ww_history_append_probe(ww_history_t *h, const char *id, const ww_hprobe_t *p,
 			    time_t now)
 {
-	sqlite3_stmt *st = NULL;
-	int ret = -EIO;
-	char why[160] = "";
-	ww_history_error_fn hook;
-	void *hook_ctx;
+	struct hdrive *d;
+	void *np;
 
 	if (!h || !id || !p)
 		return -EINVAL;
 	pthread_mutex_lock(&h->lock);
-	if (sqlite3_prepare_v2(h->db, "INSERT OR REPLACE INTO probe_samples(drive, tier, t,"
-			       " p50_seconds, p99_seconds, max_seconds, reads, errors)"
-			       " VALUES(?1, 0, ?2, ?3, ?4, ?5, ?6, ?7)", -1, &st, NULL) == SQLITE_OK) {
-		sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
-		sqlite3_bind_int64(st, 2, now);
-		for (int i = 0; i < 3; i++) {
-			double v = i == 0 ? p->p50_s : i == 1 ? p->p99_s : p->max_s;
-
-			if (p->has_latency)
-				sqlite3_bind_double(st, 3 + i, v);
-			else
-				sqlite3_bind_null(st, 3 + i);
-		}
-		sqlite3_bind_int64(st, 6, p->reads);
-		sqlite3_bind_int64(st, 7, p->errors);
-		if (sqlite3_step(st) == SQLITE_DONE) /* autocommit: one transaction */
-			ret = 0;
-	}
-	if (ret < 0)
-		why_locked(h, why, sizeof(why));
-	sqlite3_finalize(st);
-	hook = write_done_locked(h, ret, &hook_ctx);
-	pthread_mutex_unlock(&h->lock);
-	if (hook)
-		hook(hook_ctx, ret, "probe burst", id, why, now);
-	if (ret == 0 && now - h->last_maintain >= 3600)
-		ww_history_maintain(h, now);
-	return ret;
-}
-
-int ww_history_baseline(ww_history_t *h, const char *id, int64_t segment, time_t from,
-			ww_sample_t *out)
-{
-	sqlite3_stmt *st;
-	int rc;
-
-	pthread_mutex_lock(&h->lock);
-	rc = sqlite3_prepare_v2(h->db, "SELECT " SAMPLE_COLS " FROM samples WHERE drive=?1"
-				" AND segment=?2 AND t>=?3 AND host_written_bytes IS NOT NULL"
-				" ORDER BY t ASC LIMIT 1", -1, &st, NULL);
-	if (rc == SQLITE_OK) {
-		sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
-		sqlite3_bind_int64(st, 2, segment);
-		sqlite3_bind_int64(st, 3, from);
-		rc = sqlite3_step(st);
-		if (rc == SQLITE_ROW)
-			row_to_sample(st, 0, out);
-		sqlite3_finalize(st);
-	}
-	pthread_mutex_unlock(&h->lock);
-	return rc == SQLITE_ROW ? 1 : rc == SQLITE_DONE ? 0 : -EIO;
-}
-
-/* Promote the last sample of each `bucket` seconds of tier `from` older than
- * cut to tier from + 1, then drop tier `from` older than cut. */
-static int thin(ww_history_t *h, int from, time_t cut, int64_t bucket)
-{
-	char sql[1024];
-
-	/* only whole buckets, so each is promoted once */
-	cut = cut / bucket * bucket;
-	snprintf(sql, sizeof(sql),
-		 "INSERT OR REPLACE INTO samples(drive, tier, t, segment, " COLS ")"
-		 " SELECT drive, %d, t, segment, " COLS " FROM samples s WHERE tier=%d AND t<%lld"
-		 " AND t=(SELECT max(t) FROM samples s2 WHERE s2.drive=s.drive AND s2.tier=%d"
-		 " AND s2.t<%lld AND s2.t/%lld=s.t/%lld);"
-		 "DELETE FROM samples WHERE tier=%d AND t<%lld;",
-		 from + 1, from, (long long)cut, from, (long long)cut, (long long)bucket,
-		 (long long)bucket, from, (long long)cut);
-	return sqlite3_exec(h->db, sql, NULL, NULL, NULL) == SQLITE_OK ? 0 : -EIO;
-}
-
-/* Probe bursts of tier `from` older than cut, whole buckets only, become one
- * row of tier from + 1 at the bucket's last burst time: mean p50/p99 (NULLs
- * of all-error bursts ignored), largest max, summed reads and errors. */
-static int thin_probe(ww_history_t *h, int from, time_t cut, int64_t bucket)
-{
-	char sql[1024];
-
-	cut = cut / bucket * bucket;
-	snprintf(sql, sizeof(sql),
-		 "INSERT OR REPLACE INTO probe_samples(drive, tier, t, p50_seconds, p99_seconds,"
-		 " max_seconds, reads, errors)"
-		 " SELECT drive, %d, max(t), avg(p50_seconds), avg(p99_seconds), max(max_seconds),"
-		 " sum(reads), sum(errors) FROM probe_samples WHERE tier=%d AND t<%lld"
-		 " GROUP BY drive, t/%lld;"
-		 "DELETE FROM probe_samples WHERE tier=%d AND t<%lld;",
-		 from + 1, from, (long long)cut, (long long)bucket, from, (long long)cut);
-	return sqlite3_exec(h->db, sql, NULL, NULL, NULL) == SQLITE_OK ? 0 : -EIO;
-}
-
-int ww_history_maintain(ww_history_t *h, time_t now)
-{
-	int rc;
-
-	pthread_mutex_lock(&h->lock);
-	h->last_maintain = now;
-	rc = sqlite3_exec(h->db, "BEGIN IMMEDIATE", NULL, NULL, NULL) == SQLITE_OK ? 0 : -EIO;
-	if (!rc)
-		rc = thin(h, 0, now - (time_t)h->cfg.raw_s, 3600);
-	if (!rc)
-		rc = thin(h, 1, now - (time_t)h->cfg.hourly_s, 86400);
-	if (!rc)
-		rc = thin_probe(h, 0, now - (time_t)h->cfg.raw_s, 3600);
-	if (!rc)
-		rc = thin_probe(h, 1, now - (time_t)h->cfg.hourly_s, 86400);
-	if (!rc && h->cfg.keep_s) {
-		char sql[160];
-
-		snprintf(sql, sizeof(sql), "DELETE FROM samples WHERE t<%lld;"
-			 "DELETE FROM probe_samples WHERE t<%lld;",
-			 (long long)(now - (time_t)h->cfg.keep_s),
-			 (long long)(now - (time_t)h->cfg.keep_s));
-		rc = sqlite3_exec(h->db, sql, NULL, NULL, NULL) == SQLITE_OK ? 0 : -EIO;
-	}
-	sqlite3_exec(h->db, rc ? "ROLLBACK" : "COMMIT", NULL, NULL, NULL);
-	pthread_mutex_unlock(&h->lock);
-	return rc;
-}
-
-static int count_rows(ww_history_t *h, const char *table, const char *id, long counts[3])
-{
-	sqlite3_stmt *st;
-	char sql[128];
-	int rc;
-
-	counts[0] = counts[1] = counts[2] = 0;
-	snprintf(sql, sizeof(sql), "SELECT tier, count(*) FROM %s WHERE drive=?1 GROUP BY tier",
-		 table);
-	pthread_mutex_lock(&h->lock);
-	rc = sqlite3_prepare_v2(h->db, sql, -1, &st, NULL);
-	if (rc == SQLITE_OK) {
-		sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
-		while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-			int tier = sqlite3_column_int(st, 0);
-
-			if (tier >= 0 && tier < 3)
-				counts[tier] = sqlite3_column_int64(st, 1);
-		}
-		sqlite3_finalize(st);
-	}
-	pthread_mutex_unlock(&h->lock);
-	return rc == SQLITE_DONE ? 0 : -EIO;
-}
-
-int ww_history_count(ww_history_t *h, const char *id, long counts[3])
-{
-	return count_rows(h, "samples", id, counts);
-}
-
-int ww_history_count_probe(ww_history_t *h, const char *id, long counts[3])
-{
-	return count_rows(h, "probe_samples", id, counts);
-}
-
-/* 1 when the drive has rows in either table, 0 when none, -EIO */
-static int drive_known(ww_history_t *h, const char *id)
-{
-	sqlite3_stmt *st = NULL;
-	int rc;
-
-	if (sqlite3_prepare_v2(h->db, "SELECT 1 FROM samples WHERE drive=?1 UNION ALL"
-			       " SELECT 1 FROM probe_samples WHERE drive=?1 LIMIT 1", -1, &st,
-			       NULL) != SQLITE_OK)
-		return -EIO;
-	sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
-	rc = sqlite3_step(st);
-	sqlite3_finalize(st);
-	return rc == SQLITE_ROW ? 1 : rc == SQLITE_DONE ? 0 : -EIO;
-}
-
-/* every stored point of metric m in [from, to], oldest first, into *out
- * (malloc'd): their number or -errno */
-static long query_points(ww_history_t *h, const char *id, ww_hmetric_t m, time_t from,
-			 time_t to, ww_hpoint_t **out)
-{
-	sqlite3_stmt *st = NULL;
-	ww_hpoint_t *raw = NULL;
-	size_t n = 0, cap = 0;
-	char sql[256];
-	int rc;
-
-	/* one row per time: the finest tier wins where tiers overlap */
-	if (is_probe(m))
-		snprintf(sql, sizeof(sql), "SELECT t, %s, 0 FROM probe_samples WHERE drive=?1"
-			 " AND t>=?2 AND t<=?3 GROUP BY t HAVING tier=min(tier) ORDER BY t",
-			 probe_cols[m - WW_HM_PROBE_P50]);
-	else
-		snprintf(sql, sizeof(sql), "SELECT t, %s, segment FROM samples WHERE drive=?1"
-			 " AND t>=?2 AND t<=?3 GROUP BY t HAVING tier=min(tier) ORDER BY t",
-			 ww_hmetrics[m].name);
-	if (sqlite3_prepare_v2(h->db, sql, -1, &st, NULL) != SQLITE_OK)
-		return -EIO;
-	sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(st, 2, from);
-	sqlite3_bind_int64(st, 3, to);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		if (n == cap) {
-			void *nr = realloc(raw, (cap = cap ? cap * 2 : 256) * sizeof(*raw));
-
-			if (!nr) {
-				sqlite3_finalize(st);
-				free(raw);
-				return -ENOMEM;
-			}
-			raw = nr;
-		}
-		raw[n].t = (time_t)sqlite3_column_int64(st, 0);
-		raw[n].has_value = sqlite3_column_type(st, 1) != SQLITE_NULL;
-		raw[n].value = !raw[n].has_value ? 0 : is_probe(m) ? sqlite3_column_double(st, 1)
-				: (double)sqlite3_column_int64(st, 1);
-		raw[n].segment = sqlite3_column_int64(st, 2);
-		n++;
-	}
-	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE) {
-		free(raw);
-		return -EIO;
-	}
-	*out = raw;
-	return (long)n;
-}
-
-/* n points into max_points equal buckets over [from, to]: counters take the
- * bucket's last sample, gauges the mean of its samples that have a value,
- * bucket_max gauges the largest; returns the number of buckets written */
-static size_t bucket(const ww_hpoint_t *raw, size_t n, ww_hmetric_t m, time_t from, time_t to,
-		     unsigned max_points, ww_hpoint_t *pts)
-{
-	long double width = ((long double)(to - from) + 1) / max_points;
-	size_t k = 0;
-
-	for (size_t i = 0; i < n;) {
-		size_t b = (size_t)((raw[i].t - from) / width), j = i;
-		double sum = 0, top = 0;
-		size_t cnt = 0;
-
-		while (j < n && (size_t)((raw[j].t - from) / width) == b) {
-			if (raw[j].has_value) {
-				sum += raw[j].value;
-				if (!cnt || raw[j].value > top)
-					top = raw[j].value;
-				cnt++;
-			}
-			j++;
-		}
-		pts[k] = raw[j - 1];
-		if (ww_hmetrics[m].bucket_max) {
-			pts[k].has_value = cnt > 0;
-			pts[k].value = top;
-		} else if (!ww_hmetrics[m].counter) {
-			pts[k].has_value = cnt > 0;
-			pts[k].value = cnt ? sum / cnt : 0;
-		}
-		k++;
-		i = j;
-	}
-	return k;
-}
-
-long ww_history_query(ww_history_t *h, const char *id, ww_hmetric_t m, time_t from,
-		      time_t to, unsigned max_points, ww_hpoint_t **out)
-{
-	ww_hpoint_t *raw = NULL, *pts;
-	long n;
-	int known;
-
-	*out = NULL;
-	if (m < 0 || m >= WW_HM_MAX || to < from || !max_points)
-		return -EINVAL;
-	pthread_mutex_lock(&h->lock);
-	known = drive_known(h, id);
-	n = known < 0 ? known : !known ? -ENOENT : query_points(h, id, m, from, to, &raw);
-	pthread_mutex_unlock(&h->lock);
-	if (n < 0 || (unsigned long)n <= max_points) {
-		*out = raw;
-		return n;
-	}
-	pts = calloc(max_points, sizeof(*pts));
-	if (!pts) {
-		free(raw);
+	d = ww_hist_drive_locked(h, id, true);
+	np = grow(h->pp, &h->cap_pp, h->n_pp, sizeof(*h->pp));
+	if (np)
+		h->pp = np;
+	if (!d || !np) {
+		pthread_mutex_unlock(&h->lock);
 		return -ENOMEM;
 	}
-	n = (long)bucket(raw, (size_t)n, m, from, to, max_points, pts);
-	free(raw);
-	*out = pts;
-	return n;
+	h->pp[h->n_pp].d = d;
+	h->pp[h->n_pp].t = now;
+	h->pp[h->n_pp++].p = *p;
+	return after_queue(h, now);
 }

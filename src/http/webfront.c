@@ -51,18 +51,20 @@ struct fleet_job {
 
 #define WW_FLEET_MAX_JOBS 4
 
-static MHD_RESULT reply(struct MHD_Connection *c, unsigned status, const char *type,
-			char *body, size_t len, bool auth_fail)
+/* queue response r (NULL: out of memory) with our headers, and drop it */
+static MHD_RESULT queue(struct MHD_Connection *c, unsigned status, const char *type,
+			struct MHD_Response *r, bool auth_fail, const char *encoding)
 {
-	struct MHD_Response *r = MHD_create_response_from_buffer(len, body, MHD_RESPMEM_MUST_FREE);
 	MHD_RESULT ret;
 
-	if (!r) {
-		free(body);
+	if (!r)
 		return MHD_NO;
-	}
 	MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, type);
 	MHD_add_response_header(r, MHD_HTTP_HEADER_CACHE_CONTROL, "no-store");
+	if (encoding) {
+		MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_ENCODING, encoding);
+		MHD_add_response_header(r, MHD_HTTP_HEADER_VARY, "Accept-Encoding");
+	}
 	if (status == MHD_HTTP_METHOD_NOT_ALLOWED)
 		MHD_add_response_header(r, MHD_HTTP_HEADER_ALLOW, "GET, HEAD");
 	if (auth_fail)
@@ -71,6 +73,53 @@ static MHD_RESULT reply(struct MHD_Connection *c, unsigned status, const char *t
 		ret = MHD_queue_response(c, status, r);
 	MHD_destroy_response(r);
 	return ret;
+}
+
+static MHD_RESULT reply_enc(struct MHD_Connection *c, unsigned status, const char *type,
+			    char *body, size_t len, bool auth_fail, const char *encoding)
+{
+	struct MHD_Response *r = MHD_create_response_from_buffer(len, body, MHD_RESPMEM_MUST_FREE);
+
+	if (!r)
+		free(body);
+	return queue(c, status, type, r, auth_fail, encoding);
+}
+
+static MHD_RESULT reply(struct MHD_Connection *c, unsigned status, const char *type,
+			char *body, size_t len, bool auth_fail)
+{
+	return reply_enc(c, status, type, body, len, auth_fail, NULL);
+}
+
+/* bodies this large are sent gzipped to a client that accepts it */
+#define GZIP_MIN_BYTES 1024
+
+/* r's body, gzipped when the client accepts it (the compressed form of an
+ * unchanged body is kept: gzip.c) */
+static MHD_RESULT reply_route(struct MHD_Connection *c, const char *path, ww_route_reply_t *r)
+{
+	struct MHD_Response *resp;
+	char *gz;
+	size_t gzlen;
+
+	if (r->status == MHD_HTTP_OK && r->len >= GZIP_MIN_BYTES &&
+	    ww_http_accepts_gzip(MHD_lookup_connection_value(c, MHD_HEADER_KIND,
+							     MHD_HTTP_HEADER_ACCEPT_ENCODING)) &&
+	    ww_http_gzip(path, r->body, r->len, &gz, &gzlen) == 0) {
+		if (r->release)
+			r->release(r->release_arg);
+		else
+			free(r->body);
+		return reply_enc(c, r->status, r->type, gz, gzlen, false, "gzip");
+	}
+	if (!r->release)
+		return reply(c, r->status, r->type, r->body, r->len, false);
+	/* the render cache's buffer, given back when MHD has sent it */
+	resp = MHD_create_response_from_buffer_with_free_callback_cls(r->len, r->body, r->release,
+								       r->release_arg);
+	if (!resp)
+		r->release(r->release_arg);
+	return queue(c, r->status, r->type, resp, false, NULL);
 }
 
 static MHD_RESULT text(struct MHD_Connection *c, unsigned status, const char *t, bool auth_fail)
@@ -246,19 +295,20 @@ static MHD_RESULT handle(void *cls, struct MHD_Connection *c, const char *url,
 	}
 	if (!ww_route_path_valid(path))
 		return text(c, MHD_HTTP_NOT_FOUND, "not found\n", false);
+	memset(&r, 0, sizeof(r));
 	rc = w->fetch(w->ctx, &w->conf, path, &r);
 	if (rc < 0) {
 		ww_log(WW_LOG_WARNING, "collector at %s: %s", w->conf.socket_path, strerror(-rc));
 		return text(c, MHD_HTTP_SERVICE_UNAVAILABLE, "collector unavailable\n", false);
 	}
-	return reply(c, r.status, r.type, r.body, r.len, false);
+	return reply_route(c, path, &r);
 }
 
 int ww_webfront_fetch_store(void *ctx, const ww_conf_t *conf, const char *path,
 			    ww_route_reply_t *r)
 {
 	(void)conf;
-	return ww_route_render(ctx, path, time(NULL), r);
+	return ww_route_render_shared(ctx, path, time(NULL), r);
 }
 
 /* At most 128 connections, 16 from one address: the 15 s timeout is for

@@ -297,6 +297,26 @@ unsigned ww_poller_busy(ww_poller_t *p)
 	return n;
 }
 
+double ww_poller_next_tick(ww_poller_t *p)
+{
+	double now = sched_now(p), next = p->next_discover;
+
+	pthread_mutex_lock(&p->lock);
+	for (size_t i = 0; i < p->n; i++) {
+		const struct pdrive *pd = &p->drives[i];
+
+		if (pd->in_flight) {
+			if (pd->running && !pd->hung && pd->started + p->cfg.hung_after_s < next)
+				next = pd->started + p->cfg.hung_after_s;
+			continue;
+		}
+		if (pd->listed && pd->d.protocol != WW_PROTO_NONE && pd->next_due < next)
+			next = pd->next_due;
+	}
+	pthread_mutex_unlock(&p->lock);
+	return next > now ? next - now : 0;
+}
+
 ww_poller_t *ww_poller_start(const ww_poller_cfg_t *cfg, ww_store_t *store)
 {
 	ww_poller_t *p = calloc(1, sizeof(*p));

@@ -21,11 +21,11 @@ struct collector {
 	ww_ipc_server_t *ipc;
 };
 
-static void collector_tick(void *ctx)
+static double collector_tick(void *ctx)
 {
 	struct collector *c = ctx;
 
-	ww_runtime_tick(c->rt);
+	return ww_runtime_tick(c->rt);
 }
 
 /* a new socket path is bound before the old one is let go: a failure keeps
@@ -90,6 +90,7 @@ int ww_collector_main(int argc, char **argv)
 		free(c);
 		return rc == -EINVAL ? 2 : 1;
 	}
+	ww_service_setup_memory();
 	sigs = ww_service_block_signals();
 	/* the collector has no network: wearwatch-notify.service runs [notify]
 	 * exec on what it queues (docs/security.md) */

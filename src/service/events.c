@@ -111,6 +111,14 @@ void ww_events_reap(unsigned timeout_s)
 	}
 }
 
+bool ww_events_running(void)
+{
+	for (int i = 0; i < MAX_CHILDREN; i++)
+		if (children[i].pid)
+			return true;
+	return false;
+}
+
 int ww_events_wait(pid_t pid, unsigned timeout_s, char *desc, size_t len)
 {
 	const struct timespec tick = { 0, 20 * 1000 * 1000 };

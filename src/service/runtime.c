@@ -1,6 +1,8 @@
 /* Collecting half of the service (see runtime.h): what `collector` and
  * `serve` used to set up separately, in one place. */
 #include <errno.h>
+#include <malloc.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,6 +35,7 @@ struct ww_runtime {
 	ww_endurance_svc_t *endurance;
 	ww_events_t *events;
 	ww_snapshot_t *prev;
+	bool woken;            /* a wake is pending for the next tick (atomic) */
 };
 
 int ww_runtime_check_conf(const ww_conf_t *c, char *err, size_t errlen)
@@ -148,6 +151,16 @@ static int discover_filtered(const char *sysroot, const char *const *include, ww
 	return k;
 }
 
+/* whether the default or a [drive] section probes */
+static bool probes_wanted(const struct gen *g)
+{
+	bool any = g->conf.probe.enabled;
+
+	for (size_t i = 0; i < g->conf.n_drives && !any; i++)
+		any = g->policy[i].enabled;
+	return any;
+}
+
 static const ww_probe_policy_t *policy_of(void *ctx, const ww_drive_t *drv)
 {
 	ww_runtime_t *rt = ctx;
@@ -178,6 +191,21 @@ static void configure_events(ww_runtime_t *rt, const ww_conf_t *c)
 			    c->notify_flap_window_s);
 }
 
+/* The poller's hook: history and endurance, then wake the main loop for
+ * the events of this collection (and to sleep until the drive is due). */
+static void after_collect(void *arg, ww_store_t *store, const ww_drive_t *d, int rc,
+			  time_t now)
+{
+	ww_runtime_t *rt = arg;
+
+	if (rt->endurance)
+		ww_endurance_after_collect(rt->endurance, store, d, rc, now);
+	/* one wake per tick: every signal wakes the main thread, even one
+	 * that is folded into the coming tick */
+	if (!__atomic_exchange_n(&rt->woken, true, __ATOMIC_ACQ_REL))
+		ww_service_wake();
+}
+
 static ww_poller_t *start_poller(ww_runtime_t *rt)
 {
 	const ww_conf_t *c = &rt->gen->conf;
@@ -194,10 +222,8 @@ static ww_poller_t *start_poller(ww_runtime_t *rt)
 	cfg.discover = discover_filtered;
 	if (rt->opts.replay)
 		cfg.collect = ww_replay_collect_fn;
-	if (rt->endurance) {
-		cfg.after_collect = ww_endurance_after_collect;
-		cfg.after_collect_arg = rt->endurance;
-	}
+	cfg.after_collect = after_collect;
+	cfg.after_collect_arg = rt;
 	return ww_poller_start(&cfg, rt->store);
 }
 
@@ -224,14 +250,33 @@ static ww_endurance_svc_t *start_endurance(const ww_conf_t *c, ww_endurance_opts
 	return ww_endurance_serve_start(o);
 }
 
+/* The probe thread, when the default or a [drive] section probes (at
+ * start, or at the reload that first asks for probes): without it an
+ * unprobed service has no thread waking every few hundred milliseconds. */
+static void start_probes(ww_runtime_t *rt)
+{
+	ww_probe_sched_cfg_t pcfg;
+	int rc = 0;
+
+	if (rt->probe || !probes_wanted(rt->gen))
+		return;
+	memset(&pcfg, 0, sizeof(pcfg));
+	pcfg.sysroot = rt->gen->conf.sysroot;
+	pcfg.policy = rt->gen->conf.probe;
+	pcfg.lookup = policy_of;
+	pcfg.lookup_ctx = rt;
+	pcfg.after_burst = ww_endurance_probe_burst; /* burst summaries into history */
+	pcfg.after_burst_arg = rt->endurance;
+	rt->probe = ww_probe_sched_start(&pcfg, rt->store, &rc);
+	if (!rt->probe && rc)
+		ww_log(WW_LOG_WARNING, "latency probes not started: %s", strerror(-rc));
+}
+
 ww_runtime_t *ww_runtime_start(const ww_conf_t *c, ww_runtime_opts_t *o, char *err,
 			       size_t errlen)
 {
 	ww_runtime_t *rt = calloc(1, sizeof(*rt));
 	ww_endurance_opts_t defaults = { 0 };
-	ww_probe_sched_cfg_t pcfg;
-	int rc = 0;
-
 	if (!rt || ww_runtime_check_conf(c, err, errlen))
 		goto fail;
 	rt->opts = *o;
@@ -260,16 +305,7 @@ ww_runtime_t *ww_runtime_start(const ww_conf_t *c, ww_runtime_opts_t *o, char *e
 		snprintf(err, errlen, "cannot start reader threads");
 		goto fail;
 	}
-	memset(&pcfg, 0, sizeof(pcfg));
-	pcfg.sysroot = c->sysroot;
-	pcfg.policy = rt->gen->conf.probe;
-	pcfg.lookup = policy_of;
-	pcfg.lookup_ctx = rt;
-	pcfg.after_burst = ww_endurance_probe_burst; /* burst summaries into history */
-	pcfg.after_burst_arg = rt->endurance;
-	rt->probe = ww_probe_sched_start(&pcfg, rt->store, &rc);
-	if (!rt->probe && rc)
-		ww_log(WW_LOG_WARNING, "latency probes not started: %s", strerror(-rc));
+	start_probes(rt);
 	ww_poller_tick(rt->poller); /* the first discovery and reads are queued */
 	return rt;
 fail:
@@ -306,20 +342,29 @@ static void status(ww_store_t *store)
 	ww_snapshot_release(s);
 }
 
-void ww_runtime_tick(ww_runtime_t *rt)
+double ww_runtime_tick(ww_runtime_t *rt)
 {
 	ww_snapshot_t *cur;
 
+	__atomic_store_n(&rt->woken, false, __ATOMIC_RELEASE);
 	ww_poller_tick(rt->poller);
 	cur = ww_store_acquire(rt->store);
 	/* every tick: a drive whose state did not change costs a comparison,
 	 * and a flapping drive's summary is due when its window ends */
 	ww_events_update(rt->events, rt->endurance, rt->prev, cur, time(NULL));
-	if (!rt->prev || cur->generation != rt->prev->generation)
+	if (!rt->prev || cur->generation != rt->prev->generation) {
 		status(rt->store);
+		/* what this round's reads freed in the middle of the heap goes
+		 * back to the kernel (once per change, a fraction of a
+		 * millisecond), instead of staying resident until reused */
+		malloc_trim(0);
+	}
 	ww_snapshot_release(rt->prev);
 	rt->prev = cur;
 	ww_events_reap(rt->gen->conf.notify_timeout_s);
+	/* a notification program still running is reaped within a second;
+	 * else until the poller has work (just after: it compares with >) */
+	return ww_events_running() ? 1.0 : ww_poller_next_tick(rt->poller) + 0.01;
 }
 
 static bool poll_differs(const ww_conf_t *a, const ww_conf_t *b)
@@ -396,6 +441,7 @@ int ww_runtime_reload(ww_runtime_t *rt, const ww_conf_t *c)
 	drop_excluded(rt, &g->conf);
 	apply_smartctl(&rt->opts, c);
 	ww_store_set_retention(rt->store, c->missing_retention_s);
+	start_probes(rt);
 	if (restart) {
 		/* the store (and history) stay; only the scheduler restarts */
 		rt->poller = start_poller(rt);
@@ -412,6 +458,9 @@ void ww_runtime_stop(ww_runtime_t *rt)
 		return;
 	ww_snapshot_release(rt->prev);
 	ww_probe_sched_stop(rt->probe);
+	/* the samples kept in memory go to the file now, even if a stuck read
+	 * keeps the rest below from being freed */
+	ww_history_flush(ww_endurance_history(rt->endurance));
 	if (rt->poller && !ww_poller_stop(rt->poller, 5)) {
 		ww_log(WW_LOG_WARNING, "a device read is still outstanding; exiting without waiting");
 		return;

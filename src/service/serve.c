@@ -202,11 +202,11 @@ static int parse_flags(struct serve *s, int argc, char **argv)
 	return bad ? 2 + 1 : 0;
 }
 
-static void serve_tick(void *ctx)
+static double serve_tick(void *ctx)
 {
 	struct serve *s = ctx;
 
-	ww_runtime_tick(s->rt);
+	return ww_runtime_tick(s->rt);
 }
 
 /* file and flags again; nothing changes unless all of it is valid; the
@@ -250,6 +250,7 @@ static int serve(struct serve *s, int argc, char **argv)
 	}
 	/* signals are taken synchronously by the main loop; every thread
 	 * created from here on inherits the mask */
+	ww_service_setup_memory();
 	sigs = ww_service_block_signals();
 	s->rt = ww_runtime_start(&s->conf, &s->ro, err, sizeof(err));
 	if (!s->rt) {

@@ -1,4 +1,4 @@
-/* Endurance service (contract in endurance.h). */
+/* Endurance service (contract in store.h). */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,6 +21,7 @@ struct ww_endurance_svc {
 	pthread_mutex_t lock;
 	struct entry *v;           /* sorted by id: a lookup is a binary search */
 	size_t n, cap;
+	uint64_t generation;       /* results published */
 };
 
 static ww_endurance_svc_t *global_svc;
@@ -94,7 +95,9 @@ void ww_endurance_compute_state(ww_endurance_svc_t *s, const ww_drive_state_t *s
 	const ww_health_t *h = st->has_health ? &st->health : NULL;
 	const char *model = h && h->model[0] ? h->model : st->drive.sysfs_model;
 	const char *serial = h && h->serial[0] ? h->serial : st->drive.sysfs_serial;
-	ww_sample_t base[WW_WIN_MAX], last;
+	/* the windows and, last, the 24 h baseline ww_history_windows gives */
+	ww_sample_t base[WW_WIN_MAX + 1], last;
+	bool has[WW_WIN_MAX + 1];
 	ww_model_in_t in = { 0 };
 
 	in.h = h;
@@ -108,10 +111,10 @@ void ww_endurance_compute_state(ww_endurance_svc_t *s, const ww_drive_state_t *s
 	if (!latest && s->hist && ww_history_latest(s->hist, st->drive.id, &last) == 1)
 		latest = &last;
 	in.latest = latest;
-	if (latest && s->hist) {
+	/* baselines from the history's memory: no query per collection */
+	if (latest && s->hist && ww_history_windows(s->hist, st->drive.id, now, base, has) == 0) {
 		for (int w = 0; w < WW_WIN_MAX; w++)
-			if (ww_history_baseline(s->hist, st->drive.id, latest->segment,
-						now - (time_t)ww_window_days[w] * WW_DAY_S, &base[w]) == 1)
+			if (has[w])
 				in.base[w] = &base[w];
 	}
 	ww_model_compute(&in, now, out);
@@ -185,6 +188,7 @@ static void publish(ww_endurance_svc_t *s, const ww_drive_t *d, const ww_enduran
 		if (h)
 			ww_verdict_remember(&x->mem, h, t, cfg ? cfg->increase_window_s : 86400);
 	}
+	s->generation++;
 	pthread_mutex_unlock(&s->lock);
 }
 
@@ -204,21 +208,33 @@ bool ww_endurance_get(ww_endurance_svc_t *s, const char *id, ww_endurance_t *out
 	return found;
 }
 
+uint64_t ww_endurance_generation(ww_endurance_svc_t *s)
+{
+	uint64_t g;
+
+	if (!s)
+		return 0;
+	pthread_mutex_lock(&s->lock);
+	g = s->generation;
+	pthread_mutex_unlock(&s->lock);
+	return g;
+}
+
 void ww_endurance_after_collect(void *arg, ww_store_t *store, const ww_drive_t *d, int rc,
 				time_t now)
 {
 	ww_endurance_svc_t *s = arg;
-	ww_snapshot_t *snap;
-	const ww_drive_state_t *st;
+	ww_drive_state_t *st;
 	ww_sample_t latest, *lp = NULL;
 	ww_endurance_t *e;
 
 	if (!s || !store || !d)
 		return;
-	snap = ww_store_acquire(store);
-	st = ww_snapshot_find(snap, d->id);
+	/* this drive's state only: acquiring a snapshot here would publish the
+	 * store's working copy, and the next update would copy every drive */
+	st = malloc(sizeof(*st));
 	e = malloc(sizeof(*e));
-	if (st && e) {
+	if (st && e && ww_store_get(store, d->id, st) == 0) {
 		if (rc == 0 && st->has_health && s->hist &&
 		    ww_history_append(s->hist, d->id, &st->health, st->present, now, &latest) == 0)
 			lp = &latest;
@@ -226,7 +242,7 @@ void ww_endurance_after_collect(void *arg, ww_store_t *store, const ww_drive_t *
 		publish(s, &st->drive, e, rc == 0 && st->has_health ? &st->health : NULL, now);
 	}
 	free(e);
-	ww_snapshot_release(snap);
+	free(st);
 }
 
 void ww_endurance_probe_burst(void *svc, const char *id, const ww_hprobe_t *p, time_t now)

@@ -137,7 +137,12 @@ static void writer(const char *p, int fd, long start)
 	static ww_health_t h;
 	ww_history_t *db;
 
-	if (ww_history_open(p, NULL, &db, NULL, 0) < 0)
+	/* each sample committed before it is reported (the default keeps
+	 * samples in memory for WW_HISTORY_COMMIT_S); raw samples kept 10 years,
+	 * so thinning leaves every one of the minutes written here */
+	ww_history_cfg_t cfg = { .commit_each = true, .raw_s = 3650ull * DAY };
+
+	if (ww_history_open(p, &cfg, &db, NULL, 0) < 0)
 		_exit(2);
 	for (long i = start;; i++) {
 		rec(&h, (uint64_t)i * 4096, (uint64_t)i * 60);

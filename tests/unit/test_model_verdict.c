@@ -303,5 +303,5 @@ int main(void)
 	test_config();
 	test_conf_keys();
 	test_docs();
-	return ww_test_done("test_verdict");
+	return ww_test_done("test_model_verdict");
 }
