@@ -150,9 +150,57 @@ static void test_many_drives(void)
 	ww_store_free(store);
 }
 
+static int one_discover(const char *sysroot, const char *const *include, ww_drive_t **list)
+{
+	ww_drive_t *out = calloc(1, sizeof(*out));
+
+	if (!out)
+		return -ENOMEM;
+	snprintf(out->id, sizeof(out->id), "solo");
+	out->protocol = WW_PROTO_SCSI;
+	*list = out;
+	return 1;
+}
+
+/* what the main loop sleeps on: the drive is due one interval after its read
+ * ended, then the next rediscovery; a tick just after that reads it again */
+static void test_next_tick(void)
+{
+	ww_store_t *store = ww_store_new(0);
+	ww_poller_cfg_t cfg = {
+		.sysroot = "", .interval_s = 60, .interval_rotational_s = 600, .rediscover_s = 3600,
+		.workers = 1, .hung_after_s = 30, .discover = one_discover, .collect = quick_collect,
+		.clock = fake_clock,
+	};
+	ww_poller_t *p = ww_poller_start(&cfg, store);
+	ww_snapshot_t *s;
+
+	CHECK(p != NULL);
+	if (!p)
+		return;
+	ww_poller_tick(p);                /* discovery, first read queued */
+	CHECK(settle(p, 0, 0));
+	CHECK(ww_poller_next_tick(p) > 59.999 && ww_poller_next_tick(p) < 60.001);
+	step(30);
+	CHECK(ww_poller_next_tick(p) > 29.999 && ww_poller_next_tick(p) < 30.001);
+	ww_poller_tick(p);                /* nothing due: no read */
+	CHECK_EQ_U64(ww_poller_busy(p), 0);
+	step(30.01);
+	CHECK_EQ_I64((long long)ww_poller_next_tick(p), 0);
+	ww_poller_tick(p);                /* due: read again */
+	CHECK(settle(p, 0, 0));
+	s = ww_store_acquire(store);
+	CHECK(state(s, "solo") && state(s, "solo")->collections_total == 2);
+	ww_snapshot_release(s);
+	CHECK(ww_poller_next_tick(p) > 59.999 && ww_poller_next_tick(p) < 60.001);
+	CHECK(ww_poller_stop(p, 5));
+	ww_store_free(store);
+}
+
 int main(void)
 {
 	test_many_drives();
+	test_next_tick();
 	ww_store_t *store = ww_store_new(0);
 	ww_poller_cfg_t cfg = {
 		.sysroot = "", .interval_s = 1, .interval_rotational_s = 1, .rediscover_s = 60,
