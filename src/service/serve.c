@@ -40,7 +40,8 @@ static void usage(FILE *f)
 		"  --workers N                     device reader threads (default 4)\n"
 		"  --include NAME                  also monitor block device NAME (dm-*, md*, loop*); repeatable\n"
 		"  --replay DIR                    serve the drives captured in DIR and its subdirectories\n"
-		"                                  (wearwatch capture) instead of live ones; repeatable\n"
+		"                                  (wearwatch capture) instead of live ones; repeatable; keeps\n"
+		"                                  no history unless --state-dir is given\n"
 		"  --smartctl DRIVE=TYPE           read DRIVE (id, sdX or /dev path) through smartctl -d TYPE; repeatable\n"
 		"  --help                          this text\n");
 	ww_probe_serve_usage(f);
@@ -106,6 +107,7 @@ struct serve {
 	ww_runtime_opts_t ro;
 	ww_runtime_t *rt;
 	ww_webfront_t *web;
+	bool state_dir_flag;   /* --state-dir given on the command line */
 };
 
 /* a configuration flag, re-spelled as --name VALUE for ww_conf_build() */
@@ -116,6 +118,8 @@ static int keep_conf_flag(struct serve *s, int c)
 
 		if (o->val != c)
 			continue;
+		if (!strcmp(o->name, "state-dir"))
+			s->state_dir_flag = true;
 		flag = malloc(strlen(o->name) + 3);
 		if (!flag)
 			return -ENOMEM;
@@ -244,6 +248,14 @@ static int serve(struct serve *s, int argc, char **argv)
 	s->ro.endurance = &s->end_opts;
 	if ((rc = parse_flags(s, argc, argv)))
 		return rc - 1;
+	/* recorded drives are no history of this machine's: without an
+	 * explicit --state-dir they would go into the installed collector's
+	 * database (state_directory, /var/lib/wearwatch by default) */
+	if (s->ro.replay && !s->state_dir_flag && !s->end_opts.no_history) {
+		s->end_opts.no_history = true;
+		ww_log(WW_LOG_INFO, "replay: no history kept (--state-dir DIR keeps the replayed "
+		       "drives' history in DIR/" WW_HISTORY_FILE ")");
+	}
 	if (ww_conf_build(&s->conf, s->cargc, s->cargv, err, sizeof(err))) {
 		fprintf(stderr, "wearwatch serve: %s\n", err);
 		return 2;
