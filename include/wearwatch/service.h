@@ -193,8 +193,10 @@ void ww_event_build(ww_event_t *e, const ww_event_drive_t *d, const ww_event_cha
 void ww_event_clear(ww_event_t *e);
 
 /** Start `prog` with the event's variables in its environment (stdin
- * /dev/null; PATH and the like kept, inherited WEARWATCH_* dropped). Returns
- * the pid or -errno. The caller reaps it (ww_events_reap or ww_events_wait). */
+ * /dev/null; PATH and the like kept, inherited WEARWATCH_* dropped), in a
+ * process group of its own (pgid = pid) so the timeout kills everything it
+ * started. Returns the pid or -errno. The caller reaps it (ww_events_reap or
+ * ww_events_wait). */
 pid_t ww_events_exec(const char *prog, const ww_event_t *ev);
 
 /** Queue the event in dir (created 0700) as one NUL-separated
@@ -226,8 +228,8 @@ int ww_events_update(ww_events_t *ev, ww_endurance_svc_t *svc, const ww_snapshot
  * start if it comes back. */
 void ww_events_forget(ww_events_t *ev, const char *id);
 
-/** Reap finished notification programs; kill those running longer than
- * timeout_s. Call from the main loop. */
+/** Reap finished notification programs; kill (SIGKILL to the process
+ * group) those running longer than timeout_s. Call from the main loop. */
 void ww_events_reap(unsigned timeout_s);
 
 /** How a notification program ended, from its waitpid() status: "exit 5",

@@ -31,6 +31,7 @@ pid_t ww_events_exec(const char *prog, const ww_event_t *ev)
 	char *envp[64 + WW_EVENT_MAX_VARS + 1], *argv[] = { (char *)prog, NULL };
 	size_t n = 0;
 	posix_spawn_file_actions_t fa;
+	posix_spawnattr_t attr;
 	pid_t pid;
 	int rc;
 
@@ -44,7 +45,14 @@ pid_t ww_events_exec(const char *prog, const ww_event_t *ev)
 	envp[n] = NULL;
 	posix_spawn_file_actions_init(&fa);
 	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-	rc = posix_spawn(&pid, prog, &fa, NULL, argv, envp);
+	/* its own process group (pgid = its pid): the timeout kills the group,
+	 * so what the program started (a shell's `sleep`, curl, sendmail) ends
+	 * with it instead of running on, re-parented to init */
+	posix_spawnattr_init(&attr);
+	posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP);
+	posix_spawnattr_setpgroup(&attr, 0);
+	rc = posix_spawn(&pid, prog, &fa, &attr, argv, envp);
+	posix_spawnattr_destroy(&attr);
 	posix_spawn_file_actions_destroy(&fa);
 	if (rc)
 		return -rc;
@@ -92,6 +100,9 @@ static int reap_slot(int i, unsigned timeout_s, bool *ok, char *desc, size_t len
 	ms = (long long)(now.tv_sec - children[i].t0.tv_sec) * 1000 +
 	     (now.tv_nsec - children[i].t0.tv_nsec) / 1000000;
 	if (timeout_s && !children[i].killed && ms >= (long long)timeout_s * 1000) {
+		/* the whole group (ww_events_exec made one per program); the
+		 * child itself too, should it have left the group */
+		kill(-children[i].pid, SIGKILL);
 		kill(children[i].pid, SIGKILL);
 		children[i].killed = true;
 	}

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <stdbool.h>
 #include <sys/stat.h>
+#include <signal.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -34,6 +35,8 @@ static int run(const char *const argv[])
 		dup2(pfd[1], 1);
 		dup2(pfd[1], 2);
 		close(pfd[0]);
+		close(pfd[1]); /* only 1 and 2 hold the pipe: a grandchild left
+				  running keeps run() waiting only through them */
 		execv(bin, (char *const *)argv);
 		_exit(127);
 	}
@@ -141,6 +144,60 @@ static void put(const char *path, const char *text, int mode)
 	chmod(path, (mode_t)mode);
 }
 
+/* true while pid runs (a zombie or a vanished process has ended) */
+static bool running(pid_t pid)
+{
+	char path[64], st = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	f = fopen(path, "r");
+	if (!f)
+		return false;
+	if (fscanf(f, "%*d (%*[^)]) %c", &st) != 1)
+		st = 0;
+	fclose(f);
+	return st && st != 'Z' && st != 'X';
+}
+
+/* The timeout ends what the program started too: a shell that runs
+ * `sleep 77` in the foreground (a grandchild of wearwatch) is killed with
+ * it, not left running re-parented to init. */
+static void test_notify_grandchild(const char *conf)
+{
+	char gc[128], pidf[128], text[512];
+	const struct timespec tick = { 0, 20 * 1000 * 1000 };
+	pid_t pid = 0;
+	FILE *f;
+
+	snprintf(gc, sizeof(gc), "%s/grandchild", tmp);
+	snprintf(pidf, sizeof(pidf), "%s/grandchild.pid", tmp);
+	/* the sleep's output away from run()'s pipe, which would otherwise
+	 * keep run() waiting for as long as it runs */
+	snprintf(text, sizeof(text), "#!/bin/sh\nsh -c 'echo $$ > %s; exec sleep 77' "
+		 ">/dev/null 2>&1\necho not reached\n", pidf);
+	put(gc, text, 0755);
+	{
+		const char *a[] = { bin, "notify-test", "--config", conf, "--notify-exec", gc, NULL };
+		CHECK_EQ_I64(run(a), 1);
+		CHECK(strstr(out, "grandchild: killed after the 1 s timeout") != NULL);
+	}
+	f = fopen(pidf, "r");
+	if (!f || fscanf(f, "%d", &pid) != 1)
+		pid = 0;
+	if (f)
+		fclose(f);
+	CHECK(pid > 0); /* the grandchild started */
+	/* SIGKILL is sent before notify-test returns; init reaps the orphan */
+	for (int i = 0; pid > 0 && i < 100 && running(pid); i++)
+		nanosleep(&tick, NULL);
+	CHECK(pid > 0 && !running(pid));
+	if (pid > 0 && running(pid)) {
+		fprintf(stderr, "  the grandchild `sleep 77` (pid %d) outlived the timeout\n", (int)pid);
+		kill(pid, SIGKILL);
+	}
+}
+
 /* notify-test: the program's real exit status, signal, and [notify] timeout */
 static void test_notify(void)
 {
@@ -183,6 +240,7 @@ static void test_notify(void)
 		CHECK_EQ_I64(run(a), 0);
 		CHECK_STR(out, "/bin/true: exit 0\n");
 	}
+	test_notify_grandchild(conf);
 }
 
 /* decode: --type checked, libscsicmd CSV lines, a useful "too short" */
