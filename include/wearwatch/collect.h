@@ -304,14 +304,20 @@ const char *ww_smartctl_type_for(const ww_drive_t *d);
  * ww_drive_t fields, one per line) and its sysfs runtime power status, so a
  * replayed drive goes through the same reader and decoders as the live one. */
 
-/** Capture drive d into DIR/<id>.capture (id with '/' replaced; redacted when
- * `redact`: the serial from sysfs and from the first read is replaced by 'X'
- * in facts, id and recorded bytes). Read-only: the same commands as a normal
- * read, nothing else; a runtime-suspended drive gets facts only. Writes the
- * file path to path_out (>= 512 bytes) when non-NULL. Returns what the read
- * returned (0, 1 standby/suspended, -errno) or -errno of the file. */
+/** Capture drive d into DIR/<id>.capture (DIR is created when its parent
+ * exists; id with '/' replaced; redacted when `redact`: the serial from
+ * sysfs and from the first read is replaced by 'X' in facts, id and
+ * recorded bytes). Read-only: the same commands as a normal read, nothing
+ * else; a runtime-suspended drive gets facts only. The file is created
+ * before any command is sent. Writes the file path to path_out (>= 512
+ * bytes) when non-NULL. *write_err (when non-NULL) is 0, or -errno when the
+ * file could not be created or written (then nothing is sent, or the broken
+ * file is removed). Returns what the read returned (0, 1
+ * standby/suspended, -errno), or *write_err when the file could not be
+ * created. */
 int ww_capture_drive(const char *sysroot, const ww_drive_t *d, const char *dir,
-		     bool redact, char *path_out, ww_health_t *h, ww_read_report_t *r);
+		     bool redact, char *path_out, int *write_err, ww_health_t *h,
+		     ww_read_report_t *r);
 
 /** Load the facts of a capture file into d. Returns 0, -ENOENT, -EINVAL. */
 int ww_replay_load_drive(const char *file, ww_drive_t *d);

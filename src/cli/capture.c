@@ -18,8 +18,9 @@ static const char usage_capture[] =
 	"`wearwatch show`. --redact replaces the serial number everywhere.\n"
 	"\n"
 	"exit status: 0 recorded (also when the drive was left alone in standby),\n"
-	"             2 usage error or no such drive, 3 read failed,\n"
-	"             4 no health interface (only the drive's facts recorded)\n";
+	"             2 usage error or no such drive, 3 read failed or the capture\n"
+	"             file could not be written, 4 no health interface (only the\n"
+	"             drive's facts recorded)\n";
 
 int ww_cli_capture(int argc, char **argv)
 {
@@ -30,7 +31,7 @@ int ww_cli_capture(int argc, char **argv)
 	ww_health_t *h;
 	ww_read_report_t *r;
 	char path[512];
-	int ret, err, code;
+	int ret, err, werr, code;
 
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
@@ -75,7 +76,12 @@ int ww_cli_capture(int argc, char **argv)
 		free(r);
 		return 3;
 	}
-	ret = ww_capture_drive(sysroot, d, dir, redact, path, h, r);
+	ret = ww_capture_drive(sysroot, d, dir, redact, path, &werr, h, r);
+	if (werr) {
+		fprintf(stderr, "wearwatch: cannot write %s: %s\n", path, strerror(-werr));
+		code = WW_EXIT_READ_FAILED;
+		goto out;
+	}
 	printf("%s: %zu commands recorded in %s%s\n", d->id, r->n_cmds, path,
 	       ret == 1 ? " (drive left alone: standby/suspended)" : "");
 	code = ret < 0 ? 3 : 0;
@@ -86,6 +92,7 @@ int ww_cli_capture(int argc, char **argv)
 	} else if (ret < 0) {
 		fprintf(stderr, "wearwatch: reading %s: %s\n", d->id, strerror(-ret));
 	}
+out:
 	free(all);
 	free(h);
 	free(r);

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "wearwatch/collect.h"
 #include "wearwatch/transport.h"
@@ -47,8 +48,23 @@ static void facts(FILE *f, const ww_drive_t *d, const char *runtime)
 			(unsigned long long)d->pcie_max_transfers, d->pcie_max_width);
 }
 
+/* Close the capture; a write that failed on the way (a full disk) or at
+ * the close sets *werr and removes the broken file. */
+static void close_capture(FILE *f, const char *path, int *werr)
+{
+	int err = ferror(f) ? -EIO : 0;
+
+	if (fclose(f) && !err)
+		err = -errno;
+	if (err) {
+		*werr = err;
+		unlink(path);
+	}
+}
+
 int ww_capture_drive(const char *sysroot, const ww_drive_t *d, const char *dir,
-		     bool redact, char *path_out, ww_health_t *h, ww_read_report_t *r)
+		     bool redact, char *path_out, int *write_err, ww_health_t *h,
+		     ww_read_report_t *r)
 {
 	ww_drive_t red = *d;
 	ww_xport_t live, cap;
@@ -56,8 +72,9 @@ int ww_capture_drive(const char *sysroot, const ww_drive_t *d, const char *dir,
 	char path[512], name[160];
 	bool suspended;
 	FILE *f;
-	int ret;
+	int ret, werr_local = 0, *werr = write_err ? write_err : &werr_local;
 
+	*werr = 0;
 	memset(h, 0, sizeof(*h));
 	memset(r, 0, sizeof(*r));
 	h->scsi.protocol_id = 0xff;
@@ -76,12 +93,14 @@ int ww_capture_drive(const char *sysroot, const ww_drive_t *d, const char *dir,
 	snprintf(path, sizeof(path), "%s/%s.capture", dir, name);
 	if (path_out)
 		snprintf(path_out, 512, "%s", path);
+	/* the file first: nothing is sent to a drive whose answers could
+	 * not be kept */
 	f = fopen(path, "w");
 	if (!f)
-		return -errno;
+		return (*werr = -errno);
 	facts(f, &red, suspended ? "suspended" : "active");
 	if (suspended) {
-		fclose(f);
+		close_capture(f, path, werr);
 		return 1;
 	}
 	memset(&live, 0, sizeof(live));
@@ -89,23 +108,23 @@ int ww_capture_drive(const char *sysroot, const ww_drive_t *d, const char *dir,
 	if (ret < 0 && d->protocol == WW_PROTO_NONE) {
 		fprintf(f, "# no health interface: %s\n",
 			d->no_health_reason ? d->no_health_reason : "none known for this device");
-		fclose(f);
+		close_capture(f, path, werr);
 		return ret;
 	}
 	if (ret < 0) {
 		fprintf(f, "# open %s failed: %s\n", d->cmd_path, strerror(-ret));
-		fclose(f);
+		close_capture(f, path, werr);
 		return ret;
 	}
 	ret = ww_xport_capture_wrap(&live, f, redact ? serials : NULL, &cap);
 	if (ret < 0) {
 		ww_xport_close(&live);
-		fclose(f);
+		close_capture(f, path, werr);
 		return ret;
 	}
 	ret = ww_collect_on_xport(&cap, d, h, r);
 	ww_xport_close(&cap);
-	fclose(f);
+	close_capture(f, path, werr);
 	return ret;
 }
 

@@ -109,6 +109,23 @@ static void test_device_forms(void)
 		CHECK(strstr(slurp(file), "\n# no health interface: virtio-blk has no health interface\n") != NULL);
 		CHECK(strstr(slurp(file), "# open  failed") == NULL);
 	}
+	{	/* a DIR that cannot be made (its parent is missing): said, exit 3,
+		 * no "0 commands recorded" for a file that was never written */
+		char bad[192], want[320];
+		const char *a[] = { bin, "capture", "vda", bad, "--sysroot", root, NULL };
+
+		snprintf(bad, sizeof(bad), "%s/missing/sub", tmp);
+		snprintf(want, sizeof(want), "wearwatch: cannot write %s/virtio-overlayblk.capture: "
+			 "No such file or directory\n", bad);
+		CHECK_EQ_I64(run(a), 3);
+		CHECK_STR(out, want);
+		/* a DIR below a regular file: not writable, even for root */
+		snprintf(bad, sizeof(bad), "%s/virtio-overlayblk.capture/sub", dir);
+		snprintf(want, sizeof(want), "wearwatch: cannot write %s/virtio-overlayblk.capture: "
+			 "Not a directory\n", bad);
+		CHECK_EQ_I64(run(a), 3);
+		CHECK_STR(out, want);
+	}
 	{
 		const char *a[] = { bin, "capture", "/dev/sdz", dir, "--sysroot", root, NULL };
 		CHECK_EQ_I64(run(a), 2);
