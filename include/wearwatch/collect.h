@@ -77,9 +77,17 @@ int ww_collect_on_xport(ww_xport_t *x, const ww_drive_t *d, ww_health_t *h,
  * health interface, or the open's -errno. */
 int ww_collect_open(const char *sysroot, const ww_drive_t *d, ww_xport_t *x);
 
+/** The read of a drive with no health interface (d->protocol
+ * WW_PROTO_NONE: virtio, USB bridge, ...): nothing is sent and nothing is
+ * noted in r; h gets the protocol and what sysfs knew of the identity.
+ * Returns -EOPNOTSUPP. ww_collect_drive and a replayed capture of such a
+ * drive both end here. */
+int ww_collect_no_interface(const ww_drive_t *d, ww_health_t *h, ww_read_report_t *r);
+
 /** Read one drive once: checks runtime status, opens the right transport
  * read-only, dispatches by protocol, closes. Returns 0, 1 when the drive was
- * left alone because it is runtime-suspended or in standby, or -errno.
+ * left alone because it is runtime-suspended or in standby, -EOPNOTSUPP for
+ * a drive with no health interface (ww_collect_no_interface), or -errno.
  * sysroot is "" for the live system. */
 int ww_collect_drive(const char *sysroot, const ww_drive_t *d, ww_health_t *h,
 		     ww_read_report_t *r);
@@ -131,6 +139,11 @@ typedef struct ww_smartctl_info {
 	bool has_smart;         /* any health data: attributes, NVMe log, SCSI logs, smart_status */
 	bool standby;           /* the run stopped at a sleeping drive */
 	char message[160];      /* first smartctl.messages[].string, "" if none */
+	bool smartctl_json;     /* a top-level "smartctl" object with "version" or
+				   "exit_status": smartctl wrote it (not
+				   nvme-cli's or another tool's JSON) */
+	bool device_list;       /* a top-level "devices" array and no "device":
+				   `smartctl --scan -j` output, no drive's */
 	unsigned n_values;      /* normalised fields set (for reports) */
 } ww_smartctl_info_t;
 
@@ -319,11 +332,14 @@ int ww_capture_drive(const char *sysroot, const ww_drive_t *d, const char *dir,
 		     bool redact, char *path_out, int *write_err, ww_health_t *h,
 		     ww_read_report_t *r);
 
-/** Load the facts of a capture file into d. Returns 0, -ENOENT, -EINVAL. */
+/** Load the facts of a capture file into d (no_health_reason, when the
+ * capture has one, points to a copy kept for the life of the process).
+ * Returns 0, -ENOENT, -EINVAL. */
 int ww_replay_load_drive(const char *file, ww_drive_t *d);
 
 /** Read a captured drive through the replay transport. Returns as
- * ww_collect_drive (1 when recorded runtime-suspended or in standby);
+ * ww_collect_drive (1 when recorded runtime-suspended or in standby,
+ * -EOPNOTSUPP when recorded with no health interface);
  * h->backend = "replay". */
 int ww_replay_collect(const char *file, const ww_drive_t *d, ww_health_t *h,
 		      ww_read_report_t *r);
@@ -340,6 +356,10 @@ int ww_replay_add(const char *dir);
  * the caller frees it; sysroot, include ignored). Returns the count or
  * -ENOMEM. */
 int ww_replay_discover(const char *sysroot, const char *const *include, ww_drive_t **out);
+
+/** The capture file a registered drive id is read from (a path as
+ * ww_replay_add found it), or NULL. */
+const char *ww_replay_file(const char *id);
 
 /** ww_collect_fn: reads a registered drive from its capture. -ENOENT when d
  * is not a registered capture. */

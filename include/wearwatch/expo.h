@@ -20,7 +20,11 @@ char *ww_json_render_health(const ww_drive_t *d, const ww_health_t *h,
 
 /** Human-readable text of the same, for `wearwatch show` and `decode`: the
  * verdict first (status, then each reason's severity, sentence, code and
- * source). Writes to f. v may be NULL. */
+ * source), the drive and its identity; then the health sections and the
+ * commands sent, except for a drive with no health interface (d->protocol
+ * WW_PROTO_NONE, found by discovery or recorded in a capture: nothing was
+ * sent) and, for a drive left alone, one "not read" line instead of the
+ * sections. Writes to f. v may be NULL. */
 #include <stdio.h>
 void ww_text_render_health(FILE *f, const ww_drive_t *d, const ww_health_t *h,
 			   const ww_read_report_t *r, const ww_verdict_t *v);

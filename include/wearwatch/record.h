@@ -231,6 +231,9 @@ typedef struct ww_ata {
 	ww_ata_attr_t attrs[WW_ATA_MAX_ATTRS];
 	size_t n_attrs;
 	bool smart_supported, smart_enabled;
+	bool smart_support_known;         /* the two above were read (IDENTIFY
+					     words 82/85, or smartctl's JSON);
+					     false for a lone SMART page */
 	bool smart_data_checksum_ok, thresholds_checksum_ok, has_thresholds;
 	bool gp_log_supported;            /* IDENTIFY word 84 bit 5 / 87 bit 5 */
 	bool devstat_supported;           /* log 04h listed in the GP log directory */

@@ -23,7 +23,7 @@ static const struct command {
 	  ww_cli_probe },
 	{ "capture", "capture DEVICE DIR [--redact]",
 	  "record every command and answer (read-only)", ww_cli_capture },
-	{ "decode", "decode FILE [--json] [--type T]",
+	{ "decode", "decode FILE|DIR [--json] [--type T]",
 	  "health record of a capture, blob, trace, JSON or page", ww_cli_decode },
 	{ "verify", "verify DEVICE [-d TYPE]", "native read and smartctl side by side",
 	  ww_cli_verify },
@@ -51,6 +51,12 @@ bool ww_cli_wants_help(int argc, char **argv)
 		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
 			return true;
 	return false;
+}
+
+void ww_cli_say_no_health(const ww_drive_t *d)
+{
+	fprintf(stderr, "wearwatch: %s: not monitored: %s\n", d->id,
+		d->no_health_reason ? d->no_health_reason : "no health interface known for this device");
 }
 
 int ww_cli_parse_opts(int argc, char **argv, ww_cli_opts_t *o, const char *usage_text)

@@ -54,6 +54,11 @@ const ww_drive_t *ww_cli_lookup_drive(const char *sysroot, const char *want,
 int ww_cli_verdict(const char *config, const ww_drive_t *d, const ww_health_t *h, int rc,
 		   ww_verdict_t *v);
 
+/** Say on stderr that d has no health interface, in discovery's words:
+ * "wearwatch: dev-vda: not monitored: virtio-blk has no health interface"
+ * (show, decode of such a capture; exit status WW_EXIT_NO_HEALTH). */
+void ww_cli_say_no_health(const ww_drive_t *d);
+
 /* the subcommands, one file each */
 int ww_cli_scan(int argc, char **argv);
 int ww_cli_show(int argc, char **argv);

@@ -91,10 +91,10 @@ int ww_cli_show(int argc, char **argv)
 	if (ret == 1)
 		fprintf(stderr, "wearwatch: %s left alone: %s\n", x->id,
 			r->standby ? "drive is in standby (not woken)" : "device is runtime-suspended");
+	else if (code == WW_EXIT_NO_HEALTH)
+		ww_cli_say_no_health(x);
 	else if (ret < 0)
-		fprintf(stderr, "wearwatch: reading %s failed: %s%s%s\n", x->id, strerror(-ret),
-			x->protocol == WW_PROTO_NONE ? " - " : "",
-			x->protocol == WW_PROTO_NONE && x->no_health_reason ? x->no_health_reason : "");
+		fprintf(stderr, "wearwatch: reading %s failed: %s\n", x->id, strerror(-ret));
 out:
 	free(h);
 	free(r);

@@ -76,6 +76,15 @@ int ww_collect_open(const char *sysroot, const ww_drive_t *d, ww_xport_t *x)
 					    : ww_xport_open_sg(node, x);
 }
 
+int ww_collect_no_interface(const ww_drive_t *d, ww_health_t *h, ww_read_report_t *r)
+{
+	/* not a command: nothing is noted in r (no "commands sent") */
+	(void)r;
+	h->protocol = WW_PROTO_NONE;
+	fill_from_sysfs(d, h);
+	return -EOPNOTSUPP;
+}
+
 int ww_collect_drive(const char *sysroot, const ww_drive_t *d, ww_health_t *h,
 		     ww_read_report_t *r)
 {
@@ -101,11 +110,8 @@ int ww_collect_drive(const char *sysroot, const ww_drive_t *d, ww_health_t *h,
 		return 1;
 	}
 
-	if (!has_health_interface(d)) {
-		note(r, "no health interface", WW_CMD_UNSUPPORTED, 0);
-		fill_from_sysfs(d, h);
-		return -EOPNOTSUPP;
-	}
+	if (!has_health_interface(d))
+		return ww_collect_no_interface(d, h, r);
 	ret = ww_collect_open(sysroot, d, &x);
 	if (ret < 0) {
 		char what[48];

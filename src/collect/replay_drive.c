@@ -1,6 +1,7 @@
 /* Capture and replay of whole drives (see replay_drive.h). */
 #include <dirent.h>
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,6 +35,8 @@ static void facts(FILE *f, const ww_drive_t *d, const char *runtime)
 		fprintf(f, "fact namespace %s\n", d->namespaces[i]);
 	fprintf(f, "fact transport %s\nfact protocol %s\nfact rotational %d\n",
 		ww_transport_name(d->transport), ww_protocol_name(d->protocol), d->rotational);
+	if (d->protocol == WW_PROTO_NONE && d->no_health_reason)
+		fprintf(f, "fact no_health_reason %s\n", d->no_health_reason);
 	fprintf(f, "fact capacity_bytes %llu\nfact logical_block_bytes %u\n"
 		   "fact physical_block_bytes %u\n",
 		(unsigned long long)d->capacity_bytes, d->logical_block_bytes,
@@ -128,6 +131,28 @@ int ww_capture_drive(const char *sysroot, const ww_drive_t *d, const char *dir,
 	return ret;
 }
 
+/* Discovery's no-health reasons are static strings that every copy of a
+ * ww_drive_t points to; a capture's is kept once per distinct text for the
+ * life of the process (captures hold a handful). */
+static const char *intern_reason(const char *text)
+{
+	static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+	static struct kept { struct kept *next; char text[]; } *kept;
+	struct kept *k;
+	size_t n = strlen(text);
+
+	pthread_mutex_lock(&lock);
+	for (k = kept; k && strcmp(k->text, text); k = k->next)
+		;
+	if (!k && (k = malloc(sizeof(*k) + n + 1))) {
+		memcpy(k->text, text, n + 1);
+		k->next = kept;
+		kept = k;
+	}
+	pthread_mutex_unlock(&lock);
+	return k ? k->text : NULL;
+}
+
 static int enum_by_name(const char *v, bool proto)
 {
 	int max = proto ? WW_PROTO_MAX : WW_TRANSPORT_MAX;
@@ -182,6 +207,8 @@ static int load_facts(const char *file, ww_drive_t *d, char *runtime, size_t rle
 			d->physical_block_bytes = (uint32_t)strtoul(v, NULL, 10);
 		else if (!strcmp(k, "runtime_status"))
 			snprintf(runtime, rlen, "%s", v);
+		else if (!strcmp(k, "no_health_reason") && *v)
+			d->no_health_reason = intern_reason(v);
 		else if (!strcmp(k, "pcie_link")) {
 			unsigned long long ct = 0, mt = 0;
 			unsigned cw = 0, mw = 0;
@@ -225,6 +252,11 @@ int ww_replay_collect(const char *file, const ww_drive_t *d, ww_health_t *h,
 	if (!strcmp(rt, "suspended")) {
 		r->runtime_suspended = true;
 		return 1; /* recorded runtime-suspended: not touched live either */
+	}
+	if (d->protocol == WW_PROTO_NONE) {
+		ret = ww_collect_no_interface(d, h, r); /* nothing was sent live either */
+		h->backend = "replay";
+		return ret;
 	}
 	ret = ww_xport_open_replay(file, &x, &bad);
 	if (ret < 0)
@@ -328,6 +360,14 @@ int ww_replay_discover(const char *sysroot, const char *const *include, ww_drive
 		return -ENOMEM;
 	memcpy(*out, ww_replay_drives, ww_replay_n * sizeof(**out));
 	return (int)ww_replay_n;
+}
+
+const char *ww_replay_file(const char *id)
+{
+	for (size_t i = 0; i < ww_replay_n; i++)
+		if (!strcmp(ww_replay_drives[i].id, id))
+			return ww_replay_files[i];
+	return NULL;
 }
 
 int ww_replay_collect_fn(const char *sysroot, const ww_drive_t *d,

@@ -217,6 +217,7 @@ static void parse_ata(json_object *j, ww_health_t *h)
 		size_t n = json_object_array_length(t);
 
 		h->ata.smart_supported = h->ata.smart_enabled = true;
+		h->ata.smart_support_known = true;
 		for (size_t i = 0; i < n && h->ata.n_attrs < WW_ATA_MAX_ATTRS; i++) {
 			json_object *e = json_object_array_get_idx(t, i);
 			ww_ata_attr_t *a = &h->ata.attrs[h->ata.n_attrs];
@@ -252,8 +253,14 @@ static void parse_ata(json_object *j, ww_health_t *h)
 			h->ata.n_attrs++;
 		}
 	}
-	if (jget_bool(j, "smart_support.enabled", &passed))
+	if (jget_bool(j, "smart_support.available", &passed)) {
+		h->ata.smart_supported = passed;
+		h->ata.smart_support_known = true;
+	}
+	if (jget_bool(j, "smart_support.enabled", &passed)) {
 		h->ata.smart_enabled = passed;
+		h->ata.smart_support_known = true;
+	}
 
 	for (size_t p = 0; pages && json_object_is_type(pages, json_type_array) &&
 			   p < json_object_array_length(pages); p++) {
@@ -653,6 +660,11 @@ int ww_smartctl_parse(const char *json, size_t len, ww_health_t *h,
 
 	if (jget_i64(j, "smartctl.exit_status", &es))
 		info->exit_status = (int)es;
+	info->smartctl_json = (log = jget(j, "smartctl")) &&
+			      json_object_is_type(log, json_type_object) &&
+			      (jget(log, "version") || jget(log, "exit_status"));
+	info->device_list = (log = jget(j, "devices")) &&
+			    json_object_is_type(log, json_type_array) && !jget(j, "device");
 	if ((log = jget(j, "smartctl.version")) && json_object_is_type(log, json_type_array) &&
 	    json_object_array_length(log) >= 2) {
 		info->version_major = json_object_get_int(json_object_array_get_idx(log, 0));

@@ -158,6 +158,7 @@ int ww_decode_ata_identify(const uint8_t *buf, size_t len, ww_health_t *h)
 	/* 0000h/FFFFh in word 82 mean the word is not implemented */
 	h->ata.smart_supported = ww_w(buf, 82) != 0xffff && (ww_w(buf, 82) & 1);
 	h->ata.smart_enabled = ww_w(buf, 85) != 0xffff && (ww_w(buf, 85) & 1);
+	h->ata.smart_support_known = true;
 	h->ata.gp_log_supported =
 		(ww_word_valid(ww_w(buf, 84)) && (ww_w(buf, 84) & (1u << 5))) ||
 		(ww_word_valid(ww_w(buf, 87)) && (ww_w(buf, 87) & (1u << 5)));

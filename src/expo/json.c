@@ -274,8 +274,10 @@ static json_object *ata_section(const ww_ata_t *t)
 {
 	json_object *o = json_object_new_object(), *a, *e;
 
-	add(o, "smart_supported", json_object_new_boolean(t->smart_supported));
-	add(o, "smart_enabled", json_object_new_boolean(t->smart_enabled));
+	if (t->smart_support_known) { /* absent for a lone SMART page */
+		add(o, "smart_supported", json_object_new_boolean(t->smart_supported));
+		add(o, "smart_enabled", json_object_new_boolean(t->smart_enabled));
+	}
 	add(o, "smart_data_checksum_ok", json_object_new_boolean(t->smart_data_checksum_ok));
 	add(o, "has_thresholds", json_object_new_boolean(t->has_thresholds));
 	add(o, "thresholds_checksum_ok", json_object_new_boolean(t->thresholds_checksum_ok));

@@ -275,8 +275,9 @@ static void render_ata(FILE *f, const ww_health_t *h)
 	const ww_ata_t *a = &h->ata;
 
 	fprintf(f, "ATA\n");
-	fprintf(f, LBL "%s, %s\n", "SMART", a->smart_supported ? "supported" : "not supported",
-		a->smart_enabled ? "enabled" : "disabled");
+	if (a->smart_support_known) /* not from a lone SMART page: IDENTIFY says */
+		fprintf(f, LBL "%s, %s\n", "SMART", a->smart_supported ? "supported" :
+			"not supported", a->smart_enabled ? "enabled" : "disabled");
 	if (a->has_power_mode)
 		fprintf(f, LBL "0x%02x   [CHECK POWER MODE]\n", "power mode", a->power_mode);
 	if (a->rotation_rate)
@@ -428,6 +429,9 @@ void ww_text_render_health(FILE *f, const ww_drive_t *d, const ww_health_t *h,
 		ww_text_render_verdict(f, v, "");
 	render_drive(f, d, h);
 	render_identity(f, h);
+	if (d->protocol == WW_PROTO_NONE && *d->block)
+		return; /* no health interface: nothing was sent, nothing to say
+			   beyond the verdict and "health read with none: ..." */
 	if (r && (r->runtime_suspended || r->standby)) {
 		/* nothing was read: no section would say anything true */
 		fprintf(f, "Health\n  not read: the drive was left alone (%s)\n",

@@ -119,5 +119,40 @@ with tempfile.TemporaryDirectory() as tmp:
           f"nothing created under the (faked) default state directory {fake}")
     check(stamp(real) == before, f"{real} untouched ({before} -> {stamp(real)})")
 
+    # A capture of a drive with no health interface (virtio, from the fake
+    # sysfs tree) replays with the reason it recorded, as `show` and
+    # `decode` give it: no_health_interface in discovery's words.
+    nohealth = os.path.join(tmp, "nohealth")
+    r = subprocess.run([BIN, "capture", "vda", nohealth, "--sysroot",
+                        os.path.join(SRC, "tests", "fixtures", "sysfs", "basic")],
+                       capture_output=True, text=True, timeout=10)
+    check(r.returncode == 4, f"capture of the virtio drive: exit 4 ({r.returncode})")
+    port = free_port()
+    srv = subprocess.Popen([BIN, "serve", "--replay", nohealth, "--no-probe",
+                            "--listen", f"127.0.0.1:{port}", "--web-config", ""],
+                           stderr=subprocess.DEVNULL)
+    try:
+        got = {}
+
+        def listed():
+            global got
+            code, body = curl(f"http://127.0.0.1:{port}/api/v1/drives")
+            rows = json.loads(body) if code == "200" else []
+            got = rows[0] if rows else {}
+            return bool(got)
+        check(wait_for(listed, timeout=15), "the virtio capture is served")
+        reasons = (got.get("verdict") or {}).get("reasons") or []
+        check(got.get("no_health_reason") == "virtio-blk has no health interface" and
+              [(x.get("code"), x.get("text")) for x in reasons] ==
+              [("no_health_interface", "not monitored: virtio-blk has no health interface")],
+              f"served with the recorded reason ({got.get('no_health_reason')}, {reasons})")
+    finally:
+        srv.terminate()
+        try:
+            srv.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            srv.kill()
+            srv.wait()
+
 
 sys.exit(1 if FAILS else 0)
