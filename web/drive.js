@@ -23,8 +23,9 @@ function stateBanner(st, m) {
 	if (m.state === 'missing')
 		b.push(['warn', 'Missing since ', WW.timeEl(m.stateSince), ': the values below are the last ones read.']);
 	if (m.state === 'standby')
-		b.push(['info', 'In standby since ', WW.timeEl(m.stateSince),
-			': wearwatch leaves a sleeping drive alone; values are ', WW.fmtDuration(m.valuesAge), ' old.']);
+		b.push(['info', 'In standby', WW.has(m.stateSince) ? [' since ', WW.timeEl(m.stateSince)] : ' (since when is not known)',
+			': wearwatch leaves a sleeping drive alone; ',
+			WW.has(m.valuesAge) ? ['values are ', WW.fmtDuration(m.valuesAge), ' old.'] : 'no values read.']);
 	if (m.state === 'hung')
 		b.push(['warn', 'A read has been outstanding since ', WW.timeEl(m.stateSince), '; the drive gets no new command.']);
 	if (m.noHealth)

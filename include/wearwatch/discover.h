@@ -60,6 +60,9 @@ typedef struct ww_drive {
 					through smartctl (a RAID member from
 					`smartctl --scan`: "megaraid,0"); "" = native
 					(src/collect/smartctl_members.c) */
+	bool from_capture;           /* a recorded drive (serve --replay,
+					decode): its answers are a capture's,
+					whose time is not recorded */
 } ww_drive_t;
 
 /** List drives under sysroot ("" or "/" for the live system; a test tree

@@ -396,7 +396,9 @@ typedef struct ww_verdict_in {
 	bool present;                 /* listed by the latest discovery */
 	time_t missing_since;
 	bool standby;                 /* the latest read left it alone */
-	time_t standby_since;
+	time_t standby_since;         /* 0 = not known */
+	bool captured;                /* read from a capture: "when captured"
+					 (captures record no time) */
 	bool hung;                    /* a read has not returned */
 	time_t hung_since;
 	bool last_failed;             /* the latest read attempt failed */

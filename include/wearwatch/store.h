@@ -50,7 +50,7 @@ typedef struct ww_drive_state {
 
 	bool standby;              /* last read left the drive alone (standby or
 				      runtime-suspended); `health` is older */
-	time_t standby_since;
+	time_t standby_since;      /* 0 for a drive from a capture (no time) */
 
 	bool hung;                 /* a read was issued and has not returned */
 	time_t hung_since;

@@ -222,6 +222,7 @@ static int load_facts(const char *file, ww_drive_t *d, char *runtime, size_t rle
 		}
 	}
 	fclose(f);
+	d->from_capture = true;
 	return *d->id ? 0 : -EINVAL;
 }
 

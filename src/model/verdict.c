@@ -250,8 +250,10 @@ static bool state_reasons(struct vctx *x)
 		vfmt_time(in->standby_since, t, sizeof(t));
 		if (in->standby)
 			vadd(x, WW_R_STANDBY_NEVER_READ, WW_STATUS_UNKNOWN, 0, "poller",
-			     "not read: in standby since %s, with no values read before (a drive "
-			     "in standby is not woken)", t);
+			     "not read: in standby %s%s, with no values read before (a drive "
+			     "in standby is not woken)", in->captured ? "when captured" :
+			     in->standby_since ? "since " : "", in->captured ? "" :
+			     in->standby_since ? t : "now");
 		else if (in->last_failed)
 			vadd(x, WW_R_NEVER_READ, WW_STATUS_UNKNOWN, 0, "poller",
 			     "not read: every read so far failed (%s)", strerror(-in->last_rc));

@@ -302,6 +302,7 @@ void ww_drive_verdict(ww_endurance_svc_t *s, const ww_drive_state_t *st, time_t 
 	in.missing_since = st->missing_since;
 	in.standby = st->standby;
 	in.standby_since = st->standby_since;
+	in.captured = st->drive.from_capture;
 	in.hung = st->hung;
 	in.hung_since = st->hung_since;
 	in.last_failed = st->collections_total && !st->last_success;

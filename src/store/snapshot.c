@@ -345,8 +345,10 @@ static void apply_update(ww_drive_state_t *st, const void *arg)
 		if (u->r)
 			st->errors_total += u->r->n_errors + u->r->n_decode_errors;
 	} else if (u->rc == 1) {
+		/* a capture's standby is from when it was taken, which it
+		 * does not record: not known, rather than this read's time */
 		if (!st->standby)
-			st->standby_since = u->now;
+			st->standby_since = st->drive.from_capture ? 0 : u->now;
 		st->standby = true;
 		st->last_success = true;
 	} else {

@@ -269,6 +269,10 @@ static void test_decode_messages(void)
 			p++;
 		}
 		CHECK_EQ_I64(n, 5);
+		/* the suspended capture: no time is recorded, so not "since <now>" */
+		CHECK(strstr(out, "not read: in standby when captured, with no values read before") !=
+		      NULL);
+		CHECK(strstr(out, "in standby since") == NULL);
 		CHECK(strstr(out, "Drive wwn-0x33333330000036b0\n") != NULL);
 		CHECK(strstr(out, "Drive nvme-QEMU_NVMe_Ctrl_WWNVME0001\n") != NULL);
 	}

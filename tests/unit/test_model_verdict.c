@@ -81,6 +81,19 @@ static void test_state(void)
 	ww_verdict(&in, T0, &v);
 	CHECK(v.status == WW_STATUS_UNKNOWN && v.r[0].code == WW_R_NO_HEALTH_INTERFACE);
 	CHECK_STR(v.r[0].text, "not monitored: virtio-blk has no health interface");
+	/* in standby, never read: since when the service found it, or, for a
+	 * drive from a capture (which records no time), when captured */
+	in = (ww_verdict_in_t){ .protocol = WW_PROTO_ATA, .present = true, .standby = true,
+				.standby_since = T0 - 120 };
+	ww_verdict(&in, T0, &v);
+	CHECK(v.status == WW_STATUS_UNKNOWN && v.r[0].code == WW_R_STANDBY_NEVER_READ);
+	CHECK_STR(v.r[0].text, "not read: in standby since 2023-11-14 22:11:20Z, with no values "
+		  "read before (a drive in standby is not woken)");
+	in.captured = true;
+	in.standby_since = 0;
+	ww_verdict(&in, T0, &v);
+	CHECK_STR(v.r[0].text, "not read: in standby when captured, with no values read before (a "
+		  "drive in standby is not woken)");
 	/* hung: a warning on top of what the values say (a failing attribute) */
 	ata_record();
 	attr(5, 0x0033, 0, true)->value = 10;
