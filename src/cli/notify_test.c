@@ -14,10 +14,11 @@ static const char usage_notify_test[] =
 	"usage: wearwatch notify-test [--config FILE] [--notify-exec PROG]\n"
 	"\n"
 	"Runs the notification program ([notify] exec of the configuration file, or\n"
-	"PROG, an absolute path) once, here (with this shell's network), as the\n"
-	"service does on a health change, with WEARWATCH_EVENT=test and the other\n"
-	"WEARWATCH_* variables set, and waits for\n"
-	"it; a program still running after [notify] timeout (default 30 s) is killed.\n"
+	"PROG, an absolute path as [notify] exec takes it) once, here (with this\n"
+	"shell's network), as the service does on a health change, with\n"
+	"WEARWATCH_EVENT=test and the other WEARWATCH_* variables set, and waits for\n"
+	"it; a program still running after [notify] timeout (default 30 s) is killed\n"
+	"with what it started.\n"
 	"Prints how it ended: \"exit N\", \"killed by signal N\" or \"killed after the\n"
 	"N s timeout\".\n"
 	"\n"
@@ -46,6 +47,14 @@ int ww_cli_notify_test(int argc, char **argv)
 	}
 	if (!c->notify_exec[0]) {
 		fprintf(stderr, "wearwatch notify-test: no [notify] exec configured (or --notify-exec)\n");
+		free(c);
+		return 2;
+	}
+	/* the service runs [notify] exec by its absolute path (wearwatch.conf(5));
+	 * a relative one would depend on the directory the test ran from */
+	if (c->notify_exec[0] != '/') {
+		fprintf(stderr, "wearwatch notify-test: --notify-exec %s: expected an absolute path "
+				"(as [notify] exec)\n", c->notify_exec);
 		free(c);
 		return 2;
 	}

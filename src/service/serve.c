@@ -47,7 +47,9 @@ static void usage(FILE *f)
 	ww_probe_serve_usage(f);
 	ww_endurance_serve_usage(f);
 	fprintf(f,
-		"Endpoints: /metrics /api/v1/drives /api/v1/drives/{drive} /api/v1/drives/{drive}/history /healthz /\n");
+		"Endpoints (docs/api.md): /metrics /healthz /api/v1/drives /api/v1/drives/{drive}\n"
+		"  /api/v1/drives/{drive}/history /api/v1/host /api/v1/fleet; pages: / /drives/{drive}\n"
+		"  /fleet /table\n");
 }
 
 enum {

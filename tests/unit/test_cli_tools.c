@@ -308,6 +308,79 @@ static void test_decode_messages(void)
 	}
 }
 
+/* What wearwatch(8), wearwatch.conf(5) and the help texts promise
+ * (user reports: a synopsis without notify-deliver or --config, the notify
+ * programs under doc/examples, an endpoint list without the pages, probe's
+ * exit status for a missing file, a relative --notify-exec that ran). */
+static void test_docs_promises(void)
+{
+	char path[4300], conf[128], rel[64];
+	static char man[65536];
+	size_t n;
+
+	snprintf(path, sizeof(path), "%s/man/wearwatch.8", src);
+	snprintf(man, sizeof(man), "%s", slurp(path));
+	{	/* every command of `wearwatch --help` has its synopsis line */
+		static const char *const cmds[] = { "scan", "show", "serve", "collector", "web",
+						    "probe", "capture", "decode", "verify",
+						    "notify\\-test", "notify\\-deliver" };
+		const char *a[] = { bin, "--help", NULL };
+
+		CHECK_EQ_I64(run(a), 0);
+		for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++) {
+			char want[64];
+
+			snprintf(want, sizeof(want), "\n.B wearwatch %s\n", cmds[i]);
+			CHECK(strstr(man, want) != NULL);
+			if (!strstr(man, want))
+				fprintf(stderr, "  wearwatch(8) synopsis lacks %s\n", cmds[i]);
+		}
+		CHECK(strstr(out, "notify-deliver") != NULL);
+		/* show and decode take --config */
+		CHECK(strstr(man, ".B wearwatch show\n.I DEVICE\n.RB [ \\-\\-json ]\n"
+			      ".RB [ \\-\\-config\n") != NULL);
+		CHECK(strstr(man, ".RB [ \\-\\-config\n.IR FILE ]\n.RB [ \\-\\-type\n") != NULL);
+	}
+	/* the notify programs are installed in /usr/share/wearwatch/notify
+	 * (CMakeLists.txt: DATADIR/wearwatch/notify) */
+	CHECK(strstr(man, "Shipped programs in /usr/share/wearwatch/notify:") != NULL);
+	snprintf(path, sizeof(path), "%s/man/wearwatch.conf.5", src);
+	CHECK(strstr(slurp(path), "(JSON POST) in /usr/share/wearwatch/notify.") != NULL);
+	snprintf(path, sizeof(path), "%s/CMakeLists.txt", src);
+	CHECK(strstr(slurp(path), "DESTINATION ${CMAKE_INSTALL_DATADIR}/wearwatch/notify)") != NULL);
+	{	/* serve --help lists every endpoint the service answers */
+		static const char *const ep[] = { "/metrics", "/healthz", "/api/v1/drives",
+						  "/api/v1/drives/{drive}/history", "/api/v1/host",
+						  "/api/v1/fleet", "/drives/{drive}", "/fleet", "/table" };
+		const char *a[] = { bin, "serve", "--help", NULL };
+
+		CHECK_EQ_I64(run(a), 0);
+		for (size_t i = 0; i < sizeof(ep) / sizeof(ep[0]); i++)
+			CHECK(strstr(out, ep[i]) != NULL);
+	}
+	{	/* probe of a missing file: 3 (open failed), as its help says */
+		const char *a[] = { bin, "probe", "/nonexistent-ww-probe", NULL };
+
+		CHECK_EQ_I64(run(a), 3);
+		CHECK_STR(out, "wearwatch probe: /nonexistent-ww-probe: No such file or directory\n");
+		const char *h[] = { bin, "probe", "--help", NULL };
+		CHECK_EQ_I64(run(h), 0);
+		CHECK(strstr(out, "3 DEVICE missing, open failed or every read failed") != NULL);
+	}
+	{	/* notify-test: PROG absolute, as [notify] exec, said clearly */
+		snprintf(conf, sizeof(conf), "%s/empty.conf", tmp);
+		put(conf, "", 0644);
+		snprintf(rel, sizeof(rel), "true");
+		const char *a[] = { bin, "notify-test", "--config", conf, "--notify-exec", rel, NULL };
+
+		CHECK_EQ_I64(run(a), 2);
+		CHECK_STR(out, "wearwatch notify-test: --notify-exec true: expected an absolute path "
+			  "(as [notify] exec)\n");
+	}
+	n = strlen(man);
+	CHECK(n > 1000); /* the man page was read */
+}
+
 /* true while pid runs (a zombie or a vanished process has ended) */
 static bool running(pid_t pid)
 {
@@ -600,6 +673,7 @@ int main(void)
 	test_decode_odd_files();
 	test_no_health();
 	test_decode_messages();
+	test_docs_promises();
 	bool have_fixtures = test_decode();
 	test_probe();
 	{
