@@ -16,6 +16,10 @@ mkdir "$tmp/wearwatch-0.1.0"
 tar -C "$src" --exclude=./.git --exclude='./build*' --exclude=./debian/wearwatch \
 	--exclude=./obj-* -cf - . | tar -C "$tmp/wearwatch-0.1.0" -xf -
 cd "$tmp/wearwatch-0.1.0" || exit 1
+# the copy as a git tree: after the build, .gitignore must cover every file
+# dpkg-buildpackage left in it
+git init -q . && git add -A && git -c user.name=t -c user.email=t@t commit -qm tree ||
+	{ echo "FAIL: git init of the copy"; exit 1; }
 if ! DEB_BUILD_OPTIONS="nocheck parallel=2" dpkg-buildpackage -us -uc -b > ../build.log 2>&1; then
 	tail -40 ../build.log; echo "FAIL: dpkg-buildpackage"; exit 1
 fi
@@ -36,6 +40,26 @@ for f in ./usr/bin/wearwatch ./lib/systemd/system/wearwatch-collector.service \
 	./usr/share/wearwatch/notify/wearwatch-mail ./usr/share/wearwatch/notify/wearwatch-webhook; do
 	dpkg-deb -c "$deb" | awk '{print $6}' | grep -qx "$f" || { echo "FAIL: $f not in the package"; fail=1; }
 done
+# every document the README's Documentation list names is installed
+# (dh_compress gzips the larger ones)
+for d in $(sed -n '/^## Documentation/,/^## Drives/p' README.md | grep -o 'docs/[a-z-]*\.md' |
+	   sort -u); do
+	b=$(basename "$d")
+	dpkg-deb -c "$deb" | awk '{print $6}' |
+		grep -qxE "\./usr/share/doc/wearwatch/$b(\.gz)?" ||
+		{ echo "FAIL: $d (README's Documentation) not in the package"; fail=1; }
+done
+for b in architecture.md testing.md benchmarks.md; do
+	dpkg-deb -c "$deb" | awk '{print $6}' | grep -qxE "\./usr/share/doc/wearwatch/$b(\.gz)?" ||
+		{ echo "FAIL: docs/$b not in the package"; fail=1; }
+done
+# apt purge removes the state (history, notification queue)
+dpkg-deb -I "$deb" postrm > ../postrm 2>/dev/null ||
+	{ echo "FAIL: the package has no postrm"; fail=1; }
+grep -q 'purge' ../postrm && grep -q 'rm -rf /var/lib/wearwatch' ../postrm ||
+	{ echo "FAIL: postrm does not remove /var/lib/wearwatch on purge"; fail=1; }
+left=$(git status --porcelain --untracked-files=all)
+[ -z "$left" ] || { echo "FAIL: build outputs not in .gitignore:"; echo "$left"; fail=1; }
 for u in wearwatch-collector.service wearwatch-notify.path wearwatch-notify.timer; do
 	dpkg-deb -I "$deb" postinst | grep -q "deb-systemd-helper.*$u" ||
 		{ echo "FAIL: postinst does not enable $u"; fail=1; }
