@@ -535,6 +535,12 @@ uint64_t ww_u128_to_u64(ww_u128 v, bool *saturated);
 long double ww_u128_to_ld(ww_u128 v);
 char *ww_u128_to_dec(ww_u128 v, char *buf, size_t len);
 
+/** Bytes in decimal SI units as drive vendors rate them, two decimals
+ * ("209.92 MB", "1.92 TB"; below 1000 "512 B"): what show, the verdict's
+ * sentences and /table print (the dashboard's WW.fmtBytes is its
+ * JavaScript twin). Returns buf (>= 16 bytes). */
+const char *ww_bytes_human(uint64_t b, char *buf, size_t len);
+
 /** Multiply a 128-bit counter by a small factor into a saturated u64 (NVMe data
  * units x 512000 -> bytes). */
 ww_u64 ww_u128_scale(ww_u128 v, uint64_t factor, const char *source);

@@ -51,7 +51,7 @@ static void td_verdict(FILE *f, const ww_drive_state_t *st, time_t now, ww_verdi
 
 char *ww_html_render_index(const ww_snapshot_t *snap, time_t now)
 {
-	char *buf = NULL;
+	char *buf = NULL, hb[32];
 	size_t n = 0;
 	FILE *f = open_memstream(&buf, &n);
 	ww_verdict_t *v = malloc(sizeof(*v));
@@ -92,7 +92,9 @@ char *ww_html_render_index(const ww_snapshot_t *snap, time_t now)
 		else
 			fputs("<td></td>", f);
 		if (h && WW_HAS(h->host_written_bytes))
-			fprintf(f, "<td>%llu bytes</td>", (unsigned long long)h->host_written_bytes.value);
+			fprintf(f, "<td title=\"%llu bytes\">%s</td>",
+				(unsigned long long)h->host_written_bytes.value,
+				ww_bytes_human(h->host_written_bytes.value, hb, sizeof(hb)));
 		else
 			fputs("<td></td>", f);
 		fprintf(f, "<td>%s%s%s</td>", st->present ? "present" : "missing",

@@ -133,6 +133,23 @@ static char *err_body(const char *msg, const char *id)
 	return b;
 }
 
+/* "metric required (one of: a, b, ...)" or "unknown metric 'x' (one of: ...)",
+ * the names from the history's own table */
+static char *metric_error(const char *metric)
+{
+	char msg[1024];
+	size_t o;
+
+	o = (size_t)snprintf(msg, sizeof(msg), "%s%s%s (one of: ", metric ? "unknown metric '" :
+			     "metric required", metric ? metric : "", metric ? "'" : "");
+	for (int i = 0; i < WW_HM_MAX && o < sizeof(msg); i++)
+		o += (size_t)snprintf(msg + o, sizeof(msg) - o, "%s%s", i ? ", " : "",
+				      ww_hmetrics[i].name);
+	if (o < sizeof(msg))
+		snprintf(msg + o, sizeof(msg) - o, ")");
+	return err_body(msg, NULL);
+}
+
 char *ww_json_render_history(const char *id, const char *metric, const char *from,
 			     const char *to, const char *max_points, time_t now, unsigned *status)
 {
@@ -152,7 +169,7 @@ char *ww_json_render_history(const char *id, const char *metric, const char *fro
 	m = ww_hmetric_find(metric);
 	*status = 400;
 	if (m < 0)
-		return err_body("unknown metric", NULL);
+		return metric_error(metric);
 	if (to && parse_time(to, &t_to))
 		return err_body("bad to", NULL);
 	t_from = t_to - 7 * 86400;

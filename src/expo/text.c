@@ -30,20 +30,6 @@ static void str_line(FILE *f, const char *label, const char *s)
 		fprintf(f, LBL "%s\n", label, s);
 }
 
-static const char *human_bytes(uint64_t b, char *buf, size_t len)
-{
-	static const char *const u[] = { "B", "kB", "MB", "GB", "TB", "PB", "EB" };
-	long double v = (long double)b;
-	int i = 0;
-
-	while (v >= 1000 && i < 6) {
-		v /= 1000;
-		i++;
-	}
-	snprintf(buf, len, "%.2Lf %s", v, u[i]);
-	return buf;
-}
-
 static void render_drive(FILE *f, const ww_drive_t *d, const ww_health_t *h)
 {
 	char buf[256];
@@ -82,7 +68,7 @@ static void render_identity(FILE *f, const ww_health_t *h)
 	str_line(f, "wwn", h->wwn);
 	if (WW_HAS(h->capacity_bytes))
 		fprintf(f, LBL "%" PRIu64 " bytes (%s)   [%s]\n", "capacity",
-			h->capacity_bytes.value, human_bytes(h->capacity_bytes.value, hb, sizeof(hb)),
+			h->capacity_bytes.value, ww_bytes_human(h->capacity_bytes.value, hb, sizeof(hb)),
 			h->capacity_bytes.source);
 	u64_line(f, "logical block size", "bytes", &h->logical_block_bytes);
 	u64_line(f, "physical block size", "bytes", &h->physical_block_bytes);
@@ -145,13 +131,13 @@ static void render_health(FILE *f, const ww_health_t *h)
 	if (WW_HAS(h->host_written_bytes))
 		fprintf(f, LBL "%" PRIu64 " bytes (%s)%s   [%s]\n", "host written",
 			h->host_written_bytes.value,
-			human_bytes(h->host_written_bytes.value, hb, sizeof(hb)),
+			ww_bytes_human(h->host_written_bytes.value, hb, sizeof(hb)),
 			h->host_written_bytes.saturated ? " (saturated)" : "",
 			h->host_written_bytes.source);
 	if (WW_HAS(h->host_read_bytes))
 		fprintf(f, LBL "%" PRIu64 " bytes (%s)%s   [%s]\n", "host read",
 			h->host_read_bytes.value,
-			human_bytes(h->host_read_bytes.value, hb, sizeof(hb)),
+			ww_bytes_human(h->host_read_bytes.value, hb, sizeof(hb)),
 			h->host_read_bytes.saturated ? " (saturated)" : "",
 			h->host_read_bytes.source);
 	if (WW_HAS(h->power_on_seconds))

@@ -210,9 +210,14 @@ static json_object *fetch_all(const ww_conf_fleet_t *f, unsigned *status)
 			ok++;
 			continue;
 		}
-		snprintf(line, sizeof(line), "%s: %s", queries[i].name, err);
+		/* the first failed: Prometheus is not there, said once and
+		 * without the query's name (it means nothing to the reader) */
+		if (i == 0)
+			snprintf(line, sizeof(line), "%s", err);
+		else
+			snprintf(line, sizeof(line), "%s: %s", queries[i].name, err);
 		json_object_array_add(errs, json_object_new_string(line));
-		if (i == 0) /* the first failed: Prometheus is not there, say it once */
+		if (i == 0)
 			break;
 	}
 	explicit_bzero(secret, sizeof(secret));

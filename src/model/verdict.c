@@ -147,19 +147,6 @@ void vfmt_time(time_t t, char *buf, size_t len)
 		snprintf(buf, len, "@%lld", (long long)t);
 }
 
-void vfmt_bytes(uint64_t b, char *buf, size_t len)
-{
-	static const char *const u[] = { "B", "kB", "MB", "GB", "TB", "PB", "EB" };
-	double v = (double)b;
-	int i = 0;
-
-	while (v >= 1000 && i < 6) {
-		v /= 1000;
-		i++;
-	}
-	snprintf(buf, len, i ? "%.2f %s" : "%.0f %s", v, u[i]);
-}
-
 void vadd(struct vctx *x, ww_reason_t code, ww_status_t sev, unsigned item, const char *source,
 	  const char *fmt, ...)
 {

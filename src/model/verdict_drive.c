@@ -212,8 +212,8 @@ static void rated(struct vctx *x, const ww_endurance_t *e)
 		code = WW_R_RATED_HIGH;
 	else
 		return;
-	vfmt_bytes(h->host_written_bytes.value, w, sizeof(w));
-	vfmt_bytes(e->rated_bytes, rb, sizeof(rb));
+	ww_bytes_human(h->host_written_bytes.value, w, sizeof(w));
+	ww_bytes_human(e->rated_bytes, rb, sizeof(rb));
 	vadd(x, code, ww_reasons[code].severity, 0, "endurance model (host bytes written / rated bytes)",
 	     "host writes %s are %.1f %% of the rated %s (rating: %s)", w, r * 100, rb,
 	     e->rating_note[0] ? e->rating_note : ww_rating_source_name(e->rating_source));

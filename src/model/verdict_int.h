@@ -31,7 +31,6 @@ bool vincreased(const struct vctx *x, unsigned key, uint64_t *from, uint64_t *to
 void vfmt_time(time_t t, char *buf, size_t len);
 
 /** Decimal bytes for people: "209.92 MB". */
-void vfmt_bytes(uint64_t b, char *buf, size_t len);
 
 /* The signal groups, each adding its reasons (docs/health.md). */
 void vsig_nvme(struct vctx *x);

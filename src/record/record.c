@@ -37,6 +37,23 @@ long double ww_u128_to_ld(ww_u128 v)
 	return (long double)v.hi * 18446744073709551616.0L + (long double)v.lo;
 }
 
+const char *ww_bytes_human(uint64_t b, char *buf, size_t len)
+{
+	static const char *const u[] = { "B", "kB", "MB", "GB", "TB", "PB", "EB" };
+	long double v = (long double)b;
+	int i = 0;
+
+	while (v >= 1000 && i < 6) {
+		v /= 1000;
+		i++;
+	}
+	if (i)
+		snprintf(buf, len, "%.2Lf %s", v, u[i]);
+	else
+		snprintf(buf, len, "%llu B", (unsigned long long)b);
+	return buf;
+}
+
 char *ww_u128_to_dec(ww_u128 v, char *buf, size_t len)
 {
 	unsigned __int128 x = ((unsigned __int128)v.hi << 64) | v.lo;

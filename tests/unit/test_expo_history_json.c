@@ -70,6 +70,27 @@ int main(void)
 	expect(svc, "d4", -9223372036854775808.0, "[1700006500,-9223372036854775808,0]");
 	expect(svc, "d5", 4611686018427387904.0, "[1700006500,4611686018427387904,0]");
 	expect(svc, "d6", 0.5, "[1700006500,0.5,0]");
+	{	/* no metric, or an unknown one: said, with every name it takes */
+		static const char *const ask[] = { NULL, "bogus" };
+		static const char *const want[] = {
+			"{\"error\":\"metric required (one of: host_written_bytes, ",
+			"{\"error\":\"unknown metric 'bogus' (one of: host_written_bytes, " };
+		unsigned status = 0;
+
+		for (int k = 0; k < 2; k++) {
+			char *body = ww_json_render_history("d1", ask[k], NULL, NULL, NULL, T0 + 200,
+							    &status);
+
+			CHECK_EQ_I64(status, 400);
+			CHECK(body && !strncmp(body, want[k], strlen(want[k])));
+			for (int i = 0; body && i < WW_HM_MAX; i++)
+				CHECK(strstr(body, ww_hmetrics[i].name) != NULL);
+			CHECK(body && strstr(body, ")\"}"));
+			if (body && strncmp(body, want[k], strlen(want[k])))
+				fprintf(stderr, "  %s\n", body);
+			free(body);
+		}
+	}
 
 	ww_endurance_set_global(NULL);
 	ww_endurance_svc_free(svc);

@@ -212,6 +212,8 @@ int main(void)
 	CHECK_STR(r.ctype, "text/html; charset=utf-8");
 	CHECK(r.body && strstr(r.body, "Samsung &lt;SSD&gt; 970")); /* escaped */
 	CHECK(r.body && strstr(r.body, "<td>47 &deg;C</td>"));
+	/* bytes written in decimal units, the exact count on hover */
+	CHECK(r.body && strstr(r.body, "<td title=\"18446744073709551615 bytes\">18.45 EB</td>"));
 	free(r.body);
 
 	CHECK_EQ_I64(request(port, "GET", "/nope", &r), 0);
