@@ -100,6 +100,9 @@ WW.derive = function (st, detail) {
 		WW.has(num(hv(detail, 'endurance_used_percent'))) ? num(hv(detail, 'endurance_used_percent')) / 100 : null);
 	const plpCount = hv(detail, 'plp_start_count');
 	const capHealth = hv(detail, 'capacitor_health_percent');
+	const probe = st.probe || detail.probe || null;
+	const verdict = WW.verdictOf(st, detail);
+	const nh = verdict.reasons.find((r) => r.code === 'no_health_interface');
 	let state = 'present', stateSince = null;
 	if (st.present === false) {
 		state = 'missing';
@@ -122,8 +125,12 @@ WW.derive = function (st, detail) {
 		capacity: WW.first(num(d.capacity_bytes), num(hv(detail, 'capacity_bytes')),
 			rating && num(rating.capacity_bytes)),
 		slot: d.slot || null,
-		noHealth: st.protocol === 'none' ? (d.no_health_reason || 'no health interface') : null,
-		verdict: WW.verdictOf(st, detail),
+		noHealth: st.protocol === 'none' ? (st.no_health_reason || d.no_health_reason || 'no health interface') : null,
+		/* the service's sentence when it says the drive is not monitored
+		 * (no health interface): the drive page says it once, and shows
+		 * none of the health figures it cannot have */
+		notMonitored: nh ? nh.text : null,
+		verdict,
 		hasEndurance: !!e,
 		ratingSource: rating ? rating.source : null,
 		ratingNote: rating && rating.source === 'none' ? (rating.note || 'no rating known') : null,
@@ -140,16 +147,33 @@ WW.derive = function (st, detail) {
 		temp: num(WW.first(sum.temperature_celsius, hv(detail, 'temperature_celsius'))),
 		tempWarn: num(hv(detail, 'temperature_warning_celsius')),
 		tempCrit: num(hv(detail, 'temperature_critical_celsius')),
+		tempRef: num(hv(detail, 'temperature_reference_celsius')),
 		unsafe: WW.first(hv(detail, 'unsafe_shutdowns'), sum.unsafe_shutdowns),
 		mediaErrors: WW.first(hv(detail, 'media_errors'), sum.media_errors),
 		plpCount, capHealth,
 		latency: WW.findLatency(st, detail),
+		probeSkipped: probe && probe.skipped ? String(probe.skipped) : null,
+		probeSkippedAt: probe ? num(probe.skipped_timestamp) : null,
 		state, stateSince,
 		lastCollect: st.last_collect ? st.last_collect.timestamp : null,
 		lastOk: st.last_collect ? st.last_collect.success : null,
 		valuesAge: num(st.values_age_seconds),
 		detail: !!detail.drive,
 	};
+};
+
+/** The temperature limits the drive reports, as [name, °C] pairs:
+ * warning and critical (NVMe WCTEMP/CCTEMP, ATA SCT), reference (the SCSI
+ * trip temperature, log page 0Dh parameter 1). Empty when it reports none. */
+WW.tempLimits = function (m) {
+	return [['warning', m.tempWarn], ['critical', m.tempCrit], ['reference (trip)', m.tempRef]]
+		.filter((l) => WW.has(l[1]));
+};
+
+/** Why the latency probe has no figures, as the API says it (the last due
+ * burst's skip reason), or null when it does not say. */
+WW.probeNote = function (m) {
+	return m.probeSkipped ? 'not probed: ' + m.probeSkipped : null;
 };
 
 /** Text for the power-loss cell: the verdict's sentence when it names

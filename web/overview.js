@@ -98,11 +98,7 @@ function tempCell(m) {
 	if (!WW.has(m.temp))
 		return el('span', { class: 'muted' }, m.noHealth ? 'no health interface' : '–');
 	const hot = WW.sevClass(WW.reasonOf(m, 'temperature_critical', 'temperature_warning'));
-	const lim = [];
-	if (WW.has(m.tempWarn))
-		lim.push('warn ' + m.tempWarn + ' °C');
-	if (WW.has(m.tempCrit))
-		lim.push('crit ' + m.tempCrit + ' °C');
+	const lim = WW.tempLimits(m).map(([k, v]) => k + ' ' + v + ' °C');
 	return el('div', {}, el('span', { class: 'val ' + hot, title: m.temp + ' °C' }, m.temp + ' °C'),
 		el('div', { class: 'small' }, lim.length ? lim.join(', ') : 'no limits reported'));
 }
@@ -115,7 +111,7 @@ function powerCell(m) {
 
 function latencyCell(m) {
 	if (!m.latency)
-		return el('span', { class: 'muted' }, 'not probed');
+		return el('span', { class: 'muted' }, WW.probeNote(m) || 'not probed');
 	return el('div', {}, el('span', { class: 'val', title: m.latency.p99 + ' s' }, WW.fmtLatency(m.latency.p99)),
 		WW.has(m.latency.max) ? el('div', { class: 'small' }, 'max ', WW.fmtLatency(m.latency.max)) : null);
 }

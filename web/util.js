@@ -44,6 +44,18 @@ WW.num = function (v) {
 
 WW.has = (v) => v !== null && v !== undefined;
 
+const INT64_MAX = 9223372036854775807n, INT64_MIN = -9223372036854775808n;
+
+/** True for a string the API sends as a number: an integer beyond int64
+ * (docs/api.md "Numbers": smaller ones are JSON numbers). Every other string
+ * is text, digits or not (a serial "14000", firmware "0191"). */
+WW.isBigNum = function (v) {
+	if (typeof v !== 'string' || !/^-?[1-9]\d{18,}$/.test(v))
+		return false;
+	const b = BigInt(v);
+	return b > INT64_MAX || b < INT64_MIN;
+};
+
 /** The first argument that is not null/undefined. */
 WW.first = (...a) => a.find(WW.has);
 
@@ -61,7 +73,9 @@ WW.exact = function (v, unit) {
 	if (!WW.has(v))
 		return '';
 	let s;
-	if (typeof v === 'string' && /^-?\d+$/.test(v))
+	if (typeof v === 'string' && !WW.isBigNum(v))
+		s = v; /* text stays text */
+	else if (typeof v === 'string')
 		s = group(v);
 	else if (typeof v === 'number' && Number.isInteger(v))
 		s = group(v);
@@ -134,6 +148,8 @@ WW.fmtUnit = function (v, unit) {
 		return '–';
 	if (typeof v === 'boolean')
 		return v ? 'yes' : 'no';
+	if (typeof v === 'string' && !WW.isBigNum(v))
+		return v; /* text (a serial, a firmware revision), never a number */
 	const n = WW.num(v);
 	if (n === null)
 		return String(v);

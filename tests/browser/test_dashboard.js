@@ -333,6 +333,32 @@ async function main() {
 			const shownFields = await p2.$$eval('#f-values tr[data-field]', (trs) => trs.map((t) => t.dataset.field));
 			check(Object.keys(vals).every((k) => shownFields.includes(k)), 'every health value listed for ' + d.id,
 				Object.keys(vals).filter((k) => !shownFields.includes(k)).join(','));
+			/* identity strings stay text: a serial "14000" is not "14,000", a
+			 * firmware "0191" not "191" (web/util.js WW.isBigNum) */
+			const idn = (det && det.health && det.health.identity) || {};
+			const cellText = (sec, f) => p2.$eval('#' + sec + ' tr[data-field="' + f + '"] td[data-label="value"]',
+				(td) => td.textContent).catch(() => null);
+			for (const [k, v] of Object.entries(idn))
+				if (typeof v === 'string' && v)
+					check((await cellText('f-identity', k)) === v, 'identity ' + k + ' of ' + d.id + ' shown as the API\'s text', v);
+			for (const k of ['sysfs_serial', 'sysfs_model'])
+				if (det && det.drive && typeof det.drive[k] === 'string' && det.drive[k])
+					check((await cellText('f-drive', k)) === det.drive[k], 'discovery ' + k + ' of ' + d.id + ' shown as text', det.drive[k]);
+			if (d.id === 'wwn-0x33333330000036b0') {
+				/* the replayed scsi_debug drive: fact sysfs_serial 14000, INQUIRY revision 0191 */
+				check(idn.serial === '14000' && (await cellText('f-identity', 'serial')) === '14000',
+					'SAS drive serial 14000 shown as 14000', await cellText('f-identity', 'serial'));
+				check(idn.firmware === '0191' && (await cellText('f-identity', 'firmware')) === '0191',
+					'SAS drive firmware 0191 shown as 0191', await cellText('f-identity', 'firmware'));
+				check((await cellText('f-drive', 'sysfs_serial')) === '14000', 'SAS drive discovery serial shown as 14000');
+			}
+			/* the temperature card names every limit the drive reports: the
+			 * SAS drive's reference (trip) temperature, log page 0Dh */
+			const tref = vals.temperature_reference_celsius;
+			const limits = await p2.$eval('.temp-limits', (e) => e.textContent).catch(() => '');
+			if (tref)
+				check(limits.includes('reference (trip) ' + tref.value + ' °C') && !limits.includes('not reported'),
+					'temperature card shows the reference temperature of ' + d.id, limits);
 			const attrs = (det && det.health && det.health.ata && det.health.ata.attributes) || [];
 			if (attrs.length)
 				check((await p2.$$('#ata-attributes tbody tr')).length === attrs.length, 'ATA attribute table rows for ' + d.id);
@@ -378,6 +404,8 @@ async function main() {
 
 		/* ---- docs/health.md scenarios: the verdict's sentences on the page ---- */
 		await scenarios(browser, errors);
+		/* ---- the fake sysfs tree: a drive with no health interface, a skipped probe ---- */
+		await sysfsTree(browser, errors);
 		check(errors.length === 0, 'no script errors', errors.join('; '));
 	} finally {
 		if (browser)
@@ -388,6 +416,81 @@ async function main() {
 		if (exited === null)
 			srv.kill('SIGKILL');
 		fs.rmSync(state, { recursive: true, force: true });
+	}
+}
+
+/* `wearwatch serve --sysroot tests/fixtures/sysfs/basic`: the fake tree's
+ * drives, read live (their nodes are looked up under the tree, so nothing of
+ * this machine is opened): virtio-overlayblk has no health interface, the
+ * latency probe skips wwn-0x33333330000007d0 ("open failed": no node in the
+ * tree). The drive page says once that the first is not monitored, in the
+ * API's sentence, with no empty health card or chart; the probe cards give
+ * the API's skip reasons. */
+async function sysfsTree(browser, errors) {
+	const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'ww-tree-'));
+	const port = await freePort();
+	const base = 'http://127.0.0.1:' + port;
+	const srv = spawn(BIN, ['serve', '--sysroot', path.join(SRC, 'tests/fixtures/sysfs/basic'),
+		'--listen', '127.0.0.1:' + port, '--web-config', '', '--state-dir', path.join(tmp, 'state'),
+		'--poll-interval', '2', '--probe-interval', '1'], { stdio: ['ignore', 'ignore', 'inherit'] });
+	const NOH = 'virtio-overlayblk', SKIP = 'wwn-0x33333330000007d0';
+	try {
+		let api = null;
+		for (let i = 0; i < 120 && !api; i++) {
+			try {
+				const r = await getJSON(base, '/api/v1/drives');
+				const by = Array.isArray(r.body) ? Object.fromEntries(r.body.map((d) => [d.id, d])) : {};
+				if (by[NOH] && by[NOH].probe && by[NOH].probe.skipped && by[SKIP] && by[SKIP].probe && by[SKIP].probe.skipped)
+					api = by;
+			} catch (e) { /* not listening yet */ }
+			if (!api)
+				await sleep(250);
+		}
+		check(api, 'the sysfs tree is served, the probe has looked at its drives');
+		if (!api)
+			return;
+		const reason = (api[NOH].verdict.reasons || []).find((x) => x.code === 'no_health_interface');
+		check(reason && api[NOH].no_health_reason, 'the API says ' + NOH + ' is not monitored and why', JSON.stringify(api[NOH].verdict));
+		if (!reason)
+			return;
+		const ctx = await browser.newContext({ timezoneId: TZ, locale: LOCALE, viewport: { width: 1400, height: 900 } });
+		const page = await ctx.newPage();
+		page.on('pageerror', (e) => errors.push(e.message));
+		await page.goto(base + '/drives/' + NOH);
+		await page.waitForSelector('body[data-plotted]');
+		const seen = await page.evaluate(() => ({
+			banners: [...document.querySelectorAll('.banner')].map((b) => b.textContent),
+			cards: [...document.querySelectorAll('.cards .card h2')].map((h) => h.textContent),
+			head: document.querySelector('#app > div').innerText,
+			body: document.body.innerText,
+			historyHidden: document.querySelector('section.history').hidden,
+			probe: (document.querySelector('.probe-note') || {}).textContent || '',
+		}));
+		await page.screenshot({ path: path.join(ART, 'drive-no-health.png'), fullPage: true });
+		check(seen.banners.length === 1 && seen.banners[0] === reason.text,
+			'one banner with the API\'s sentence for ' + NOH, JSON.stringify(seen.banners));
+		check(seen.head.split(api[NOH].no_health_reason).length === 2,
+			'the head says why once', seen.head);
+		check(JSON.stringify(seen.cards) === JSON.stringify(['Probe latency', 'Drive']),
+			'no health cards for a drive that is not monitored', seen.cards.join(', '));
+		check(!seen.body.includes('not reported') && !seen.body.includes('No history stored') && seen.historyHidden,
+			'no empty figures or charts for ' + NOH);
+		check(seen.probe.startsWith('not probed: ' + api[NOH].probe.skipped),
+			'probe card of ' + NOH + ' gives the API\'s skip reason', seen.probe);
+		await page.goto(base + '/drives/' + SKIP);
+		await page.waitForSelector('body[data-loaded]');
+		const note = await page.$eval('.probe-note', (e) => e.textContent).catch(() => '');
+		check(api[SKIP].probe.skipped === 'open failed' && note.startsWith('not probed: open failed'),
+			'probe card of ' + SKIP + ' says "open failed" as the API does', note + ' / ' + api[SKIP].probe.skipped);
+		await page.goto(base + '/');
+		await page.waitForSelector('body[data-loaded]');
+		const cell = await page.$eval('#drives tbody tr[data-drive="' + SKIP + '"] .c-latency', (e) => e.innerText).catch(() => '');
+		check(cell.includes('not probed: open failed'), 'overview latency cell of ' + SKIP + ' gives the skip reason', cell);
+		await ctx.close();
+	} finally {
+		srv.kill('SIGTERM');
+		await sleep(300);
+		fs.rmSync(tmp, { recursive: true, force: true });
 	}
 }
 
