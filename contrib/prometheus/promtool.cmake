@@ -17,4 +17,4 @@ set_tests_properties(promtool_rules_check promtool_rules_test PROPERTIES LABELS 
 add_test(NAME prometheus_fleet
   COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/prometheus/test_fleet.py $<TARGET_FILE:wearwatch>
           ${CMAKE_SOURCE_DIR})
-set_tests_properties(prometheus_fleet PROPERTIES LABELS service TIMEOUT 180)
+set_tests_properties(prometheus_fleet PROPERTIES LABELS service TIMEOUT 240)
