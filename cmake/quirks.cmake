@@ -1,4 +1,4 @@
-# Compile data/attribute-quirks.tsv (issue 7: attribute meanings smartmontools'
+# Compile data/attribute-quirks.tsv (attribute meanings smartmontools'
 # drivedb.h lacks) into ww_collect as ww_builtin_attribute_quirks_tsv.
 set(_qtsv ${CMAKE_SOURCE_DIR}/data/attribute-quirks.tsv)
 set(_qgen ${CMAKE_BINARY_DIR}/generated/builtin_attribute_quirks.c)

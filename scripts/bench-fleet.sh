@@ -31,6 +31,20 @@ t1=$(cut -d' ' -f14,15 /proc/$pid/stat | awk '{print $1 + $2}')
 c1=$(curl -s localhost:$PORT/metrics | awk '/^wearwatch_drive_collections_total/ {s += $2} END {print s}')
 drives=$(curl -s localhost:$PORT/metrics | grep -c '^wearwatch_drive_info')
 echo "drives: $drives"
+# every per-drive family has a series for every drive it applies to: all of
+# them, or all drives of the protocols it is about (COPIES per capture)
+curl -s localhost:$PORT/metrics | awk -v copies="$COPIES" '
+	/^wearwatch_drive_[a-z_]*\{drive="/ {
+		split($0, a, "{drive=\""); split(a[2], b, "\""); fam = a[1]
+		sub(/_(bucket|sum|count)$/, "", fam)
+		if (!seen[fam, b[1]]++) n[fam]++
+	}
+	END {
+		for (f in n) { if (n[f] % copies) odd = odd " " f "=" n[f]; total[n[f]]++ }
+		for (k in total) printf "families with %d drives: %d\n", k, total[k]
+		print odd ? "families not covering whole copies:" odd : "every per-drive family covers whole copies of the captures"
+	}'
+echo "drives with a health verdict: $(curl -s localhost:$PORT/metrics | grep -c '^wearwatch_drive_health_status{')"
 echo "collections in 60 s: $((c1 - c0)); CPU: $(( (t1 - t0) * 1000 / hz )) ms;" \
 	"per collection: $(awk "BEGIN {printf \"%.2f\", ($t1 - $t0) * 1000 / $hz / ($c1 - $c0)}") ms"
 for i in 1 2 3 4 5; do

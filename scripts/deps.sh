@@ -5,16 +5,16 @@
 #   scripts/deps.sh bench    # plus what scripts/bench-hostile.sh uses (wrk)
 set -eu
 BUILD="build-essential cmake pkg-config libnvme-dev libsgutils2-dev libatasmart-dev
- libmicrohttpd-dev libjson-c-dev libsqlite3-dev liburing-dev libsystemd-dev libinih-dev
+ libmicrohttpd-dev libjson-c-dev libsqlite3-dev zlib1g-dev liburing-dev libsystemd-dev libinih-dev
  libjs-chart.js
- libyaml-dev libcrypt-dev libpcre2-dev libcap-dev
+ libyaml-dev libcrypt-dev libpcre2-dev libcap-dev libcurl4-openssl-dev
  libssl-dev smartmontools"
 # libssl-dev: Debian 12's libnvme.pc requires openssl; smartmontools: the
 # service reads its drivedb.h and runs smartctl for RAID members.
 TEST="qemu-system-x86 linux-image-amd64 busybox-static kmod cpio smartmontools nvme-cli
- sg3-utils libatasmart-bin prometheus curl python3 fio ioping udev
+ sg3-utils libatasmart-bin prometheus prometheus-alertmanager curl python3 fio ioping udev
  chromium clang libclang-rt-14-dev"
-# service tests (issue 6): systemd-analyze, TLS certificates, the .deb
+# service tests: systemd-analyze, TLS certificates, the .deb
 TEST="$TEST systemd openssl debhelper dpkg-dev lintian"
 # the VM guest runs the host's root: its network needs ip (iproute2)
 TEST="$TEST iproute2"

@@ -23,28 +23,66 @@ function stateBanner(st, m) {
 	if (m.state === 'missing')
 		b.push(['warn', 'Missing since ', WW.timeEl(m.stateSince), ': the values below are the last ones read.']);
 	if (m.state === 'standby')
-		b.push(['info', 'In standby since ', WW.timeEl(m.stateSince),
-			': wearwatch leaves a sleeping drive alone; values are ', WW.fmtDuration(m.valuesAge), ' old.']);
+		b.push(['info', 'In standby', WW.has(m.stateSince) ? [' since ', WW.timeEl(m.stateSince)] : ' (since when is not known)',
+			': wearwatch leaves a sleeping drive alone; ',
+			WW.has(m.valuesAge) ? ['values are ', WW.fmtDuration(m.valuesAge), ' old.'] : 'no values read.']);
 	if (m.state === 'hung')
 		b.push(['warn', 'A read has been outstanding since ', WW.timeEl(m.stateSince), '; the drive gets no new command.']);
-	if (m.noHealth)
+	if (m.notMonitored)
+		b.push(['info nomon', m.notMonitored]);
+	else if (m.noHealth)
 		b.push(['info', 'No health interface: ', m.noHealth]);
 	return b.map(([cls, ...t]) => el('p', { class: 'banner ' + cls, role: 'note' }, t));
 }
 
-function cards(m) {
+/** The probe card: the last window's figures, else why there are none (the
+ * API's skip reason of the last due burst). */
+function probeCard(m) {
 	const lat = m.latency;
-	const early = WW.has(m.wearout) && WW.has(m.warrantyEnd) && m.wearout < m.warrantyEnd;
+	const note = WW.probeNote(m);
+	const at = WW.has(m.probeSkippedAt) ? [' (', WW.timeEl(m.probeSkippedAt, true), ')'] : null;
+	return card('Probe latency',
+		lat ? el('dl', { class: 'kv' }, [['p50', lat.p50], ['p99', lat.p99], ['max', lat.max]].map(([k, v]) =>
+			[el('dt', {}, k), el('dd', { title: WW.has(v) ? v + ' s' : '' }, WW.fmtLatency(v))]))
+			: el('p', { class: 'muted probe-note' }, note || 'not probed', note ? at : null),
+		lat && note ? el('p', { class: 'small probe-note' }, 'last due burst ', note.replace('not probed: ', 'skipped: '), at) : null);
+}
+
+function driveCard(m) {
+	return card('Drive',
+		el('dl', { class: 'kv' },
+			[['transport', m.transport], ['protocol', m.protocol], ['capacity', WW.has(m.capacity) ? WW.valueEl(m.capacity, 'bytes') : null],
+				['slot', m.slot], ['firmware', m.firmware], ['device', m.device],
+				['collected', WW.timeEl(m.lastCollect, true)]].map(([k, v]) =>
+				[el('dt', {}, k), el('dd', {}, WW.has(v) ? v : el('span', { class: 'muted' }, 'unknown'))])));
+}
+
+/** The temperature card's limits line: every limit the drive reports. */
+function tempLimitsEl(m) {
+	const lim = WW.tempLimits(m);
+	return el('p', { class: 'small temp-limits' }, lim.length ? lim.map(([k, v]) => k + ' ' + v + ' °C').join(', ')
+		: 'no limits reported');
+}
+
+function cards(m) {
+	/* not monitored: no health figure can exist; the banner says why */
+	if (m.notMonitored)
+		return el('div', { class: 'cards' }, probeCard(m), driveCard(m));
+	const early = WW.reasonOf(m, 'wearout_before_warranty_end');
+	const temp = WW.reasonOf(m, 'temperature_critical', 'temperature_warning');
 	return el('div', { class: 'cards' },
-		card('Health', el('span', { class: 'badge big sev' + WW.severity(m.verdict.status) }, m.verdict.status),
-			m.verdict.reasons.length ? el('ul', { class: 'reasons' }, m.verdict.reasons.map((r) => el('li', {}, r)))
-				: el('p', { class: 'muted' }, m.verdict.derived ? 'no verdict from the service' : 'no reasons given')),
+		card('Health', el('span', { class: 'badge big sev' + m.verdict.rank }, m.verdict.status),
+			m.verdict.reasons.length ? el('ul', { class: 'reasons' }, m.verdict.reasons.map((r) =>
+				el('li', { class: 'r-' + r.severity, title: r.code + ' (' + r.source + ')', dataset: { code: r.code } }, r.text)))
+				: el('p', { class: 'muted' }, m.verdict.missing ? 'no verdict from the service' : 'nothing found')),
 		card('Endurance used',
 			el('div', { class: 'barrow' }, el('span', { class: 'barlabel' }, 'rated'),
-				WW.has(m.rated) ? [WW.bar(m.rated, 'rated endurance used'), el('span', { class: 'barval', title: String(m.rated) }, WW.fmtPercent(m.rated))]
+				WW.has(m.rated) ? [WW.bar(m.rated, 'rated endurance used',
+					WW.reasonOf(m, 'rated_endurance_exhausted', 'rated_endurance_near_end', 'rated_endurance_high')), el('span', { class: 'barval', title: String(m.rated) }, WW.fmtPercent(m.rated))]
 					: el('span', { class: 'muted' }, m.ratingNote || 'no rating known')),
 			el('div', { class: 'barrow' }, el('span', { class: 'barlabel' }, 'drive'),
-				WW.has(m.own) ? [WW.bar(m.own, "drive's own percentage used"), el('span', { class: 'barval', title: String(m.own) }, WW.fmtPercent(m.own))]
+				WW.has(m.own) ? [WW.bar(m.own, "drive's own percentage used",
+					WW.reasonOf(m, 'percentage_used_exhausted', 'percentage_used_high')), el('span', { class: 'barval', title: String(m.own) }, WW.fmtPercent(m.own))]
 					: el('span', { class: 'muted' }, 'not reported')),
 			el('p', { class: 'small' }, 'written ', WW.valueEl(m.written, 'bytes'),
 				WW.has(m.ratedBytes) ? [' of ', WW.valueEl(m.ratedRaw, 'bytes'), ' rated'] : null,
@@ -54,27 +92,18 @@ function cards(m) {
 				WW.has(m.dwpd) ? ' drive writes/day (' + m.dwpdWindow + ')' : el('span', { class: 'muted' }, ' no window yet')),
 			el('p', { class: 'small' }, 'rated ', WW.has(m.dwpdRated) ? String(m.dwpdRated) : 'unknown')),
 		card('Wear-out vs warranty',
-			el('p', {}, 'projected wear-out ', WW.has(m.wearout) ? el('span', { class: early ? 'hot' : '' }, WW.timeEl(m.wearout))
+			el('p', {}, 'projected wear-out ', WW.has(m.wearout) ? el('span', { class: WW.sevClass(early), title: early ? early.text : null }, WW.timeEl(m.wearout))
 				: el('span', { class: 'muted' }, 'not projected')),
 			el('p', { class: 'small' }, 'warranty ends ', WW.has(m.warrantyEnd) ? WW.timeEl(m.warrantyEnd) : el('span', { class: 'muted' }, 'unknown'),
 				WW.has(m.warrantyYears) ? ' (' + m.warrantyYears + ' years)' : null)),
 		card('Temperature',
-			el('p', {}, el('span', { class: 'big' }, WW.has(m.temp) ? m.temp + ' °C' : '–')),
-			el('p', { class: 'small' }, 'warning ', WW.has(m.tempWarn) ? m.tempWarn + ' °C' : 'not reported',
-				', critical ', WW.has(m.tempCrit) ? m.tempCrit + ' °C' : 'not reported')),
+			el('p', {}, el('span', { class: 'big ' + WW.sevClass(temp) }, WW.has(m.temp) ? m.temp + ' °C' : '–')),
+			tempLimitsEl(m)),
 		card('Power loss',
 			el('p', {}, WW.has(m.unsafe) ? [WW.valueEl(m.unsafe, 'count', 'big'), ' unsafe shutdowns'] : el('span', { class: 'muted' }, 'unsafe shutdowns not reported')),
 			el('p', { class: 'small' }, WW.plpText(m))),
-		card('Probe latency',
-			lat ? el('dl', { class: 'kv' }, [['p50', lat.p50], ['p99', lat.p99], ['max', lat.max]].map(([k, v]) =>
-				[el('dt', {}, k), el('dd', { title: WW.has(v) ? v + ' s' : '' }, WW.fmtLatency(v))]))
-				: el('p', { class: 'muted' }, 'not probed')),
-		card('Drive',
-			el('dl', { class: 'kv' },
-				[['transport', m.transport], ['protocol', m.protocol], ['capacity', WW.has(m.capacity) ? WW.valueEl(m.capacity, 'bytes') : null],
-					['slot', m.slot], ['firmware', m.firmware], ['device', m.device],
-					['collected', WW.timeEl(m.lastCollect, true)]].map(([k, v]) =>
-					[el('dt', {}, k), el('dd', {}, WW.has(v) ? v : el('span', { class: 'muted' }, 'unknown'))]))));
+		probeCard(m),
+		driveCard(m));
 }
 
 async function fetchHistory(id, metric, from, to) {
@@ -162,11 +191,8 @@ async function drawPlots(id, m, plots, rangeName) {
 		{ yFormat: (v) => v + ' %', yMin: 0, hlines: [{ label: '100 % used', y: 100, color: '#d1242f' }] }))
 		emptyState(P.used, why(res.endurance_used_percent, 'percentage used'));
 
-	const hl = [];
-	if (WW.has(m.tempWarn))
-		hl.push({ label: 'warning ' + m.tempWarn + ' °C', y: m.tempWarn, color: '#bc4c00' });
-	if (WW.has(m.tempCrit))
-		hl.push({ label: 'critical ' + m.tempCrit + ' °C', y: m.tempCrit, color: '#d1242f' });
+	const colors = { warning: '#bc4c00', critical: '#d1242f', 'reference (trip)': '#8250df' };
+	const hl = WW.tempLimits(m).map(([k, v]) => ({ label: k + ' ' + v + ' °C', y: v, color: colors[k] }));
 	if (!show(P.temperature, [{ label: 'temperature', data: xy('temperature_celsius') }],
 		{ yFormat: (v) => Math.round(v * 10) / 10 + ' °C', hlines: hl }))
 		emptyState(P.temperature, why(res.temperature_celsius, 'temperature'));
@@ -180,14 +206,14 @@ async function drawPlots(id, m, plots, rangeName) {
 		emptyState(P.errors, why(res.unsafe_shutdowns, 'unsafe shutdown or media error'));
 }
 
-function fieldSections(d) {
+function fieldSections(d, m) {
 	const h = d.health || {};
 	const ata = Object.assign({}, h.ata || {});
 	const attrs = ata.attributes;
 	delete ata.attributes;
 	const nvme = h.nvme || {};
 	const state = Object.assign({}, d);
-	for (const k of ['drive', 'health', 'endurance', 'probe', 'latency'])
+	for (const k of ['drive', 'health', 'endurance', 'probe', 'latency', 'verdict'])
 		delete state[k];
 	const lat = WW.findLatency(d);
 	return [
@@ -199,7 +225,7 @@ function fieldSections(d) {
 		WW.fieldsSection('NVMe Identify Controller', nvme.controller, 'f-nvme-ctrl'),
 		Array.isArray(nvme.namespaces) && nvme.namespaces.length ? el('section', { class: 'fields-sec', id: 'f-nvme-ns' },
 			el('h2', {}, 'NVMe namespaces'), WW.arrayTable(nvme.namespaces)) : null,
-		WW.ataTable(attrs),
+		WW.ataTable(attrs, m),
 		WW.fieldsSection('ATA SMART and device statistics', ata, 'f-ata'),
 		WW.fieldsSection('SCSI log pages', h.scsi, 'f-scsi'),
 		WW.fieldsSection('Other health data', Object.fromEntries(Object.entries(h).filter(([k]) =>
@@ -216,12 +242,14 @@ WW.drivePage = function (root, id, opts) {
 	let range = RANGES.some((r) => r[0] === q.get('range')) ? q.get('range') : 'week';
 	const plots = PLOTS.map(([n, t]) => plotBox(n, t));
 	const head = el('div');
+	let hist = null;
 	const rangeBar = el('div', { class: 'ranges', role: 'group', 'aria-label': 'History range' });
 	const fields = el('div', { class: 'fieldsets' });
 	let model = null;
+	hist = el('section', { class: 'history', 'aria-labelledby': 'hist-h' }, el('h2', { id: 'hist-h' }, 'History'),
+		rangeBar, el('div', { class: 'plots' }, plots.map((p) => p.box)));
 	root.replaceChildren(el('nav', { class: 'crumbs', 'aria-label': 'Breadcrumb' }, el('a', { href: '/' }, '← All drives')),
-		head, el('section', { class: 'history', 'aria-labelledby': 'hist-h' }, el('h2', { id: 'hist-h' }, 'History'),
-			rangeBar, el('div', { class: 'plots' }, plots.map((p) => p.box))), fields);
+		head, hist, fields);
 
 	const buildRanges = () => rangeBar.replaceChildren(...RANGES.map(([n]) => el('button', {
 		type: 'button', 'aria-pressed': String(n === range), dataset: { range: n },
@@ -240,7 +268,7 @@ WW.drivePage = function (root, id, opts) {
 	async function load(first) {
 		const r = await WW.getJSON(WW.driveApi(id));
 		if (r.status === 404) {
-			document.title = 'unknown drive · wearwatch';
+			WW.title('unknown drive');
 			root.replaceChildren(el('nav', { class: 'crumbs' }, el('a', { href: '/' }, '← All drives')),
 				el('h1', {}, 'Unknown drive'), el('p', { class: 'empty' }, 'wearwatch has no drive "' + id + '" (it may have been removed longer ago than the missing-drive retention).'));
 			document.body.dataset.loaded = 'missing';
@@ -252,12 +280,16 @@ WW.drivePage = function (root, id, opts) {
 		}
 		const d = r.body;
 		model = WW.derive(d, d);
-		document.title = (model.model || id) + ' · wearwatch';
+		WW.title(model.model || id);
 		head.replaceChildren(el('h1', {}, model.model || id),
 			el('p', { class: 'sub' }, [model.serial ? 'S/N ' + model.serial : null, id, model.device].filter(Boolean).join(' · ')),
 			...stateBanner(d, model), cards(model));
-		fields.replaceChildren(...fieldSections(d));
-		if (first) {
+		fields.replaceChildren(...fieldSections(d, model));
+		/* a drive that is not monitored has no health history to plot */
+		hist.hidden = !!model.notMonitored;
+		if (first && model.notMonitored) {
+			document.body.dataset.plotted = 'none';
+		} else if (first) {
 			buildRanges();
 			await drawPlots(id, model, plots, range);
 			document.body.dataset.plotted = range;
@@ -269,7 +301,7 @@ WW.drivePage = function (root, id, opts) {
 	const every = (opts && opts.refresh) || 30;
 	return setInterval(() => {
 		if (!document.hidden && model)
-			load(false).then(() => drawPlots(id, model, plots, range));
+			load(false).then(() => (model.notMonitored ? null : drawPlots(id, model, plots, range)));
 	}, every * 1000);
 };
 })();

@@ -102,8 +102,9 @@ WW.fieldsSection = function (title, obj, id) {
 };
 
 /** The ATA SMART attribute table: id, name, normalised value / worst /
- * threshold (highlighted when value <= threshold), raw (exact), flags. */
-WW.ataTable = function (attrs) {
+ * threshold, raw (exact), flags; a row the verdict has a reason about (m's
+ * reasons naming the attribute) is highlighted with that reason. */
+WW.ataTable = function (attrs, m) {
 	if (!Array.isArray(attrs) || !attrs.length)
 		return null;
 	const known = ['id', 'name', 'value', 'worst', 'threshold', 'raw', 'flags', 'raw_bytes'];
@@ -119,8 +120,9 @@ WW.ataTable = function (attrs) {
 			el('thead', {}, el('tr', {}, ['ID', 'Name', 'Value', 'Worst', 'Threshold', 'Raw', 'Flags', 'Raw bytes']
 				.concat(extra.map(WW.label)).map((h) => el('th', { scope: 'col' }, h)))),
 			el('tbody', {}, attrs.map((a) => {
-				const failing = WW.has(a.threshold) && WW.num(a.threshold) > 0 && WW.num(a.value) <= WW.num(a.threshold);
-				return el('tr', { class: failing ? 'failing' : '', dataset: { attr: a.id } },
+				const why = m ? m.verdict.reasons.filter((r) => WW.num(r.attribute) === WW.num(a.id)) : [];
+				return el('tr', { class: why.length ? 'failing' : '', title: why.map((r) => r.text).join('\n') || null,
+					dataset: { attr: a.id } },
 					el('td', { 'data-label': 'ID' }, String(a.id)),
 					el('th', { scope: 'row' }, a.name || ''),
 					el('td', { 'data-label': 'Value' }, String(a.value ?? '')),
@@ -131,6 +133,6 @@ WW.ataTable = function (attrs) {
 					el('td', { 'data-label': 'Raw bytes' }, el('code', {}, a.raw_bytes || '')),
 					extra.map((k) => el('td', { 'data-label': WW.label(k) }, valueCell(a[k], WW.unitOf(k)))));
 			})))),
-		el('p', { class: 'small' }, 'Source: SMART READ DATA / SMART READ THRESHOLDS; a value at or below its threshold is highlighted.'));
+		el('p', { class: 'small' }, 'Source: SMART READ DATA / SMART READ THRESHOLDS; a row the health verdict names is highlighted.'));
 };
 })();

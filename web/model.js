@@ -9,19 +9,26 @@
 const WW = window.WW;
 const num = WW.num;
 
-/** Severity of a verdict word: 0 good .. 4 failing; unknown words are 1. */
-WW.severity = function (status) {
-	const s = String(status || '').toLowerCase();
-	if (/fail|crit|bad|error|dead/.test(s))
-		return 4;
-	if (/warn|degrad|worn|attention|hung/.test(s))
-		return 3;
-	if (/missing/.test(s))
-		return 2;
-	if (/^(ok|good|pass|passed|healthy)$/.test(s))
-		return 0;
-	return 1;
+/** The service's health verdict of a drive (the state object's `verdict`,
+ * docs/api.md): status, rank (0 ok, 1 unknown, 2 warning, 3 critical) and
+ * reasons, each with its sentence. The dashboard computes no verdict of its
+ * own: it shows this one, and colours a figure only when one of its reasons
+ * names it. Without one (an older service) the drive shows as unknown. */
+WW.verdictOf = function (st, detail) {
+	const v = (st && st.verdict) || (detail && detail.verdict);
+	if (!v || !v.status)
+		return { status: 'unknown', rank: 1, reasons: [], missing: true };
+	return { status: String(v.status), rank: WW.num(v.rank) ?? 1,
+		reasons: Array.isArray(v.reasons) ? v.reasons : [] };
 };
+
+/** The first reason of the verdict with one of these codes, or null. */
+WW.reasonOf = function (m, ...codes) {
+	return m.verdict.reasons.find((r) => codes.includes(r.code)) || null;
+};
+
+/** CSS class for a reason's severity (the service's word). */
+WW.sevClass = (r) => (!r ? '' : r.severity === 'critical' ? 'crit' : r.severity === 'warning' ? 'hot' : '');
 
 /** Look for a latency summary wherever the service puts it: an object named
  * probe / latency / probe_latency holding p50/p99/max (in seconds, as
@@ -63,42 +70,6 @@ const hv = (detail, name) => {
 	return v && typeof v === 'object' && 'value' in v ? v.value : WW.has(v) ? v : null;
 };
 
-/** The verdict the service gives (endurance.health) or, when it gives none,
- * one read off the drive's own SMART status and the service's state. */
-function verdict(st, detail, e) {
-	const h = e && e.health;
-	if (h && h.status)
-		return { status: String(h.status), reasons: (h.reasons || []).map(String), derived: false };
-	const reasons = [];
-	let status = 'ok';
-	const worse = (s, why) => {
-		if (WW.severity(s) > WW.severity(status))
-			status = s;
-		reasons.push(why);
-	};
-	const sm = (st.summary && st.summary.smart_status) || hv(detail, 'smart_status');
-	if (sm === 'failed')
-		worse('failing', 'drive reports SMART status failed');
-	const cw = num(hv(detail, 'critical_warning'));
-	if (cw)
-		worse('warning', 'NVMe critical warning 0x' + cw.toString(16));
-	const sp = num(WW.first(st.summary && st.summary.available_spare_percent,
-		hv(detail, 'available_spare_percent')));
-	const spt = num(hv(detail, 'available_spare_threshold_percent'));
-	if (sp !== null && spt !== null && sp < spt)
-		worse('failing', 'available spare ' + sp + ' % below threshold ' + spt + ' %');
-	if (st.hung)
-		worse('warning', 'read hung since ' + WW.fmtTime(st.hung_since));
-	if (st.present === false)
-		worse('missing', 'missing since ' + WW.fmtTime(st.missing_since));
-	const noHealth = st.protocol === 'none' || (detail && detail.drive && detail.drive.no_health_reason);
-	if (status === 'ok' && (!sm || noHealth) && !num(st.summary && st.summary.endurance_used_percent))
-		status = 'unknown';
-	if (noHealth)
-		reasons.push((detail && detail.drive && detail.drive.no_health_reason) || 'no health interface');
-	return { status, reasons, derived: true };
-}
-
 /** Flat figures for one drive (see the file comment). */
 WW.derive = function (st, detail) {
 	detail = detail || {};
@@ -129,6 +100,9 @@ WW.derive = function (st, detail) {
 		WW.has(num(hv(detail, 'endurance_used_percent'))) ? num(hv(detail, 'endurance_used_percent')) / 100 : null);
 	const plpCount = hv(detail, 'plp_start_count');
 	const capHealth = hv(detail, 'capacitor_health_percent');
+	const probe = st.probe || detail.probe || null;
+	const verdict = WW.verdictOf(st, detail);
+	const nh = verdict.reasons.find((r) => r.code === 'no_health_interface');
 	let state = 'present', stateSince = null;
 	if (st.present === false) {
 		state = 'missing';
@@ -151,8 +125,12 @@ WW.derive = function (st, detail) {
 		capacity: WW.first(num(d.capacity_bytes), num(hv(detail, 'capacity_bytes')),
 			rating && num(rating.capacity_bytes)),
 		slot: d.slot || null,
-		noHealth: st.protocol === 'none' ? (d.no_health_reason || 'no health interface') : null,
-		verdict: verdict(st, detail, e),
+		noHealth: st.protocol === 'none' ? (st.no_health_reason || d.no_health_reason || 'no health interface') : null,
+		/* the service's sentence when it says the drive is not monitored
+		 * (no health interface): the drive page says it once, and shows
+		 * none of the health figures it cannot have */
+		notMonitored: nh ? nh.text : null,
+		verdict,
 		hasEndurance: !!e,
 		ratingSource: rating ? rating.source : null,
 		ratingNote: rating && rating.source === 'none' ? (rating.note || 'no rating known') : null,
@@ -169,10 +147,13 @@ WW.derive = function (st, detail) {
 		temp: num(WW.first(sum.temperature_celsius, hv(detail, 'temperature_celsius'))),
 		tempWarn: num(hv(detail, 'temperature_warning_celsius')),
 		tempCrit: num(hv(detail, 'temperature_critical_celsius')),
+		tempRef: num(hv(detail, 'temperature_reference_celsius')),
 		unsafe: WW.first(hv(detail, 'unsafe_shutdowns'), sum.unsafe_shutdowns),
 		mediaErrors: WW.first(hv(detail, 'media_errors'), sum.media_errors),
 		plpCount, capHealth,
 		latency: WW.findLatency(st, detail),
+		probeSkipped: probe && probe.skipped ? String(probe.skipped) : null,
+		probeSkippedAt: probe ? num(probe.skipped_timestamp) : null,
 		state, stateSince,
 		lastCollect: st.last_collect ? st.last_collect.timestamp : null,
 		lastOk: st.last_collect ? st.last_collect.success : null,
@@ -181,8 +162,26 @@ WW.derive = function (st, detail) {
 	};
 };
 
-/** Text for the power-loss cell: unsafe shutdowns and what is known of PLP. */
+/** The temperature limits the drive reports, as [name, °C] pairs:
+ * warning and critical (NVMe WCTEMP/CCTEMP, ATA SCT), reference (the SCSI
+ * trip temperature, log page 0Dh parameter 1). Empty when it reports none. */
+WW.tempLimits = function (m) {
+	return [['warning', m.tempWarn], ['critical', m.tempCrit], ['reference (trip)', m.tempRef]]
+		.filter((l) => WW.has(l[1]));
+};
+
+/** Why the latency probe has no figures, as the API says it (the last due
+ * burst's skip reason), or null when it does not say. */
+WW.probeNote = function (m) {
+	return m.probeSkipped ? 'not probed: ' + m.probeSkipped : null;
+};
+
+/** Text for the power-loss cell: the verdict's sentence when it names
+ * power-loss protection, else what the drive reports of it. */
 WW.plpText = function (m) {
+	const r = WW.reasonOf(m, 'power_loss_protection_failed');
+	if (r)
+		return r.text;
 	if (WW.has(m.capHealth))
 		return 'PLP capacitor ' + m.capHealth + ' %';
 	if (WW.has(m.plpCount))

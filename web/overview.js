@@ -10,7 +10,7 @@ const el = WW.el;
 
 const COLS = [
 	{ key: 'drive', label: 'Drive', sort: (m) => (m.model || m.id || '').toLowerCase() },
-	{ key: 'health', label: 'Health', sort: (m) => -WW.severity(m.verdict.status) },
+	{ key: 'health', label: 'Health', sort: (m) => -m.verdict.rank },
 	{ key: 'endurance', label: 'Endurance used', sort: (m) => -(WW.first(m.rated, m.own) ?? -1) },
 	{ key: 'dwpd', label: 'DWPD', sort: (m) => -(m.dwpd ?? -1) },
 	{ key: 'wearout', label: 'Wear-out / warranty', sort: (m) => m.wearout ?? Infinity },
@@ -43,25 +43,30 @@ function saveQuery(s) {
 	history.replaceState(null, '', location.pathname + (qs ? '?' + qs : ''));
 }
 
-function verdictEl(v) {
+/** The service's verdict: status, then each reason's sentence (code and
+ * source in the tooltip). */
+WW.verdictEl = function (v) {
 	return el('div', { class: 'verdict' },
-		el('span', { class: 'badge sev' + WW.severity(v.status),
-			title: v.derived ? 'derived in the browser: the service sent no verdict' : 'verdict of the service' },
-		v.status),
-		v.reasons.length ? el('ul', { class: 'reasons' }, v.reasons.map((r) => el('li', {}, r))) : null);
-}
+		el('span', { class: 'badge sev' + v.rank,
+			title: v.missing ? 'the service sent no verdict' : 'verdict of the service' }, v.status),
+		v.reasons.length ? el('ul', { class: 'reasons' }, v.reasons.map((r) =>
+			el('li', { class: 'r-' + r.severity, title: r.code + ' (' + r.source + ')', dataset: { code: r.code } },
+				r.text))) : null);
+};
 
 function enduranceCell(m) {
 	const parts = [];
 	if (WW.has(m.rated))
 		parts.push(el('div', { class: 'barrow' }, el('span', { class: 'barlabel' }, 'rated'),
-			WW.bar(m.rated, 'rated endurance used'),
+			WW.bar(m.rated, 'rated endurance used',
+				WW.reasonOf(m, 'rated_endurance_exhausted', 'rated_endurance_near_end', 'rated_endurance_high')),
 			el('span', { class: 'barval', title: String(m.rated) }, WW.fmtPercent(m.rated))));
 	else if (m.ratingNote || m.hasEndurance)
 		parts.push(el('div', { class: 'muted' }, m.ratingNote || 'no rating known'));
 	if (WW.has(m.own))
 		parts.push(el('div', { class: 'barrow' }, el('span', { class: 'barlabel' }, 'drive'),
-			WW.bar(m.own, "drive's own percentage used"),
+			WW.bar(m.own, "drive's own percentage used",
+				WW.reasonOf(m, 'percentage_used_exhausted', 'percentage_used_high')),
 			el('span', { class: 'barval', title: String(m.own) }, WW.fmtPercent(m.own))));
 	if (!parts.length)
 		parts.push(el('span', { class: 'muted' }, m.noHealth ? 'no health interface' : 'not reported'));
@@ -73,18 +78,17 @@ function enduranceCell(m) {
 function dwpdCell(m) {
 	if (!WW.has(m.dwpd) && !WW.has(m.dwpdRated))
 		return el('span', { class: 'muted' }, m.hasEndurance ? 'no window yet' : '–');
-	const over = WW.has(m.dwpd) && WW.has(m.dwpdRated) && m.dwpd > m.dwpdRated;
-	return el('div', {}, el('span', { class: over ? 'val hot' : 'val', title: WW.has(m.dwpd) ? String(m.dwpd) : '' },
+	return el('div', {}, el('span', { class: 'val', title: WW.has(m.dwpd) ? String(m.dwpd) : '' },
 		WW.has(m.dwpd) ? m.dwpd.toLocaleString(undefined, { maximumFractionDigits: 2 }) : '–'),
 	el('span', { class: 'small' }, WW.has(m.dwpd) ? ' (' + m.dwpdWindow + ')' : ''),
 	el('div', { class: 'small' }, 'rated ', WW.has(m.dwpdRated) ? String(m.dwpdRated) : 'unknown'));
 }
 
 function wearoutCell(m) {
-	const early = WW.has(m.wearout) && WW.has(m.warrantyEnd) && m.wearout < m.warrantyEnd;
+	const early = WW.reasonOf(m, 'wearout_before_warranty_end');
 	return el('div', {},
 		el('div', {}, 'wear-out ', WW.has(m.wearout)
-			? el('span', { class: early ? 'hot' : '' }, WW.timeEl(m.wearout))
+			? el('span', { class: WW.sevClass(early), title: early ? early.text : null }, WW.timeEl(m.wearout))
 			: el('span', { class: 'muted' }, m.hasEndurance ? 'not projected' : '–')),
 		el('div', { class: 'small' }, 'warranty ', WW.has(m.warrantyEnd)
 			? WW.timeEl(m.warrantyEnd) : el('span', { class: 'muted' }, 'unknown')));
@@ -93,13 +97,8 @@ function wearoutCell(m) {
 function tempCell(m) {
 	if (!WW.has(m.temp))
 		return el('span', { class: 'muted' }, m.noHealth ? 'no health interface' : '–');
-	const hot = WW.has(m.tempCrit) && m.temp >= m.tempCrit ? 'crit'
-		: WW.has(m.tempWarn) && m.temp >= m.tempWarn ? 'hot' : '';
-	const lim = [];
-	if (WW.has(m.tempWarn))
-		lim.push('warn ' + m.tempWarn + ' °C');
-	if (WW.has(m.tempCrit))
-		lim.push('crit ' + m.tempCrit + ' °C');
+	const hot = WW.sevClass(WW.reasonOf(m, 'temperature_critical', 'temperature_warning'));
+	const lim = WW.tempLimits(m).map(([k, v]) => k + ' ' + v + ' °C');
 	return el('div', {}, el('span', { class: 'val ' + hot, title: m.temp + ' °C' }, m.temp + ' °C'),
 		el('div', { class: 'small' }, lim.length ? lim.join(', ') : 'no limits reported'));
 }
@@ -112,7 +111,7 @@ function powerCell(m) {
 
 function latencyCell(m) {
 	if (!m.latency)
-		return el('span', { class: 'muted' }, 'not probed');
+		return el('span', { class: 'muted' }, WW.probeNote(m) || 'not probed');
 	return el('div', {}, el('span', { class: 'val', title: m.latency.p99 + ' s' }, WW.fmtLatency(m.latency.p99)),
 		WW.has(m.latency.max) ? el('div', { class: 'small' }, 'max ', WW.fmtLatency(m.latency.max)) : null);
 }
@@ -136,7 +135,7 @@ function driveCell(m) {
 			meta.join(' · ')), ' ', el('span', { class: 'muted' }, m.device || '')));
 }
 
-const CELLS = { drive: driveCell, health: (m) => verdictEl(m.verdict), endurance: enduranceCell,
+const CELLS = { drive: driveCell, health: (m) => WW.verdictEl(m.verdict), endurance: enduranceCell,
 	dwpd: dwpdCell, wearout: wearoutCell, temperature: tempCell, power: powerCell,
 	latency: latencyCell, state: stateCell };
 
@@ -186,7 +185,8 @@ WW.overview = function (root, opts) {
 	};
 
 	function buildControls() {
-		const healths = [...new Set(models.map((m) => m.verdict.status))].sort((a, b) => WW.severity(b) - WW.severity(a));
+		const rank = Object.fromEntries(models.map((m) => [m.verdict.status, m.verdict.rank]));
+		const healths = Object.keys(rank).sort((a, b) => rank[b] - rank[a]);
 		const transports = [...new Set(models.map((m) => m.transport))].sort();
 		for (const [k, list] of [['health', healths], ['transport', transports]])
 			if (s[k] && !list.includes(s[k]))

@@ -44,6 +44,18 @@ WW.num = function (v) {
 
 WW.has = (v) => v !== null && v !== undefined;
 
+const INT64_MAX = 9223372036854775807n, INT64_MIN = -9223372036854775808n;
+
+/** True for a string the API sends as a number: an integer beyond int64
+ * (docs/api.md "Numbers": smaller ones are JSON numbers). Every other string
+ * is text, digits or not (a serial "14000", firmware "0191"). */
+WW.isBigNum = function (v) {
+	if (typeof v !== 'string' || !/^-?[1-9]\d{18,}$/.test(v))
+		return false;
+	const b = BigInt(v);
+	return b > INT64_MAX || b < INT64_MIN;
+};
+
 /** The first argument that is not null/undefined. */
 WW.first = (...a) => a.find(WW.has);
 
@@ -61,7 +73,9 @@ WW.exact = function (v, unit) {
 	if (!WW.has(v))
 		return '';
 	let s;
-	if (typeof v === 'string' && /^-?\d+$/.test(v))
+	if (typeof v === 'string' && !WW.isBigNum(v))
+		s = v; /* text stays text */
+	else if (typeof v === 'string')
 		s = group(v);
 	else if (typeof v === 'number' && Number.isInteger(v))
 		s = group(v);
@@ -134,6 +148,8 @@ WW.fmtUnit = function (v, unit) {
 		return '–';
 	if (typeof v === 'boolean')
 		return v ? 'yes' : 'no';
+	if (typeof v === 'string' && !WW.isBigNum(v))
+		return v; /* text (a serial, a firmware revision), never a number */
 	const n = WW.num(v);
 	if (n === null)
 		return String(v);
@@ -193,13 +209,14 @@ WW.timeEl = function (t, ago) {
 		ago ? WW.fmtAgo(n) : WW.fmtTime(n));
 };
 
-/** A horizontal bar for a 0..1+ ratio, as role=meter with its own label. */
-WW.bar = function (ratio, label, cls) {
+/** A horizontal bar for a 0..1+ ratio, as role=meter with its own label;
+ * reason (a verdict reason about this figure, or null) colours it. */
+WW.bar = function (ratio, label, reason) {
 	const r = WW.num(ratio);
 	const pct = r === null ? 0 : Math.max(0, Math.min(1, r)) * 100;
-	const level = r === null ? '' : r >= 0.9 ? ' crit' : r >= 0.7 ? ' warn' : '';
+	const level = WW.sevClass(reason) === 'crit' ? ' crit' : WW.sevClass(reason) === 'hot' ? ' warn' : '';
 	return WW.el('div', {
-		class: 'bar' + level + (cls ? ' ' + cls : ''), role: 'meter', 'aria-label': label,
+		class: 'bar' + level, role: 'meter', 'aria-label': label,
 		'aria-valuemin': 0, 'aria-valuemax': 100, 'aria-valuenow': Math.round(pct),
 		title: label + ': ' + (r === null ? 'unknown' : (r * 100).toString() + ' %'),
 	}, WW.el('span', { class: 'fill', style: 'width:' + pct.toFixed(1) + '%' }));
@@ -227,3 +244,22 @@ WW.driveApi = (id) => '/api/v1/drives/' + encodeURIComponent(id);
 
 /** Name -> label: "host_written_bytes" -> "host written bytes". */
 WW.label = (k) => String(k).replace(/_/g, ' ');
+
+/** The page title: "TEXT · HOST · wearwatch", the host from GET
+ * /api/v1/host (WW.showHost) once it is known. */
+WW.title = function (text) {
+	WW.titleText = text;
+	document.title = [text, WW.host, 'wearwatch'].filter(Boolean).join(' · ');
+};
+
+/** Ask the service its host name; put it in the header (#host) and titles. */
+WW.showHost = async function () {
+	const r = await WW.getJSON('/api/v1/host');
+	if (r.status !== 200 || !r.body || !r.body.host)
+		return;
+	WW.host = r.body.host;
+	const h = document.getElementById('host');
+	if (h)
+		h.textContent = WW.host;
+	WW.title(WW.titleText);
+};

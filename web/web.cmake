@@ -18,6 +18,7 @@ set(WW_WEB_FILES
   /assets/overview.js=${_web}/overview.js
   /assets/charts.js=${_web}/charts.js
   /assets/drive.js=${_web}/drive.js
+  /assets/fleet.js=${_web}/fleet.js
   /assets/app.js=${_web}/app.js
   /assets/favicon.svg=${_web}/favicon.svg
   /assets/chart.min.js=${WW_CHARTJS})

@@ -11,3 +11,10 @@ add_test(NAME promtool_rules_test
   COMMAND ${PROMTOOL} test rules wearwatch-rules.test.yml
   WORKING_DIRECTORY ${CMAKE_SOURCE_DIR}/contrib/prometheus)
 set_tests_properties(promtool_rules_check promtool_rules_test PROPERTIES LABELS unit)
+# The shipped rules and Grafana dashboards in a real Prometheus and Alertmanager
+# (Debian's prometheus and prometheus-alertmanager, on loopback, started by the
+# test) scraping three replaying wearwatch hosts; about 10 s.
+add_test(NAME prometheus_fleet
+  COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/prometheus/test_fleet.py $<TARGET_FILE:wearwatch>
+          ${CMAKE_SOURCE_DIR})
+set_tests_properties(prometheus_fleet PROPERTIES LABELS service TIMEOUT 240)

@@ -61,11 +61,15 @@ void ww_log_failure_ok(const char *key, time_t now, const char *what);
 
 /** Event kinds with a fixed MESSAGE_ID each (catalog: catalog/wearwatch.catalog). */
 typedef enum ww_event_kind {
-	WW_EV_HEALTH_CHANGE,     /* health state changed (ok/warning/failed) */
-	WW_EV_CRITICAL_WARNING,  /* NVMe critical warning bits newly set, SMART FAILED */
+	WW_EV_HEALTH_CHANGE,     /* verdict status changed (ok, warning, unknown) */
+	WW_EV_CRITICAL_WARNING,  /* verdict status became critical */
 	WW_EV_STANDBY,           /* drive left alone: standby / runtime-suspended */
 	WW_EV_DRIVE_MISSING,     /* drive no longer listed by discovery */
 	WW_EV_COLLECT_FAILURE,   /* a read of the drive failed */
+	WW_EV_HEALTH_WORSE,      /* a reason appeared, status unchanged */
+	WW_EV_HEALTH_BETTER,     /* a reason cleared, status unchanged */
+	WW_EV_DRIVE_BACK,        /* a missing drive is listed again */
+	WW_EV_NOTIFY_SUPPRESSED, /* a flapping drive's notifications held back */
 	WW_EV_KIND_MAX,
 } ww_event_kind_t;
 

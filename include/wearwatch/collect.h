@@ -26,7 +26,10 @@ extern "C" {
 void ww_report_cmd(ww_read_report_t *r, const char *what, const ww_cmd_status_t *st);
 
 /** NVMe: Identify Controller, Identify Namespace for each namespace in
- * d->namespaces, SMART / Health log (02h, NSID FFFFFFFFh). x is the controller.
+ * d->namespaces, SMART / Health log (02h, NSID FFFFFFFFh), then the endurance
+ * logs (ww_read_nvme_endurance), the Error Information log (01h, up to 16
+ * entries, ELPE + 1 at most) and, where OACS bit 4 is set, the Device
+ * Self-test log (06h). x is the controller.
  * Returns 0 when the SMART log was read, -errno otherwise (report says why). */
 int ww_read_nvme(ww_xport_t *x, const ww_drive_t *d, ww_health_t *h, ww_read_report_t *r);
 
@@ -42,7 +45,10 @@ void ww_read_nvme_endurance(ww_xport_t *x, ww_health_t *h, ww_read_report_t *r);
 /** ATA through SAT: CHECK POWER MODE (stop if standby: returns 0 with
  * r->standby set), IDENTIFY DEVICE, SMART RETURN STATUS, SMART READ DATA,
  * SMART READ THRESHOLDS, READ LOG EXT of the GP log directory and the Device
- * Statistics pages. Returns 0 when IDENTIFY succeeded, -errno otherwise. */
+ * Statistics pages, then the error and self-test logs (READ LOG EXT 03h/07h
+ * where the directory lists them, else SMART READ LOG 01h/06h where the
+ * drive says it keeps them). Returns 0 when IDENTIFY succeeded, -errno
+ * otherwise. */
 int ww_read_ata(ww_xport_t *x, const ww_drive_t *d, ww_health_t *h, ww_read_report_t *r);
 
 /** SCSI: INQUIRY, VPD 0x80/0x83/0xB1, READ CAPACITY(16), LOG SENSE (SP=0,
@@ -64,9 +70,24 @@ int ww_scsi_probe_ata(ww_xport_t *x, bool *is_ata);
 int ww_collect_on_xport(ww_xport_t *x, const ww_drive_t *d, ww_health_t *h,
 			ww_read_report_t *r);
 
+/** Open d's command node read-only with the transport its protocol needs
+ * (NVMe admin for NVMe; SG_IO for ATA and SCSI). The node is d->cmd_path
+ * under sysroot ("" for the live system), so that a test tree never reaches
+ * the machine's own devices. Returns 0, -EOPNOTSUPP for a drive with no
+ * health interface, or the open's -errno. */
+int ww_collect_open(const char *sysroot, const ww_drive_t *d, ww_xport_t *x);
+
+/** The read of a drive with no health interface (d->protocol
+ * WW_PROTO_NONE: virtio, USB bridge, ...): nothing is sent and nothing is
+ * noted in r; h gets the protocol and what sysfs knew of the identity.
+ * Returns -EOPNOTSUPP. ww_collect_drive and a replayed capture of such a
+ * drive both end here. */
+int ww_collect_no_interface(const ww_drive_t *d, ww_health_t *h, ww_read_report_t *r);
+
 /** Read one drive once: checks runtime status, opens the right transport
  * read-only, dispatches by protocol, closes. Returns 0, 1 when the drive was
- * left alone because it is runtime-suspended or in standby, or -errno.
+ * left alone because it is runtime-suspended or in standby, -EOPNOTSUPP for
+ * a drive with no health interface (ww_collect_no_interface), or -errno.
  * sysroot is "" for the live system. */
 int ww_collect_drive(const char *sysroot, const ww_drive_t *d, ww_health_t *h,
 		     ww_read_report_t *r);
@@ -118,6 +139,11 @@ typedef struct ww_smartctl_info {
 	bool has_smart;         /* any health data: attributes, NVMe log, SCSI logs, smart_status */
 	bool standby;           /* the run stopped at a sleeping drive */
 	char message[160];      /* first smartctl.messages[].string, "" if none */
+	bool smartctl_json;     /* a top-level "smartctl" object with "version" or
+				   "exit_status": smartctl wrote it (not
+				   nvme-cli's or another tool's JSON) */
+	bool device_list;       /* a top-level "devices" array and no "device":
+				   `smartctl --scan -j` output, no drive's */
 	unsigned n_values;      /* normalised fields set (for reports) */
 } ww_smartctl_info_t;
 
@@ -131,10 +157,33 @@ typedef struct ww_smartctl_info {
  * normalised keys (temperature.current, power_on_time, power_cycle_count,
  * smart_status.passed) take precedence, because smartctl applies its drive
  * database (attribute 9 in minutes, packed temperatures).
- * info may be NULL. Returns 0, -EINVAL when the text is not a JSON object,
- * -ENODATA when it is JSON but describes no device (smartctl error output). */
+ * The exit status (smartctl.exit_status) is kept in h->smartctl_exit; bit 3
+ * (SMART status failing) sets smart_status FAILED when the JSON has no
+ * smart_status. info may be NULL. Returns 0, -EINVAL when the text is not a
+ * JSON object, -ENODATA when it is JSON but describes no device (smartctl
+ * error output), -EIO when the exit status makes the read a failure (bit 0
+ * or 1, ww_smartctl_read_class; h holds what the JSON had, info says why). */
 int ww_smartctl_parse(const char *json, size_t len, ww_health_t *h,
 		      ww_smartctl_info_t *info);
+
+/** What a smartctl exit status makes of a read (smartctl(8) RETURN VALUES):
+ * bit 0 (command line) or 1 (device open failed, no IDENTIFY, low-power
+ * mode) make it a failure: nothing in the JSON is health data; bit 2 (a
+ * SMART or other command failed, or a checksum was wrong) makes it
+ * partial: the data that came is kept and the report names why; bits 3-7
+ * are facts about the drive, carried in the record. A run of ours with
+ * `-n standby,3` that exits 3 is standby, not a failure (standby_run). */
+typedef enum ww_smartctl_read {
+	WW_SMARTCTL_READ_OK = 0,
+	WW_SMARTCTL_READ_PARTIAL,
+	WW_SMARTCTL_READ_FAILED,
+} ww_smartctl_read_t;
+
+ww_smartctl_read_t ww_smartctl_read_class(int exit_status, bool standby_run);
+
+/** The report's reason for a partial read (exit status bit 2). */
+#define WW_SMARTCTL_PARTIAL_WHY \
+	"smartctl exit status bit 2: a SMART or other command failed, or a checksum was wrong"
 
 /** Explain an exit status for people: "ok", "standby", or the set bits joined
  * by ", " ("SMART command failed, error log has records"). Returns buf. */
@@ -208,7 +257,8 @@ const char *ww_smartctl_default_type(const ww_drive_t *d);
 int ww_collect_smartctl(const ww_drive_t *d, const char *type, int timeout_s,
 			ww_health_t *h, ww_read_report_t *r);
 
-/* RAID members through the smartctl backend (issue 7): discovery of the
+/* RAID members through the smartctl backend (the native path cannot reach
+ * them behind a RAID controller): discovery of the
  * drives only smartctl reaches, and the dispatch that reads a drive through
  * smartctl when it is such a member or configured to be read that way.
  *
@@ -233,17 +283,19 @@ int ww_smartctl_member_drive(const ww_smartctl_dev_t *s, ww_drive_t *d);
  * only smartctl reaches (proc_name "megaraid_sas"). */
 bool ww_smartctl_raid_present(const char *sysroot);
 
-/** RAID members from `smartctl --scan -j -d scsi` (see above), at most max,
- * written to out. The scan result is kept for rescan_s seconds (the poller
- * rediscovers every poll interval; members change rarely). Returns the count,
- * 0 when no controller is present or smartctl is missing, or -errno. */
-int ww_smartctl_members_discover(const char *sysroot, ww_drive_t *out, size_t max,
-				 unsigned rescan_s);
+/** RAID members from `smartctl --scan -j -d scsi` (see above) into *out
+ * (malloc'd, the caller frees it). The scan result is kept for rescan_s
+ * seconds (the poller rediscovers every poll interval; members change
+ * rarely). Returns the count (with *out set), 0 when no controller is present
+ * or smartctl is missing (*out then untouched), or -errno. */
+int ww_smartctl_members_discover(const char *sysroot, ww_drive_t **out, unsigned rescan_s);
 
-/** ww_discover() plus the RAID members (poller discover hook of `serve`).
- * Same contract as ww_discover. */
+/** ww_discover_all() plus the RAID members (the service's discover hook, a
+ * ww_discover_fn): every drive into *out (malloc'd, the caller frees it);
+ * drives forced to smartctl (ww_smartctl_force) carry their type in
+ * smartctl_type. Returns the count or -errno. */
 int ww_discover_with_members(const char *sysroot, const char *const *include,
-			     ww_drive_t *out, size_t max);
+			     ww_drive_t **out);
 
 /** Read a drive through smartctl: d->smartctl_type, else the forced type
  * (ww_smartctl_force). A drive with a block device that is runtime-suspended
@@ -265,20 +317,29 @@ const char *ww_smartctl_type_for(const ww_drive_t *d);
  * ww_drive_t fields, one per line) and its sysfs runtime power status, so a
  * replayed drive goes through the same reader and decoders as the live one. */
 
-/** Capture drive d into DIR/<id>.capture (id with '/' replaced; redacted when
- * `redact`: the serial from sysfs and from the first read is replaced by 'X'
- * in facts, id and recorded bytes). Read-only: the same commands as a normal
- * read, nothing else; a runtime-suspended drive gets facts only. Writes the
- * file path to path_out (>= 512 bytes) when non-NULL. Returns what the read
- * returned (0, 1 standby/suspended, -errno) or -errno of the file. */
+/** Capture drive d into DIR/<id>.capture (DIR is created when its parent
+ * exists; id with '/' replaced; redacted when `redact`: the serial from
+ * sysfs and from the first read is replaced by 'X' in facts, id and
+ * recorded bytes). Read-only: the same commands as a normal read, nothing
+ * else; a runtime-suspended drive gets facts only. The file is created
+ * before any command is sent. Writes the file path to path_out (>= 512
+ * bytes) when non-NULL. *write_err (when non-NULL) is 0, or -errno when the
+ * file could not be created or written (then nothing is sent, or the broken
+ * file is removed). Returns what the read returned (0, 1
+ * standby/suspended, -errno), or *write_err when the file could not be
+ * created. */
 int ww_capture_drive(const char *sysroot, const ww_drive_t *d, const char *dir,
-		     bool redact, char *path_out, ww_health_t *h, ww_read_report_t *r);
+		     bool redact, char *path_out, int *write_err, ww_health_t *h,
+		     ww_read_report_t *r);
 
-/** Load the facts of a capture file into d. Returns 0, -ENOENT, -EINVAL. */
+/** Load the facts of a capture file into d (no_health_reason, when the
+ * capture has one, points to a copy kept for the life of the process).
+ * Returns 0, -ENOENT, -EINVAL. */
 int ww_replay_load_drive(const char *file, ww_drive_t *d);
 
 /** Read a captured drive through the replay transport. Returns as
- * ww_collect_drive (1 when recorded runtime-suspended or in standby);
+ * ww_collect_drive (1 when recorded runtime-suspended or in standby,
+ * -EOPNOTSUPP when recorded with no health interface);
  * h->backend = "replay". */
 int ww_replay_collect(const char *file, const ww_drive_t *d, ww_health_t *h,
 		      ww_read_report_t *r);
@@ -288,8 +349,8 @@ int ww_replay_collect(const char *file, const ww_drive_t *d, ww_health_t *h,
 /** Register the *.capture files of dir and of its subdirectories, three
  * levels down (or dir itself when it is a file); other files, and captures
  * with a malformed block (the whole file is read here), are skipped and
- * told to the skip hook. Returns how many were added, 0 when none, or
- * -errno (-EINVAL: a file that is not a capture). */
+ * told to the skip hook. Returns how many were added (no limit), 0 when
+ * none, or -errno (-EINVAL: a file that is not a capture). */
 int ww_replay_add(const char *dir);
 
 /** Told about each file ww_replay_add skips: its path and why ("not a
@@ -297,10 +358,14 @@ int ww_replay_add(const char *dir);
 typedef void (*ww_replay_skip_fn)(const char *path, const char *why);
 void ww_replay_set_skip_hook(ww_replay_skip_fn fn);
 
-/** ww_discover_fn: the registered captures as drives (sysroot, include
- * ignored). */
-int ww_replay_discover(const char *sysroot, const char *const *include,
-		       ww_drive_t *out, size_t max);
+/** ww_discover_fn: the registered captures as drives into *out (malloc'd,
+ * the caller frees it; sysroot, include ignored). Returns the count or
+ * -ENOMEM. */
+int ww_replay_discover(const char *sysroot, const char *const *include, ww_drive_t **out);
+
+/** The capture file a registered drive id is read from (a path as
+ * ww_replay_add found it), or NULL. */
+const char *ww_replay_file(const char *id);
 
 /** ww_collect_fn: reads a registered drive from its capture. -ENOENT when d
  * is not a registered capture. */

@@ -28,6 +28,7 @@ extern "C" {
 #define WW_CONF_DEFAULT_STATE_DIR "/var/lib/wearwatch"
 #define WW_CONF_MAX_INCLUDE 32
 #define WW_CONF_MAX_DRIVES 64
+#define WW_ENDURANCE_MAX_FILES 8   /* ratings tables ([endurance] ratings_file, --ratings-file) */
 
 /** One [drive NAME] section. NAME is a stable id as `wearwatch scan` prints
  * it, or a block device name ("sda", "/dev/nvme0n1"). Settings owned by other
@@ -41,8 +42,22 @@ typedef struct ww_conf_drive {
 	char warranty_start[16];  /* "YYYY-MM-DD" (validated), "" = not set */
 	char probe[128];          /* raw "probe =" value, "" = not set */
 	char smartctl[48];        /* "smartctl =" -d TYPE forcing the smartctl backend, "" = not set */
+	ww_health_cfg_t health;   /* health keys of the section (health.set: which) */
 	unsigned line;            /* line of the section header */
 } ww_conf_drive_t;
+
+/** [fleet]: where the web side asks Prometheus for the fleet page (see
+ * http.h, ww_fleet_query). Credentials are read from the files at each
+ * query, never kept in the configuration. */
+typedef struct ww_conf_fleet {
+	char prometheus[512];         /* http(s)://host:port[/prefix] of Prometheus' HTTP API,
+				         "" = no fleet page */
+	char user[128];               /* basic auth user, "" = none */
+	char password_file[256];      /* basic auth password (first line) */
+	char bearer_token_file[256];  /* Authorization: Bearer (first line) */
+	char ca_file[256];            /* PEM CA bundle for https, "" = the system's */
+	unsigned timeout_s;           /* per query (default 10) */
+} ww_conf_fleet_t;
 
 /** Everything the file and flags set. Times in seconds. */
 typedef struct ww_conf {
@@ -62,9 +77,24 @@ typedef struct ww_conf {
 	/* [history] */
 	unsigned retention_s;          /* history kept, 0 = forever (the default) */
 	unsigned missing_retention_s;  /* a removed drive stays listed this long */
+	unsigned history_raw_s;        /* every sample kept this long, 0 = the model's default */
+	unsigned history_hourly_s;     /* hourly samples kept this long, 0 = default */
+	bool history_off;              /* enabled = no: no history database */
+	/* [endurance] */
+	char ratings_files[WW_ENDURANCE_MAX_FILES][256];  /* extra ratings tables */
+	size_t n_ratings_files;
+	/* [probe]: the latency probe policy of drives without a [drive] probe
+	 * (the flags --probe-*, --no-probe are applied on top of it) */
+	ww_probe_policy_t probe;
 	/* [notify] */
 	char notify_exec[256];         /* program run on events, "" = none */
 	unsigned notify_timeout_s;
+	unsigned notify_flap_limit;    /* notifications per drive per flap window */
+	unsigned notify_flap_window_s;
+	/* [health] */
+	ww_health_cfg_t health;        /* thresholds of the verdict for every drive */
+	/* [fleet] */
+	ww_conf_fleet_t fleet;
 	/* [drive NAME] */
 	ww_conf_drive_t drives[WW_CONF_MAX_DRIVES];
 	size_t n_drives;
@@ -109,6 +139,32 @@ bool ww_conf_is_block_name(const char *name);
  * for commands that accept those flags among their own (`serve`). */
 const struct option *ww_conf_options(void);
 
+/* The health keys ([health], and the same keys in [drive NAME] on top):
+ * temperature_warning, temperature_critical (degrees Celsius, override the
+ * drive's own limits), percentage_used_warning, percentage_used_critical,
+ * rated_endurance_warning, rated_endurance_critical (percent),
+ * increase_window, read_failing_after (durations), ignore_attributes,
+ * critical_attributes (ATA attribute ids), silence (reason codes). The
+ * meaning of each is in wearwatch.conf(5) and docs/health.md. */
+
+/** Set one health key in c (and its bit in c->set). Returns 0, -ENOENT when
+ * key is not a health key, -EINVAL with "what was expected" in err. */
+int ww_conf_health_key(ww_health_cfg_t *c, const char *key, const char *value, char *err,
+		       size_t errlen);
+
+/** Every key `over` sets (over->set) copied onto base: a [drive] section's
+ * keys replace the [health] ones (lists too). */
+void ww_conf_health_overlay(ww_health_cfg_t *base, const ww_health_cfg_t *over);
+
+/** Name of health key i (0, 1, ...), NULL past the last: for checks that
+ * every key is documented. */
+const char *ww_conf_health_key_name(size_t i);
+
+/** The rating override text of a [drive] section as the model takes it
+ * (ww_rating_override_parse): "NAME=RATING[@WARRANTY_START]". Returns 0, or
+ * -EINVAL when it does not fit len. */
+int ww_conf_drive_rating_spec(const ww_conf_drive_t *d, char *buf, size_t len);
+
 /** Drive section for a drive id or block name, or NULL. */
 const ww_conf_drive_t *ww_conf_drive_find(const ww_conf_t *c, const char *id,
 					  const char *block);
@@ -118,7 +174,8 @@ const ww_conf_drive_t *ww_conf_drive_find(const ww_conf_t *c, const char *id,
  * --config FILE, --listen, --web-config, --socket, --state-dir, --sysroot,
  * --poll-interval, --poll-interval-rotational, --rediscover,
  * --missing-retention, --hung-after, --workers, --include (repeatable),
- * --notify-exec. Returns 0, or -EINVAL with the message in err. */
+ * --notify-exec, and the probe flags (--probe-*, --no-probe, on top of
+ * [probe]). Returns 0, or -EINVAL with the message in err. */
 int ww_conf_apply_args(ww_conf_t *c, int argc, char **argv, char *err, size_t errlen);
 
 /** The --config value in argv, else WW_CONF_DEFAULT_PATH; *explicit is set
@@ -172,11 +229,11 @@ bool ww_webcfg_check_user(const ww_webcfg_t *w, const char *user, const char *pa
  * it in constant time: the primitive under ww_webcfg_check_user. */
 bool ww_bcrypt_verify(const char *password, const char *hash);
 
-/* `wearwatch serve` options of the endurance model and history (issue 3):
+/* `wearwatch serve` options of the endurance model and history:
  * --state-dir, --no-history, --rating, --ratings-file, --history-raw-days,
  * --history-hourly-days. serve.c lists WW_ENDURANCE_SERVE_OPTIONS in its
  * getopt table and hands the codes to ww_endurance_serve_opt(). The config
- * file (issue 6) calls ww_rating_override_parse() (model.h) for rating lines
+ * file calls ww_rating_override_parse() (model.h) for rating lines
  * and ww_endurance_serve_opt() for the others. */
 
 enum {
@@ -198,8 +255,6 @@ enum {
 	{ "history-raw-days", required_argument, NULL, WW_OPT_END_RAW_DAYS },   \
 	{ "history-hourly-days", required_argument, NULL, WW_OPT_END_HOURLY_DAYS }
 
-#define WW_ENDURANCE_MAX_FILES 8
-
 typedef struct ww_endurance_opts {
 	const char *state_dir;          /* NULL = WW_HISTORY_DEFAULT_DIR */
 	bool no_history;
@@ -216,7 +271,7 @@ void ww_endurance_serve_usage(FILE *f);
 int ww_endurance_serve_opt(int code, const char *arg, ww_endurance_opts_t *o);
 
 /* Per-drive latency probe policy from the configuration file ([drive NAME]
- * probe = ...), parsed next to issue 4's serve flags (probe_opts.c) with the
+ * probe = ...), parsed next to the probe's serve flags (probe_opts.c) with the
  * same value rules: the file and the flags cannot disagree about a value. */
 
 /** Apply `spec` on top of *p. spec is "off" / "no" (no probes on this

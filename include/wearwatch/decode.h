@@ -1,9 +1,9 @@
 /* decode: pure functions from the bytes a drive returned to the health record
  * (wearwatch/record.h). No I/O, allocation, clock or logging; every decoder
  * reads only the `len` bytes it is given and returns 0 or a negative errno.
- * The decoder registry (ww_decoders[]) lists every page and log with its
- * protocol, identifier, name and function: readers, `wearwatch decode --type`,
- * the fuzz harness and the conformance tests walk it. */
+ * The decoder registry (ww_decoders[], at the end of this header) lists every
+ * page and log with its command, identifier, name, decoder and finish step:
+ * the readers, `wearwatch decode --type` and the fuzz harness walk it. */
 #ifndef WEARWATCH_DECODE_H
 #define WEARWATCH_DECODE_H
 
@@ -76,34 +76,64 @@ int ww_decode_ata_smart_thresholds(const uint8_t *buf, size_t len, ww_health_t *
  * (bytes 0-1) is 0. len >= 512 or -EMSGSIZE. */
 int ww_decode_ata_log_directory(const uint8_t *buf, size_t len, ww_health_t *h);
 
+/** SMART summary error log (SMART READ LOG 01h, 512 B; ACS-4): bytes
+ * 452-453 device error count -> h->error_logs[WW_ERRLOG_ATA_SUMMARY].count
+ * (what smartctl prints as "ATA Error Count", JSON ata_smart_error_log.
+ * summary.count); entries = the data structures it holds (byte 1 index
+ * nonzero: min(count, 5)). -EMSGSIZE under 512 bytes. */
+int ww_decode_ata_error_log(const uint8_t *buf, size_t len, ww_health_t *h);
+
+/** Extended Comprehensive SMART Error log (READ LOG EXT 03h, pages read
+ * from page 0; ACS-4): byte 0 version 01h (else -EINVAL), bytes 2-3 index,
+ * bytes 500-501 device error count -> error_logs[WW_ERRLOG_ATA_EXTENDED]
+ * (smartctl's ata_smart_error_log.extended.count). */
+int ww_decode_ata_xerror_log(const uint8_t *buf, size_t len, ww_health_t *h);
+
+/** SMART self-test log (SMART READ LOG 06h, 512 B; ACS-4): 21 descriptors
+ * of 24 bytes from byte 2 (byte 0 test, 1 execution status bits 7-4, 2-3
+ * life timestamp in hours, 5-8 failing LBA), byte 508 the newest (1-21, 0 =
+ * none) -> self_tests[WW_SELFTEST_ATA_STANDARD]: non-empty descriptors,
+ * failed = status 3-8 (smartctl's error_count_total), the newest test's
+ * status, hours and verdict, the newest failed test's LBA (not FFFFFFFFh). */
+int ww_decode_ata_selftest_log(const uint8_t *buf, size_t len, ww_health_t *h);
+
+/** Extended SMART self-test log (READ LOG EXT 07h, 512-byte pages from page
+ * 0, at most 16; ACS-4): byte 0 version 01h (else -EINVAL), bytes 2-3 the
+ * newest descriptor's index, 19 descriptors of 26 bytes from byte 4 of every
+ * page (failing LBA 48-bit at 5-10) -> self_tests[WW_SELFTEST_ATA_EXTENDED],
+ * as the standard log. */
+int ww_decode_ata_xselftest_log(const uint8_t *buf, size_t len, ww_health_t *h);
+
 /** One Device Statistics page (log 04h, 512 B). Header: bytes 0-1 revision
  * (nonzero), byte 2 page number. Each statistic is a LE qword whose byte 7
  * holds flags (bit 63 supported, bit 62 valid); a statistic is taken only
  * when both are set.
  *  page 0: byte 8 = n, bytes 9.. = supported page numbers -> h->ata.devstat_pages
+ *  pages 1-7: every entry ww_ata_devstat_name knows -> h->ata.devstats[]
+ *          (an entry already there is replaced), and for the normalised fields:
  *  page 1: 0x10 power-on hours (32 bit), 0x18 logical sectors written (48 bit),
  *          0x28 logical sectors read (48 bit)
  *  page 5: 0x08 current temperature (signed 8 bit, Celsius)
  *  page 7: 0x08 percentage used endurance indicator (8 bit)
- * Other pages: -ENOTSUP. len >= 512 or -EMSGSIZE. */
+ * Other pages (FFh vendor specific): -ENOTSUP. len >= 512 or -EMSGSIZE. */
 int ww_decode_ata_devstat(const uint8_t *buf, size_t len, ww_health_t *h);
 
 /** Fill the normalised health fields from what the decoders above stored.
  * Each field names its source; the choices:
- *  - power_on_seconds: Device Statistics POH x 3600, else attribute 9 taken as
- *    HOURS using its low 32 bits only (Seagate puts unrelated bytes above bit
- *    32: ST9100821AS raw48 123914101461273 -> 4377 h). There is no per-model
- *    unit table yet, so drives counting minutes (Maxtor 96147H8, Fujitsu
- *    MHY2xx0BH fw 0085000B, Toshiba MK..51GSY) or half-minutes (Samsung
- *    MP0804H) are over-reported by 60x / 30x.
+ *  - power_on_seconds: Device Statistics POH x 3600, else attribute 9 under
+ *    its default format raw24(raw8): hours in bits 0-23, as smartctl prints
+ *    it (Seagate puts unrelated bytes above: ST9100821AS raw48
+ *    123914101461273 -> 4377 h). Drives counting minutes or half-minutes are
+ *    read right only with the drive database's presets
+ *    (ww_ata_finish_presets).
  *  - temperature_celsius: Device Statistics page 5, else attribute 194 low
  *    byte, else 190 low byte; an attribute low byte of 0 or > 127 is not a
  *    reading (MCCOE64GEMPP #190 is all zero).
  *  - host_written_bytes / host_read_bytes: Device Statistics logical sectors
  *    x logical sector size only (attribute 241/242 units are vendor-specific),
  *    saturating.
- *  - power_cycles: attribute 12 raw48.
- *  - media_errors: attribute 187 Reported_Uncorrect raw48 (errors the drive
+ *  - power_cycles: attribute 12, when its raw is one count (raw48).
+ *  - media_errors: attribute 187 Reported_Uncorrect count (errors the drive
  *    could not correct, the nearest to NVMe's media errors). Attribute 5
  *    (reallocations are repairs, and Fujitsu packs vendor data in its raw)
  *    and 197/198 are not folded in; they stay separate attributes.
@@ -111,7 +141,62 @@ int ww_decode_ata_devstat(const uint8_t *buf, size_t len, ww_health_t *h);
  *  - smart_status: h->ata.return_status (SMART RETURN STATUS). */
 void ww_ata_finish(ww_health_t *h);
 
-/** Attribute meaning by model/firmware (issue 7), looked up outside decode
+/* Raw value formats of smartmontools' drive database ("-v ID,FORMAT"; the
+ * names as drivedb.h and smartctl -v spell them). Source: smartmontools 7.3
+ * atacmds.cpp (format_names[], ata_format_attr_raw_value). */
+typedef enum ww_ata_rawfmt {
+	WW_RAWFMT_NONE = 0,      /* not given: the id's default applies */
+	WW_RAWFMT_RAW8,          /* "raw8": six bytes, "%d %d %d %d %d %d" */
+	WW_RAWFMT_RAW16,         /* "raw16": three words, "%u %u %u" */
+	WW_RAWFMT_RAW48,         /* "raw48": one 48-bit number */
+	WW_RAWFMT_HEX48,         /* "hex48" */
+	WW_RAWFMT_RAW56,         /* "raw56": 56 bits (byte order r543210) */
+	WW_RAWFMT_HEX56,         /* "hex56" */
+	WW_RAWFMT_RAW64,         /* "raw64": 64 bits (543210wv) */
+	WW_RAWFMT_HEX64,         /* "hex64" */
+	WW_RAWFMT_RAW16_RAW16,   /* "raw16(raw16)": word 0, "(w2 w1)" if set */
+	WW_RAWFMT_RAW16_AVG16,   /* "raw16(avg16)": word 0, "(Average w1)" */
+	WW_RAWFMT_RAW24_RAW8,    /* "raw24(raw8)": bits 0-23, "(b5 b4 b3)" */
+	WW_RAWFMT_RAW24_RAW24,   /* "raw24/raw24": bits 24-47 "/" bits 0-23 */
+	WW_RAWFMT_RAW24_RAW32,   /* "raw24/raw32" */
+	WW_RAWFMT_SEC2HOUR,      /* "sec2hour": seconds as "h+mm+ss" */
+	WW_RAWFMT_MIN2HOUR,      /* "min2hour": minutes (bits 0-31) */
+	WW_RAWFMT_HALFMIN2HOUR,  /* "halfmin2hour": 30-second units */
+	WW_RAWFMT_MSEC24_HOUR32, /* "msec24hour32": hours bits 0-31, ms above */
+	WW_RAWFMT_TEMPMINMAX,    /* "tempminmax": byte 0 Celsius, min/max found */
+	WW_RAWFMT_TEMP10X,       /* "temp10x": word 0 = 10 x Celsius */
+	WW_RAWFMT_MAX
+} ww_ata_rawfmt_t;
+
+/* ww_ata_attr_def_t.only: the name applies on this kind of drive only
+ * (drivedb's ",HDD" / ",SSD"; IDENTIFY word 217 says which) */
+#define WW_ATA_DEF_HDD 1
+#define WW_ATA_DEF_SSD 2
+
+/** One attribute's meaning from one "-v" preset. */
+typedef struct ww_ata_attr_def {
+	uint8_t format;     /* ww_ata_rawfmt_t; NONE = not set */
+	uint8_t only;       /* 0, WW_ATA_DEF_HDD or WW_ATA_DEF_SSD */
+	bool no_normval;    /* 'v' in the byte order or raw64/hex64: the
+			       normalised value byte is raw data */
+	bool increasing;    /* smartd's old "197,increasing" / "198,increasing"
+			       ("raw48+"): the default count, never decreasing */
+	char byteorder[9];  /* "543210", "r543210", "z54z10"...; "" = the
+			       format's default */
+	const char *name;   /* NULL = keep the name there is */
+	const char *source; /* the preset text with its entry; NULL = default */
+} ww_ata_attr_def_t;
+
+/** Parse one "-v" argument ("188,raw16", "9,minutes", "241,raw48,Host_
+ * Writes_32MiB", "197,raw48:54321", "6,raw48,Read_Channel_Margin,HDD"),
+ * old names mapped as smartmontools maps them ("9,minutes" =
+ * "9,min2hour,Power_On_Minutes", "194,10xCelsius", "193,loadunload"...).
+ * The name is copied into name_buf (33 bytes) and def->name points there;
+ * def->source is left alone. Returns the id (1-255), 0 for the "N,..."
+ * form (every id), -EINVAL when it does not parse. Pure. */
+int ww_ata_parse_attr_def(const char *arg, ww_ata_attr_def_t *def, char name_buf[33]);
+
+/** Attribute meaning by model/firmware (vendors reuse ids), looked up outside decode
  * (src/collect/drivedb.c: smartmontools' drivedb.h presets, then
  * data/attribute-quirks.tsv) and handed in; decode stays pure. */
 typedef enum ww_ata_poh_unit {
@@ -122,12 +207,21 @@ typedef enum ww_ata_poh_unit {
 } ww_ata_poh_unit_t;
 
 typedef struct ww_ata_presets {
+	/* every -v preset of the entry (and the quirk rows), by id; a later
+	 * preset for the same id replaces an earlier one, as in smartctl */
+	ww_ata_attr_def_t attr[256];
+	/* what the presets say about the normalised values, derived from
+	 * attr[] when they are parsed (src/collect/drivedb.c) */
 	ww_ata_poh_unit_t poh_unit;
 	const char *poh_source;        /* "drivedb: Fujitsu MHZ BJ" ...; NULL = none */
-	uint64_t written_unit_bytes;   /* attribute 241 raw unit in bytes (32 MiB for
-					  Host_Writes_32MiB); 0 = none. WW_ATA_UNIT_LBA
-					  = the logical sector size */
+	uint64_t written_unit_bytes;   /* unit of the host-writes attribute in bytes
+					  (32 MiB for Host_Writes_32MiB); 0 = none.
+					  WW_ATA_UNIT_LBA = the logical sector size */
+	uint8_t written_id;            /* 241, or 246 where the database names it
+					  Total_LBAs_Written; 0 = 241 */
 	const char *written_source;    /* e.g. "drivedb 241 Host_Writes_32MiB" */
+	uint64_t read_unit_bytes;      /* attribute 242 the same way */
+	const char *read_source;
 	uint8_t unsafe_shutdown_id[3]; /* 174, 192, 235 the database names an
 					  unsafe-shutdown count, in its order; 0 = none.
 					  The first one the drive reports is used */
@@ -137,16 +231,60 @@ typedef struct ww_ata_presets {
 #define WW_ATA_UNIT_LBA UINT64_MAX
 
 /** ww_ata_finish() with presets (p may be NULL = ww_ata_finish):
- *  - attribute 9 (when Device Statistics has no POH) in p->poh_unit, low 32
- *    bits;
- *  - host_written_bytes, when Device Statistics has none: attribute 241 raw48
- *    x p->written_unit_bytes (label "ata_attribute_241");
- *  - unsafe_shutdowns: the first of p->unsafe_shutdown_id[] present, raw48. */
+ *  - every attribute: name (the source's, else p's for its id where the
+ *    drive kind fits, else the default), raw_value / raw_string / count /
+ *    raw_is_count under p's format for the id, else the default format
+ *    (ww_ata_attr_format); has_count for the ids the health verdict reads
+ *    as counts (5, 10, 187, 196, 197, 198: ww_ata_verdict_count_id) when the
+ *    raw is one count and the attribute keeps its default meaning (its name
+ *    is the id's default, or smartd's old "increasing" form of it);
+ *  - attribute 9 (when Device Statistics has no POH) in the unit of its
+ *    format (raw24(raw8) hours, msec24hour32 hours, min2hour minutes,
+ *    halfmin2hour, sec2hour); p->poh_unit for the legacy -v 9 names;
+ *  - host_written_bytes, when Device Statistics has none: the host-writes
+ *    attribute (p->written_id, 241 by default) count x p->written_unit_bytes
+ *    (label "ata_attribute_241" for a unit, "ata_attribute_241_lba" for
+ *    Total_LBAs_Written x logical sector); host_read_bytes from 242 the
+ *    same way;
+ *  - unsafe_shutdowns: the first of p->unsafe_shutdown_id[] present;
+ *  - power_cycles (12), media_errors (187): only when the attribute's raw is
+ *    one count. */
 void ww_ata_finish_presets(ww_health_t *h, const ww_ata_presets_t *p);
+
+/** Decode a's raw under def (NULL or format NONE: the id's default, as
+ * smartmontools' drivedb.h DEFAULT entry has it): raw_value (the bytes of
+ * the byte order; kept when raw_value_given), raw_string, count,
+ * raw_is_count, format_source. Pure. */
+void ww_ata_attr_format(ww_ata_attr_t *a, const ww_ata_attr_def_t *def);
 
 /** smartmontools' default attribute name for id (its drivedb "DEFAULT"
  * entry), "Unknown_Attribute" otherwise. Never NULL. */
 const char *ww_ata_attr_name(uint8_t id);
+
+/** The default name for id on a drive of rotation rate rpm (IDENTIFY word
+ * 217: 1 = SSD, > 1 = HDD, 0 = unknown): names the DEFAULT entry marks
+ * ",HDD" are "Unknown_SSD_Attribute" on an SSD, ",SSD" ones
+ * "Unknown_HDD_Attribute" on an HDD, as smartctl prints them. Never NULL. */
+const char *ww_ata_attr_name_rpm(uint8_t id, unsigned rpm);
+
+/** Device Statistics entry of `page` (1-7) at `offset` as smartctl names it
+ * ("Lifetime Power-On Resets", "Number of Interface CRC Errors"; ACS-4 9.5,
+ * smartmontools' devstat_info tables); *size = its value's bytes, -1 for a
+ * signed byte (temperatures). NULL for an offset the spec does not define
+ * (then the entry is not read). */
+const char *ww_ata_devstat_name(uint8_t page, uint16_t offset, int *size);
+
+/** The name of a Device Statistics page ("General Statistics"), NULL past 7. */
+const char *ww_ata_devstat_page_name(uint8_t page);
+
+/** Whether the health verdict reads attribute id as a count (has_count):
+ * 5 reallocated sectors, 10 spin retries, 187 reported uncorrectable, 196
+ * reallocation events, 197 pending sectors, 198 offline uncorrectable. */
+bool ww_ata_verdict_count_id(uint8_t id);
+
+/** The DEFAULT entry's format for id (WW_RAWFMT_RAW48 for ids it does not
+ * list). */
+ww_ata_rawfmt_t ww_ata_attr_default_format(uint8_t id);
 
 /** The attribute with this id, or NULL. */
 const ww_ata_attr_t *ww_ata_find_attr(const ww_health_t *h, uint8_t id);
@@ -215,6 +353,28 @@ int ww_decode_nvme_id_ctrl(const uint8_t *buf, size_t len, ww_health_t *h);
  * selected LBADS is below 9 (the spec's minimum, 512 bytes) or above 31, which
  * is also what an inactive namespace (all zero) returns. */
 int ww_decode_nvme_id_ns(const uint8_t *buf, size_t len, ww_nvme_ns_t *ns);
+
+#define WW_NVME_LID_ERROR 0x01
+#define WW_NVME_LID_SELFTEST 0x06
+#define WW_NVME_ERROR_ENTRY_LEN 64u   /* one Error Information log entry */
+#define WW_NVME_SELFTEST_LOG_LEN 564u /* Device Self-test log */
+#define WW_NVME_OACS_SELFTEST (1u << 4)
+
+/** Error Information log (LID 01h): len / 64 entries (Error Information Log
+ * Entry, NVMe Base 2.0): bytes 0-7 Error Count, 0 = unused. ->
+ * h->error_logs[WW_ERRLOG_NVME]: entries = the used ones, count = the
+ * largest Error Count (the newest error's; the controller counts its errors
+ * over its life, as SMART log 02h's Number of Error Information Log Entries
+ * does). -EMSGSIZE under 64 bytes. */
+int ww_decode_nvme_error_log(const uint8_t *buf, size_t len, ww_health_t *h);
+
+/** Device Self-test log (LID 06h, 564 bytes; NVMe Base 2.0): 20 Self-test
+ * Result Data Structures of 28 bytes from byte 4, newest first: byte 0 bits
+ * 3-0 result (0 no error, 1-4 and 8-9 aborted, 5 fatal, 6-7 segment(s)
+ * failed, Fh unused), bytes 4-11 power on hours, byte 2 bit 1 failing LBA
+ * valid, bytes 16-23 failing LBA -> h->self_tests[WW_SELFTEST_NVME]
+ * (failed = results 5-7). -EMSGSIZE under 564 bytes. */
+int ww_decode_nvme_selftest_log(const uint8_t *buf, size_t len, ww_health_t *h);
 
 /** Derive record fields that need several NVMe structures, after the
  * decoders above ran (h->nvme_ns[0..n_nvme_ns) filled):
@@ -344,6 +504,18 @@ int ww_decode_scsi_vpd_bdc(const uint8_t *buf, size_t len, ww_health_t *h);
  * physical_block_bytes. Block length 0 -> -EINVAL. */
 int ww_decode_scsi_read_capacity16(const uint8_t *buf, size_t len, ww_health_t *h);
 
+/** READ DEFECT DATA (10) / (12) parameter data, the list header only
+ * (SBC-4 "READ DEFECT DATA (10) parameter data", "... (12) ..."): byte 1 bit 3
+ * GLISTV, bits 2-0 DEFECT LIST FORMAT; (10) bytes 2-3, (12) bytes 4-7 DEFECT
+ * LIST LENGTH in bytes. The count of grown defects is the length over the
+ * format's descriptor size (4 short block, 8 long block / bytes from index /
+ * physical sector) -> h->scsi.grown_defects: smartctl's "Elements in grown
+ * defect list" (JSON scsi_grown_defect_list). Returns 0; -EMSGSIZE under 4
+ * (8) bytes; -ENODATA when GLISTV is 0 (no grown list returned); -ENOTSUP
+ * for the vendor-specific format; -EINVAL for a reserved one; -EOVERFLOW when
+ * the (10) length is FFFFh (the list may be longer: ask (12)). */
+int ww_decode_scsi_defect_header(const uint8_t *buf, size_t len, bool twelve, ww_health_t *h);
+
 /* ------------------------------------------------------- LOG SENSE --- */
 
 /** One log parameter (SPC-5 log parameter format): code, control byte, and the
@@ -378,29 +550,16 @@ int ww_scsi_log_next(ww_scsi_log_iter_t *it, ww_scsi_log_param_t *p);
  * UINT64_MAX and set *saturated (may be NULL). */
 uint64_t ww_scsi_be_counter(const uint8_t *p, size_t n, bool *saturated);
 
-/** Decode one LOG SENSE response (any page we know) into h->scsi, dispatching
- * on the page header through a (page, subpage) handler table:
- *   0x00/0x00, 0x00/0xFF supported pages (and subpages) -> supported_pages[]
- *   0x02, 0x03, 0x05 write/read/verify error counters: param 0x0003 total
- *        corrected, 0x0005 total bytes processed, 0x0006 total uncorrected
- *   0x0D temperature: param 0 byte 5 current (0xFF = not available), param 1
- *        byte 5 reference (SPC-5 Temperature log page)
- *   0x0D/0x01 environmental reporting: param 0x0000 byte 5 signed current
- *        (0x80 = not available) (SPC-5 Environmental Reporting log page)
- *   0x0E start-stop cycle counter: param 1 date of manufacture YYYYWW ASCII,
- *        3 specified cycles over device lifetime, 4 accumulated (SPC-5 Start-Stop Cycle Counter log page)
- *   0x11 solid state media: param 1 byte 7 percentage used endurance
- *        indicator (SBC-4 Solid State Media log page)
- *   0x15 background scan results: param 0 bytes 4-7 accumulated power on
- *        minutes (SBC-4 Background Scan Results log page)
- *   0x19 general statistics and performance: param 1 bytes 20-27 number of
- *        logical blocks received (written), 28-35 transmitted (read) (SPC-5
- *        General Access Statistics and Performance parameter)
- *   0x2F informational exceptions: param 0 byte 4 ASC, 5 ASCQ, 6 most recent
- *        temperature (SPC-5 Informational Exceptions log page)
- * Unknown and vendor parameters are skipped by length. Bytes beyond 4 + PAGE
- * LENGTH are ignored. Returns 0, -ENOTSUP (no handler), -EMSGSIZE, -EINVAL;
- * on error h is unchanged. */
+/** Decode one LOG SENSE response (any page we know) into the record,
+ * dispatching on the page header (page code, subpage) to its WW_DEC_SCSI_LOG
+ * row of ww_decoders[] below. The pages, what each yields and the spec clause
+ * are documented with their parameter walkers (src/decode/scsi_log.h);
+ * `wearwatch decode --help` lists them. Parameters are walked on a copy of
+ * h->scsi that is committed only when the whole page decoded. Unknown and
+ * vendor parameters are skipped by length. Bytes beyond 4 + PAGE LENGTH are
+ * ignored. Returns 0, -ENOTSUP (no row), -EMSGSIZE, -EINVAL, or what the
+ * row's own decoder returns (0x0E/0x01: -ENOENT without its parameter); on
+ * error h is unchanged. */
 int ww_decode_scsi_log_page(const uint8_t *buf, size_t len, ww_health_t *h);
 
 /** Whether page/subpage is listed in h->scsi.supported_pages. */
@@ -408,8 +567,10 @@ bool ww_scsi_page_supported(const ww_health_t *h, uint8_t page, uint8_t subpage)
 
 /** Fill the normalised health fields from h->scsi (and h->logical_block_bytes),
  * each with its source:
- *  - temperature_celsius: page 0x0D param 0, else 0x0D/0x01 param 0, else 0x2F
- *    param 0 byte 6 (0xFF = none); temperature_reference_celsius: 0x0D param 1
+ *  - temperature_celsius: page 0x0D/0x01 (environmental reporting) param 0,
+ *    else 0x0D param 0, else 0x2F param 0 byte 6 (0xFF = none): smartctl
+ *    7.3's precedence, so that both print the same; every reading stays in
+ *    h->scsi with its source. temperature_reference_celsius: 0x0D param 1
  *  - host_written_bytes: 0x19 logical blocks received x logical_block_bytes,
  *    else page 0x02 param 0x0005 total bytes processed; host_read_bytes: 0x19
  *    blocks transmitted x block size, else page 0x03 param 0x0005. Byte counts
@@ -425,6 +586,82 @@ bool ww_scsi_page_supported(const ww_health_t *h, uint8_t page, uint8_t subpage)
  *    threshold exceeded, any ASCQ) -> FAILED, anything else (e.g. 0x0B
  *    warning) -> UNKNOWN; page absent -> untouched. */
 void ww_scsi_finish(ww_health_t *h);
+
+/* ------------------------------------------------ decoder registry --- */
+
+/* One row per page or log a decoder reads (the idea of sg3_utils' log page
+ * table in sg_logs): which command returns the bytes, the page's identifier,
+ * a short name, the decoder and the finish step that derives the normalised
+ * fields. Readers pick the pages they ask for from it (SCSI VPD and LOG
+ * SENSE pages, ATA Device Statistics pages), `wearwatch decode --type NAME`
+ * takes its names and help from it, and the fuzz harness fuzzes every row.
+ * A new page is a row here plus its decoder. */
+
+/** The command whose data a row decodes; id and sub name the page within it
+ * the way its spec does. */
+typedef enum ww_decoder_cmd {
+	WW_DEC_NVME_IDENTIFY = 0,  /* Identify; id = CNS */
+	WW_DEC_NVME_LOG,           /* Get Log Page; id = Log Identifier */
+	WW_DEC_ATA_IDENTIFY,       /* IDENTIFY DEVICE */
+	WW_DEC_ATA_SMART,          /* SMART; id = FEATURE (D0h READ DATA, D1h READ
+				      THRESHOLDS, D5h READ LOG: sub = log address) */
+	WW_DEC_ATA_LOG,            /* READ LOG EXT; id = log address, sub = page number */
+	WW_DEC_SCSI_INQUIRY,       /* standard INQUIRY data */
+	WW_DEC_SCSI_VPD,           /* INQUIRY with EVPD = 1; id = page code */
+	WW_DEC_SCSI_READ_CAPACITY, /* READ CAPACITY (16) parameter data */
+	WW_DEC_SCSI_LOG,           /* LOG SENSE; id = page code, sub = subpage code */
+	WW_DEC_SCSI_READ_DEFECT,   /* READ DEFECT DATA list header; id = 10 or 12 */
+} ww_decoder_cmd_t;
+
+/** id or sub of a row that takes any page of its command or log and
+ * dispatches on the page's own header ("scsi-log", "ata-devstat"). Readers
+ * skip such rows: they ask for pages by number. */
+#define WW_DEC_ANY 0xFFFFu
+
+/** Row flag: a reader asks for the page only when the device's supported
+ * list names it, never blind (VPD 0xB1: devices without a VPD 0x00 list
+ * predate it). LOG SENSE pages are always asked for only when listed. */
+#define WW_DEC_LISTED_ONLY (1u << 0)
+
+typedef struct ww_decoder {
+	ww_protocol_t protocol;
+	ww_decoder_cmd_t cmd;
+	uint16_t id, sub;   /* see ww_decoder_cmd_t; 0 when the command has none */
+	const char *name;   /* short, unique, stable: `decode --type`, fuzz seeds */
+	const char *title;  /* the spec's name of the page */
+	size_t len;         /* size of a fixed structure in bytes; 0 = the page
+			       states its own length */
+	/** Bytes -> record, 0 or -errno (the contracts above). WW_DEC_SCSI_LOG
+	 * rows with log_params use ww_decode_scsi_log_page here. */
+	int (*decode)(const uint8_t *buf, size_t len, ww_health_t *h);
+	/** WW_DEC_SCSI_LOG rows: walks the page's parameters into a working
+	 * copy of h->scsi (iterator already past the header); NULL otherwise. */
+	int (*log_params)(ww_scsi_log_iter_t *it, ww_scsi_t *s);
+	/** Derives the normalised fields once the protocol's pages are all
+	 * decoded (ww_nvme_finish, ww_ata_finish, ww_scsi_finish); NULL = none. */
+	void (*finish)(ww_health_t *h);
+	unsigned flags;     /* WW_DEC_* flags */
+} ww_decoder_t;
+
+/** Every row (src/decode/registry.c), grouped by protocol and ordered by
+ * command and identifier, which is the order readers ask in. */
+extern const ww_decoder_t ww_decoders[];
+extern const size_t ww_n_decoders;
+
+/** The row for exactly (cmd, id, sub), or NULL. Rows with WW_DEC_ANY are
+ * found only when asked for with WW_DEC_ANY. */
+const ww_decoder_t *ww_decoder_find(ww_decoder_cmd_t cmd, uint16_t id, uint16_t sub);
+
+/** The row named `name`, or NULL (NULL name too). */
+const ww_decoder_t *ww_decoder_by_name(const char *name);
+
+/** Decode buf with row d. Where one decoder serves several rows, first checks
+ * that the bytes are the row's page: a LOG SENSE page's header must name
+ * (id, sub) (-EMSGSIZE / -EINVAL from ww_scsi_log_begin, -EINVAL for another
+ * page); a Device Statistics page's byte 2 must be sub (-EMSGSIZE under 512
+ * bytes, -EINVAL). Then d->decode. Does not run d->finish. -EINVAL for NULL
+ * d. */
+int ww_decoder_run(const ww_decoder_t *d, const uint8_t *buf, size_t len, ww_health_t *h);
 
 #ifdef __cplusplus
 }

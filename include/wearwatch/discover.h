@@ -42,14 +42,27 @@ typedef struct ww_drive {
 	bool rotational;
 	uint64_t capacity_bytes;     /* sysfs size x 512 */
 	uint32_t logical_block_bytes, physical_block_bytes;
-	char sysfs_model[64], sysfs_serial[64], sysfs_wwn[64], sysfs_vendor[16];
+	char sysfs_model[64], sysfs_serial[64], sysfs_vendor[16];
+	char sysfs_wwn[128];         /* sysfs wwid as the kernel writes it: "naa.",
+					"eui.", "t10." (ATA: model and serial
+					padded), NVMe "nvme.VID-SERIAL-MODEL-NSID"
+					(over 64 characters) */
 	char sysfs_firmware[32];     /* NVMe firmware_rev, SCSI INQUIRY rev */
 	char sysfs_path[256];        /* resolved /sys/devices/... path of
 					`block`, relative to sysroot */
-	char smartctl_type[32];      /* issue 7: "-d TYPE" when the drive is read
+	/* NVMe: the controller's PCIe link from sysfs (current_link_speed /
+	 * _width, max_link_speed / _width of its PCI device; read without a
+	 * command). Transfers per second ("8.0 GT/s" = 8e9) and lanes; 0 =
+	 * not known (not PCIe, or "Unknown"). */
+	uint64_t pcie_cur_transfers, pcie_max_transfers;
+	uint8_t pcie_cur_width, pcie_max_width;
+	char smartctl_type[32];      /* "-d TYPE" when the drive is read
 					through smartctl (a RAID member from
 					`smartctl --scan`: "megaraid,0"); "" = native
 					(src/collect/smartctl_members.c) */
+	bool from_capture;           /* a recorded drive (serve --replay,
+					decode): its answers are a capture's,
+					whose time is not recorded */
 } ww_drive_t;
 
 /** List drives under sysroot ("" or "/" for the live system; a test tree

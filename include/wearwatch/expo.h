@@ -4,6 +4,7 @@
 #define WEARWATCH_EXPO_H
 
 #include "wearwatch/discover.h"
+#include "wearwatch/model.h"
 #include "wearwatch/record.h"
 
 #ifdef __cplusplus
@@ -11,15 +12,31 @@ extern "C" {
 #endif
 
 /** JSON text (malloc'd, caller frees) for one drive read once: identity from
- * discovery, every present field of the record with its unit and source, and
- * the commands sent. r may be NULL. Returns NULL on allocation failure. */
+ * discovery, every present field of the record with its unit and source, the
+ * commands sent, and the health verdict ("verdict", ww_json_verdict_object).
+ * r and v may be NULL. Returns NULL on allocation failure. */
 char *ww_json_render_health(const ww_drive_t *d, const ww_health_t *h,
-			    const ww_read_report_t *r);
+			    const ww_read_report_t *r, const ww_verdict_t *v);
 
-/** Human-readable text of the same, for `wearwatch show`. Writes to f. */
+/** Human-readable text of the same, for `wearwatch show` and `decode`: the
+ * verdict first (status, then each reason's severity, sentence, code and
+ * source), the drive and its identity; then the health sections and the
+ * commands sent, except for a drive with no health interface (d->protocol
+ * WW_PROTO_NONE, found by discovery or recorded in a capture: nothing was
+ * sent) and, for a drive left alone, one "not read" line instead of the
+ * sections. Writes to f. v may be NULL. */
 #include <stdio.h>
 void ww_text_render_health(FILE *f, const ww_drive_t *d, const ww_health_t *h,
-			   const ww_read_report_t *r);
+			   const ww_read_report_t *r, const ww_verdict_t *v);
+
+/** The "verdict" JSON object (status, rank, reasons with code, severity,
+ * text, source and attribute, silenced codes) as a json_object * (void * so
+ * this header needs no json-c). See docs/api.md. */
+void *ww_json_verdict_object(const ww_verdict_t *v);
+
+/** The verdict as text lines for people: "Health: STATUS" then one line per
+ * reason, each starting with indent. */
+void ww_text_render_verdict(FILE *f, const ww_verdict_t *v, const char *indent);
 
 /* ------------------------------------------- snapshot exposition (serve) --- */
 #include <time.h>
@@ -34,6 +51,12 @@ void ww_text_render_health(FILE *f, const ww_drive_t *d, const ww_health_t *h,
  * malloc'd text (NUL-terminated, *len bytes without the NUL; len may be NULL)
  * or NULL on allocation failure. */
 char *ww_metrics_render(const ww_snapshot_t *snap, time_t now, size_t *len);
+
+/** Family i (0, 1, ...) of ww_metrics_render(), in the order written: its
+ * name and type ("gauge", "counter", "histogram", "summary"). false past the
+ * last. The tables of src/expo/metrics_table.h, for checks such as every
+ * family being documented in docs/metrics.md. */
+bool ww_metrics_family(size_t i, const char **name, const char **type);
 
 /** Short, stable machine label of where a normalised value came from, for the
  * `source` label: "nvme_data_units", "ata_devstat", "scsi_general_statistics",
@@ -54,20 +77,16 @@ char *ww_json_render_drives(const ww_snapshot_t *snap, time_t now);
 char *ww_json_render_drive(const ww_snapshot_t *snap, const char *id, time_t now,
 			   bool *found);
 
-/** Endurance families (rated bytes, windows, projections, verdict) of every
- * drive in snap that the registered endurance service has a result for
- * (src/expo/metrics_endurance.c; nothing when none is registered). */
-void ww_metrics_render_endurance(FILE *f, const ww_snapshot_t *snap, time_t now);
-
 /** The "endurance" object of one drive for the JSON API, or NULL when the
  * service has no result (src/expo/json_endurance.c). Returns a json_object *
  * as void * so this header needs no json-c. */
-void *ww_json_endurance_object(const char *id, bool present);
+void *ww_json_endurance_object(const char *id);
 
 /** JSON of a history query (GET /api/v1/drives/{id}/history): *status gets
  * the HTTP status (200, 400, 404, 503). Malloc'd body. */
 char *ww_json_render_history(const char *id, const char *metric, const char *from,
 			     const char *to, const char *max_points, time_t now, unsigned *status);
+
 
 /** Minimal HTML page listing the drives of snap (GET /). Malloc'd or NULL. */
 char *ww_html_render_index(const ww_snapshot_t *snap, time_t now);

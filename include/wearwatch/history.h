@@ -6,10 +6,27 @@
  * to the last one of each hour, older than the hourly retention to the last
  * one of each day (kept forever: ~365 rows per drive per year).
  *
+ * Writes: samples and probe bursts are kept in memory and written together,
+ * in one transaction, every commit_s seconds (WW_HISTORY_COMMIT_S by
+ * default: hourly, with the thinning), before any read of the file
+ * (queries, counts, baselines), by ww_history_flush() and at close. Each
+ * commit rewrites whole pages (in the WAL, again at the checkpoint, and the
+ * WAL index), so a commit per poll wrote 16-47 MB per drive per day for a
+ * few hundred bytes of samples; an hourly commit of 1 KiB pages stays under
+ * 1 MB per drive per day (docs/benchmarks.md). Every read and the endurance
+ * windows see the pending samples.
+ *
  * Durability: WAL with synchronous=NORMAL: a committed sample survives the
- * process being killed (kill -9); only an OS crash or power loss can lose the
- * last transactions (never corrupt the file). One connection, serialised by a
- * mutex; every call is thread-safe. Times are the `now` arguments.
+ * process being killed (kill -9), samples not yet committed do not (at most
+ * commit_s seconds of them; SIGTERM commits them); an OS crash or power loss
+ * can lose the last transactions too (never corrupt the file). One
+ * connection, serialised by a mutex; every call is thread-safe. Times are
+ * the `now` arguments.
+ *
+ * Cost per call: no SQL is parsed after a statement's first use; the latest
+ * sample and the window baselines of each drive are kept in memory (read
+ * once from the file), so appending costs the same on a 90-day file as on a
+ * new one; see src/history/priv.h.
  */
 #ifndef WEARWATCH_HISTORY_H
 #define WEARWATCH_HISTORY_H
@@ -30,6 +47,7 @@ extern "C" {
 #define WW_HISTORY_FILE "history.db"
 #define WW_HISTORY_RAW_S (7 * 86400)
 #define WW_HISTORY_HOURLY_S (90 * 86400)
+#define WW_HISTORY_COMMIT_S 3600
 
 /** Stored metrics, in column order; names are the API's `metric` values.
  * WW_HM_PROBE_* come from the probe_samples table (one row per finished
@@ -59,6 +77,10 @@ typedef struct ww_history_cfg {
 			       (wearwatch.conf [history] retention) */
 	uint64_t retry_s;   /* 0 = WW_HISTORY_RETRY_S (tests: shorter) */
 	unsigned query_budget_ms; /* 0 = WW_HISTORY_QUERY_BUDGET_MS (tests) */
+	uint64_t commit_s;  /* 0 = WW_HISTORY_COMMIT_S: pending rows are
+			       written this often */
+	bool commit_each;   /* write every append at once (tests of
+			       durability and write failures) */
 } ww_history_cfg_t;
 
 /* Degrade, then heal. A database that cannot be written is not the end of
@@ -98,9 +120,12 @@ void ww_history_close(ww_history_t *h);
 /** True when the database is open for writing now. */
 bool ww_history_writable(ww_history_t *h);
 
-/** Append one sample of drive id at now (one transaction). rec may be NULL
- * (only `present` stored). Sets *latest (may be NULL) to the stored sample
- * with its segment. Thins old samples about once an hour. Returns 0 or -EIO. */
+/** Append one sample of drive id at now (kept in memory; written with the
+ * next commit, see above). rec may be NULL (only `present` stored). Sets
+ * *latest (may be NULL) to the sample with its segment. Thins old samples
+ * about once an hour. Returns 0, or -EIO when the commit this call made
+ * failed (the rows stay pending for the next one) or the drive's latest
+ * sample could not be read. */
 int ww_history_append(ww_history_t *h, const char *id, const ww_health_t *rec, bool present,
 		      time_t now, ww_sample_t *latest);
 
@@ -109,8 +134,32 @@ int ww_history_append(ww_history_t *h, const char *id, const ww_health_t *rec, b
 int ww_history_baseline(ww_history_t *h, const char *id, int64_t segment, time_t from,
 			ww_sample_t *out);
 
-/** Newest sample of the drive. Returns 1 found, 0 none, -EIO. */
+/** Newest sample of the drive (from memory after the first call). Returns
+ * 1 found, 0 none, -EIO. */
 int ww_history_latest(ww_history_t *h, const char *id, ww_sample_t *out);
+
+/** The endurance model's baselines of drive id at now, from memory: for
+ * each window w (ww_window_days[w] days) in base[w], and for the last 24 h
+ * in base[WW_WIN_MAX], what ww_history_baseline(h, id, latest segment,
+ * now - window) answers. has[k] false when there is none (or no sample at
+ * all). A baseline is searched in the file (one index search) only when it
+ * left its window or thinning removed it. Returns 0, -ENOMEM or -EIO. */
+int ww_history_windows(ww_history_t *h, const char *id, time_t now,
+		       ww_sample_t base[WW_WIN_MAX + 1], bool has[WW_WIN_MAX + 1]);
+
+/** Write the pending rows now (one transaction). Returns 0 or -EIO (they
+ * stay pending). NULL is a no-op. */
+int ww_history_flush(ww_history_t *h);
+
+/** SQL statements the module prepared since open: each is prepared once, so
+ * this stops growing once every kind of call was made (a test's check). */
+uint64_t ww_history_prepares(ww_history_t *h);
+
+/** Text of prepared statement `which` (0, 1, ... until NULL), for tests and
+ * EXPLAIN QUERY PLAN; per_collection: whether appending a sample, reading the
+ * latest one or the window baselines, or thinning runs it. */
+const char *ww_history_sql(int which);
+bool ww_history_sql_per_collection(int which);
 
 /** One point of a history query. */
 typedef struct ww_hpoint {
@@ -152,11 +201,15 @@ int ww_history_append_probe(ww_history_t *h, const char *id, const ww_hprobe_t *
 int ww_history_count_probe(ww_history_t *h, const char *id, long counts[3]);
 
 /** Schema version the database is at after ww_history_open (PRAGMA
- * user_version): 0 = samples only (before probe history), 1 = probe_samples.
- * Opening migrates older files in place; rows are never rewritten. */
-#define WW_HISTORY_SCHEMA_VERSION 1
+ * user_version): 0 = samples only (before probe history), 1 = probe_samples,
+ * 2 = rows keyed by drive number and time (tables drives, sample_rows,
+ * probe_rows; `samples` and `probe_samples` are views with the old columns
+ * that accept inserts). Opening migrates older files in place, values kept. */
+#define WW_HISTORY_SCHEMA_VERSION 2
 
-/** Thin and expire now (also done by append). Returns 0 or -EIO. */
+/** Write what is pending, thin and expire now, to the hour (the hourly
+ * pass that append makes thins raw samples a whole day at a time: they are
+ * kept 7 to 8 days). Returns 0 or -EIO. */
 int ww_history_maintain(ww_history_t *h, time_t now);
 
 /** Told about history writes (samples and probe bursts) that fail: err is

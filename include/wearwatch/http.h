@@ -33,6 +33,10 @@ typedef struct ww_route_reply {
 	char type[64];         /* Content-Type */
 	char *body;            /* malloc'd, may contain no NUL; NULL = out of memory */
 	size_t len;
+	/* set by ww_route_render_shared() for a cached body: body belongs to
+	 * the render cache; call release(release_arg) instead of free(body) */
+	void (*release)(void *arg);
+	void *release_arg;
 } ww_route_reply_t;
 
 #define WW_ROUTE_MAX_PATH 400
@@ -49,6 +53,25 @@ bool ww_route_path_valid(const char *path);
 /** Render `path` (must be valid) from the store's current snapshot at `now`.
  * Returns 0 or -ENOMEM; r->body is the caller's to free. */
 int ww_route_render(ww_store_t *store, const char *path, time_t now, ww_route_reply_t *r);
+
+/** ww_route_render(), except that /metrics and /api/v1/drives come as the
+ * render cache's own buffer (r->release set), not a copy: a scrape of an
+ * unchanged snapshot allocates and copies nothing. */
+int ww_route_render_shared(ww_store_t *store, const char *path, time_t now,
+			   ww_route_reply_t *r);
+
+/* gzip of response bodies (RFC 1952 through zlib) for clients that send
+ * Accept-Encoding: gzip (src/http/gzip.c). */
+
+/** True when an Accept-Encoding value (NULL = absent) accepts gzip: a
+ * "gzip" or "x-gzip" token (any case) whose q is not 0 (RFC 9110 12.5.3). */
+bool ww_http_accepts_gzip(const char *accept_encoding);
+
+/** body (len bytes) of `path` compressed into *out (malloc'd, *outlen
+ * bytes). The last body of each path and its compressed form are kept, so
+ * scrapes of an unchanged body compress nothing (a compare instead).
+ * Returns 0, or -ENOMEM / -EIO (the caller sends the body as it is). */
+int ww_http_gzip(const char *path, const char *body, size_t len, char **out, size_t *outlen);
 
 /* Collector <-> web protocol on a Unix stream socket. One request per
  * connection, text header, then the body:
@@ -134,6 +157,20 @@ bool ww_webfront_auth(const ww_webfront_t *w);
 
 /** Stop serving and close the listener. NULL is a no-op. */
 void ww_webfront_close(ww_webfront_t *w);
+
+/** The fleet page's data (GET /api/v1/fleet): the answers of Prometheus'
+ * HTTP API (GET PROMETHEUS/api/v1/query) to a fixed list of instant queries
+ * over wearwatch's series, with [fleet]'s basic auth or bearer token (read
+ * from their files at each query) and CA file. The browser never sends
+ * PromQL. Body (malloc'd, *len bytes), JSON:
+ *   {"configured": false}                                when [fleet] prometheus is unset
+ *   {"configured": true, "prometheus": URL without credentials, "time": UNIX,
+ *    "queries": {NAME: Prometheus' data.result array, ...}, "errors": [TEXT...]}
+ * NAME: info, health, reasons, rated_used, own_used, wearout, warranty_end,
+ * temperature, present (docs/api.md). *status is 200, or 502 when no query
+ * was answered. Answers are shared for 10 s. Blocks up to the configured
+ * timeout per query. Returns 0 or -ENOMEM. */
+int ww_fleet_fetch(const ww_conf_fleet_t *f, char **body, size_t *len, unsigned *status);
 
 /** Fetch function for `serve`: ctx is the ww_store_t (timeout unused: the
  * history's own time budget bounds a query). */

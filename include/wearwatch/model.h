@@ -101,7 +101,7 @@ const ww_rating_row_t *ww_ratings_match(const ww_ratings_t *t, const char *model
 					const char *iface);
 
 /** Parse a per-drive override "PATTERN=VALUE" and append it to t (the config
- * file of issue 6 calls this with the same text). VALUE is
+ * file calls this with the same text, so both spell a rating alike). VALUE is
  *   DWPD:YEARS[:CAPACITY_BYTES][@YYYY-MM-DD]   e.g. "10:5", "30:5:400000000000"
  *   BYTES{B|TB|PB}:YEARS[@YYYY-MM-DD]          e.g. "21.9PB:5", "5475TB:5"
  * ("@date" = warranty start, UTC, ww_date_parse; DWPD within
@@ -151,26 +151,6 @@ long ww_model_pick_base(const ww_sample_t *s, size_t n, time_t now, unsigned win
 
 /* ------------------------------------------------------------- result --- */
 
-typedef enum ww_health_status { WW_HS_OK = 0, WW_HS_WARNING = 1, WW_HS_CRITICAL = 2 } ww_health_status_t;
-
-/** Reasons of the verdict, one wearwatch_drive_health_reason{reason} each. */
-typedef enum ww_reason {
-	WW_R_RATED_ENDURANCE_80 = 0, /* warning: rated endurance used >= 80 % */
-	WW_R_RATED_ENDURANCE_95,     /* critical: >= 95 % */
-	WW_R_WEAROUT_BEFORE_WARRANTY,/* warning: projected wear-out < warranty end */
-	WW_R_CRITICAL_WARNING,       /* critical: NVMe critical warning bits set */
-	WW_R_SPARE_LOW,              /* critical: spare below its threshold */
-	WW_R_PLP_FAILED,             /* critical: power-loss protection failed */
-	WW_R_TEMPERATURE,            /* warning (>= WCTEMP) / critical (>= CCTEMP) */
-	WW_R_MEDIA_ERRORS_24H,       /* warning: media errors increased in 24 h */
-	WW_R_SMART_FAILED,           /* critical */
-	WW_R_MISSING,                /* critical: drive no longer listed */
-	WW_R_MAX
-} ww_reason_t;
-
-/** Label value of a reason ("rated_endurance_80", ...). */
-const char *ww_reason_name(ww_reason_t r);
-
 typedef enum ww_capacity_basis { WW_CAP_NONE = 0, WW_CAP_TABLE, WW_CAP_CONFIG, WW_CAP_DRIVE } ww_capacity_basis_t;
 const char *ww_capacity_basis_name(ww_capacity_basis_t b); /* "table_nominal", "config", "drive" */
 
@@ -218,9 +198,6 @@ typedef struct ww_endurance {
 
 	bool has_utilization;
 	double utilization_ratio;        /* SAS 0x0E/0x01, reads + writes */
-
-	ww_health_status_t status;
-	bool reason[WW_R_MAX];
 } ww_endurance_t;
 
 /** Inputs besides the record. Samples are NULL when history has none. */
@@ -234,10 +211,10 @@ typedef struct ww_model_in {
 	const ww_rating_row_t *table;    /* matched table row or NULL */
 	const ww_sample_t *latest;       /* newest stored sample (this poll) */
 	const ww_sample_t *base[WW_WIN_MAX];
-	const ww_sample_t *base_24h;     /* media errors baseline, same segment */
 } ww_model_in_t;
 
-/** Derive everything for one drive at `now`. Pure. */
+/** Derive the endurance figures of one drive at `now`. Pure. The health
+ * verdict is ww_verdict() below, which takes these figures as one input. */
 void ww_model_compute(const ww_model_in_t *in, time_t now, ww_endurance_t *out);
 
 /** Rated bytes from DWPD: dwpd x capacity x 365 x years (saturating). */
@@ -251,20 +228,229 @@ ww_wstart_basis_t ww_model_warranty_start(const ww_rating_row_t *config, const w
 
 /* ------------------------------------------------------------ verdict --- */
 
-/** Health state of a drive from its record alone (SMART status, NVMe critical
- * warning, spare, percentage used). */
-typedef enum ww_health_state {
-	WW_STATE_UNKNOWN, /* never read */
-	WW_STATE_OK,
-	WW_STATE_WARNING, /* spare below threshold, percentage used >= 100 */
-	WW_STATE_FAILED,  /* SMART FAILED, NVMe critical warning bits set */
-} ww_health_state_t;
+/* The health verdict: one pure function, ww_verdict(), whose result every
+ * output prints (/metrics, the JSON API and through it the dashboard, /table,
+ * `show` and `decode`, the journal and the notification program); nothing
+ * else decides whether a drive is ok. Its inputs are plain values: the latest
+ * record, the endurance figures, what the caller remembers of earlier reads
+ * (ww_vmemory_t), the drive's state and the configured thresholds. Every
+ * reason is a row of ww_reasons[] (src/model/verdict.c); docs/health.md holds
+ * the scenario table, one row per signal. */
 
-const char *ww_health_state_name(ww_health_state_t s);
+/** Status of a drive; the number is the value of
+ * wearwatch_drive_health_status. */
+typedef enum ww_status {
+	WW_STATUS_OK = 0,
+	WW_STATUS_WARNING = 1,
+	WW_STATUS_CRITICAL = 2,
+	WW_STATUS_UNKNOWN = 3, /* not monitored, or not read: never "ok" */
+} ww_status_t;
 
-/** Pure: the state of one drive from its latest record (NULL: never read,
- * WW_STATE_UNKNOWN) and its reasons ("; "-joined, "" for ok). */
-ww_health_state_t ww_health_state_of(const ww_health_t *h, char *reasons, size_t len);
+/** "ok", "warning", "critical", "unknown". */
+const char *ww_status_name(ww_status_t s);
+
+/** Order of concern: ok 0, unknown 1, warning 2, critical 3. A drive's status
+ * is that of its most severe reason; the dashboard sorts by this. */
+int ww_status_rank(ww_status_t s);
+
+/** Stable reason codes: the `reason` label of wearwatch_drive_health_reason,
+ * `code` in the JSON API, WEARWATCH_REASON_CODES of the notification
+ * program. Never renumbered in meaning; new ones go before WW_R_MAX. */
+typedef enum ww_reason {
+	/* state of the drive, from discovery and the poller */
+	WW_R_MISSING = 0,           /* drive_missing: no longer listed */
+	WW_R_HUNG,                  /* read_hung: a read has not returned */
+	WW_R_READ_FAILING,          /* read_failing: reads fail, values are old */
+	WW_R_NO_HEALTH_INTERFACE,   /* no_health_interface: not monitored */
+	WW_R_NO_SMART,              /* no_smart_data: reached, reports no health data */
+	WW_R_STANDBY_NEVER_READ,    /* standby_never_read */
+	WW_R_NEVER_READ,            /* never_read */
+	/* the drive's own verdict */
+	WW_R_SMART_FAILED,          /* smart_failed: ATA SMART RETURN STATUS FAILED */
+	WW_R_SCSI_IE,               /* informational_exception: SCSI IE ASC/ASCQ != 0 */
+	/* NVMe SMART / Health log 02h */
+	WW_R_SPARE_LOW,             /* spare_below_threshold (critical warning bit 0) */
+	WW_R_CW_TEMPERATURE,        /* critical_warning_temperature (bit 1) */
+	WW_R_CW_RELIABILITY,        /* critical_warning_reliability (bit 2) */
+	WW_R_CW_READ_ONLY,          /* critical_warning_read_only (bit 3) */
+	WW_R_PLP_FAILED,            /* power_loss_protection_failed (bit 4, OCP capacitor) */
+	WW_R_CW_PMR,                /* critical_warning_pmr (bit 5) */
+	WW_R_CW_OTHER,              /* critical_warning_other (bits 6-7) */
+	WW_R_EG_CRITICAL_WARNING,   /* endurance_group_critical_warning (byte 6) */
+	WW_R_MEDIA_ERRORS_INC,      /* media_errors_increased */
+	WW_R_WARN_TEMP_TIME_INC,    /* warning_temperature_time_increased */
+	WW_R_CRIT_TEMP_TIME_INC,    /* critical_temperature_time_increased */
+	/* every protocol */
+	WW_R_TEMP_WARNING,          /* temperature_warning */
+	WW_R_TEMP_CRITICAL,         /* temperature_critical */
+	WW_R_PCT_USED_HIGH,         /* percentage_used_high */
+	WW_R_PCT_USED_EXHAUSTED,    /* percentage_used_exhausted */
+	/* ATA SMART attributes */
+	WW_R_ATA_PREFAIL,           /* ata_prefail_failing: failing now */
+	WW_R_ATA_OLDAGE,            /* ata_oldage_failing */
+	WW_R_REALLOCATED,           /* reallocated_sectors (5) */
+	WW_R_REALLOCATED_INC,       /* reallocated_sectors_increased */
+	WW_R_PENDING,               /* pending_sectors (197) */
+	WW_R_PENDING_INC,           /* pending_sectors_increased */
+	WW_R_OFFLINE_UNC,           /* offline_uncorrectable (198) */
+	WW_R_OFFLINE_UNC_INC,       /* offline_uncorrectable_increased */
+	WW_R_REPORTED_UNC,          /* reported_uncorrect (187) */
+	WW_R_REPORTED_UNC_INC,      /* reported_uncorrect_increased */
+	WW_R_SPIN_RETRY,            /* spin_retry (10) */
+	WW_R_SPIN_RETRY_INC,        /* spin_retry_increased */
+	WW_R_REALLOC_EVENTS,        /* reallocation_events (196) */
+	WW_R_REALLOC_EVENTS_INC,    /* reallocation_events_increased */
+	WW_R_ATTR_COUNT,            /* attribute_count_nonzero: critical_attributes */
+	WW_R_ATTR_COUNT_INC,        /* attribute_count_increased */
+	/* SCSI error counter log pages 0x02, 0x03, 0x05 */
+	WW_R_SCSI_UNC_READ_INC,     /* uncorrected_read_errors_increased */
+	WW_R_SCSI_UNC_WRITE_INC,    /* uncorrected_write_errors_increased */
+	WW_R_SCSI_UNC_VERIFY_INC,   /* uncorrected_verify_errors_increased */
+	/* endurance model */
+	WW_R_RATED_HIGH,            /* rated_endurance_high */
+	WW_R_RATED_NEAR_END,        /* rated_endurance_near_end */
+	WW_R_RATED_EXHAUSTED,       /* rated_endurance_exhausted */
+	WW_R_WEAROUT_BEFORE_WARRANTY, /* wearout_before_warranty_end */
+	WW_R_MAX
+} ww_reason_t;
+
+/** One row of the reason table: the code, its severity (attribute counts
+ * listed in critical_attributes are raised to critical) and what it means. */
+typedef struct ww_reason_info {
+	const char *code;
+	ww_status_t severity;
+	const char *what;
+} ww_reason_info_t;
+
+extern const ww_reason_info_t ww_reasons[WW_R_MAX];
+
+/** Code of a reason ("drive_missing"); "unknown" out of range. */
+const char *ww_reason_name(ww_reason_t r);
+
+/** Reason of a code, or -1. */
+int ww_reason_by_name(const char *code);
+
+/** Thresholds of the verdict: [health] keys of wearwatch.conf, with a
+ * [drive NAME] section's keys on top (conf.h parses both, wearwatch.conf(5)
+ * documents them). Temperatures in degrees Celsius, levels in percent,
+ * times in seconds. */
+typedef struct ww_health_cfg {
+	bool has_temp_warning, has_temp_critical; /* override the drive's limits */
+	int temp_warning_celsius, temp_critical_celsius;
+	unsigned pct_used_warning, pct_used_critical;  /* percentage used: 80, 100 */
+	unsigned rated_warning, rated_critical;        /* rated endurance used: 80, 95
+							  (exhausted at 100 always) */
+	unsigned increase_window_s;   /* an increase stays a reason this long: 1 day */
+	unsigned read_failing_after_s;/* failing reads with values this old: 1 h */
+	uint8_t ignore_attrs[32];     /* ATA attribute ids (bit per id) never flagged */
+	uint8_t critical_attrs[32];   /* ATA attribute ids whose raw count must stay 0:
+					 non-zero or increased is critical */
+	uint64_t silenced;            /* bit per ww_reason_t: dropped from the verdict */
+	uint32_t set;                 /* keys given in this section (conf.h's table) */
+} ww_health_cfg_t;
+
+/** The defaults above. */
+void ww_health_cfg_defaults(ww_health_cfg_t *c);
+
+/** Whether ATA attribute id is in one of the id sets. */
+static inline bool ww_attr_in(const uint8_t set[32], unsigned id)
+{
+	return id < 256 && (set[id / 8] >> (id % 8)) & 1;
+}
+
+/** What the verdict remembers of earlier reads of one drive: counters whose
+ * increase is a reason (ATA raw counts, NVMe media errors and temperature
+ * times, SCSI uncorrected errors). Kept by the caller (the endurance service
+ * keeps one per drive, in memory: after a restart the first read is the new
+ * baseline). */
+enum {
+	WW_VC_NVME_MEDIA = 256,      /* keys above the ATA attribute ids */
+	WW_VC_NVME_WARN_TIME,
+	WW_VC_NVME_CRIT_TIME,
+	WW_VC_SCSI_UNC_READ,
+	WW_VC_SCSI_UNC_WRITE,
+	WW_VC_SCSI_UNC_VERIFY,
+	WW_VC_END
+};
+
+typedef struct ww_vcounter {
+	uint16_t key;       /* ATA attribute id, or WW_VC_* */
+	uint64_t last;      /* value at the latest read */
+	uint64_t before;    /* value before the increases of the current window */
+	time_t increased;   /* latest increase, 0 = none since the first read */
+} ww_vcounter_t;
+
+#define WW_VMEM_MAX (WW_ATA_MAX_ATTRS + (WW_VC_END - WW_VC_NVME_MEDIA))
+
+typedef struct ww_vmemory {
+	size_t n;
+	ww_vcounter_t c[WW_VMEM_MAX];
+} ww_vmemory_t;
+
+/** Fold the read h (taken at t) into m. A counter that rose keeps the value
+ * before the first rise of the current window (window_s: the configured
+ * increase_window) in `before`; one that went down (a reset, another drive)
+ * starts over. Pure. */
+void ww_verdict_remember(ww_vmemory_t *m, const ww_health_t *h, time_t t, unsigned window_s);
+
+/** An ATA attribute's raw value as a count, as the verdict reads it: the
+ * record's decoded count when the attribute is one (has_count), else, only
+ * for ids in cfg->critical_attrs (the administrator says it is one), raw48.
+ * False when it is not a count. */
+bool ww_verdict_attr_count(const ww_ata_attr_t *a, const ww_health_cfg_t *cfg, uint64_t *v);
+
+/** Everything the verdict takes besides `now`. Plain values, so `show` and
+ * `decode` (one read, no service) and the service call it alike. */
+typedef struct ww_verdict_in {
+	const ww_health_t *h;         /* latest values; NULL when never read */
+	const ww_endurance_t *e;      /* ww_model_compute() of the drive, or NULL */
+	const ww_vmemory_t *mem;      /* earlier reads, or NULL (no increases) */
+	const ww_health_cfg_t *cfg;   /* NULL = ww_health_cfg_defaults() */
+	ww_protocol_t protocol;       /* discovery's; WW_PROTO_NONE = no interface */
+	const char *no_health_reason; /* discovery's words for that, or NULL */
+	const char *smartctl_type;    /* "-d TYPE" when read through smartctl, or NULL */
+	bool present;                 /* listed by the latest discovery */
+	time_t missing_since;
+	bool standby;                 /* the latest read left it alone */
+	time_t standby_since;         /* 0 = not known */
+	bool captured;                /* read from a capture: "when captured"
+					 (captures record no time) */
+	bool hung;                    /* a read has not returned */
+	time_t hung_since;
+	bool last_failed;             /* the latest read attempt failed */
+	int last_rc;                  /* its -errno */
+	time_t values_time;           /* when h was read; 0 = now (show, decode) */
+} ww_verdict_in_t;
+
+#define WW_VERDICT_TEXT 200
+#define WW_VERDICT_MAX 32
+
+/** One reason of a verdict. */
+typedef struct ww_vreason {
+	ww_reason_t code;
+	ww_status_t severity;         /* warning, critical or unknown */
+	uint16_t item;                /* ATA attribute id it is about, 0 = none */
+	char text[WW_VERDICT_TEXT];   /* one sentence with the values in it */
+	const char *source;           /* where the values came from (static) */
+} ww_vreason_t;
+
+typedef struct ww_verdict {
+	ww_status_t status;           /* the most severe reason's; ok without any */
+	size_t n;                     /* reasons, most severe first, then in
+					 ww_reason_t order */
+	ww_vreason_t r[WW_VERDICT_MAX];
+	size_t n_dropped;             /* past WW_VERDICT_MAX (kept least severe out) */
+	uint64_t silenced;            /* codes that applied but are silenced */
+} ww_verdict_t;
+
+/** The verdict of one drive at `now`. Pure: no clock, no I/O. */
+void ww_verdict(const ww_verdict_in_t *in, time_t now, ww_verdict_t *out);
+
+/** The same reason (code and item): what notifications compare. */
+static inline bool ww_vreason_same(const ww_vreason_t *a, const ww_vreason_t *b)
+{
+	return a->code == b->code && a->item == b->item;
+}
 
 #ifdef __cplusplus
 }

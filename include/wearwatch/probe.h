@@ -218,6 +218,17 @@ typedef struct ww_probe_burst {
 	void *slots_;
 } ww_probe_burst_t;
 
+/** The burst a policy asks for on a device of dev_bytes bytes with logical
+ * blocks of lbs bytes (0 = 512): read size rounded up to whole blocks, queue
+ * depth and count (at least 1), rate cap, timeout (policy's or 30 s), and the
+ * probed range (policy's start rounded up to the read size, to the policy's
+ * length or the end of the device, whole reads only). Fills the input fields
+ * of *b (fd -1, callbacks NULL, seed as given) and clears the rest. Pure.
+ * Returns 0, or -ENOSPC when the device holds no read past the range start
+ * (nothing to probe). */
+int ww_probe_plan_burst(const ww_probe_policy_t *p, uint64_t dev_bytes, uint32_t lbs,
+			uint64_t seed, ww_probe_burst_t *b);
+
 typedef struct ww_probe_engine ww_probe_engine_t;
 
 /** One io_uring ring for every drive (entries: sum of queue depths; 0 = 64).

@@ -110,7 +110,21 @@ typedef struct ww_nvme_smart {
 	uint32_t thermal_mgmt_temp2_transitions;    /* bytes 220-223 */
 	uint32_t thermal_mgmt_temp1_time_seconds;   /* bytes 224-227 */
 	uint32_t thermal_mgmt_temp2_time_seconds;   /* bytes 228-231 */
+	/* Fields the source did not carry (one bit per field, see
+	 * ww_nvme_smart_present): smartctl's JSON leaves out the thermal
+	 * management counters, the endurance group warning and, before 7.0,
+	 * the composite temperature times. A native read of log 02h carries
+	 * every field: 0. An absent field is absent everywhere, never 0. */
+	uint32_t absent;
 } ww_nvme_smart_t;
+
+/** Whether the field at `offset` (offsetof(ww_nvme_smart_t, field); the
+ * thermal management pairs by their first member) was carried by the
+ * source. */
+bool ww_nvme_smart_present(const ww_nvme_smart_t *s, size_t offset);
+
+/** Mark the field at `offset` as not carried by the source. */
+void ww_nvme_smart_set_absent(ww_nvme_smart_t *s, size_t offset);
 
 /** Identify Controller (CNS 01h) fields the record keeps. */
 typedef struct ww_nvme_ctrl {
@@ -122,7 +136,9 @@ typedef struct ww_nvme_ctrl {
 	uint32_t nn;                     /* number of namespaces */
 	uint8_t ieee_oui[3];             /* as printed by smartctl: [2][1][0] */
 	uint32_t ctratt;                 /* bit 4: endurance groups */
+	uint16_t oacs;                   /* bytes 256-257; bit 4 Device Self-test */
 	uint8_t lpa;
+	uint8_t elpe;                    /* byte 262: error log entries - 1 */
 } ww_nvme_ctrl_t;
 
 /** One namespace of an NVMe controller (Identify Namespace, CNS 00h). */
@@ -145,20 +161,79 @@ typedef struct ww_nvme_ns {
  * little-endian integer smartctl calls raw.value. */
 typedef struct ww_ata_attr {
 	uint8_t id;
-	uint16_t flags;
+	uint16_t flags;    /* entry bytes 1-2; smartctl prints bits 0-5 as
+			      "POSRCK" (ww_ata_attr_flags_str) */
 	uint8_t value, worst, threshold;
 	bool has_threshold;
 	uint64_t raw;      /* 48-bit */
 	uint8_t raw_bytes[6];
-	const char *name;  /* smartmontools' default name, "Unknown_Attribute" */
+	uint8_t reserved;  /* entry byte 11 ('r' in a drive database byte order) */
+	/* The name as the source gives it (smartctl JSON `name`), else the
+	 * drive database's name for this model, else smartmontools' default
+	 * for the id ("Unknown_Attribute", "Unknown_SSD_Attribute", ...).
+	 * Static or interned text (src/collect/drivedb.c): records are copied
+	 * whole. */
+	const char *name;
+	bool name_from_source; /* `name` came with the data: never replaced */
+	/* The raw value decoded under the drive database's -v format for this
+	 * model and id (smartmontools' ata_format_attr_raw_value), filled by
+	 * the ATA finish step (ww_ata_finish_presets). */
+	uint64_t raw_value;    /* the bytes the format's byte order selects, as
+				  one integer (smartctl JSON raw.value) */
+	bool raw_value_given;  /* raw_value came from the source (smartctl
+				  JSON): it is already in the format's order */
+	char raw_string[32];   /* RAW_VALUE as smartctl prints it: "1 1 1",
+				  "34 (Min/Max 15/54)", "4377h+12m+01.000s" */
+	/* The raw value is one count: the format is raw48/raw56/raw64, or
+	 * a number with vendor data in parentheses (raw16(raw16),
+	 * raw24(raw8), raw16(avg16)); `count` is that number (the one smartctl
+	 * prints first). False for raw8/raw16 triples, hex, ratios, durations
+	 * and temperatures: Seagate's 188 is raw16 ("1 1 1"), its raw48 is not
+	 * a count of anything. Seagate's 1, 7 and 195 pack error and operation
+	 * counts too, but smartmontools 7.3 formats them raw48: true, as
+	 * smartctl prints them; has_count below never takes them. */
+	bool raw_is_count;
+	uint64_t count;
+	/* `count` is the count the attribute's default meaning names (the
+	 * drive database keeps the id's default name: 5 reallocated sectors,
+	 * 197 pending sectors, ...), the format makes it one number, and the
+	 * id is one the health verdict counts (ww_ata_verdict_count_id: 5, 10,
+	 * 187, 196, 197, 198). What the verdict reads; false for the
+	 * vendor-packed Seagate 1, 7, 188, 195 (not counted ids, or not one
+	 * number) and for an id the database gives another meaning (198
+	 * Host_Reads_GiB). Set by the ATA finish step (ww_ata_finish_presets). */
+	bool has_count;
+	bool default_meaning; /* the name is the id's default one (or smartd's
+				 old "increasing" form): what the per-id
+				 families (reallocated sectors, ...) require */
+	const char *format_source; /* the -v preset applied ("drivedb.h
+				      \"FAMILY\": -v 188,raw16"); NULL = the
+				      default for the id */
 } ww_ata_attr_t;
 
 #define WW_ATA_MAX_ATTRS 30
+
+/** One Device Statistics entry (log 04h, ACS-4 9.5), flagged supported and
+ * valid by the drive (byte 7 bits 7, 6); the value in the entry's size
+ * (ww_ata_devstat_name), signed for the temperatures. */
+typedef struct ww_ata_devstat {
+	uint8_t page;
+	uint16_t offset;     /* byte offset of the qword in its page */
+	int64_t value;
+	bool normalized;     /* byte 7 bit 5: a normalised value, not a count */
+	const char *name;    /* as smartctl prints it (static text) */
+} ww_ata_devstat_t;
+
+/* ACS-4 defines 42 statistics over pages 1-7 */
+#define WW_ATA_MAX_DEVSTATS 48
 
 typedef struct ww_ata {
 	ww_ata_attr_t attrs[WW_ATA_MAX_ATTRS];
 	size_t n_attrs;
 	bool smart_supported, smart_enabled;
+	bool smart_support_known;         /* the two above were read (IDENTIFY
+					     words 82/85, or smartctl's JSON);
+					     false for a lone SMART page */
 	bool smart_data_checksum_ok, thresholds_checksum_ok, has_thresholds;
 	bool gp_log_supported;            /* IDENTIFY word 84 bit 5 / 87 bit 5 */
 	bool devstat_supported;           /* log 04h listed in the GP log directory */
@@ -178,7 +253,76 @@ typedef struct ww_ata {
 	uint16_t devstat_log_pages;           /* GP log directory count for log 04h */
 	uint8_t devstat_pages[32];            /* Device Statistics page 0 list */
 	size_t n_devstat_pages;
+	ww_ata_devstat_t devstats[WW_ATA_MAX_DEVSTATS]; /* every entry read, in
+						 page and offset order */
+	size_t n_devstats;
+	const char *devstats_source;
+	/* what the logs of errors and self-tests need to be read */
+	bool id_smart_errlog, id_smart_selftest; /* IDENTIFY word 84/87 bits 0/1 */
+	bool has_smart_caps;                  /* SMART READ DATA bytes 362-373 read: */
+	uint8_t self_test_exec_status;        /* byte 363 */
+	uint8_t offline_capability;           /* byte 367 (bit 4 self-test) */
+	uint16_t smart_capability;            /* bytes 368-369 */
+	uint8_t errorlog_capability;          /* byte 370 (bit 0 error logging) */
+	uint16_t xerror_log_pages;            /* GP log directory count, log 03h */
+	uint16_t xselftest_log_pages;         /* GP log directory count, log 07h */
 } ww_ata_t;
+
+/* --------------------------------------------- error and self-test logs --- */
+
+/** A drive's error log. ATA: the SMART summary error log (SMART READ LOG
+ * 01h) and the extended comprehensive error log (READ LOG EXT 03h); NVMe:
+ * the Error Information log (Get Log Page 01h). */
+typedef struct ww_errlog {
+	const char *source;   /* the log read; NULL = not read */
+	uint64_t count;       /* errors the drive counted over its life: ATA
+				 device error count (bytes 452-453 of 01h,
+				 500-501 of 03h, wraps at 65535); NVMe the Error
+				 Count of the newest entry */
+	uint32_t entries;     /* entries the log holds now */
+} ww_errlog_t;
+
+enum { WW_ERRLOG_ATA_SUMMARY = 0, WW_ERRLOG_ATA_EXTENDED, WW_ERRLOG_NVME, WW_ERRLOG_MAX };
+
+/** A drive's self-test log. ATA: SMART READ LOG 06h (standard) or READ LOG
+ * EXT 07h (extended); NVMe: Device Self-test log 06h; SCSI: Self-Test
+ * Results log page 0x10. */
+typedef struct ww_selftest_log {
+	const char *source;   /* NULL = not read */
+	uint32_t entries;     /* tests the log holds */
+	uint32_t failed;      /* of them, ended in a failure (ATA status 3-8,
+				 SCSI results 3-7, NVMe results 5-7: what
+				 smartctl counts as self-test errors) */
+	bool has_last;        /* the most recent test: */
+	uint8_t last_status;  /* ATA self-test execution status bits 7-4, SCSI
+				 SELF-TEST RESULTS, NVMe result bits 3-0 */
+	int8_t last_passed;   /* 1 completed without error, 0 failed, -1
+				 neither (aborted, interrupted, running) */
+	uint64_t last_hours;  /* power-on hours when it ran (ATA: 16 bits) */
+	bool has_failing_lba; /* the most recent failed test's first failing */
+	uint64_t failing_lba; /* LBA, when the log gives one */
+} ww_selftest_log_t;
+
+enum {
+	WW_SELFTEST_ATA_STANDARD = 0, WW_SELFTEST_ATA_EXTENDED, WW_SELFTEST_NVME,
+	WW_SELFTEST_SCSI, WW_SELFTEST_MAX
+};
+
+/** The label each log is exported with ("summary", "extended", "nvme";
+ * "standard", "extended", "nvme", "scsi": smartctl JSON's names). */
+extern const char *const ww_errlog_names[WW_ERRLOG_MAX];
+extern const char *const ww_selftest_names[WW_SELFTEST_MAX];
+
+/** SCSI power conditions of log page 0x1A, in ww_scsi_t.power_transitions
+ * order: "active", "idle_a", "idle_b", "idle_c", "standby_z", "standby_y". */
+extern const char *const ww_scsi_power_condition_names[6];
+
+/** Interface speed in bits per second, as smartctl reports it. */
+typedef struct ww_link {
+	ww_u64 max_bps;       /* SATA IDENTIFY word 76 (fastest generation) */
+	ww_u64 current_bps;   /* SATA word 77; SAS page 0x18 negotiated rate
+				 (NVMe: the PCIe link, in ww_drive_t) */
+} ww_link_t;
 
 /* ---------------------------------------------------------------- SCSI --- */
 
@@ -191,6 +335,33 @@ typedef struct ww_scsi_errcnt {
 	ww_u64 uncorrected;           /* param 0x0006 */
 } ww_scsi_errcnt_t;
 
+/** One SAS phy of a target port, from its SAS phy log descriptor in the
+ * Protocol Specific Port log page (0x18; SPL-4 "Protocol-Specific Port log
+ * page for SAS"). Byte offsets are relative to the descriptor; the counters
+ * are 32-bit on the wire and stop at FFFFFFFFh. smartctl prints them with
+ * `-l sasphy`. */
+typedef struct ww_sas_phy {
+	uint16_t port;                     /* relative target port identifier
+					      (the parameter code), 1 = port A */
+	uint8_t phy;                       /* byte 1 PHY IDENTIFIER */
+	uint64_t sas_address;              /* bytes 8-15 */
+	uint32_t invalid_dwords;           /* bytes 32-35 INVALID DWORD COUNT */
+	uint32_t running_disparity_errors; /* bytes 36-39 RUNNING DISPARITY ERROR COUNT */
+	uint32_t loss_of_dword_sync;       /* bytes 40-43 LOSS OF DWORD SYNCHRONIZATION */
+	uint32_t phy_reset_problems;       /* bytes 44-47 PHY RESET PROBLEM */
+	uint8_t link_rate;                 /* byte 5 bits 3-0 NEGOTIATED LOGICAL
+					      LINK RATE: 8h 1.5, 9h 3, Ah 6, Bh 12,
+					      Ch 22.5 Gbit/s; below 8h not up */
+} ww_sas_phy_t;
+
+/** Phys kept from page 0x18. One port's parameter holds at most 5
+ * descriptors (PARAMETER LENGTH is one byte: (255 - 4) / 48), fewer with phy
+ * event descriptors; a SAS drive has one or two target ports with one phy
+ * each (two or four on wide-port drives), so 8 keeps every phy of a
+ * dual-ported wide-port drive. Descriptors past 8 are counted in
+ * n_sas_phys_dropped, not kept. */
+#define WW_SCSI_MAX_SAS_PHYS 8
+
 typedef struct ww_scsi {
 	uint16_t supported_pages[WW_SCSI_MAX_PAGES];
 	size_t n_supported_pages;
@@ -200,6 +371,15 @@ typedef struct ww_scsi {
 	ww_i64 env_temperature_celsius;       /* page 0x0D/0x01 param 0 */
 	ww_u64 start_stop_cycles;             /* page 0x0E param 0x0004 */
 	ww_u64 specified_start_stop_cycles;   /* page 0x0E param 0x0003 */
+	ww_u64 load_unload_cycles;            /* page 0x0E param 0x0006 */
+	ww_u64 specified_load_unload_cycles;  /* page 0x0E param 0x0005 */
+	/* page 0x1A Power Condition Transitions: accumulated transitions to
+	 * active, idle_a, idle_b, idle_c, standby_z, standby_y (params 0x0001
+	 * to 0x0004, 0x0008, 0x0009; ww_scsi_power_condition_names) */
+	ww_u64 power_transitions[6];
+	ww_u64 grown_defects;                 /* READ DEFECT DATA GLIST entries */
+	ww_selftest_log_t self_test;          /* page 0x10 (copied to
+						 self_tests[WW_SELFTEST_SCSI]) */
 	char manufacture_year[5], manufacture_week[3]; /* page 0x0E param 1 */
 	ww_u64 percentage_used;               /* page 0x11 param 1 */
 	ww_u64 power_on_minutes;              /* page 0x15 param 0 */
@@ -207,6 +387,9 @@ typedef struct ww_scsi {
 	ww_u64 logical_blocks_read;           /* page 0x19 param 1 */
 	ww_u64 ie_asc, ie_ascq;               /* page 0x2F param 0 */
 	ww_i64 ie_temperature_celsius;        /* page 0x2F param 0 byte 6 */
+	ww_sas_phy_t sas_phys[WW_SCSI_MAX_SAS_PHYS]; /* page 0x18, in page order */
+	size_t n_sas_phys, n_sas_phys_dropped;
+	const char *sas_phys_source;          /* set when page 0x18 decoded */
 	uint8_t peripheral_type;
 	uint8_t protocol_id;                  /* VPD 0x83 PROTOCOL IDENTIFIER, 0xFF none */
 	uint16_t medium_rotation_rate;        /* VPD 0xB1, 1 = non-rotating */
@@ -250,6 +433,10 @@ typedef struct ww_read_report {
 	unsigned n_unsupported;  /* pages/commands the drive does not support */
 	unsigned n_decode_errors; /* bytes arrived but a decoder rejected them */
 	bool standby;            /* ATA CHECK POWER MODE said standby/sleep: stopped */
+	bool runtime_suspended;  /* sysfs runtime_status "suspended": nothing sent */
+	const char *partial;     /* the read is partial, why (static text): data
+				    came, but some of it failed (smartctl exit
+				    status bit 2) */
 } ww_read_report_t;
 
 /* --------------------------------------------------------- the record --- */
@@ -299,7 +486,7 @@ typedef struct ww_health {
 	 * with "smartctl"), "replay" (a recorded capture, src/transport/replay.c) */
 	const char *backend;
 
-	/* endurance (issue 3; decoders in src/decode/nvme_endurance.c,
+	/* endurance, for the wear-out model (decoders in src/decode/nvme_endurance.c,
 	 * src/decode/scsi_utilization.c) */
 	ww_u64 endurance_estimate_bytes; /* NVMe log 09h bytes 32-47 x 10^9, or
 					    OCP C0h bytes 176-191 (bytes) */
@@ -311,11 +498,32 @@ typedef struct ww_health {
 	ww_u64 plp_start_count;          /* OCP C0h bytes 160-175 */
 	ww_u64 capacitor_health_percent; /* OCP C0h bytes 128-129 */
 
-	/* issue 7: the device answered (identity read) but reports no SMART or
+	/* error and self-test logs (ww_errlog_names / ww_selftest_names) */
+	ww_errlog_t error_logs[WW_ERRLOG_MAX];
+	ww_selftest_log_t self_tests[WW_SELFTEST_MAX];
+	ww_link_t link;       /* interface speed */
+
+	/* smartctl's exit status for the run that produced this record
+	 * (smartctl(8) "RETURN VALUES", a bit mask): bits 3-7 are facts about
+	 * the drive (3 SMART status failing, 4 a pre-fail attribute at or
+	 * below its threshold, 5 an attribute was at or below its threshold
+	 * in the past, 6 the error log has records, 7 the self-test log has
+	 * errors); bits 0-2 make the read a failure or partial (the report
+	 * says so). has_smartctl_exit is false for every other source. */
+	bool has_smartctl_exit;
+	uint8_t smartctl_exit;
+
+	/* the device answered (identity read) but reports no SMART or
 	 * health data at all ("reached, no SMART": QEMU's megasas disk, virtual
 	 * volumes); set by the smartctl backend's reader (smartctl_members.c) */
 	bool no_smart;
 } ww_health_t;
+
+/** smartctl's flags column for an attribute: "PO--CK" (P pre-failure bit 0,
+ * O updated online 1, S performance 2, R error rate 3, C event count 4, K
+ * auto-keep 5; '-' when clear) plus '+' when any of bits 6-15 is set.
+ * Returns out (8 bytes). */
+const char *ww_ata_attr_flags_str(uint16_t flags, char out[8]);
 
 /** Human label of a protocol/transport ("nvme", "sata", ...). Never NULL. */
 const char *ww_protocol_name(ww_protocol_t p);
@@ -326,6 +534,12 @@ const char *ww_transport_name(ww_transport_t t);
 uint64_t ww_u128_to_u64(ww_u128 v, bool *saturated);
 long double ww_u128_to_ld(ww_u128 v);
 char *ww_u128_to_dec(ww_u128 v, char *buf, size_t len);
+
+/** Bytes in decimal SI units as drive vendors rate them, two decimals
+ * ("209.92 MB", "1.92 TB"; below 1000 "512 B"): what show, the verdict's
+ * sentences and /table print (the dashboard's WW.fmtBytes is its
+ * JavaScript twin). Returns buf (>= 16 bytes). */
+const char *ww_bytes_human(uint64_t b, char *buf, size_t len);
 
 /** Multiply a 128-bit counter by a small factor into a saturated u64 (NVMe data
  * units x 512000 -> bytes). */

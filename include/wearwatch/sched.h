@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <time.h>
 
+#include "wearwatch/basic.h"
 #include "wearwatch/collect.h"
 #include "wearwatch/discover.h"
 #include "wearwatch/store.h"
@@ -25,8 +26,11 @@ extern "C" {
  * store and, if that leaves fewer than `workers` threads free, a replacement
  * worker is started, so a hung drive never delays the others. */
 
+/** Every drive there is, into *out (malloc'd by the function, freed by the
+ * caller): the number of drives, or -errno with *out untouched. No limit on
+ * the number (ww_discover_all is the default). */
 typedef int (*ww_discover_fn)(const char *sysroot, const char *const *include,
-			      ww_drive_t *out, size_t max);
+			      ww_drive_t **out);
 typedef int (*ww_collect_fn)(const char *sysroot, const ww_drive_t *d,
 			     ww_health_t *h, ww_read_report_t *r);
 
@@ -38,17 +42,22 @@ typedef struct ww_poller_cfg {
 	unsigned rediscover_s;
 	unsigned workers;               /* normal pool size (>= 1) */
 	unsigned hung_after_s;          /* outstanding read -> hung */
-	ww_discover_fn discover;        /* NULL = ww_discover */
+	ww_discover_fn discover;        /* NULL = ww_discover_all */
 	ww_collect_fn collect;          /* NULL = ww_collect_drive */
-	/* called on the worker after each collection's ww_store_update() (issue 3:
-	 * history + endurance model, ww_endurance_after_collect); NULL = none */
+	/* called on the worker after each collection's ww_store_update(), so
+	 * history and the endurance model see every read
+	 * (ww_endurance_after_collect); NULL = none */
 	void (*after_collect)(void *arg, ww_store_t *store, const ww_drive_t *d, int rc,
 			      time_t now);
 	void *after_collect_arg;
+	/* time of every schedule decision: when a drive is due, when a read
+	 * counts as hung, when to rediscover. NULL = ww_clock_monotonic. The
+	 * read duration reported to the store is always measured on
+	 * CLOCK_MONOTONIC. */
+	ww_mono_clock_fn clock;
+	void *clock_ctx;
 } ww_poller_cfg_t;
 
-/* drives watched at most; large JBODs hold 100+ (4U enclosures of 90-102) */
-#define WW_POLLER_MAX_DRIVES 1024
 #define WW_POLLER_MAX_EXTRA_WORKERS 16
 
 typedef struct ww_poller ww_poller_t;
@@ -60,6 +69,19 @@ ww_poller_t *ww_poller_start(const ww_poller_cfg_t *cfg, ww_store_t *store);
  * queue reads of drives that are due and not in flight, mark overdue reads
  * hung. Never issues a device command itself. */
 void ww_poller_tick(ww_poller_t *p);
+
+/** Reads queued or running, hung ones included: 0 when no read is out. A
+ * caller stepping its own clock (cfg.clock) waits for this to settle before
+ * the next step, so that a read's next_due is taken at the time it
+ * finished. */
+unsigned ww_poller_busy(ww_poller_t *p);
+
+/** Seconds (on the poller's clock) until ww_poller_tick has work: the
+ * earliest due drive not being read, the next rediscovery, and while a read
+ * is out the moment it would count as hung. 0 when something is due now. A
+ * finished read makes its drive due one interval later, so callers that
+ * sleep on this also wake when a read ends (after_collect). */
+double ww_poller_next_tick(ww_poller_t *p);
 
 /** Stop: no new reads, wait up to timeout_s for workers. Frees everything and
  * returns true when all workers exited; otherwise (a read is stuck in the
@@ -84,6 +106,12 @@ typedef struct ww_probe_sched_cfg {
 	 * that burst's own p50/p99/max and counts, for the history database */
 	void (*after_burst)(void *arg, const char *id, const ww_hprobe_t *p, time_t now);
 	void *after_burst_arg;
+	/* time of the schedule: when a drive's next burst is due and when the
+	 * snapshot is scanned again. NULL = ww_clock_monotonic. The pacing and
+	 * the hung-read timeout inside a burst are the engine's, on
+	 * CLOCK_MONOTONIC (ww_probe_now_ns). */
+	ww_mono_clock_fn clock;
+	void *clock_ctx;
 } ww_probe_sched_cfg_t;
 
 /** Start the probe thread: every second it takes the store's snapshot, sends

@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <sys/types.h>
 
+#include "wearwatch/basic.h"
 #include "wearwatch/conf.h"
 #include "wearwatch/probe.h"
 #include "wearwatch/store.h"
@@ -25,15 +26,25 @@ extern "C" {
 /* Pieces shared by the long-running subcommands (collector, web): signal
  * mask, main-loop tick that fits the watchdog, --help. */
 
-/** Block SIGTERM, SIGINT and SIGHUP in this thread (and every thread created
- * after), ignore SIGPIPE, and return the set for sigtimedwait(). */
+/** Block SIGTERM, SIGINT, SIGHUP and the wake signal (SIGUSR1) in this
+ * thread (and every thread created after), ignore SIGPIPE, and return the
+ * set for sigtimedwait(). */
 sigset_t ww_service_block_signals(void);
+
+/** Before the first thread: malloc with one arena and a fixed mmap
+ * threshold, so memory freed by any thread is reused or returned. */
+void ww_service_setup_memory(void);
+
+/** From any thread: the main loop should tick soon (at most once a second;
+ * wakes that come meanwhile are folded into that tick). */
+void ww_service_wake(void);
 
 /** What a long-running process does in the one main loop (ww_service_run). */
 typedef struct ww_service_ops {
-	/** Called on every wake-up (at most every second, more often when the
-	 * watchdog needs it). NULL = nothing to do. */
-	void (*tick)(void *ctx);
+	/** Called at each wake-up; returns the seconds until it needs to be
+	 * called again (the loop wakes sooner for a signal, ww_service_wake()
+	 * or the systemd watchdog). NULL = nothing to do. */
+	double (*tick)(void *ctx);
 	/** SIGHUP: re-read the configuration and apply it. Return 0 when it
 	 * was applied, another negative value when the last good one was kept
 	 * (already logged), WW_SERVICE_STOP when the process cannot go on. */
@@ -43,11 +54,12 @@ typedef struct ww_service_ops {
 
 #define WW_SERVICE_STOP (-10000)
 
-/** The main loop of `collector`, `web` and `serve`, after READY=1: waits for
- * SIGTERM, SIGINT and SIGHUP (blocked by ww_service_block_signals) at most
- * one tick interval (1 s, or half the systemd watchdog interval if shorter),
- * runs ops->tick, pings the watchdog, and brackets each reload with
- * RELOADING=1 / READY=1. Returns on SIGTERM/SIGINT (logged "...: stopping",
+/** The main loop of `collector`, `web` and `serve`, after READY=1: sleeps
+ * until ops->tick asked to be called again, a signal (SIGTERM, SIGINT,
+ * SIGHUP, blocked by ww_service_block_signals) or a wake, at most half the
+ * systemd watchdog interval; runs ops->tick, pings the watchdog, and
+ * brackets each reload with RELOADING=1 / READY=1. An idle service wakes a
+ * few times a minute, not every second. Returns on SIGTERM/SIGINT (logged "...: stopping",
  * STOPPING=1 sent) with 0, or after a reload returned WW_SERVICE_STOP with 1. */
 int ww_service_run(sigset_t sigs, const ww_service_ops_t *ops);
 
@@ -78,14 +90,18 @@ int ww_serve_main(int argc, char **argv);
  * [drive] probe =), smartctl forcing ([drive] smartctl =), and the main-loop
  * work: tick, snapshot diff -> events and notification program, STATUS=. */
 
-/** What only `serve` sets from flags (the collector takes defaults). */
+/** What only `serve` sets from flags (the collector takes the file's
+ * [endurance], [history] and [probe]; the probe flags are configuration
+ * flags, conf.h). */
 typedef struct ww_runtime_opts {
 	bool replay;                   /* drives from --replay captures */
-	ww_probe_policy_t probe;       /* default policy (--probe-*, --no-probe) */
 	const char *smartctl[16];      /* --smartctl DRIVE=TYPE (checked), before [drive] ones */
 	size_t n_smartctl;
 	ww_endurance_opts_t *endurance;/* --rating, --ratings-file, --no-history, ...;
 					  NULL = defaults. Its overrides are consumed. */
+	bool notify_spool;             /* queue events in <state_directory>/notify for
+					  wearwatch-notify.service instead of running
+					  [notify] exec here (`collector`: no network) */
 } ww_runtime_opts_t;
 
 typedef struct ww_runtime ww_runtime_t;
@@ -103,9 +119,12 @@ ww_runtime_t *ww_runtime_start(const ww_conf_t *c, ww_runtime_opts_t *o, char *e
 
 ww_store_t *ww_runtime_store(ww_runtime_t *rt);
 
-/** One main-loop step: poller tick, events for a changed snapshot (the
- * notification program on health changes), STATUS=, reap children. */
-void ww_runtime_tick(ww_runtime_t *rt);
+/** One main-loop step: poller tick, events (journal and notification
+ * program, ww_events_update), STATUS=, reap children. Returns the seconds
+ * until the next step is needed: the next drive due, the next rediscovery,
+ * or the hung-read check (the end of each collection also wakes the loop,
+ * ww_service_wake). */
+double ww_runtime_tick(ww_runtime_t *rt);
 
 /** Apply a new configuration: the poller restarts when poll settings,
  * include lists or [drive] sections changed (the store and history stay),
@@ -118,39 +137,107 @@ int ww_runtime_reload(ww_runtime_t *rt, const ww_conf_t *c);
 /** Stop and free (the store only when every reader thread exited). */
 void ww_runtime_stop(ww_runtime_t *rt);
 
-/* Drive events from consecutive snapshots: health change, critical warning,
- * standby, drive missing. Logged with their MESSAGE_ID (log.h); a health
- * change also runs the configured notification program (like smartd -M exec)
- * with the event in environment variables:
+/* Drive events: each drive's health verdict (ww_drive_verdict, the one every
+ * output prints) compared with the one last notified. Logged with their
+ * MESSAGE_ID (basic.h, catalog/wearwatch.catalog); each also goes to the
+ * notification program (like smartd -M exec), run directly (`serve`) or
+ * queued in a spool directory for wearwatch-notify.service (`collector`,
+ * whose sandbox has no network; docs/security.md). The program gets:
  *
- *   WEARWATCH_EVENT        health_change | test
+ *   WEARWATCH_EVENT        status_change | reason_added | reason_cleared |
+ *                          missing | back | flapping | test
  *   WEARWATCH_DRIVE        stable drive id
  *   WEARWATCH_DEVICE       /dev node
- *   WEARWATCH_MODEL, WEARWATCH_SERIAL
- *   WEARWATCH_OLD_STATE, WEARWATCH_NEW_STATE   unknown | ok | warning | failed
- *   WEARWATCH_REASONS      "; "-separated reasons for the new state
+ *   WEARWATCH_MODEL, WEARWATCH_SERIAL, WEARWATCH_HOST
+ *   WEARWATCH_OLD_STATE, WEARWATCH_NEW_STATE   ok | warning | critical | unknown
+ *   WEARWATCH_REASONS      every current reason, one "severity: sentence" a line
+ *   WEARWATCH_REASON_CODES the current reasons' codes, space-separated
+ *   WEARWATCH_ADDED, WEARWATCH_CLEARED   reasons that appeared / cleared, as REASONS
+ *   WEARWATCH_CHANGED      what changed, one line
+ *   WEARWATCH_SUPPRESSED   changes not notified since the last notification (flapping)
+ *   WEARWATCH_TIME         RFC 3339, UTC
  *   WEARWATCH_MESSAGE      one-line human summary
  *   WEARWATCH_MESSAGE_ID   the journal MESSAGE_ID of the event
+ *   WEARWATCH_JSON         all of the above as one JSON object (webhooks)
  *
- * Collection failures are logged where they happen (poller.c through
- * ww_log_drive_failure, tagged WW_EV_COLLECT_FAILURE). */
+ * What is sent: a status change (except to unknown, and unknown -> ok at
+ * start), a reason that appears or clears while the status stays (reasons of
+ * severity unknown are not counted), a drive going missing or coming back.
+ * The same state is never sent twice; a drive that changes more than
+ * flap_limit times in flap_window gets one "flapping" summary at the end of
+ * the window instead of the rest. Collection failures are logged where they
+ * happen (poller.c, WW_EV_COLLECT_FAILURE). */
 
-typedef struct ww_event_env {
-	const char *event, *drive, *device, *model, *serial, *old_state, *new_state,
-		*reasons, *message, *message_id;
-} ww_event_env_t;
+#define WW_EVENT_MAX_VARS 24
 
-/** Start `prog` with the event in its environment (stdin /dev/null). Returns
- * the pid or -errno. The caller reaps it (ww_events_reap or waitpid). */
-pid_t ww_events_exec(const char *prog, const ww_event_env_t *ev);
+/** One event's WEARWATCH_* variables ("NAME=value", malloc'd). */
+typedef struct ww_event {
+	char *vars[WW_EVENT_MAX_VARS];
+	size_t n;
+} ww_event_t;
 
-/** Compare two snapshots (prev may be NULL: first look, no events) and log /
- * notify. notify_exec may be "" or NULL. Returns the number of events. */
-int ww_events_diff(const ww_snapshot_t *prev, const ww_snapshot_t *cur,
-		   const char *notify_exec);
+/** Identity of the drive an event is about. */
+typedef struct ww_event_drive {
+	const char *id, *device, *model, *serial;
+} ww_event_drive_t;
 
-/** Reap finished notification programs; kill those running longer than
- * timeout_s. Call from the main loop. */
+/** What changed, for ww_event_build(). */
+typedef struct ww_event_change {
+	const char *kind;                 /* WEARWATCH_EVENT */
+	ww_status_t old_status;
+	const ww_verdict_t *now;          /* the current verdict */
+	const ww_vreason_t *added, *cleared;
+	size_t n_added, n_cleared;
+	unsigned suppressed;
+	const char *message;              /* WEARWATCH_MESSAGE */
+	ww_event_kind_t log_kind;         /* for WEARWATCH_MESSAGE_ID */
+} ww_event_change_t;
+
+/** Fill e (emptied first) with every variable above. */
+void ww_event_build(ww_event_t *e, const ww_event_drive_t *d, const ww_event_change_t *c,
+		    time_t now);
+
+/** Free the variables. */
+void ww_event_clear(ww_event_t *e);
+
+/** Start `prog` with the event's variables in its environment (stdin
+ * /dev/null; PATH and the like kept, inherited WEARWATCH_* dropped), in a
+ * process group of its own (pgid = pid) so the timeout kills everything it
+ * started. Returns the pid or -errno. The caller reaps it (ww_events_reap or
+ * ww_events_wait). */
+pid_t ww_events_exec(const char *prog, const ww_event_t *ev);
+
+/** Queue the event in dir (created 0700) as one NUL-separated
+ * "NAME=value" file, written whole then renamed to NNN.event: what
+ * `wearwatch notify-deliver` reads. Returns 0 or -errno. */
+int ww_events_spool(const char *dir, const ww_event_t *ev);
+
+/** Read a spooled event file back. Returns 0 or -errno (-EINVAL: not one). */
+int ww_events_spool_read(const char *path, ww_event_t *ev);
+
+typedef struct ww_events ww_events_t;
+
+ww_events_t *ww_events_new(void);
+void ww_events_free(ww_events_t *ev);
+
+/** Where events go: exec (the program, "" = none), spool ("" = run exec
+ * here), flap limit and window. Safe to call again on reload. */
+void ww_events_configure(ww_events_t *ev, const char *exec, const char *spool,
+			 unsigned flap_limit, unsigned flap_window_s);
+
+/** One pass at now over the current snapshot: verdicts (through svc, may be
+ * NULL) compared with the last notified, events logged and sent; prev (may
+ * be NULL) only for the standby journal entries. Also sends the summaries of
+ * flapping drives whose window ended. Returns the number of events logged. */
+int ww_events_update(ww_events_t *ev, ww_endurance_svc_t *svc, const ww_snapshot_t *prev,
+		     const ww_snapshot_t *cur, time_t now);
+
+/** Forget a drive (dropped by configuration): no event for it, and a fresh
+ * start if it comes back. */
+void ww_events_forget(ww_events_t *ev, const char *id);
+
+/** Reap finished notification programs; kill (SIGKILL to the process
+ * group) those running longer than timeout_s. Call from the main loop. */
 void ww_events_reap(unsigned timeout_s);
 
 /** How a notification program ended, from its waitpid() status: "exit 5",
@@ -158,6 +245,9 @@ void ww_events_reap(unsigned timeout_s);
  * timed_out (it was SIGKILLed for running timeout_s or longer). */
 void ww_events_status_text(int status, bool timed_out, unsigned timeout_s, char *buf,
 			   size_t len);
+
+/** Whether a notification program is still running (not reaped yet). */
+bool ww_events_running(void);
 
 /** Wait for the notification program pid (started by ww_events_exec), killing
  * it after timeout_s seconds (0 = no limit); the same reaping and timeout as

@@ -50,7 +50,7 @@ typedef struct ww_drive_state {
 
 	bool standby;              /* last read left the drive alone (standby or
 				      runtime-suspended); `health` is older */
-	time_t standby_since;
+	time_t standby_since;      /* 0 for a drive from a capture (no time) */
 
 	bool hung;                 /* a read was issued and has not returned */
 	time_t hung_since;
@@ -85,7 +85,8 @@ typedef struct ww_store ww_store_t;
  * (0 = WW_STORE_DEFAULT_RETENTION_S). Returns NULL on allocation failure. */
 ww_store_t *ww_store_new(uint64_t retention_s);
 
-/** Change that retention (configuration reload, issue 6); 0 = the default.
+/** Change that retention (a configuration reload may change it without a
+ * restart); 0 = the default.
  * Applied at the next ww_store_sync(). */
 void ww_store_set_retention(ww_store_t *s, uint64_t retention_s);
 
@@ -95,6 +96,16 @@ void ww_store_free(ww_store_t *s);
 
 /** Current snapshot with one more reference. Never NULL for a live store. */
 ww_snapshot_t *ww_store_acquire(ww_store_t *s);
+
+/** Copy the current state of drive `id`, changes not yet published
+ * included, without publishing anything (a writer's view: O(1), where
+ * ww_store_acquire() after a change copies every drive at the next change).
+ * Returns 0 or -ENOENT. */
+int ww_store_get(ww_store_t *s, const char *id, ww_drive_state_t *out);
+
+/** Snapshots published since the store was made (each copies every drive's
+ * state once): a test's check that collections alone publish none. */
+uint64_t ww_store_publications(ww_store_t *s);
 
 /** Drop a reference; frees the snapshot with the last one. NULL is a no-op. */
 void ww_snapshot_release(ww_snapshot_t *snap);
@@ -108,6 +119,11 @@ const ww_drive_state_t *ww_snapshot_find(const ww_snapshot_t *snap, const char *
  * once, and those missing for longer than the retention are dropped.
  * Returns 0 or -ENOMEM. */
 int ww_store_sync(ww_store_t *s, const ww_drive_t *drives, size_t n, time_t now);
+
+/** Remove drive `id` now (excluded by configuration): it is gone from the
+ * next snapshot without ever being "missing"; a later ww_store_sync listing
+ * it adds it as new. Returns 0, -ENOENT or -ENOMEM. */
+int ww_store_drop(ww_store_t *s, const char *id, time_t now);
 
 /** Record the end of one collection of drive `id` (unknown ids are ignored:
  * -ENOENT). rc is ww_collect_drive()'s return: 0 = h/r are new values, 1 =
@@ -135,7 +151,8 @@ int64_t ww_drive_state_values_age(const ww_drive_state_t *st, time_t now);
 /* Endurance service: joins the ratings (table + overrides), the history
  * database and the model after each successful collection, and keeps the
  * latest ww_endurance_t per drive for the renderers (/metrics, JSON API),
- * which never query the database on a scrape.
+ * which never query the database on a scrape. It also keeps, per drive, what
+ * the health verdict remembers of earlier reads (ww_vmemory_t).
  *
  * The renderers' signatures are shared and take only a snapshot, so the
  * running service registers itself process-wide (ww_endurance_set_global);
@@ -151,8 +168,9 @@ ww_endurance_svc_t *ww_endurance_svc_new(ww_ratings_t *table, ww_ratings_t *over
 void ww_endurance_svc_free(ww_endurance_svc_t *s);
 
 /** The poller hook: after ww_store_update() of drive d with rc (0 = new
- * values). Appends a history sample (rc == 0), recomputes the model from the
- * store's latest state and the history baselines, and publishes the result.
+ * values). Appends a history sample and folds the read into the verdict's
+ * memory (rc == 0), recomputes the model from the store's latest state and
+ * the history baselines, and publishes the result.
  * `now` is the wall clock of the collection. */
 void ww_endurance_after_collect(void *svc, ww_store_t *store, const ww_drive_t *d, int rc,
 				time_t now);
@@ -166,14 +184,39 @@ void ww_endurance_compute_state(ww_endurance_svc_t *s, const ww_drive_state_t *s
  * finished burst of drive id in the history (nothing when history is off). */
 void ww_endurance_probe_burst(void *svc, const char *id, const ww_hprobe_t *p, time_t now);
 
-/** Latest published result of drive id; false when none. */
+/** Latest published result of drive id; false when none. O(log n) in the
+ * number of drives with a result (a binary search), so a render looking up
+ * every drive stays O(n log n). */
 bool ww_endurance_get(ww_endurance_svc_t *s, const char *id, ww_endurance_t *out);
+
+/** Results published so far (increments with each): with the snapshot's
+ * generation, tells a renderer's cache that an endurance figure changed. */
+uint64_t ww_endurance_generation(ww_endurance_svc_t *s);
 
 /** History of the service (NULL when disabled). */
 ww_history_t *ww_endurance_history(ww_endurance_svc_t *s);
 
 void ww_endurance_set_global(ww_endurance_svc_t *s);
 ww_endurance_svc_t *ww_endurance_global(void);
+
+/* The health verdict of a drive (model.h ww_verdict) from its state here:
+ * the latest record, the endurance result, what the service remembers of
+ * earlier reads (ww_verdict_remember after each read that returned data) and
+ * the drive's thresholds. Every output asks this one function. */
+
+/** The thresholds of drive d ([health] with its [drive] section on top), or
+ * NULL for the defaults. Called from any thread; the result must stay valid
+ * while the service runs. */
+typedef const ww_health_cfg_t *ww_health_cfg_fn(void *ctx, const ww_drive_t *d);
+
+/** Where the service finds each drive's thresholds (the runtime's
+ * configuration); fn NULL = defaults for every drive. */
+void ww_endurance_set_health(ww_endurance_svc_t *s, ww_health_cfg_fn *fn, void *ctx);
+
+/** The verdict of one drive at now. s may be NULL (no endurance figures, no
+ * memory of earlier reads, default thresholds). */
+void ww_drive_verdict(ww_endurance_svc_t *s, const ww_drive_state_t *st, time_t now,
+		      ww_verdict_t *out);
 
 #ifdef __cplusplus
 }

@@ -126,8 +126,10 @@ void ww_sg_classify(const ww_sg_outcome_t *o, ww_cmd_status_t *st);
 /* SAT ATA PASS-THROUGH(16) (SAT-4, T10/BSR INCITS 491, 12.2.2; CDB opcode 85h)
  * on top of ww_xport_ops.scsi_in. Only these read-only ATA commands can be
  * built here: CHECK POWER MODE (E5h), IDENTIFY DEVICE (ECh), SMART READ DATA
- * (B0h/D0h), SMART READ THRESHOLDS (B0h/D1h), SMART RETURN STATUS (B0h/DAh)
- * and READ LOG EXT (2Fh). Nothing here can enable, disable or write anything.
+ * (B0h/D0h), SMART READ THRESHOLDS (B0h/D1h), SMART READ LOG (B0h/D5h),
+ * SMART RETURN STATUS (B0h/DAh) and READ LOG EXT (2Fh). Nothing here can
+ * enable, disable or write anything (not SMART WRITE LOG D6h, not SMART
+ * EXECUTE OFF-LINE D4h: no self-test is ever started).
  *
  * Every command function returns 0 when the command was issued and completed
  * (its output is valid), or a negative errno:
@@ -149,6 +151,7 @@ void ww_sg_classify(const ww_sg_outcome_t *o, ww_cmd_status_t *st);
 #define WW_ATA_READ_LOG_EXT 0x2f
 #define WW_SMART_READ_DATA 0xd0
 #define WW_SMART_READ_THRESHOLDS 0xd1
+#define WW_SMART_READ_LOG 0xd5
 #define WW_SMART_RETURN_STATUS 0xda
 
 /* Power mode (CHECK POWER MODE count register, ACS-4 7.3) */
@@ -211,6 +214,11 @@ int ww_sat_smart_read_data(ww_xport_t *x, uint8_t buf[512], ww_cmd_status_t *st)
 
 /** SMART READ THRESHOLDS (B0h/D1h) into buf[512]. */
 int ww_sat_smart_read_thresholds(ww_xport_t *x, uint8_t buf[512], ww_cmd_status_t *st);
+
+/** SMART READ LOG (B0h/D5h, LBA low = log address, one 512-byte sector,
+ * LBA mid/high 4Fh/C2h) of SMART log `log` (01h summary error log, 06h
+ * self-test log) into buf[512]. */
+int ww_sat_smart_read_log(ww_xport_t *x, uint8_t log, uint8_t buf[512], ww_cmd_status_t *st);
 
 /** SMART RETURN STATUS (B0h/DAh, non-data, CK_COND=1) into *regs: the
  * verdict is in LBA 23:8 (ww_decode_ata_smart_status in decode). -ENODATA

@@ -23,6 +23,10 @@ static const char *const message_ids[WW_EV_KIND_MAX] = {
 	[WW_EV_STANDBY] = "9046a741b9504b7a9f79c4c053669470",
 	[WW_EV_DRIVE_MISSING] = "ffbb87394eec48c494f28abffbca981d",
 	[WW_EV_COLLECT_FAILURE] = "54d2b236027b41208d13c88982bf63fc",
+	[WW_EV_HEALTH_WORSE] = "8ae570a0458a48c79cdaf16d93f1f2a2",
+	[WW_EV_HEALTH_BETTER] = "209e693c7265480bb0ca47c39d015e31",
+	[WW_EV_DRIVE_BACK] = "f0e1274f10d2488e9b736fc9c4bbdb4a",
+	[WW_EV_NOTIFY_SUPPRESSED] = "9bed3dfc9f21406e8b929bf57e4b2c0a",
 };
 
 const char *ww_log_message_id(ww_event_kind_t kind)

@@ -23,7 +23,7 @@ static const struct command {
 	  ww_cli_probe },
 	{ "capture", "capture DEVICE DIR [--redact]",
 	  "record every command and answer (read-only)", ww_cli_capture },
-	{ "decode", "decode FILE [--json] [--type T]",
+	{ "decode", "decode FILE|DIR [--json] [--type T]",
 	  "health record of a capture, blob, trace, JSON or page", ww_cli_decode },
 	{ "verify", "verify DEVICE [-d TYPE]", "native read and smartctl side by side",
 	  ww_cli_verify },
@@ -32,6 +32,9 @@ static const struct command {
 	{ "web", "web", "unprivileged half (HTTP/TLS, asks the collector)", ww_web_main },
 	{ "notify-test", "notify-test [--notify-exec PROG]", "run the notification program once",
 	  ww_cli_notify_test },
+	{ "notify-deliver", "notify-deliver [--spool DIR]",
+	  "run the notification program for queued events (wearwatch-notify.service)",
+	  ww_cli_notify_deliver },
 };
 
 static void usage(FILE *f)
@@ -50,6 +53,12 @@ bool ww_cli_wants_help(int argc, char **argv)
 	return false;
 }
 
+void ww_cli_say_no_health(const ww_drive_t *d)
+{
+	fprintf(stderr, "wearwatch: %s: not monitored: %s\n", d->id,
+		d->no_health_reason ? d->no_health_reason : "no health interface known for this device");
+}
+
 int ww_cli_parse_opts(int argc, char **argv, ww_cli_opts_t *o, const char *usage_text)
 {
 	memset(o, 0, sizeof(*o));
@@ -59,6 +68,8 @@ int ww_cli_parse_opts(int argc, char **argv, ww_cli_opts_t *o, const char *usage
 			o->json = true;
 		} else if (!strcmp(argv[i], "--sysroot") && i + 1 < argc) {
 			o->sysroot = argv[++i];
+		} else if (!strcmp(argv[i], "--config") && i + 1 < argc) {
+			o->config = argv[++i];
 		} else if (argv[i][0] != '-' && !o->arg) {
 			o->arg = argv[i];
 		} else {

@@ -7,6 +7,7 @@
 #include <stdbool.h>
 
 #include "wearwatch/discover.h"
+#include "wearwatch/model.h"
 
 /** Exit statuses of the commands that read one drive (show, capture). */
 enum {
@@ -20,11 +21,12 @@ enum {
 /** True when argv (after argv[0]) asks for --help or -h. */
 bool ww_cli_wants_help(int argc, char **argv);
 
-/** [--json] [--sysroot DIR] and at most one positional argument, as `scan`
- * and `show` take them. */
+/** [--json] [--sysroot DIR] [--config FILE] and at most one positional
+ * argument, as `scan` and `show` take them. */
 typedef struct ww_cli_opts {
 	bool json;
 	const char *sysroot; /* "" = the live system */
+	const char *config;  /* wearwatch.conf for the verdict's thresholds, NULL = none */
 	const char *arg;     /* the positional argument, NULL when none */
 } ww_cli_opts_t;
 
@@ -42,6 +44,21 @@ int ww_cli_parse_opts(int argc, char **argv, ww_cli_opts_t *o, const char *usage
 const ww_drive_t *ww_cli_lookup_drive(const char *sysroot, const char *want,
 				      ww_drive_t **all, int *err);
 
+/** The health verdict of one read of d (rc as ww_collect_drive returned it:
+ * 0 with h, 1 left alone, < 0 failed; -ENODATA = reached, identity only),
+ * through the same store, endurance service and ww_drive_verdict() as the
+ * service: thresholds and rating overrides from config ([health], [drive];
+ * NULL = built-in defaults), the built-in ratings table, no history (so no
+ * "increased" reasons from one read). Returns 0, -EINVAL (bad config,
+ * printed) or -ENOMEM. (verdict.c) */
+int ww_cli_verdict(const char *config, const ww_drive_t *d, const ww_health_t *h, int rc,
+		   ww_verdict_t *v);
+
+/** Say on stderr that d has no health interface, in discovery's words:
+ * "wearwatch: dev-vda: not monitored: virtio-blk has no health interface"
+ * (show, decode of such a capture; exit status WW_EXIT_NO_HEALTH). */
+void ww_cli_say_no_health(const ww_drive_t *d);
+
 /* the subcommands, one file each */
 int ww_cli_scan(int argc, char **argv);
 int ww_cli_show(int argc, char **argv);
@@ -50,5 +67,6 @@ int ww_cli_capture(int argc, char **argv);
 int ww_cli_decode(int argc, char **argv);
 int ww_cli_verify(int argc, char **argv);
 int ww_cli_notify_test(int argc, char **argv);
+int ww_cli_notify_deliver(int argc, char **argv);
 
 #endif

@@ -37,7 +37,7 @@ static const char usage_probe[] =
 	"  --json          one JSON object\n"
 	"\n"
 	"exit status: 0 done, 1 drive left alone (runtime-suspended), 2 usage,\n"
-	"             3 open or every read failed\n";
+	"             3 DEVICE missing, open failed or every read failed\n";
 
 
 struct cli {
@@ -237,9 +237,9 @@ static int open_target(const char *dev, struct target *t)
 	t->lbs = 512;
 	t->bytes = 0;
 	snprintf(t->path, sizeof(t->path), "%s%s", strchr(dev, '/') ? "" : "/dev/", dev);
-	if (stat(t->path, &sb)) {
+	if (stat(t->path, &sb)) { /* not a usage error: the open would fail */
 		fprintf(stderr, "wearwatch probe: %s: %s\n", t->path, strerror(errno));
-		return 2;
+		return 3;
 	}
 	if (S_ISBLK(sb.st_mode) && realpath(t->path, real) &&
 	    ww_runtime_suspended("", basename(real)) == 1) {

@@ -1,4 +1,5 @@
 /* `wearwatch show DEVICE`: one read of one drive, printed. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,10 +9,12 @@
 #include "wearwatch/expo.h"
 
 static const char usage_show[] =
-	"usage: wearwatch show DEVICE [--json] [--sysroot DIR]\n"
+	"usage: wearwatch show DEVICE [--json] [--sysroot DIR] [--config FILE]\n"
 	"\n"
-	"Reads one drive once (read-only commands) and prints every value it\n"
-	"reported, with units and where each came from, and the commands sent.\n"
+	"Reads one drive once (read-only commands) and prints its health verdict\n"
+	"(as the service gives it; thresholds from the [health] and [drive]\n"
+	"sections of FILE, else the defaults), every value it reported, with units\n"
+	"and where each came from, and the commands sent.\n"
 	"DEVICE: /dev/sda, sda, /dev/sg0, /dev/nvme0, /dev/nvme0n1, or a stable id\n"
 	"as `wearwatch scan` prints it.\n"
 	"\n"
@@ -26,6 +29,7 @@ int ww_cli_show(int argc, char **argv)
 	const ww_drive_t *x;
 	ww_health_t *h = NULL;
 	ww_read_report_t *r = NULL;
+	ww_verdict_t *v = NULL;
 	int n, ret, code;
 
 	if (ww_cli_wants_help(argc, argv)) {
@@ -52,11 +56,16 @@ int ww_cli_show(int argc, char **argv)
 
 	h = calloc(1, sizeof(*h));
 	r = calloc(1, sizeof(*r));
-	if (!h || !r) {
+	v = calloc(1, sizeof(*v));
+	if (!h || !r || !v) {
 		code = WW_EXIT_READ_FAILED;
 		goto out;
 	}
 	ret = ww_collect_drive(o.sysroot, x, h, r);
+	if (ww_cli_verdict(o.config, x, h, ret, v) == -EINVAL) {
+		code = WW_EXIT_USAGE;
+		goto out;
+	}
 	if (ret == 1)
 		code = WW_EXIT_STANDBY;
 	else if (ret < 0 && x->protocol == WW_PROTO_NONE)
@@ -67,7 +76,7 @@ int ww_cli_show(int argc, char **argv)
 		code = WW_EXIT_READ_OK;
 
 	if (o.json) {
-		char *js = ww_json_render_health(x, h, r);
+		char *js = ww_json_render_health(x, h, r, v);
 
 		if (!js) {
 			fprintf(stderr, "wearwatch: out of memory\n");
@@ -77,18 +86,19 @@ int ww_cli_show(int argc, char **argv)
 		puts(js);
 		free(js);
 	} else {
-		ww_text_render_health(stdout, x, h, r);
+		ww_text_render_health(stdout, x, h, r, v);
 	}
 	if (ret == 1)
 		fprintf(stderr, "wearwatch: %s left alone: %s\n", x->id,
 			r->standby ? "drive is in standby (not woken)" : "device is runtime-suspended");
+	else if (code == WW_EXIT_NO_HEALTH)
+		ww_cli_say_no_health(x);
 	else if (ret < 0)
-		fprintf(stderr, "wearwatch: reading %s failed: %s%s%s\n", x->id, strerror(-ret),
-			x->protocol == WW_PROTO_NONE ? " - " : "",
-			x->protocol == WW_PROTO_NONE && x->no_health_reason ? x->no_health_reason : "");
+		fprintf(stderr, "wearwatch: reading %s failed: %s\n", x->id, strerror(-ret));
 out:
 	free(h);
 	free(r);
+	free(v);
 	free(d);
 	return code;
 }

@@ -143,20 +143,15 @@ static const char *smart_status_word(ww_smart_status_t st)
 static int compare(const struct reads *x)
 {
 	const ww_health_t *n = &x->n, *s = &x->s, *n2 = &x->n2;
-	const char *why = NULL;
 
 	compare_model(n, s);
 	srow("serial", n->serial, s->serial);
 	srow("firmware", n->firmware, s->firmware);
 	row("capacity_bytes", U(capacity_bytes), NULL);
-	if (n->protocol == WW_PROTO_SCSI && n->scsi.env_temperature_celsius.source &&
-	    s->temperature_celsius.source &&
-	    s->temperature_celsius.value == n->scsi.env_temperature_celsius.value)
-		why = "native reads log page 0x0D parameter 0; smartctl (7.3+) shows the "
-		      "Environmental Reporting subpage 0x0D/0x01, which this drive fills differently";
+	/* SCSI: both take the environmental subpage first (smartctl 7.3) */
 	row("temperature_celsius", n->temperature_celsius.source != NULL,
 	    n->temperature_celsius.value, s->temperature_celsius.source != NULL,
-	    s->temperature_celsius.value, why);
+	    s->temperature_celsius.value, NULL);
 	row("power_on_seconds", U(power_on_seconds),
 	    "smartctl rounds power-on time to minutes/hours; native keeps the unit the log has");
 	row("power_cycles", U(power_cycles),

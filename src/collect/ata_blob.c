@@ -88,7 +88,7 @@ int ww_ata_blob_load(const uint8_t *blob, size_t len, ww_health_t *h)
 	}
 	if (b.smart_status >= 0)
 		h->ata.return_status = b.smart_status ? WW_SMART_PASSED : WW_SMART_FAILED;
-	ww_ata_finish_db(h); /* + drive database presets (issue 7) */
+	ww_ata_finish_db(h); /* + drive database presets: per-model attribute meanings */
 	if (h->smart_status != WW_SMART_UNKNOWN)
 		h->smart_status_source = "libatasmart blob SMST (SMART RETURN STATUS)";
 	return 0;

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "wearwatch/collect.h"
+#include "wearwatch/discover.h"
 
 static void note(ww_read_report_t *r, const char *what, ww_cmd_result_t res, int err)
 {
@@ -57,6 +58,33 @@ static int read_sg(ww_xport_t *x, const ww_drive_t *d, ww_health_t *h,
 	return is_ata ? ww_read_ata(x, d, h, r) : ww_read_scsi(x, d, h, r);
 }
 
+static bool has_health_interface(const ww_drive_t *d)
+{
+	return d->protocol == WW_PROTO_NVME || d->protocol == WW_PROTO_ATA ||
+	       d->protocol == WW_PROTO_SCSI;
+}
+
+int ww_collect_open(const char *sysroot, const ww_drive_t *d, ww_xport_t *x)
+{
+	char node[sizeof(d->cmd_path) + 4096];
+
+	if (!has_health_interface(d))
+		return -EOPNOTSUPP;
+	if (ww_sysfs_path(node, sizeof(node), sysroot, "%s", d->cmd_path))
+		return -ENAMETOOLONG;
+	return d->protocol == WW_PROTO_NVME ? ww_xport_open_nvme(node, x)
+					    : ww_xport_open_sg(node, x);
+}
+
+int ww_collect_no_interface(const ww_drive_t *d, ww_health_t *h, ww_read_report_t *r)
+{
+	/* not a command: nothing is noted in r (no "commands sent") */
+	(void)r;
+	h->protocol = WW_PROTO_NONE;
+	fill_from_sysfs(d, h);
+	return -EOPNOTSUPP;
+}
+
 int ww_collect_drive(const char *sysroot, const ww_drive_t *d, ww_health_t *h,
 		     ww_read_report_t *r)
 {
@@ -77,23 +105,14 @@ int ww_collect_drive(const char *sysroot, const ww_drive_t *d, ww_health_t *h,
 
 	/* never wake a runtime-suspended device; a read error means "may touch" */
 	if (ww_runtime_suspended(sysroot, d->block) == 1) {
+		r->runtime_suspended = true;
 		fill_from_sysfs(d, h);
 		return 1;
 	}
 
-	switch (d->protocol) {
-	case WW_PROTO_NVME:
-		ret = ww_xport_open_nvme(d->cmd_path, &x);
-		break;
-	case WW_PROTO_ATA:
-	case WW_PROTO_SCSI:
-		ret = ww_xport_open_sg(d->cmd_path, &x);
-		break;
-	default:
-		note(r, "no health interface", WW_CMD_UNSUPPORTED, 0);
-		fill_from_sysfs(d, h);
-		return -EOPNOTSUPP;
-	}
+	if (!has_health_interface(d))
+		return ww_collect_no_interface(d, h, r);
+	ret = ww_collect_open(sysroot, d, &x);
 	if (ret < 0) {
 		char what[48];
 

@@ -174,12 +174,16 @@ static void load(void)
 
 /* ---------------------------------------------------------- presets --- */
 
-/* Source strings ("drivedb.h \"FAMILY\": -v 9,minutes") are interned: one
- * copy of each distinct text for the process lifetime, because health records
- * and snapshots point to them. They are built only from database entries and
- * quirk rows, never from what a drive reports, so the table is bounded by the
- * database; before, every cache miss allocated fresh copies that nothing
- * freed. Own lock: ww_drivedb_apply_presets() is called without db_lock. */
+/* Source strings ("drivedb.h \"FAMILY\": -v 9,minutes") and attribute names
+ * are interned: one copy of each distinct text for the process lifetime,
+ * because health records and snapshots point to them. They are built from
+ * database entries and quirk rows, and from the attribute names smartctl
+ * prints (its own database's), never from what a drive reports, so the
+ * table is bounded by the databases; WW_INTERN_MAX keeps it bounded even if a
+ * smartctl printed endless names (then a name is not kept: the default
+ * applies). Own lock: ww_drivedb_apply_presets() is called without
+ * db_lock. */
+#define WW_INTERN_MAX 16384
 static pthread_mutex_t intern_lock = PTHREAD_MUTEX_INITIALIZER;
 static char **interned;
 static size_t interned_n, interned_cap;
@@ -198,7 +202,7 @@ static const char *intern(const char *fmt, ...)
 	for (size_t i = 0; i < interned_n && !ret; i++)
 		if (!strcmp(interned[i], buf))
 			ret = interned[i];
-	if (!ret && interned_n == interned_cap) {
+	if (!ret && interned_n == interned_cap && interned_n < WW_INTERN_MAX) {
 		size_t nc = interned_cap ? 2 * interned_cap : 64;
 
 		x = realloc(interned, nc * sizeof(*x));
@@ -213,10 +217,92 @@ static const char *intern(const char *fmt, ...)
 	return ret;
 }
 
+const char *ww_drivedb_intern_name(const char *name)
+{
+	if (!name || !*name || strlen(name) > 32)
+		return NULL;
+	return intern("%s", name);
+}
+
 /* "WHERE \"A\":" */
 static const char *dupf(const char *where, const char *a)
 {
 	return intern("%s \"%s\":", where, a);
+}
+
+/* Unit of a host read/write attribute by the name the database gives it;
+ * 0 when the name states none ("Host_Writes", "Nand_Sectors_Written"). The
+ * database spells binary units GiB/MiB and keeps the vendors' "GB" apart
+ * (Seagate IronWolf 110 / Nytro "Lifetime_Wts_Frm_Hst_GB"): GB is 10^9
+ * bytes. */
+static uint64_t name_unit(const char *name)
+{
+	static const struct {
+		const char *suffix;
+		uint64_t unit;
+	} units[] = {
+		{ "_32MiB", 32ull << 20 }, { "_GiB", 1ull << 30 }, { "_MiB", 1ull << 20 },
+		{ "_GB", 1000000000ull },
+	};
+	size_t n = strlen(name);
+
+	if (!strcmp(name, "Total_LBAs_Written") || !strcmp(name, "Total_LBAs_Read"))
+		return WW_ATA_UNIT_LBA;
+	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
+		size_t k = strlen(units[i].suffix);
+
+		if (n > k && !strcmp(name + n - k, units[i].suffix))
+			return units[i].unit;
+	}
+	return 0;
+}
+
+/* What one parsed preset says about the normalised values: attribute 9's
+ * unit, the host read/write attributes' units, an unsafe-shutdown count.
+ * Returns 1 when it said something. */
+static int derive(unsigned id, const ww_ata_attr_def_t *d, const char *one, ww_ata_presets_t *p)
+{
+	const char *name = d->name ? d->name : "";
+	uint64_t u;
+
+	if (id == 9) {
+		static const ww_ata_poh_unit_t unit[WW_RAWFMT_MAX] = {
+			[WW_RAWFMT_MIN2HOUR] = WW_ATA_POH_MINUTES,
+			[WW_RAWFMT_HALFMIN2HOUR] = WW_ATA_POH_HALFMINUTES,
+			[WW_RAWFMT_SEC2HOUR] = WW_ATA_POH_SECONDS,
+		};
+
+		if (!unit[d->format])
+			return 0;
+		p->poh_unit = unit[d->format];
+		p->poh_source = one;
+		return 1;
+	}
+	if ((id == 241 || id == 242 || (id == 246 && !strcmp(name, "Total_LBAs_Written"))) &&
+	    d->format == WW_RAWFMT_RAW48 && (u = name_unit(name))) {
+		if (id == 242) {
+			p->read_unit_bytes = u;
+			p->read_source = one;
+		} else {
+			p->written_unit_bytes = u;
+			p->written_id = (uint8_t)id;
+			p->written_source = one;
+		}
+		return 1;
+	}
+	if ((id == 174 || id == 192 || id == 235) &&
+	    (strcasestr(name, "Unsafe_Shutdown") || strcasestr(name, "Unexpect") ||
+	     strcasestr(name, "POR_Recovery") || strcasestr(name, "Unplanned"))) {
+		/* in the database's order (Intel names 174 and 192) */
+		for (int i = 0; i < 3; i++)
+			if (!p->unsafe_shutdown_id[i] || p->unsafe_shutdown_id[i] == id) {
+				p->unsafe_shutdown_id[i] = (uint8_t)id;
+				p->unsafe_source[i] = one;
+				break;
+			}
+		return 1;
+	}
+	return 0;
 }
 
 int ww_drivedb_apply_presets(const char *presets, const char *src, ww_ata_presets_t *p)
@@ -227,9 +313,10 @@ int ww_drivedb_apply_presets(const char *presets, const char *src, ww_ata_preset
 	if (!presets || !p)
 		return 0;
 	while ((s = strstr(s, "-v "))) {
-		char arg[96], *fmt, *name, *extra;
-		unsigned id;
+		char arg[96], name[33];
+		ww_ata_attr_def_t d;
 		size_t k = strcspn(s + 3, " \t");
+		int id;
 
 		if (k >= sizeof(arg)) {
 			s += 3;
@@ -238,53 +325,17 @@ int ww_drivedb_apply_presets(const char *presets, const char *src, ww_ata_preset
 		memcpy(arg, s + 3, k);
 		arg[k] = '\0';
 		s += 3 + k;
-		const char *one; /* "<src> -v <arg>", interned (records point here) */
-
-		if (sscanf(arg, "%u,", &id) != 1 || !(fmt = strchr(arg, ',')))
-			continue;
-		one = intern("%s -v %s", src ? src : "", arg);
-		fmt++;
-		name = strchr(fmt, ',');
-		if (name)
-			*name++ = '\0';
-		extra = name ? strchr(name, ',') : NULL; /* ",HDD" / ",SSD" */
-		if (extra)
-			*extra = '\0';
-		if (id == 9) {
-			if (!strcmp(fmt, "minutes"))
-				p->poh_unit = WW_ATA_POH_MINUTES, p->poh_source = one, n++;
-			else if (!strcmp(fmt, "halfminutes"))
-				p->poh_unit = WW_ATA_POH_HALFMINUTES, p->poh_source = one, n++;
-			else if (!strcmp(fmt, "seconds"))
-				p->poh_unit = WW_ATA_POH_SECONDS, p->poh_source = one, n++;
-		} else if (id == 241 && name) {
-			uint64_t u = 0;
-
-			if (strstr(name, "32MiB"))
-				u = 32ull << 20;
-			else if (strstr(name, "GiB"))
-				u = 1ull << 30;
-			else if (strstr(name, "MiB"))
-				u = 1ull << 20;
-			else if (!strcmp(name, "Total_LBAs_Written") && !strcmp(fmt, "raw48"))
-				u = WW_ATA_UNIT_LBA;
-			if (u) {
-				p->written_unit_bytes = u;
-				p->written_source = one;
-				n++;
-			}
-		} else if ((id == 174 || id == 192 || id == 235) && name &&
-			   (strcasestr(name, "Unsafe_Shutdown") || strcasestr(name, "Unexpect") ||
-			    strcasestr(name, "POR_Recovery") || strcasestr(name, "Unplanned"))) {
-			/* in the database's order (Intel names 174 and 192) */
-			for (int i = 0; i < 3; i++)
-				if (!p->unsafe_shutdown_id[i] || p->unsafe_shutdown_id[i] == id) {
-					p->unsafe_shutdown_id[i] = (uint8_t)id;
-					p->unsafe_source[i] = one;
-					break;
-				}
-			n++;
-		}
+		if ((id = ww_ata_parse_attr_def(arg, &d, name)) <= 0)
+			continue; /* does not parse, or "N,..." (every id: not in drivedb.h) */
+		/* records point at these: interned, one copy per distinct text */
+		d.source = intern("%s -v %s", src ? src : "", arg);
+		if (d.name)
+			d.name = intern("%s", d.name);
+		/* a unit comes with the preset that names it */
+		n += derive((unsigned)id, &d, d.source, p);
+		if (!d.name && p->attr[id].name)
+			d.name = p->attr[id].name; /* "-v 9,raw48" keeps the name given before */
+		p->attr[id] = d;
 	}
 	return n;
 }
@@ -325,6 +376,8 @@ static int quirk_row(const char *line, size_t k, const char *model, const char *
 		return 0;
 	src = dupf("attribute-quirks.tsv", col[0]);
 	if (!strcmp(col[3], "hours")) {
+		/* the id's default format (raw24(raw8): hours), whatever drivedb.h said */
+		ww_drivedb_apply_presets("-v 9,raw24(raw8)", src, p);
 		p->poh_unit = WW_ATA_POH_HOURS;
 		p->poh_source = src;
 		return 1;
@@ -335,6 +388,10 @@ static int quirk_row(const char *line, size_t k, const char *model, const char *
 		snprintf(pre, sizeof(pre), "-v %s,raw48,Total_LBAs_Written", col[2]);
 	else if (!strncmp(col[3], "written_", 8))
 		snprintf(pre, sizeof(pre), "-v %s,raw48,Host_Writes_%s", col[2], col[3] + 8);
+	else if (!strcmp(col[3], "read_lba"))
+		snprintf(pre, sizeof(pre), "-v %s,raw48,Total_LBAs_Read", col[2]);
+	else if (!strncmp(col[3], "read_", 5))
+		snprintf(pre, sizeof(pre), "-v %s,raw48,Host_Reads_%s", col[2], col[3] + 5);
 	else
 		snprintf(pre, sizeof(pre), "-v %s,%s", col[2], col[3]);
 	return ww_drivedb_apply_presets(pre, src, p);
@@ -356,6 +413,7 @@ static int quirks(const char *model, const char *fw, ww_ata_presets_t *p)
 
 static int lookup_locked(const char *model, const char *fw, ww_ata_presets_t *p)
 {
+	const struct db_entry *def = NULL;
 	int found = 0;
 
 	if (!db_loaded)
@@ -363,12 +421,21 @@ static int lookup_locked(const char *model, const char *fw, ww_ata_presets_t *p)
 	for (size_t i = 0; i < db_n && !found; i++) {
 		const struct db_entry *e = &db[i];
 
+		if (!strcmp(e->f[0], "DEFAULT"))
+			def = e;
 		if (!strcmp(e->f[0], "DEFAULT") || !strncmp(e->f[0], "VERSION:", 8) ||
 		    !strncmp(e->f[0], "USB:", 4))
 			continue;
 		if (!full_match(e->f[1], model) || !full_match(e->f[2], fw))
 			continue;
 		found = 1;
+		/* a known drive: the DEFAULT entry's meanings first, as smartctl
+		 * applies them, so that an entry leaving 241/242 at their default
+		 * (Samsung: Total_LBAs_Written, commented out in its entry) has
+		 * them; then the entry's own */
+		if (def)
+			ww_drivedb_apply_presets(def->f[4],
+						 intern("drivedb.h \"DEFAULT\" for \"%s\":", e->f[0]), p);
 		ww_drivedb_apply_presets(e->f[4], dupf("drivedb.h", e->f[0]), p);
 	}
 	if (quirks(model, fw, p) > 0)

@@ -1,4 +1,5 @@
-/* Drive database (issue 7): attribute meaning and unit by model/firmware.
+/* Drive database: attribute meaning and unit by model/firmware, because the
+ * same attribute id means different things on different drives.
  *
  * Read at run time from the drive database smartmontools installs
  * (/usr/share/smartmontools/drivedb.h, kept current by update-smart-drivedb;
@@ -45,7 +46,13 @@ int ww_drivedb_lookup(const char *model, const char *firmware, ww_ata_presets_t 
  * presets were understood. */
 int ww_drivedb_apply_presets(const char *presets, const char *src, ww_ata_presets_t *p);
 
-/** ww_ata_finish_presets() with the presets for h's model/firmware. */
+/** An attribute name (at most 32 characters, as smartctl prints them)
+ * interned for the process lifetime, so that records can point to it; NULL
+ * for none, a longer one, or when the bounded table is full. Thread-safe. */
+const char *ww_drivedb_intern_name(const char *name);
+
+/** ww_ata_finish_presets() with the presets for h's model/firmware (every
+ * attribute's format, name, count and has_count: decode.h). */
 void ww_ata_finish_db(ww_health_t *h);
 
 #ifdef __cplusplus

@@ -88,6 +88,6 @@ int ww_ioctl_trace_load(const char *text, size_t len, ww_health_t *h)
 		if (n >= 0 && (rc = ww_decode_ata_smart_thresholds(buf, (size_t)n, h)) < 0)
 			return rc;
 	}
-	ww_ata_finish_db(h); /* + drive database presets (issue 7) */
+	ww_ata_finish_db(h); /* + drive database presets: per-model attribute meanings */
 	return 0;
 }

@@ -1,6 +1,7 @@
 /* NVMe reader (contract in collect.h): Identify Controller, Identify
- * Namespace per namespace, SMART / Health log. Nothing but Identify and Get
- * Log Page is ever sent. */
+ * Namespace per namespace, SMART / Health log, the endurance logs, the Error
+ * Information and Device Self-test logs. Nothing but Identify and Get Log
+ * Page is ever sent. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -49,6 +50,31 @@ static uint32_t nsid_of(const char *name)
 	return (uint32_t)v;
 }
 
+/* Error Information log (01h): the newest 16 entries at most, as smartctl
+ * reads them (ELPE + 1 are kept); the Device Self-test log (06h) only where
+ * OACS bit 4 says the controller has device self-test. Get Log Page with
+ * RAE = 1: nothing is cleared. */
+static void read_nvme_logs(ww_xport_t *x, ww_health_t *h, ww_read_report_t *r)
+{
+	uint8_t buf[16 * WW_NVME_ERROR_ENTRY_LEN];
+	size_t n = 16;
+
+	if (!h->has_nvme_ctrl)
+		return;
+	if ((size_t)h->nvme_ctrl.elpe + 1 < n)
+		n = (size_t)h->nvme_ctrl.elpe + 1;
+	if (run(x, r, "Get Log Page 01h", 1, WW_NVME_LID_ERROR, WW_NVME_NSID_ALL, buf,
+		n * WW_NVME_ERROR_ENTRY_LEN) == 0 &&
+	    ww_decode_nvme_error_log(buf, n * WW_NVME_ERROR_ENTRY_LEN, h) < 0)
+		r->n_decode_errors++;
+	if (!(h->nvme_ctrl.oacs & WW_NVME_OACS_SELFTEST))
+		return;
+	if (run(x, r, "Get Log Page 06h", 1, WW_NVME_LID_SELFTEST, WW_NVME_NSID_ALL, buf,
+		WW_NVME_SELFTEST_LOG_LEN) == 0 &&
+	    ww_decode_nvme_selftest_log(buf, WW_NVME_SELFTEST_LOG_LEN, h) < 0)
+		r->n_decode_errors++;
+}
+
 int ww_read_nvme(ww_xport_t *x, const ww_drive_t *d, ww_health_t *h, ww_read_report_t *r)
 {
 	uint8_t buf[WW_NVME_IDENTIFY_LEN];
@@ -91,7 +117,9 @@ int ww_read_nvme(ww_xport_t *x, const ww_drive_t *d, ww_health_t *h, ww_read_rep
 	}
 
 	ww_nvme_finish(h);
-	if (rc == 0)
+	if (rc == 0) {
 		ww_read_nvme_endurance(x, h, r);
+		read_nvme_logs(x, h, r);
+	}
 	return rc;
 }

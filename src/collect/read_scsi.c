@@ -3,13 +3,15 @@
  *
  * LOG SENSE is always sent with SP = 0 (SP = 1 makes the device save its
  * parameters, a write) and PC = 01b (cumulative values). Page 0x00 comes first
- * and only listed pages are read. Page 0x0D/0x01 (environmental reporting):
+ * and only listed pages are read, those the decoder registry (ww_decoders[])
+ * has a row for; VPD pages likewise. Page 0x0D/0x01 (environmental reporting):
  * we ask for the supported pages and subpages list (0x00/0xFF); when the drive
  * answers it, 0x0D/0x01 is read iff listed (scsi_debug lists it); drives that
  * predate subpages (0x00/0xFF unsupported) get 0x0D/0x01 only when page 0x0D
  * gave no current temperature (absent or 0xFF), as a probe whose
  * "unsupported" answer is counted as a capability, not an error. Page
- * 0x0E/0x01 (utilization) is read only when 0x00/0xFF lists it. */
+ * 0x0E/0x01 (utilization) is read only when 0x00/0xFF lists it. Then READ
+ * DEFECT DATA for the grown defect list header (read_defects). */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -98,65 +100,106 @@ static int log_sense(ww_xport_t *x, uint8_t page, uint8_t subpage, uint8_t *buf,
 	return run(x, cdb, sizeof(cdb), buf, LOG_ALLOC, what, st, r);
 }
 
-/* Read and decode one page; the response must be the page asked for.
- * Returns true when it decoded. */
-static bool read_log_page(ww_xport_t *x, uint8_t page, uint8_t subpage, uint8_t *buf,
-			  ww_health_t *h, ww_read_report_t *r)
+/* Read and decode the page of registry row d; ww_decoder_run() rejects a
+ * response that is not the page asked for. A page without the parameter its
+ * decoder looks for (-ENOENT: 0x0E/0x01 without Workload Utilization) is
+ * nothing to decode, not a decode error. Returns true when it decoded. */
+static bool read_log_page(ww_xport_t *x, const ww_decoder_t *d, uint8_t *buf, ww_health_t *h,
+			  ww_read_report_t *r)
 {
 	ww_cmd_status_t st;
-	uint8_t pg, spg;
 	int rc;
 
-	if (log_sense(x, page, subpage, buf, &st, r) < 0)
+	if (!d || log_sense(x, (uint8_t)d->id, (uint8_t)d->sub, buf, &st, r) < 0)
 		return false;
-	if (ww_scsi_log_begin(buf, st.data_len, &pg, &spg, NULL) < 0 ||
-	    pg != page || spg != subpage) {
-		decoded(r, -EINVAL);
-		return false;
-	}
-	rc = ww_decode_scsi_log_page(buf, st.data_len, h);
-	decoded(r, rc);
+	rc = ww_decoder_run(d, buf, st.data_len, h);
+	decoded(r, rc == -ENOENT ? 0 : rc);
 	return rc == 0;
 }
 
-/* Utilization log page (SBC-4, 0x0E/0x01): workload utilization in 0.01 %
- * of the vendor's annual workload rating. Asked only when the supported pages
- * and subpages list names it; a page without the Workload Utilization
- * parameter is nothing to decode, not a decode error. */
-static void read_utilization(ww_xport_t *x, uint8_t *buf, ww_health_t *h, ww_read_report_t *r)
+/* The registry's LOG SENSE rows that name one page, other than the
+ * supported-pages lists (page 0x00), with or without a subpage. */
+static bool health_log_row(const ww_decoder_t *d, bool subpage)
 {
-	ww_cmd_status_t st;
-	uint8_t pg, spg;
-	int rc;
-
-	if (log_sense(x, 0x0e, 0x01, buf, &st, r) < 0)
-		return;
-	if (ww_scsi_log_begin(buf, st.data_len, &pg, &spg, NULL) < 0 || pg != 0x0e || spg != 0x01) {
-		decoded(r, -EINVAL);
-		return;
-	}
-	rc = ww_decode_scsi_utilization(buf, st.data_len, h);
-	decoded(r, rc == -ENOENT ? 0 : rc);
+	return d->cmd == WW_DEC_SCSI_LOG && d->id != WW_DEC_ANY && d->id != 0x00 &&
+	       (d->sub != 0) == subpage;
 }
 
-static const uint8_t health_pages[] = { 0x02, 0x03, 0x05, 0x0d, 0x0e, 0x11, 0x15, 0x19, 0x2f };
-
+/* Page 0x00 first; then every page of the registry the drive lists, pages
+ * before subpages (each in registry order). */
 static void read_logs(ww_xport_t *x, uint8_t *buf, ww_health_t *h, ww_read_report_t *r)
 {
 	bool have_subpages;
 
-	if (!read_log_page(x, 0x00, 0x00, buf, h, r))
+	if (!read_log_page(x, ww_decoder_find(WW_DEC_SCSI_LOG, 0x00, 0x00), buf, h, r))
 		return;
-	have_subpages = read_log_page(x, 0x00, 0xff, buf, h, r);
-	for (size_t i = 0; i < sizeof(health_pages); i++)
-		if (ww_scsi_page_supported(h, health_pages[i], 0))
-			read_log_page(x, health_pages[i], 0, buf, h, r);
-	if (have_subpages ? ww_scsi_page_supported(h, 0x0d, 0x01)
-			  : (ww_scsi_page_supported(h, 0x0d, 0) &&
-			     !WW_HAS(h->scsi.temperature_celsius)))
-		read_log_page(x, 0x0d, 0x01, buf, h, r);
-	if (have_subpages && ww_scsi_page_supported(h, 0x0e, 0x01))
-		read_utilization(x, buf, h, r);
+	have_subpages = read_log_page(x, ww_decoder_find(WW_DEC_SCSI_LOG, 0x00, 0xff), buf, h, r);
+	for (int pass = 0; pass < 2; pass++)
+		for (size_t i = 0; i < ww_n_decoders; i++) {
+			const ww_decoder_t *d = &ww_decoders[i];
+
+			if (health_log_row(d, pass == 1) &&
+			    ww_scsi_page_supported(h, (uint8_t)d->id, (uint8_t)d->sub))
+				read_log_page(x, d, buf, h, r);
+		}
+	/* no subpage list: probe 0x0D/0x01 when 0x0D gave no current temperature */
+	if (!have_subpages && ww_scsi_page_supported(h, 0x0d, 0) &&
+	    !WW_HAS(h->scsi.temperature_celsius))
+		read_log_page(x, ww_decoder_find(WW_DEC_SCSI_LOG, 0x0d, 0x01), buf, h, r);
+}
+
+/* READ DEFECT DATA (10), then (12) when (10) is unsupported or its 16-bit
+ * length is full: the grown list header only (REQ_GLIST = 1, REQ_PLIST = 0,
+ * format 100b bytes from index, allocation length = the header), as smartctl
+ * asks for "Elements in grown defect list". A data-in command: the device
+ * sends its list, nothing is changed. */
+static void read_defects(ww_xport_t *x, uint8_t *buf, ww_health_t *h, ww_read_report_t *r)
+{
+	uint8_t c10[10] = { 0x37, 0, 0x08 | 0x04, 0, 0, 0, 0, 0, 4, 0 };
+	uint8_t c12[12] = { 0xb7, 0x08 | 0x04, 0, 0, 0, 0, 0, 0, 0, 8, 0, 0 };
+	ww_cmd_status_t st;
+	int rc;
+
+	if (h->scsi.peripheral_type != 0) /* direct-access block devices */
+		return;
+	rc = run(x, c10, sizeof(c10), buf, 4, "READ DEFECT DATA(10)", &st, r);
+	if (rc == 0) {
+		rc = ww_decoder_run(ww_decoder_find(WW_DEC_SCSI_READ_DEFECT, 10, 0), buf,
+				    st.data_len, h);
+		if (rc != -EOVERFLOW) {
+			decoded(r, rc == -ENODATA || rc == -ENOTSUP ? 0 : rc);
+			return;
+		}
+	} else if (rc != -ENOTSUP) {
+		return;
+	}
+	if (run(x, c12, sizeof(c12), buf, 8, "READ DEFECT DATA(12)", &st, r) == 0) {
+		rc = ww_decoder_run(ww_decoder_find(WW_DEC_SCSI_READ_DEFECT, 12, 0), buf,
+				    st.data_len, h);
+		decoded(r, rc == -ENODATA || rc == -ENOTSUP ? 0 : rc);
+	}
+}
+
+/* The registry's VPD pages other than 0x00: those VPD 0x00 lists, or without
+ * a list every page not marked WW_DEC_LISTED_ONLY. */
+static void read_vpds(ww_xport_t *x, const uint8_t *list, size_t list_len, bool have_list,
+		      uint8_t *buf, ww_health_t *h, ww_read_report_t *r)
+{
+	ww_cmd_status_t st;
+	char what[32];
+
+	for (size_t i = 0; i < ww_n_decoders; i++) {
+		const ww_decoder_t *d = &ww_decoders[i];
+
+		if (d->cmd != WW_DEC_SCSI_VPD || d->id == 0x00)
+			continue;
+		if (have_list ? ww_scsi_vpd_lists(list, list_len, (uint8_t)d->id) != 1
+			      : (d->flags & WW_DEC_LISTED_ONLY))
+			continue;
+		snprintf(what, sizeof(what), "INQUIRY VPD 0x%02x", d->id);
+		if (inquiry(x, true, (uint8_t)d->id, buf, INQ_ALLOC, what, &st, r) == 0)
+			decoded(r, ww_decoder_run(d, buf, st.data_len, h));
+	}
 }
 
 int ww_read_scsi(ww_xport_t *x, const ww_drive_t *d, ww_health_t *h, ww_read_report_t *r)
@@ -192,22 +235,7 @@ int ww_read_scsi(ww_xport_t *x, const ww_drive_t *d, ww_health_t *h, ww_read_rep
 	uint8_t vpd[INQ_ALLOC];
 	size_t vpd_len = vpd_list ? st.data_len : 0;
 	memcpy(vpd, buf, vpd_len);
-	static const struct {
-		uint8_t page;
-		const char *what;
-		int (*fn)(const uint8_t *, size_t, ww_health_t *);
-	} vpds[] = {
-		{ 0x80, "INQUIRY VPD 0x80", ww_decode_scsi_vpd_serial },
-		{ 0x83, "INQUIRY VPD 0x83", ww_decode_scsi_vpd_devid },
-		{ 0xb1, "INQUIRY VPD 0xb1", ww_decode_scsi_vpd_bdc },
-	};
-	for (size_t i = 0; i < sizeof(vpds) / sizeof(vpds[0]); i++) {
-		if (vpd_list ? ww_scsi_vpd_lists(vpd, vpd_len, vpds[i].page) != 1
-			     : vpds[i].page == 0xb1)
-			continue;
-		if (inquiry(x, true, vpds[i].page, buf, INQ_ALLOC, vpds[i].what, &st, r) == 0)
-			decoded(r, vpds[i].fn(buf, st.data_len, h));
-	}
+	read_vpds(x, vpd, vpd_len, vpd_list, buf, h, r);
 
 	/* READ CAPACITY(16): SERVICE ACTION IN(16), service action 10h */
 	uint8_t rc16[16] = { 0x9e, 0x10, [13] = 32 };
@@ -218,6 +246,7 @@ int ww_read_scsi(ww_xport_t *x, const ww_drive_t *d, ww_health_t *h, ww_read_rep
 		       "sysfs queue/logical_block_size");
 
 	read_logs(x, buf, h, r);
+	read_defects(x, buf, h, r);
 	ww_scsi_finish(h);
 	rc = 0;
 out:

@@ -1,10 +1,12 @@
 /* Capture and replay of whole drives (see replay_drive.h). */
 #include <dirent.h>
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "wearwatch/collect.h"
 #include "wearwatch/transport.h"
@@ -33,6 +35,8 @@ static void facts(FILE *f, const ww_drive_t *d, const char *runtime)
 		fprintf(f, "fact namespace %s\n", d->namespaces[i]);
 	fprintf(f, "fact transport %s\nfact protocol %s\nfact rotational %d\n",
 		ww_transport_name(d->transport), ww_protocol_name(d->protocol), d->rotational);
+	if (d->protocol == WW_PROTO_NONE && d->no_health_reason)
+		fprintf(f, "fact no_health_reason %s\n", d->no_health_reason);
 	fprintf(f, "fact capacity_bytes %llu\nfact logical_block_bytes %u\n"
 		   "fact physical_block_bytes %u\n",
 		(unsigned long long)d->capacity_bytes, d->logical_block_bytes,
@@ -41,10 +45,29 @@ static void facts(FILE *f, const ww_drive_t *d, const char *runtime)
 		   "fact sysfs_vendor %s\nfact sysfs_firmware %s\nfact runtime_status %s\n",
 		d->sysfs_model, d->sysfs_serial, d->sysfs_wwn, d->sysfs_vendor,
 		d->sysfs_firmware, runtime);
+	if (d->pcie_cur_transfers || d->pcie_max_transfers)
+		fprintf(f, "fact pcie_link %llu %u %llu %u\n",
+			(unsigned long long)d->pcie_cur_transfers, d->pcie_cur_width,
+			(unsigned long long)d->pcie_max_transfers, d->pcie_max_width);
+}
+
+/* Close the capture; a write that failed on the way (a full disk) or at
+ * the close sets *werr and removes the broken file. */
+static void close_capture(FILE *f, const char *path, int *werr)
+{
+	int err = ferror(f) ? -EIO : 0;
+
+	if (fclose(f) && !err)
+		err = -errno;
+	if (err) {
+		*werr = err;
+		unlink(path);
+	}
 }
 
 int ww_capture_drive(const char *sysroot, const ww_drive_t *d, const char *dir,
-		     bool redact, char *path_out, ww_health_t *h, ww_read_report_t *r)
+		     bool redact, char *path_out, int *write_err, ww_health_t *h,
+		     ww_read_report_t *r)
 {
 	ww_drive_t red = *d;
 	ww_xport_t live, cap;
@@ -52,8 +75,9 @@ int ww_capture_drive(const char *sysroot, const ww_drive_t *d, const char *dir,
 	char path[512], name[160];
 	bool suspended;
 	FILE *f;
-	int ret;
+	int ret, werr_local = 0, *werr = write_err ? write_err : &werr_local;
 
+	*werr = 0;
 	memset(h, 0, sizeof(*h));
 	memset(r, 0, sizeof(*r));
 	h->scsi.protocol_id = 0xff;
@@ -72,42 +96,61 @@ int ww_capture_drive(const char *sysroot, const ww_drive_t *d, const char *dir,
 	snprintf(path, sizeof(path), "%s/%s.capture", dir, name);
 	if (path_out)
 		snprintf(path_out, 512, "%s", path);
+	/* the file first: nothing is sent to a drive whose answers could
+	 * not be kept */
 	f = fopen(path, "w");
 	if (!f)
-		return -errno;
+		return (*werr = -errno);
 	facts(f, &red, suspended ? "suspended" : "active");
 	if (suspended) {
-		fclose(f);
+		close_capture(f, path, werr);
 		return 1;
 	}
 	memset(&live, 0, sizeof(live));
-	if (d->protocol == WW_PROTO_NVME)
-		ret = ww_xport_open_nvme(d->cmd_path, &live);
-	else if (d->protocol == WW_PROTO_ATA || d->protocol == WW_PROTO_SCSI)
-		ret = ww_xport_open_sg(d->cmd_path, &live);
-	else
-		ret = -EOPNOTSUPP;
+	ret = ww_collect_open(sysroot, d, &live);
 	if (ret < 0 && d->protocol == WW_PROTO_NONE) {
 		fprintf(f, "# no health interface: %s\n",
 			d->no_health_reason ? d->no_health_reason : "none known for this device");
-		fclose(f);
+		close_capture(f, path, werr);
 		return ret;
 	}
 	if (ret < 0) {
 		fprintf(f, "# open %s failed: %s\n", d->cmd_path, strerror(-ret));
-		fclose(f);
+		close_capture(f, path, werr);
 		return ret;
 	}
 	ret = ww_xport_capture_wrap(&live, f, redact ? serials : NULL, &cap);
 	if (ret < 0) {
 		ww_xport_close(&live);
-		fclose(f);
+		close_capture(f, path, werr);
 		return ret;
 	}
 	ret = ww_collect_on_xport(&cap, d, h, r);
 	ww_xport_close(&cap);
-	fclose(f);
+	close_capture(f, path, werr);
 	return ret;
+}
+
+/* Discovery's no-health reasons are static strings that every copy of a
+ * ww_drive_t points to; a capture's is kept once per distinct text for the
+ * life of the process (captures hold a handful). */
+static const char *intern_reason(const char *text)
+{
+	static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+	static struct kept { struct kept *next; char text[]; } *kept;
+	struct kept *k;
+	size_t n = strlen(text);
+
+	pthread_mutex_lock(&lock);
+	for (k = kept; k && strcmp(k->text, text); k = k->next)
+		;
+	if (!k && (k = malloc(sizeof(*k) + n + 1))) {
+		memcpy(k->text, text, n + 1);
+		k->next = kept;
+		kept = k;
+	}
+	pthread_mutex_unlock(&lock);
+	return k ? k->text : NULL;
 }
 
 static int enum_by_name(const char *v, bool proto)
@@ -164,8 +207,22 @@ static int load_facts(const char *file, ww_drive_t *d, char *runtime, size_t rle
 			d->physical_block_bytes = (uint32_t)strtoul(v, NULL, 10);
 		else if (!strcmp(k, "runtime_status"))
 			snprintf(runtime, rlen, "%s", v);
+		else if (!strcmp(k, "no_health_reason") && *v)
+			d->no_health_reason = intern_reason(v);
+		else if (!strcmp(k, "pcie_link")) {
+			unsigned long long ct = 0, mt = 0;
+			unsigned cw = 0, mw = 0;
+
+			if (sscanf(v, "%llu %u %llu %u", &ct, &cw, &mt, &mw) == 4) {
+				d->pcie_cur_transfers = ct;
+				d->pcie_cur_width = (uint8_t)cw;
+				d->pcie_max_transfers = mt;
+				d->pcie_max_width = (uint8_t)mw;
+			}
+		}
 	}
 	fclose(f);
+	d->from_capture = true;
 	return *d->id ? 0 : -EINVAL;
 }
 
@@ -193,8 +250,15 @@ int ww_replay_collect(const char *file, const ww_drive_t *d, ww_health_t *h,
 		return ret;
 	if (!d)
 		d = &fd;
-	if (!strcmp(rt, "suspended"))
+	if (!strcmp(rt, "suspended")) {
+		r->runtime_suspended = true;
 		return 1; /* recorded runtime-suspended: not touched live either */
+	}
+	if (d->protocol == WW_PROTO_NONE) {
+		ret = ww_collect_no_interface(d, h, r); /* nothing was sent live either */
+		h->backend = "replay";
+		return ret;
+	}
 	ret = ww_xport_open_replay(file, &x, &bad);
 	if (ret < 0)
 		return ret;
@@ -320,14 +384,21 @@ int ww_replay_add(const char *dir)
 	return add_dir(dir, 3);
 }
 
-int ww_replay_discover(const char *sysroot, const char *const *include,
-		       ww_drive_t *out, size_t max)
+int ww_replay_discover(const char *sysroot, const char *const *include, ww_drive_t **out)
 {
-	size_t n = ww_replay_n < max ? ww_replay_n : max;
+	*out = malloc(ww_replay_n ? ww_replay_n * sizeof(**out) : 1);
+	if (!*out)
+		return -ENOMEM;
+	memcpy(*out, ww_replay_drives, ww_replay_n * sizeof(**out));
+	return (int)ww_replay_n;
+}
 
-	for (size_t i = 0; i < n; i++)
-		out[i] = ww_replay_drives[i];
-	return (int)n;
+const char *ww_replay_file(const char *id)
+{
+	for (size_t i = 0; i < ww_replay_n; i++)
+		if (!strcmp(ww_replay_drives[i].id, id))
+			return ww_replay_files[i];
+	return NULL;
 }
 
 int ww_replay_collect_fn(const char *sysroot, const ww_drive_t *d,

@@ -127,18 +127,24 @@ int ww_collect_smartctl(const ww_drive_t *d, const char *type, int timeout_s,
 		note(r, type, WW_CMD_OS_ERROR, ENODEV);
 		return -ENODEV;
 	}
+	if (ret == -EIO) {
+		/* exit status bit 0 or 1: command line or device open failed;
+		 * nothing the JSON holds is a reading */
+		note(r, type, WW_CMD_DEVICE_ERROR, 0);
+		return -EIO;
+	}
 	if (!info.has_smart) {
 		/* reached, no SMART (QEMU's megasas disk, virtual volumes) */
 		note(r, type, WW_CMD_UNSUPPORTED, 0);
 		return -ENODATA;
 	}
-	/* bit 2 alone is common on healthy SAS and RAID members, bit 6 alone
-	 * is a healthy drive with logged errors: the data is still good */
-	note(r, type, (es & ~(WW_SMARTCTL_BIT_CMDFAIL | WW_SMARTCTL_BIT_ERRLOG |
-			      WW_SMARTCTL_BIT_PAST | WW_SMARTCTL_BIT_SELFTEST |
-			      WW_SMARTCTL_BIT_FAILING | WW_SMARTCTL_BIT_PREFAIL)) ?
-			      WW_CMD_DEVICE_ERROR :
-		      (es & WW_SMARTCTL_BIT_CMDFAIL) ? WW_CMD_RECOVERED : WW_CMD_OK,
-	     0);
+	/* bit 2: partial, named (common on healthy SAS and RAID members: the
+	 * data that came is good); bits 3-7 are facts in the record */
+	if (ww_smartctl_read_class(es, true) == WW_SMARTCTL_READ_PARTIAL) {
+		note(r, type, WW_CMD_RECOVERED, 0);
+		r->partial = WW_SMARTCTL_PARTIAL_WHY;
+	} else {
+		note(r, type, WW_CMD_OK, 0);
+	}
 	return 0;
 }

@@ -5,6 +5,7 @@
  * (int64/uint64), and a value it had to turn into a double is ignored rather
  * than rounded. */
 #include <errno.h>
+#include <stddef.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -197,6 +198,38 @@ static void parse_identity(json_object *j, ww_health_t *h)
 		WW_SET(h->rotation_rate_rpm, v ? v : 1, SRC("rotation_rate"));
 }
 
+/* smartctl's name of an attribute, interned (records are copied whole and
+ * outlive the JSON); NULL when there is none or the table of names is full */
+static const char *attr_name(json_object *e)
+{
+	json_object *n = jget(e, "name");
+
+	if (!n || !json_object_is_type(n, json_type_string) || !*json_object_get_string(n))
+		return NULL;
+	return ww_drivedb_intern_name(json_object_get_string(n));
+}
+
+/* One valid ata_device_statistics entry into the generic list, the entries
+ * ACS-4 defines only (as the native decoder keeps them) */
+static void devstat_entry(json_object *e, uint64_t page, uint64_t off, ww_ata_t *a)
+{
+	ww_ata_devstat_t *d;
+	bool norm = false;
+	int64_t v;
+
+	if (page > 7 || off > 0xffff || !ww_ata_devstat_name((uint8_t)page, (uint16_t)off, NULL) ||
+	    a->n_devstats >= WW_ATA_MAX_DEVSTATS || !jget_i64(e, "value", &v))
+		return;
+	jget_bool(e, "flags.normalized", &norm);
+	d = &a->devstats[a->n_devstats++];
+	d->name = ww_ata_devstat_name((uint8_t)page, (uint16_t)off, NULL);
+	d->page = (uint8_t)page;
+	d->offset = (uint16_t)off;
+	d->value = v;
+	d->normalized = norm;
+	a->devstats_source = SRC("ata_device_statistics");
+}
+
 static void parse_ata(json_object *j, ww_health_t *h)
 {
 	json_object *t = jget(j, "ata_smart_attributes.table");
@@ -207,6 +240,7 @@ static void parse_ata(json_object *j, ww_health_t *h)
 		size_t n = json_object_array_length(t);
 
 		h->ata.smart_supported = h->ata.smart_enabled = true;
+		h->ata.smart_support_known = true;
 		for (size_t i = 0; i < n && h->ata.n_attrs < WW_ATA_MAX_ATTRS; i++) {
 			json_object *e = json_object_array_get_idx(t, i);
 			ww_ata_attr_t *a = &h->ata.attrs[h->ata.n_attrs];
@@ -227,17 +261,29 @@ static void parse_ata(json_object *j, ww_health_t *h)
 				a->has_threshold = true;
 				h->ata.has_thresholds = true;
 			}
+			/* raw.value is smartctl's value under its byte order for
+			 * this model (56/64-bit formats too): formatted as given */
 			if (jget_u64(e, "raw.value", &v)) {
 				a->raw = v & 0xffffffffffffull;
 				for (int b = 0; b < 6; b++)
 					a->raw_bytes[b] = (uint8_t)(v >> (8 * b));
+				a->raw_value = v;
+				a->raw_value_given = true;
 			}
-			a->name = ww_ata_attr_name(a->id);
+			/* smartctl's name (its drive database applied) is kept */
+			a->name = attr_name(e);
+			a->name_from_source = a->name != NULL;
 			h->ata.n_attrs++;
 		}
 	}
-	if (jget_bool(j, "smart_support.enabled", &passed))
+	if (jget_bool(j, "smart_support.available", &passed)) {
+		h->ata.smart_supported = passed;
+		h->ata.smart_support_known = true;
+	}
+	if (jget_bool(j, "smart_support.enabled", &passed)) {
 		h->ata.smart_enabled = passed;
+		h->ata.smart_support_known = true;
+	}
 
 	for (size_t p = 0; pages && json_object_is_type(pages, json_type_array) &&
 			   p < json_object_array_length(pages); p++) {
@@ -266,6 +312,7 @@ static void parse_ata(json_object *j, ww_health_t *h)
 			 * hours 4 bytes, sector counts 6, temperature 1 signed,
 			 * as src/decode/ata.c reads them) are not readings; the
 			 * finish step multiplies hours by 3600 */
+			devstat_entry(e, num, off, &h->ata);
 			if (num == 1 && off == 0x10 && jget_u64(e, "value", &v) && v <= UINT32_MAX)
 				WW_SET(h->ata.devstat_power_on_hours, v,
 				       SRC("ata_device_statistics page 1 offset 0x10"));
@@ -289,6 +336,79 @@ static void parse_ata(json_object *j, ww_health_t *h)
 }
 
 #define NV(k) SRC("nvme_smart_health_information_log." k)
+#define NOFF(f) offsetof(ww_nvme_smart_t, f)
+
+/* Keys of the log smartctl may leave out, and the 128-bit counters they
+ * fill: a key that is not there marks its field absent. */
+static void parse_nvme_counters(json_object *log, ww_nvme_smart_t *s)
+{
+	static const struct {
+		const char *key;
+		size_t off;
+	} c[] = {
+		{ "data_units_read", NOFF(data_units_read) },
+		{ "data_units_written", NOFF(data_units_written) },
+		{ "host_reads", NOFF(host_read_commands) },
+		{ "host_writes", NOFF(host_write_commands) },
+		{ "controller_busy_time", NOFF(controller_busy_time_minutes) },
+		{ "power_cycles", NOFF(power_cycles) },
+		{ "power_on_hours", NOFF(power_on_hours) },
+		{ "unsafe_shutdowns", NOFF(unsafe_shutdowns) },
+		{ "media_errors", NOFF(media_errors) },
+		{ "num_err_log_entries", NOFF(error_log_entries) },
+	};
+
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++)
+		if (!jget_u128(log, c[i].key, (ww_u128 *)((char *)s + c[i].off)))
+			ww_nvme_smart_set_absent(s, c[i].off);
+}
+
+/* The normalised fields from the counters that were there. */
+static void nvme_normalised(ww_health_t *h)
+{
+	ww_nvme_smart_t *s = &h->nvme_smart;
+
+	if (ww_nvme_smart_present(s, NOFF(data_units_read))) {
+		h->host_read_bytes = ww_u128_scale(s->data_units_read, 512000,
+						   NV("data_units_read x 512000"));
+		h->host_read_bytes.label = "smartctl";
+	}
+	if (ww_nvme_smart_present(s, NOFF(data_units_written))) {
+		h->host_written_bytes = ww_u128_scale(s->data_units_written, 512000,
+						      NV("data_units_written x 512000"));
+		h->host_written_bytes.label = "smartctl";
+	}
+	if (ww_nvme_smart_present(s, NOFF(power_cycles)))
+		h->power_cycles = ww_u128_scale(s->power_cycles, 1, NV("power_cycles"));
+	if (ww_nvme_smart_present(s, NOFF(power_on_hours)))
+		h->power_on_seconds = ww_u128_scale(s->power_on_hours, 3600,
+						    NV("power_on_hours x 3600"));
+	if (ww_nvme_smart_present(s, NOFF(unsafe_shutdowns)))
+		h->unsafe_shutdowns = ww_u128_scale(s->unsafe_shutdowns, 1, NV("unsafe_shutdowns"));
+	if (ww_nvme_smart_present(s, NOFF(media_errors)))
+		h->media_errors = ww_u128_scale(s->media_errors, 1, NV("media_errors"));
+	if (ww_nvme_smart_present(s, NOFF(error_log_entries)))
+		h->error_log_entries = ww_u128_scale(s->error_log_entries, 1,
+						     NV("num_err_log_entries"));
+}
+
+/* temperature_sensors: Celsius, in sensor order (smartctl leaves out the
+ * sensors that read 0 K... and keeps the order) */
+static void parse_nvme_sensors(json_object *log, ww_nvme_smart_t *s)
+{
+	json_object *a = jget(log, "temperature_sensors");
+
+	if (!a || !json_object_is_type(a, json_type_array)) {
+		ww_nvme_smart_set_absent(s, NOFF(temperature_sensor_kelvin));
+		return;
+	}
+	for (size_t i = 0; i < json_object_array_length(a) && i < 8; i++) {
+		json_object *t = json_object_array_get_idx(a, i);
+
+		if (json_object_is_type(t, json_type_int))
+			s->temperature_sensor_kelvin[i] = (uint16_t)(json_object_get_int(t) + 273);
+	}
+}
 
 static void parse_nvme(json_object *log, ww_health_t *h)
 {
@@ -297,59 +417,55 @@ static void parse_nvme(json_object *log, ww_health_t *h)
 	int64_t t;
 
 	h->has_nvme_smart = true;
+	/* not in smartctl's JSON (7.3): the endurance group warning byte and
+	 * the thermal management counters */
+	ww_nvme_smart_set_absent(s, NOFF(endurance_group_critical_warning));
+	ww_nvme_smart_set_absent(s, NOFF(thermal_mgmt_temp1_transitions));
+	ww_nvme_smart_set_absent(s, NOFF(thermal_mgmt_temp1_time_seconds));
 	if (jget_u64(log, "critical_warning", &v)) {
 		s->critical_warning = (uint8_t)v;
 		WW_SET(h->critical_warning, v, NV("critical_warning"));
+	} else {
+		ww_nvme_smart_set_absent(s, NOFF(critical_warning));
 	}
 	/* smartctl prints Celsius; the log carries Kelvin */
 	if (jget_temp(log, "temperature", &t)) {
 		s->composite_temperature_kelvin = (uint16_t)(t + 273);
 		WW_SET(h->temperature_celsius, t, NV("temperature"));
+	} else {
+		ww_nvme_smart_set_absent(s, NOFF(composite_temperature_kelvin));
 	}
 	if (jget_u64(log, "available_spare", &v)) {
 		s->available_spare_percent = (uint8_t)v;
 		WW_SET(h->available_spare_percent, v, NV("available_spare"));
+	} else {
+		ww_nvme_smart_set_absent(s, NOFF(available_spare_percent));
 	}
 	if (jget_u64(log, "available_spare_threshold", &v)) {
 		s->available_spare_threshold_percent = (uint8_t)v;
 		WW_SET(h->available_spare_threshold_percent, v,
 		       NV("available_spare_threshold"));
+	} else {
+		ww_nvme_smart_set_absent(s, NOFF(available_spare_threshold_percent));
 	}
 	if (jget_u64(log, "percentage_used", &v)) {
 		s->percentage_used = v > 255 ? 255 : (uint8_t)v;
 		WW_SET(h->endurance_used_percent, v, NV("percentage_used"));
 		h->endurance_used_percent.label = "smartctl";
+	} else {
+		ww_nvme_smart_set_absent(s, NOFF(percentage_used));
 	}
-	if (jget_u128(log, "data_units_read", &s->data_units_read)) {
-		h->host_read_bytes = ww_u128_scale(s->data_units_read, 512000,
-						   NV("data_units_read x 512000"));
-		h->host_read_bytes.label = "smartctl";
-	}
-	if (jget_u128(log, "data_units_written", &s->data_units_written)) {
-		h->host_written_bytes = ww_u128_scale(s->data_units_written, 512000,
-						      NV("data_units_written x 512000"));
-		h->host_written_bytes.label = "smartctl";
-	}
-	jget_u128(log, "host_reads", &s->host_read_commands);
-	jget_u128(log, "host_writes", &s->host_write_commands);
-	jget_u128(log, "controller_busy_time", &s->controller_busy_time_minutes);
-	if (jget_u128(log, "power_cycles", &s->power_cycles))
-		h->power_cycles = ww_u128_scale(s->power_cycles, 1, NV("power_cycles"));
-	if (jget_u128(log, "power_on_hours", &s->power_on_hours))
-		h->power_on_seconds = ww_u128_scale(s->power_on_hours, 3600,
-						    NV("power_on_hours x 3600"));
-	if (jget_u128(log, "unsafe_shutdowns", &s->unsafe_shutdowns))
-		h->unsafe_shutdowns = ww_u128_scale(s->unsafe_shutdowns, 1,
-						    NV("unsafe_shutdowns"));
-	if (jget_u128(log, "media_errors", &s->media_errors))
-		h->media_errors = ww_u128_scale(s->media_errors, 1, NV("media_errors"));
-	if (jget_u128(log, "num_err_log_entries", &s->error_log_entries))
-		h->error_log_entries = ww_u128_scale(s->error_log_entries, 1,
-						     NV("num_err_log_entries"));
+	parse_nvme_counters(log, s);
+	nvme_normalised(h);
+	parse_nvme_sensors(log, s);
 	if (jget_u64(log, "warning_temp_time", &v))
 		s->warning_temperature_time_minutes = (uint32_t)v;
+	else
+		ww_nvme_smart_set_absent(s, NOFF(warning_temperature_time_minutes));
 	if (jget_u64(log, "critical_comp_time", &v))
 		s->critical_temperature_time_minutes = (uint32_t)v;
+	else
+		ww_nvme_smart_set_absent(s, NOFF(critical_temperature_time_minutes));
 }
 
 static bool parse_errcnt(json_object *j, const char *dir, ww_scsi_errcnt_t *c)
@@ -408,10 +524,99 @@ static void parse_scsi(json_object *j, ww_health_t *h)
 	if (jget_u64(j, "scsi_start_stop_cycle_counter.accumulated_start_stop_cycles", &v))
 		WW_SET(s->start_stop_cycles, v,
 		       SRC("scsi_start_stop_cycle_counter.accumulated_start_stop_cycles"));
+	if (jget_u64(j, "scsi_start_stop_cycle_counter.specified_cycle_count_over_device_lifetime",
+		     &v))
+		WW_SET(s->specified_start_stop_cycles, v,
+		       SRC("scsi_start_stop_cycle_counter.specified_cycle_count_over_device_lifetime"));
+	if (jget_u64(j, "scsi_start_stop_cycle_counter.accumulated_load_unload_cycles", &v))
+		WW_SET(s->load_unload_cycles, v,
+		       SRC("scsi_start_stop_cycle_counter.accumulated_load_unload_cycles"));
+	if (jget_u64(j, "scsi_start_stop_cycle_counter."
+			"specified_load_unload_count_over_device_lifetime", &v))
+		WW_SET(s->specified_load_unload_cycles, v,
+		       SRC("scsi_start_stop_cycle_counter.specified_load_unload_count_over_device_lifetime"));
+	if (jget_u64(j, "scsi_grown_defect_list", &v))
+		WW_SET(s->grown_defects, v, SRC("scsi_grown_defect_list"));
 	if (jget_u64(j, "power_on_time.hours", &v)) {
 		jget_u64(j, "power_on_time.minutes", &m);
 		s->power_on_minutes = hours_minutes(v, m, 1, SRC("power_on_time"));
 	}
+}
+
+/* ata_smart_self_test_log.{standard,extended}: the counts from the table
+ * (the same rule as the native log: status 3-8 failed, table[0] the
+ * newest) */
+static void parse_selftest(json_object *log, const char *src, ww_selftest_log_t *l)
+{
+	json_object *t = jget(log, "table");
+	uint64_t v;
+
+	memset(l, 0, sizeof(*l));
+	l->source = src;
+	for (size_t i = 0; t && json_object_is_type(t, json_type_array) &&
+			   i < json_object_array_length(t); i++) {
+		json_object *e = json_object_array_get_idx(t, i);
+		uint8_t st;
+		bool failed;
+
+		if (!jget_u64(e, "status.value", &v))
+			continue;
+		st = (uint8_t)(v >> 4);
+		failed = st >= 3 && st <= 8;
+		l->entries++;
+		l->failed += failed;
+		if (!l->has_last) {
+			l->has_last = true;
+			l->last_status = st;
+			l->last_passed = st == 0 ? 1 : failed ? 0 : -1;
+			jget_u64(e, "lifetime_hours", &l->last_hours);
+		}
+		if (failed && !l->has_failing_lba && jget_u64(e, "lba", &v)) {
+			l->has_failing_lba = true;
+			l->failing_lba = v;
+		}
+	}
+}
+
+/* The ATA error and self-test logs smartctl read */
+static void parse_ata_logs(json_object *j, ww_health_t *h)
+{
+	static const char *const esrc[2] = { SRC("ata_smart_error_log.summary.count"),
+					     SRC("ata_smart_error_log.extended.count") };
+	static const char *const ssrc[2] = { SRC("ata_smart_self_test_log.standard"),
+					     SRC("ata_smart_self_test_log.extended") };
+	static const char *const kind[2] = { "summary", "extended" };
+	static const char *const skind[2] = { "standard", "extended" };
+	char path[64];
+	json_object *o;
+
+	for (int i = 0; i < 2; i++) {
+		ww_errlog_t *e = &h->error_logs[WW_ERRLOG_ATA_SUMMARY + i];
+		uint64_t v;
+
+		snprintf(path, sizeof(path), "ata_smart_error_log.%s.count", kind[i]);
+		if (jget_u64(j, path, &e->count)) {
+			e->source = esrc[i];
+			snprintf(path, sizeof(path), "ata_smart_error_log.%s.logged_count", kind[i]);
+			e->entries = jget_u64(j, path, &v) ? (uint32_t)v : 0;
+		}
+		snprintf(path, sizeof(path), "ata_smart_self_test_log.%s", skind[i]);
+		if ((o = jget(j, path)) && json_object_is_type(o, json_type_object))
+			parse_selftest(o, ssrc[i], &h->self_tests[WW_SELFTEST_ATA_STANDARD + i]);
+	}
+}
+
+/* interface_speed.max/current: units_per_second x bits_per_unit */
+static void parse_link(json_object *j, ww_health_t *h)
+{
+	uint64_t u, b;
+
+	if (jget_u64(j, "interface_speed.max.units_per_second", &u) &&
+	    jget_u64(j, "interface_speed.max.bits_per_unit", &b))
+		WW_SET(h->link.max_bps, u * b, SRC("interface_speed.max"));
+	if (jget_u64(j, "interface_speed.current.units_per_second", &u) &&
+	    jget_u64(j, "interface_speed.current.bits_per_unit", &b))
+		WW_SET(h->link.current_bps, u * b, SRC("interface_speed.current"));
 }
 
 /* smartctl's normalised keys apply its drive database; they win. */
@@ -483,6 +688,11 @@ int ww_smartctl_parse(const char *json, size_t len, ww_health_t *h,
 
 	if (jget_i64(j, "smartctl.exit_status", &es))
 		info->exit_status = (int)es;
+	info->smartctl_json = (log = jget(j, "smartctl")) &&
+			      json_object_is_type(log, json_type_object) &&
+			      (jget(log, "version") || jget(log, "exit_status"));
+	info->device_list = (log = jget(j, "devices")) &&
+			    json_object_is_type(log, json_type_array) && !jget(j, "device");
 	if ((log = jget(j, "smartctl.version")) && json_object_is_type(log, json_type_array) &&
 	    json_object_array_length(log) >= 2) {
 		info->version_major = json_object_get_int(json_object_array_get_idx(log, 0));
@@ -514,7 +724,8 @@ int ww_smartctl_parse(const char *json, size_t len, ww_health_t *h,
 		   jget(j, "ata_smart_data")) {
 		h->protocol = WW_PROTO_ATA;
 		parse_ata(j, h);
-		ww_ata_finish_db(h); /* + drive database presets (issue 7) */
+		parse_ata_logs(j, h);
+		ww_ata_finish_db(h); /* + drive database presets: per-model attribute meanings */
 	} else if (!strcmp(proto, "SCSI") || jget(j, "scsi_error_counter_log") ||
 		   jget(j, "scsi_model_name") || jget(j, "scsi_vendor")) {
 		h->protocol = WW_PROTO_SCSI;
@@ -523,12 +734,37 @@ int ww_smartctl_parse(const char *json, size_t len, ww_health_t *h,
 		ww_scsi_finish(h);
 	}
 	parse_common(j, h, scsi);
+	parse_link(j, h);
+	if (info->exit_status >= 0 && info->exit_status <= 0xff) {
+		h->has_smartctl_exit = true;
+		h->smartctl_exit = (uint8_t)info->exit_status;
+		if ((h->smartctl_exit & WW_SMARTCTL_BIT_FAILING) && h->smart_status == WW_SMART_UNKNOWN) {
+			h->smart_status = WW_SMART_FAILED;
+			h->smart_status_source = SRC("smartctl.exit_status bit 3 (SMART status failing)");
+		}
+	}
 	info->n_values = count_values(h);
 	info->has_smart = info->n_values > 0;
 	json_object_put(j);
 	if (!info->reached && !info->has_smart)
 		return -ENODATA;
+	if (ww_smartctl_read_class(info->exit_status, false) == WW_SMARTCTL_READ_FAILED &&
+	    !info->standby)
+		return -EIO;
 	return 0;
+}
+
+ww_smartctl_read_t ww_smartctl_read_class(int exit_status, bool standby_run)
+{
+	if (exit_status < 0)
+		return WW_SMARTCTL_READ_OK; /* no status: nothing said */
+	if (standby_run && exit_status == WW_SMARTCTL_STANDBY_EXIT)
+		return WW_SMARTCTL_READ_OK;
+	if (exit_status & (WW_SMARTCTL_BIT_CMDLINE | WW_SMARTCTL_BIT_OPEN))
+		return WW_SMARTCTL_READ_FAILED;
+	if (exit_status & WW_SMARTCTL_BIT_CMDFAIL)
+		return WW_SMARTCTL_READ_PARTIAL;
+	return WW_SMARTCTL_READ_OK;
 }
 
 const char *ww_smartctl_exit_explain(int status, char *buf, size_t len)

@@ -108,8 +108,7 @@ static int scan(ww_drive_t **out)
 	return k;
 }
 
-int ww_smartctl_members_discover(const char *sysroot, ww_drive_t *out, size_t max,
-				 unsigned rescan_s)
+int ww_smartctl_members_discover(const char *sysroot, ww_drive_t **out, unsigned rescan_s)
 {
 	time_t now = time(NULL);
 	int n;
@@ -131,31 +130,46 @@ int ww_smartctl_members_discover(const char *sysroot, ww_drive_t *out, size_t ma
 		ww_n_members = n > 0 ? n : 0;
 		ww_members_at = n >= 0 ? now : 0;
 	}
-	n = ww_n_members < (int)max ? ww_n_members : (int)max;
-	memcpy(out, ww_members, (size_t)n * sizeof(*out));
+	n = ww_n_members;
+	*out = malloc(n ? (size_t)n * sizeof(**out) : 1);
+	if (*out)
+		memcpy(*out, ww_members, (size_t)n * sizeof(**out));
 	pthread_mutex_unlock(&ww_members_lock);
-	return n;
+	return *out ? n : -ENOMEM;
 }
 
 int ww_discover_with_members(const char *sysroot, const char *const *include,
-			     ww_drive_t *out, size_t max)
+			     ww_drive_t **out)
 {
-	int n = ww_discover(sysroot, include, out, max), m;
+	ww_drive_t *d = NULL, *m = NULL, *all;
+	int n = ww_discover_all(sysroot, include, &d), k;
 
 	if (n < 0)
 		return n;
 	/* a drive forced to smartctl carries its type from here on, so what is
 	 * shown of it (the store, /metrics) needs no lookup in this layer */
 	for (int i = 0; i < n; i++) {
-		const char *t = ww_smartctl_forced_type(&out[i]);
+		const char *t = ww_smartctl_forced_type(&d[i]);
 
-		if (t && !*out[i].smartctl_type)
-			snprintf(out[i].smartctl_type, sizeof(out[i].smartctl_type), "%s", t);
+		if (t && !*d[i].smartctl_type)
+			snprintf(d[i].smartctl_type, sizeof(d[i].smartctl_type), "%s", t);
 	}
-	if ((size_t)n >= max)
+	k = ww_smartctl_members_discover(sysroot, &m, 300);
+	if (k <= 0) {
+		free(m);
+		*out = d;
 		return n;
-	m = ww_smartctl_members_discover(sysroot, out + n, max - (size_t)n, 300);
-	return m > 0 ? n + m : n;
+	}
+	all = realloc(d, ((size_t)n + (size_t)k) * sizeof(*all));
+	if (!all) {
+		free(m);
+		*out = d; /* the native drives at least */
+		return n;
+	}
+	memcpy(all + n, m, (size_t)k * sizeof(*all));
+	free(m);
+	*out = all;
+	return n + k;
 }
 
 const char *ww_smartctl_type_for(const ww_drive_t *d)
@@ -182,6 +196,7 @@ int ww_collect_via_smartctl(const char *sysroot, const ww_drive_t *d, ww_health_
 		h->protocol = d->protocol;
 		h->backend = "smartctl";
 		r->standby = true;
+		r->runtime_suspended = true;
 		return 1;
 	}
 	ret = ww_collect_smartctl(d, type, WW_SMARTCTL_READ_TIMEOUT_S, h, r);

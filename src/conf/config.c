@@ -10,6 +10,7 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 
 #include <ini.h>
 
@@ -31,6 +32,11 @@ void ww_conf_defaults(ww_conf_t *c)
 	c->retention_s = 0; /* forever: the history keeps daily points (history.h) */
 	c->missing_retention_s = DAY_S;
 	c->notify_timeout_s = 30;
+	ww_probe_policy_default(&c->probe);
+	c->fleet.timeout_s = 10;
+	c->notify_flap_limit = 4;
+	c->notify_flap_window_s = 3600;
+	ww_health_cfg_defaults(&c->health);
 }
 
 int ww_conf_parse_duration(const char *s, unsigned *out)
@@ -121,9 +127,14 @@ struct parse_ctx {
 
 static int drive_key(struct parse_ctx *x, ww_conf_drive_t *d, const char *k, const char *v)
 {
+	char herr[200];
+	int hrc;
 	bool b;
 
-	if (!strcmp(k, "include") || !strcmp(k, "exclude")) {
+	if ((hrc = ww_conf_health_key(&d->health, k, v, herr, sizeof(herr))) != -ENOENT) {
+		if (hrc)
+			FAIL("%s", herr);
+	} else if (!strcmp(k, "include") || !strcmp(k, "exclude")) {
 		if (parse_bool(v, &b))
 			FAIL("%s: expected yes or no, got '%s'", k, v);
 		d->monitor = (!strcmp(k, "include")) == b;
@@ -155,7 +166,8 @@ static int drive_key(struct parse_ctx *x, ww_conf_drive_t *d, const char *k, con
 			FAIL("warranty_start: expected YYYY-MM-DD, got '%s'", v);
 		set_str(d->warranty_start, sizeof(d->warranty_start), v);
 	} else if (!strcmp(k, "probe")) {
-		/* latency probe policy (issue 4), kept raw likewise */
+		/* latency probe policy, kept raw likewise: the probe module
+		 * parses it with the same rules as its serve flags */
 		ww_probe_policy_t p;
 		char perr[200];
 
@@ -171,11 +183,13 @@ static int drive_key(struct parse_ctx *x, ww_conf_drive_t *d, const char *k, con
 }
 
 /* One key of a fixed section: where its value goes and how it is checked.
- * The error reads "KEY: <expect>[, got 'VALUE']". */
+ * The error reads "KEY: <expect>[, got 'VALUE']". A NULL key takes every
+ * other key of its section (the [probe] names are the probe policy's own,
+ * ww_probe_policy_parse). */
 struct conf_key {
 	const char *section, *key;
 	enum { K_STR, K_ABSPATH, K_EXEC, K_LISTEN, K_DURATION, K_RETENTION, K_COUNT, K_INCLUDE,
-	       K_NOTIFY_ON } kind;
+	       K_NOTIFY_ON, K_OFF, K_RATINGS_FILE, K_PROBE_ON, K_PROBE, K_URL } kind;
 	size_t off, size;      /* field in ww_conf_t; size of a string field */
 	unsigned min, max;     /* K_COUNT, K_DURATION and K_RETENTION (seconds) */
 	const char *expect;
@@ -206,16 +220,61 @@ static const struct conf_key keys[] = {
 	  "expected a duration of 1d-36500d (400d) or forever", 1 },
 	{ "history", "missing_retention", K_DURATION, F(missing_retention_s), 1, 3650 * DAY_S,
 	  "expected a duration of 1s-3650d (1d)", 1 },
+	{ "history", "enabled", K_OFF, F(history_off), 0, 0, "expected yes or no", 1 },
+	{ "history", "raw_retention", K_DURATION, F(history_raw_s), 3600, 36500 * DAY_S,
+	  "expected a duration of 1h-36500d (7d)", 1 },
+	{ "history", "hourly_retention", K_DURATION, F(history_hourly_s), 3600, 36500 * DAY_S,
+	  "expected a duration of 1h-36500d (90d)", 1 },
+	{ "endurance", "ratings_file", K_RATINGS_FILE, 0, 0, 0, 0,
+	  "expected an absolute path (at most 8 files)", 1 },
+	{ "probe", "enabled", K_PROBE_ON, 0, 0, 0, 0, "expected yes or no", 1 },
+	{ "probe", NULL, K_PROBE, 0, 0, 0, 0,
+	  "expected interval, count, bs, qd, max-iops, busy-inflight, rotational or window "
+	  "with the value its --probe-* flag takes", 1 },
 	{ "notify", "exec", K_EXEC, F(notify_exec), 0, 0, "expected an absolute path", 0 },
 	{ "notify", "timeout", K_DURATION, F(notify_timeout_s), 1, H,
 	  "expected a duration of 1s-1h", 1 },
 	{ "notify", "enabled", K_NOTIFY_ON, 0, 0, 0, 0, "expected yes or no", 0 },
+	{ "fleet", "prometheus", K_URL, F(fleet.prometheus), 0, 0,
+	  "expected an http:// or https:// URL", 1 },
+	{ "fleet", "basic_auth_user", K_STR, F(fleet.user), 0, 0, "too long", 0 },
+	{ "fleet", "basic_auth_password_file", K_ABSPATH, F(fleet.password_file), 0, 0,
+	  "expected an absolute path", 1 },
+	{ "fleet", "bearer_token_file", K_ABSPATH, F(fleet.bearer_token_file), 0, 0,
+	  "expected an absolute path", 1 },
+	{ "fleet", "ca_file", K_ABSPATH, F(fleet.ca_file), 0, 0, "expected an absolute path", 1 },
+	{ "fleet", "timeout", K_DURATION, F(fleet.timeout_s), 1, 10 * 60,
+	  "expected a duration of 1s-10m (10s)", 1 },
+	{ "notify", "flap_limit", K_COUNT, F(notify_flap_limit), 1, 1000, "expected 1-1000", 1 },
+	{ "notify", "flap_window", K_DURATION, F(notify_flap_window_s), 60, 7 * DAY_S,
+	  "expected a duration of 1m-7d (1h)", 1 },
 };
 #undef H
 #undef F
 
+/* a [probe] key other than enabled: the policy's own parser and checks; it
+ * turns probing on for a KEY=VALUE, which only `enabled` may do here */
+static int set_probe(ww_conf_t *c, const char *k, const char *v)
+{
+	char spec[256], e[200];
+	bool on = c->probe.enabled;
+	int n = snprintf(spec, sizeof(spec), "%s=%s", k, v);
+
+	if (n < 0 || (size_t)n >= sizeof(spec) || strchr(v, ',') || !*v)
+		return -EINVAL;
+	if (ww_probe_policy_parse(&c->probe, spec, e, sizeof(e)))
+		return -EINVAL;
+	c->probe.enabled = on;
+	return 0;
+}
+
+static bool is_url(const char *v)
+{
+	return (!strncmp(v, "http://", 7) && v[7]) || (!strncmp(v, "https://", 8) && v[8]);
+}
+
 /* 0, or -EINVAL when v is not what k wants */
-static int set_key(ww_conf_t *c, const struct conf_key *k, const char *v)
+static int set_key(ww_conf_t *c, const struct conf_key *k, const char *name, const char *v)
 {
 	char *str = (char *)c + k->off, host[256];
 	unsigned *num = (unsigned *)((char *)c + k->off);
@@ -223,6 +282,23 @@ static int set_key(ww_conf_t *c, const struct conf_key *k, const char *v)
 	bool b;
 
 	switch (k->kind) {
+	case K_OFF:   /* "enabled = no" sets the bool that says off */
+		if (parse_bool(v, &b))
+			return -EINVAL;
+		return *(bool *)str = !b, 0;
+	case K_RATINGS_FILE:
+		if (v[0] != '/' || c->n_ratings_files >= WW_ENDURANCE_MAX_FILES)
+			return -EINVAL;
+		return set_str(c->ratings_files[c->n_ratings_files++],
+			       sizeof(c->ratings_files[0]), v);
+	case K_PROBE_ON:
+		if (parse_bool(v, &b))
+			return -EINVAL;
+		return c->probe.enabled = b, 0;
+	case K_PROBE:
+		return set_probe(c, name, v);
+	case K_URL:
+		return !is_url(v) || strpbrk(v, " \t\"'<>") ? -EINVAL : set_str(str, k->size, v);
 	case K_LISTEN:
 		if (ww_conf_parse_listen(v, host, sizeof(host), &port))
 			return -EINVAL;
@@ -263,8 +339,8 @@ static int set_key(ww_conf_t *c, const struct conf_key *k, const char *v)
 static int set_named(ww_conf_t *c, const char *section, const char *key, const char *v)
 {
 	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
-		if (!strcmp(keys[i].section, section) && !strcmp(keys[i].key, key))
-			return set_key(c, &keys[i], v);
+		if (!strcmp(keys[i].section, section) && keys[i].key && !strcmp(keys[i].key, key))
+			return set_key(c, &keys[i], key, v);
 	return -EINVAL;
 }
 
@@ -282,6 +358,7 @@ static int begin_drive(struct parse_ctx *x, const char *section)
 	x->drive = &c->drives[c->n_drives++];
 	memset(x->drive, 0, sizeof(*x->drive));
 	x->drive->monitor = -1;
+	ww_health_cfg_defaults(&x->drive->health);
 	if (set_str(x->drive->name, sizeof(x->drive->name), name) || !*name)
 		FAIL("[drive NAME]: bad name");
 	/* strip a closing quote of [drive "NAME"] */
@@ -308,13 +385,23 @@ static int handler(void *user, const char *section, const char *k, const char *v
 	}
 	if (x->drive)
 		return drive_key(x, x->drive, k, v);
+	if (!strcmp(section, "health")) {
+		char herr[200];
+		int hrc = ww_conf_health_key(&x->c->health, k, v, herr, sizeof(herr));
+
+		if (hrc == -ENOENT)
+			FAIL("unknown key '%s' in [health]", k);
+		if (hrc)
+			FAIL("%s", herr);
+		return 1;
+	}
 	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
 		if (strcmp(section, keys[i].section))
 			continue;
 		known = true;
-		if (strcmp(k, keys[i].key))
+		if (keys[i].key && strcmp(k, keys[i].key))
 			continue;
-		if (set_key(x->c, &keys[i], v)) {
+		if (set_key(x->c, &keys[i], k, v)) {
 			if (keys[i].got)
 				FAIL("%s: %s, got '%s'", k, keys[i].expect, v);
 			FAIL("%s: %s", k, keys[i].expect);
@@ -354,9 +441,10 @@ int ww_conf_load(ww_conf_t *c, const char *path, bool optional, char *err, size_
 		snprintf(err, errlen, "%s: %s", path, strerror(-rc));
 		return rc;
 	}
-	if (fstat(fileno(f), &sb) == 0 && !S_ISREG(sb.st_mode)) {
-		/* fopen() opens a directory, and inih then reads nothing: the
-		 * defaults ran as if the file were empty */
+	/* fopen() opens a directory, and inih then reads nothing: the defaults
+	 * ran as if the file were empty. /dev/null is the usual "no file". */
+	if (fstat(fileno(f), &sb) == 0 && !S_ISREG(sb.st_mode) &&
+	    !(S_ISCHR(sb.st_mode) && sb.st_rdev == makedev(1, 3))) {
 		fclose(f);
 		snprintf(err, errlen, "%s: %s, expected the configuration file", path,
 			 S_ISDIR(sb.st_mode) ? "a directory" : "not a regular file");
@@ -409,6 +497,14 @@ bool ww_conf_is_block_name(const char *n)
 	return sscanf(n, "nvme%un%u%n", &a, &b, &end) == 2 && !n[end];
 }
 
+int ww_conf_drive_rating_spec(const ww_conf_drive_t *d, char *buf, size_t len)
+{
+	int n = snprintf(buf, len, "%s=%s%s%s", d->name, d->rating, d->warranty_start[0] ? "@" : "",
+			 d->warranty_start);
+
+	return n < 0 || (size_t)n >= len ? -EINVAL : 0;
+}
+
 const ww_conf_drive_t *ww_conf_drive_find(const ww_conf_t *c, const char *id, const char *block)
 {
 	for (size_t i = 0; i < c->n_drives; i++) {
@@ -443,6 +539,7 @@ static const struct option conf_opts[] = {
 	{ "include", required_argument, NULL, O_INCLUDE },
 	{ "notify-exec", required_argument, NULL, O_NOTIFY },
 	{ "dev-dir", required_argument, NULL, O_DEVDIR }, /* web self-check (tests) */
+	WW_PROBE_SERVE_OPTIONS, /* on top of [probe] */
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -495,12 +592,16 @@ int ww_conf_apply_args(ww_conf_t *c, int argc, char **argv, char *err, size_t er
 		case O_WORKERS: bad = set_named(c, "collector", "workers", v); break;
 		case O_INCLUDE: bad = add_include(c, v); break;
 		case O_NOTIFY: bad = set_str(c->notify_exec, sizeof(c->notify_exec), v); break;
+		case WW_OPT_PROBE_FIRST ... WW_OPT_PROBE_LAST:
+			bad = ww_probe_serve_opt(o, v, &c->probe) != 0;
+			break;
 		default:
 			snprintf(err, errlen, "unknown or incomplete option '%s'", argv[optind - 1]);
 			return -EINVAL;
 		}
-		if (bad)
-			snprintf(err, errlen, "--%s: invalid value '%s'", conf_opts[o - O_CONFIG].name, v);
+		for (const struct option *d = conf_opts; bad && d->name; d++)
+			if (d->val == o)
+				snprintf(err, errlen, "--%s: invalid value '%s'", d->name, v ? v : "");
 	}
 	if (bad)
 		return -EINVAL;

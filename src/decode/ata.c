@@ -63,6 +63,33 @@ static bool ww_word_valid(uint16_t w)
 	return (w & 0xc000) == 0x4000;
 }
 
+/* SATA signalling speed of a generation (1 Gen1 1.5, 2 Gen2 3.0, 3 Gen3
+ * 6.0 Gbit/s), 0 for any other */
+static uint64_t ww_sata_gen_bps(unsigned gen)
+{
+	static const uint64_t bps[4] = { 0, 1500000000ull, 3000000000ull, 6000000000ull };
+
+	return gen < 4 ? bps[gen] : 0;
+}
+
+/* IDENTIFY word 76 (SATA capabilities: bits 1-3 Gen1-3 supported; bit 0
+ * shall be 0, so FFFFh = not reported) and word 77 bits 3-1 (current
+ * negotiated speed), read as smartctl does: the fastest supported
+ * generation is the maximum. */
+static void ww_ata_sata_speed(uint16_t w76, uint16_t w77, ww_health_t *h)
+{
+	unsigned all = (w76 & 1) ? 0 : (w76 & 0xfe), max = 0, cur;
+
+	for (unsigned b = 1; b < 8; b++)
+		if (all & (1u << b))
+			max = b;
+	cur = (w77 & 1) ? 0 : (w77 >> 1) & 7;
+	if (ww_sata_gen_bps(max))
+		WW_SET(h->link.max_bps, ww_sata_gen_bps(max), "ATA IDENTIFY word 76 (SATA Gen)");
+	if (ww_sata_gen_bps(cur))
+		WW_SET(h->link.current_bps, ww_sata_gen_bps(cur), "ATA IDENTIFY word 77 bits 3-1");
+}
+
 ww_smart_status_t ww_decode_ata_smart_status(uint64_t lba)
 {
 	switch (lba & 0xffff00u) {
@@ -131,9 +158,18 @@ int ww_decode_ata_identify(const uint8_t *buf, size_t len, ww_health_t *h)
 	/* 0000h/FFFFh in word 82 mean the word is not implemented */
 	h->ata.smart_supported = ww_w(buf, 82) != 0xffff && (ww_w(buf, 82) & 1);
 	h->ata.smart_enabled = ww_w(buf, 85) != 0xffff && (ww_w(buf, 85) & 1);
+	h->ata.smart_support_known = true;
 	h->ata.gp_log_supported =
 		(ww_word_valid(ww_w(buf, 84)) && (ww_w(buf, 84) & (1u << 5))) ||
 		(ww_word_valid(ww_w(buf, 87)) && (ww_w(buf, 87) & (1u << 5)));
+
+	/* word 84 / 87 bits 0-1: SMART error logging, SMART self-test */
+	for (unsigned w = 84; w <= 87; w += 3)
+		if (ww_word_valid(ww_w(buf, w))) {
+			h->ata.id_smart_errlog |= ww_w(buf, w) & 1;
+			h->ata.id_smart_selftest |= (ww_w(buf, w) >> 1) & 1;
+		}
+	ww_ata_sata_speed(ww_w(buf, 76), ww_w(buf, 77), h);
 
 	h->ata.identify_has_checksum = (ww_w(buf, 255) & 0xff) == 0xa5;
 	h->ata.identify_checksum_ok = h->ata.identify_has_checksum && ww_sum_ok(buf);
@@ -167,9 +203,15 @@ int ww_decode_ata_smart_data(const uint8_t *buf, size_t len, ww_health_t *h)
 		at->worst = e[4];
 		memcpy(at->raw_bytes, e + 5, 6);
 		at->raw = ww_le(e + 5, 6);
+		at->reserved = e[11];
 		at->name = ww_ata_attr_name(e[0]);
 	}
 	a->smart_data_checksum_ok = ww_sum_ok(buf);
+	a->has_smart_caps = true;
+	a->self_test_exec_status = buf[363];
+	a->offline_capability = buf[367];
+	a->smart_capability = (uint16_t)ww_le(buf + 368, 2);
+	a->errorlog_capability = buf[370];
 	return 0;
 }
 
@@ -211,6 +253,8 @@ int ww_decode_ata_log_directory(const uint8_t *buf, size_t len, ww_health_t *h)
 		return -EINVAL;
 	h->ata.devstat_log_pages = ww_w(buf, 0x04);
 	h->ata.devstat_supported = h->ata.devstat_log_pages >= 1;
+	h->ata.xerror_log_pages = ww_w(buf, 0x03);
+	h->ata.xselftest_log_pages = ww_w(buf, 0x07);
 	return 0;
 }
 
@@ -223,6 +267,36 @@ static bool ww_devstat(const uint8_t *page, unsigned off, unsigned width, uint64
 		return false;
 	*v = ww_le(q, width);
 	return true;
+}
+
+/* Every named, supported and valid entry of page 1-7 into a->devstats[] */
+static void ww_ata_devstats(const uint8_t *buf, ww_ata_t *a)
+{
+	uint8_t page = buf[2];
+	size_t k = 0;
+
+	/* drop what an earlier read of the same page left */
+	for (size_t i = 0; i < a->n_devstats; i++)
+		if (a->devstats[i].page != page)
+			a->devstats[k++] = a->devstats[i];
+	a->n_devstats = k;
+	for (uint16_t off = 8; off + 8 <= WW_ATA_SECTOR && a->n_devstats < WW_ATA_MAX_DEVSTATS;
+	     off += 8) {
+		const uint8_t *q = buf + off;
+		const char *name;
+		int size;
+		ww_ata_devstat_t *e;
+
+		if ((q[7] & 0xc0) != 0xc0 || !(name = ww_ata_devstat_name(page, off, &size)))
+			continue;
+		e = &a->devstats[a->n_devstats++];
+		e->name = name;
+		e->page = page;
+		e->offset = off;
+		e->value = size < 0 ? (int8_t)q[0] : (int64_t)ww_le(q, (unsigned)size);
+		e->normalized = q[7] & 0x20;
+	}
+	a->devstats_source = "ATA Device Statistics log (04h)";
 }
 
 int ww_decode_ata_devstat(const uint8_t *buf, size_t len, ww_health_t *h)
@@ -252,7 +326,14 @@ int ww_decode_ata_devstat(const uint8_t *buf, size_t len, ww_health_t *h)
 		}
 		return 0;
 	}
+	case 0x02:
+	case 0x03:
+	case 0x04:
+	case 0x06:
+		ww_ata_devstats(buf, a);
+		return 0;
 	case 0x01:
+		ww_ata_devstats(buf, a);
 		if (ww_devstat(buf, 0x10, 4, &v))
 			WW_SET(a->devstat_power_on_hours, v,
 			       "ATA Device Statistics page 1 offset 0x10");
@@ -264,11 +345,13 @@ int ww_decode_ata_devstat(const uint8_t *buf, size_t len, ww_health_t *h)
 			       "ATA Device Statistics page 1 offset 0x28");
 		return 0;
 	case 0x05:
+		ww_ata_devstats(buf, a);
 		if (ww_devstat(buf, 0x08, 1, &v))
 			WW_SET(a->devstat_temperature_celsius, (int8_t)v,
 			       "ATA Device Statistics page 5 offset 0x08");
 		return 0;
 	case 0x07:
+		ww_ata_devstats(buf, a);
 		if (ww_devstat(buf, 0x08, 1, &v))
 			WW_SET(a->devstat_percentage_used, v,
 			       "ATA Device Statistics page 7 offset 0x08");
@@ -303,14 +386,27 @@ static ww_u64 ww_sectors_to_bytes(ww_u64 sectors, uint64_t sector_bytes, const c
 	return r;
 }
 
-/* Temperature in an attribute raw: the low byte, whatever the packing. */
-static bool ww_attr_temp(const ww_health_t *h, uint8_t id, int64_t *t)
+/* Temperature in an attribute raw: the low byte, whatever the packing;
+ * word 0 / 10 where the drive database says temp10x. */
+static bool ww_attr_temp(const ww_health_t *h, uint8_t id, const ww_ata_presets_t *p,
+			 int64_t *t)
 {
 	const ww_ata_attr_t *at = ww_ata_find_attr(h, id);
+	uint64_t v;
 
-	if (!at || at->raw_bytes[0] == 0 || at->raw_bytes[0] > 127)
+	if (!at)
 		return false;
-	*t = at->raw_bytes[0];
+	v = at->raw_value_given ? at->raw_value : at->raw;
+	if (p && p->attr[id].format == WW_RAWFMT_TEMP10X) {
+		v = (v & 0xffff) / 10;
+		if (!v || v > 127)
+			return false;
+		*t = (int64_t)v;
+		return true;
+	}
+	if ((v & 0xff) == 0 || (v & 0xff) > 127)
+		return false;
+	*t = (int64_t)(v & 0xff);
 	return true;
 }
 
@@ -319,29 +415,95 @@ void ww_ata_finish(ww_health_t *h)
 	ww_ata_finish_presets(h, NULL);
 }
 
-/* Attribute 9 in the unit the presets name (low 32 bits). */
+/* Attribute 9 as power-on time, in the unit of its format: the one fact of
+ * which format counts what (smartmontools' ata_format_attr_raw_value). The
+ * legacy -v 9 names parse to min2hour, halfmin2hour and sec2hour. */
 static void ww_ata_poh(ww_health_t *h, const ww_ata_attr_t *at, const ww_ata_presets_t *p)
 {
-	uint64_t v = at->raw & 0xffffffffu;
+	ww_ata_rawfmt_t f = ww_ata_attr_default_format(9);
+	uint64_t v = at->raw_value;
 
-	switch (p ? p->poh_unit : WW_ATA_POH_HOURS) {
-	case WW_ATA_POH_MINUTES:
-		WW_SET(h->power_on_seconds, v * 60, "ATA attribute 9 (low 32 bits, minutes per drive database)");
+	if (p && p->attr[9].format != WW_RAWFMT_NONE)
+		f = (ww_ata_rawfmt_t)p->attr[9].format;
+	switch (f) {
+	case WW_RAWFMT_MIN2HOUR:
+		WW_SET(h->power_on_seconds, (v & 0xffffffffu) * 60,
+		       "ATA attribute 9 (min2hour: minutes, drive database)");
 		break;
-	case WW_ATA_POH_HALFMINUTES:
+	case WW_RAWFMT_HALFMIN2HOUR:
 		WW_SET(h->power_on_seconds, v * 30,
-		       "ATA attribute 9 (low 32 bits, half-minutes per drive database)");
+		       "ATA attribute 9 (halfmin2hour: half-minutes, drive database)");
 		break;
-	case WW_ATA_POH_SECONDS:
-		WW_SET(h->power_on_seconds, v, "ATA attribute 9 (low 32 bits, seconds per drive database)");
+	case WW_RAWFMT_SEC2HOUR:
+		WW_SET(h->power_on_seconds, v, "ATA attribute 9 (sec2hour: seconds, drive database)");
+		break;
+	case WW_RAWFMT_MSEC24_HOUR32:
+		WW_SET(h->power_on_seconds, (v & 0xffffffffu) * 3600,
+		       "ATA attribute 9 (msec24hour32: hours in bits 0-31)");
 		break;
 	default:
-		WW_SET(h->power_on_seconds, v * 3600, "ATA attribute 9 (low 32 bits, taken as hours)");
+		if (at->raw_is_count)
+			WW_SET(h->power_on_seconds, at->count * 3600,
+			       "ATA attribute 9 (hours, as smartctl prints its raw value)");
 	}
+}
+
+/* The drive kind a database name is for: IDENTIFY word 217, else what the
+ * source said (smartctl JSON rotation_rate) */
+static unsigned ww_ata_rpm(const ww_health_t *h)
+{
+	if (h->ata.rotation_rate)
+		return h->ata.rotation_rate;
+	return WW_HAS(h->rotation_rate_rpm) ? (unsigned)h->rotation_rate_rpm.value : 0;
+}
+
+/* Every attribute: its name and its raw value under its format. */
+static void ww_ata_apply_defs(ww_health_t *h, const ww_ata_presets_t *p)
+{
+	unsigned rpm = ww_ata_rpm(h);
+
+	for (size_t i = 0; i < h->ata.n_attrs && i < WW_ATA_MAX_ATTRS; i++) {
+		ww_ata_attr_t *a = &h->ata.attrs[i];
+		const ww_ata_attr_def_t *d = p ? &p->attr[a->id] : NULL;
+		bool fits = d && !(d->only == WW_ATA_DEF_HDD && rpm == 1) &&
+			    !(d->only == WW_ATA_DEF_SSD && rpm > 1);
+
+		if (!a->name_from_source || !a->name)
+			a->name = fits && d->name ? d->name : ww_ata_attr_name_rpm(a->id, rpm);
+		ww_ata_attr_format(a, d);
+		/* the count the id's default meaning names (what the verdict reads) */
+		a->default_meaning = (a->name && !strcmp(a->name, ww_ata_attr_name(a->id))) ||
+				     (d && d->format && d->increasing);
+		a->has_count = ww_ata_verdict_count_id(a->id) && a->raw_is_count &&
+			       a->default_meaning;
+	}
+}
+
+/* Host bytes from a vendor attribute in the unit the database gives:
+ * attribute id's count x unit (WW_ATA_UNIT_LBA: the logical sector size). */
+static ww_u64 ww_ata_host_bytes(const ww_health_t *h, uint8_t id, uint64_t unit,
+				const char *src, const char *const labels[2])
+{
+	const ww_ata_attr_t *at = ww_ata_find_attr(h, id);
+	bool lba = unit == WW_ATA_UNIT_LBA;
+	ww_u64 raw = { 0 }, r;
+
+	if (!at || !unit || !at->raw_is_count)
+		return raw;
+	if (lba)
+		unit = WW_HAS(h->logical_block_bytes) ? h->logical_block_bytes.value : 0;
+	WW_SET(raw, at->count, "ATA attribute");
+	r = ww_sectors_to_bytes(raw, unit, src ? src : "ATA attribute (drive database unit)");
+	if (WW_HAS(r))
+		r.label = labels[lba];
+	return r;
 }
 
 void ww_ata_finish_presets(ww_health_t *h, const ww_ata_presets_t *p)
 {
+	static const char *const wlabels[2] = { "ata_attribute_241", "ata_attribute_241_lba" };
+	static const char *const w246labels[2] = { "ata_attribute_246", "ata_attribute_246_lba" };
+	static const char *const rlabels[2] = { "ata_attribute_242", "ata_attribute_242_lba" };
 	const ww_ata_attr_t *at;
 	ww_ata_t *a;
 	int64_t t;
@@ -349,6 +511,7 @@ void ww_ata_finish_presets(ww_health_t *h, const ww_ata_presets_t *p)
 	if (!h)
 		return;
 	a = &h->ata;
+	ww_ata_apply_defs(h, p);
 
 	if (WW_HAS(a->devstat_power_on_hours))
 		WW_SET(h->power_on_seconds, a->devstat_power_on_hours.value * 3600,
@@ -359,9 +522,9 @@ void ww_ata_finish_presets(ww_health_t *h, const ww_ata_presets_t *p)
 	if (WW_HAS(a->devstat_temperature_celsius))
 		WW_SET(h->temperature_celsius, a->devstat_temperature_celsius.value,
 		       "ATA Device Statistics page 5 offset 0x08");
-	else if (ww_attr_temp(h, 194, &t))
+	else if (ww_attr_temp(h, 194, p, &t))
 		WW_SET(h->temperature_celsius, t, "ATA attribute 194 (raw byte 0)");
-	else if (ww_attr_temp(h, 190, &t))
+	else if (ww_attr_temp(h, 190, p, &t))
 		WW_SET(h->temperature_celsius, t, "ATA attribute 190 (raw byte 0)");
 
 	if (WW_HAS(h->logical_block_bytes)) {
@@ -375,30 +538,24 @@ void ww_ata_finish_presets(ww_health_t *h, const ww_ata_presets_t *p)
 		h->host_read_bytes.label = "ata_devstat";
 	}
 
-	/* attribute 241 fallback: only when the drive database gives its unit */
-	if (!WW_HAS(h->host_written_bytes) && p && p->written_unit_bytes &&
-	    (at = ww_ata_find_attr(h, 241))) {
-		uint64_t unit = p->written_unit_bytes == WW_ATA_UNIT_LBA ?
-					(WW_HAS(h->logical_block_bytes) ? h->logical_block_bytes.value : 0) :
-					p->written_unit_bytes;
-		ww_u64 raw = { 0 };
-
-		WW_SET(raw, at->raw & 0xffffffffffffull, "ATA attribute 241");
-		h->host_written_bytes = ww_sectors_to_bytes(raw, unit,
-			p->written_source ? p->written_source : "ATA attribute 241 (drive database unit)");
-		if (WW_HAS(h->host_written_bytes))
-			h->host_written_bytes.label = "ata_attribute_241";
-	}
+	/* vendor attributes: only when the drive database gives their unit */
+	if (!WW_HAS(h->host_written_bytes) && p && p->written_unit_bytes)
+		h->host_written_bytes = ww_ata_host_bytes(
+			h, p->written_id ? p->written_id : 241, p->written_unit_bytes,
+			p->written_source, p->written_id == 246 ? w246labels : wlabels);
+	if (!WW_HAS(h->host_read_bytes) && p && p->read_unit_bytes)
+		h->host_read_bytes = ww_ata_host_bytes(h, 242, p->read_unit_bytes,
+						       p->read_source, rlabels);
 	for (int i = 0; p && i < 3 && p->unsafe_shutdown_id[i] && !WW_HAS(h->unsafe_shutdowns); i++)
-		if ((at = ww_ata_find_attr(h, p->unsafe_shutdown_id[i])))
-			WW_SET(h->unsafe_shutdowns, at->raw & 0xffffffffffffull,
+		if ((at = ww_ata_find_attr(h, p->unsafe_shutdown_id[i])) && at->raw_is_count)
+			WW_SET(h->unsafe_shutdowns, at->count,
 			       p->unsafe_source[i] ? p->unsafe_source[i] :
 						     "ATA attribute (drive database: unsafe shutdowns)");
 
-	if ((at = ww_ata_find_attr(h, 12)))
-		WW_SET(h->power_cycles, at->raw, "ATA attribute 12 (raw48)");
-	if ((at = ww_ata_find_attr(h, 187)))
-		WW_SET(h->media_errors, at->raw, "ATA attribute 187 (raw48)");
+	if ((at = ww_ata_find_attr(h, 12)) && at->raw_is_count)
+		WW_SET(h->power_cycles, at->count, "ATA attribute 12 (raw value, one count)");
+	if ((at = ww_ata_find_attr(h, 187)) && at->raw_is_count)
+		WW_SET(h->media_errors, at->count, "ATA attribute 187 (raw value, one count)");
 	if (WW_HAS(a->devstat_percentage_used))
 	{
 		WW_SET(h->endurance_used_percent, a->devstat_percentage_used.value,

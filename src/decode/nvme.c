@@ -273,6 +273,8 @@ int ww_decode_nvme_id_ctrl(const uint8_t *buf, size_t len, ww_health_t *h)
 	c->version = le32(w->ver);
 	c->ctratt = le32(w->ctratt);
 	c->lpa = w->lpa;
+	c->elpe = w->elpe;
+	c->oacs = (uint16_t)(w->oacs[0] | w->oacs[1] << 8);
 	c->wctemp_kelvin = le16(w->wctemp);
 	c->cctemp_kelvin = le16(w->cctemp);
 	c->tnvmcap_bytes = le128(w->tnvmcap);

@@ -1,11 +1,11 @@
-/* LOG SENSE page decoders (see scsi.h): a table of handlers keyed by
- * (page, subpage), each walking its parameters with the bounds-checked
- * iterator. Handlers write into a copy of ww_scsi_t that is committed only
+/* LOG SENSE page decoders (wearwatch/decode.h): one parameter walker per
+ * page (declared in scsi_log.h), found through the page's row of the decoder
+ * registry (registry.c) and run on a copy of ww_scsi_t that is committed only
  * when the whole page decoded. */
 #include <errno.h>
 #include <string.h>
 
-#include "wearwatch/decode.h"
+#include "decode/scsi_log.h"
 
 uint64_t ww_scsi_be_counter(const uint8_t *p, size_t n, bool *saturated)
 {
@@ -82,12 +82,14 @@ static void set_counter(ww_u64 *f, const ww_scsi_log_param_t *p, const char *src
 	f->source = src;
 }
 
-static int h_supported(const uint8_t *buf, size_t end, uint8_t subpage, ww_scsi_t *s)
+int ww_scsi_log_supported(ww_scsi_log_iter_t *it, ww_scsi_t *s)
 {
 	/* subpage 0x00: one page code per byte; 0xFF: (page, subpage) pairs */
-	size_t step = subpage == 0xff ? 2 : 1;
+	const uint8_t *buf = it->buf;
+	size_t end = it->end, step = buf[1] == 0xff ? 2 : 1;
 
-	if (subpage == 0xff && (end - 4) % 2)
+	it->off = end; /* no parameters: the list is read here */
+	if (step == 2 && (end - 4) % 2)
 		return -EINVAL;
 	for (size_t i = 4; i + step <= end; i += step) {
 		uint16_t v = (uint16_t)((buf[i] & 0x3f) << 8 | (step == 2 ? buf[i + 1] : 0));
@@ -126,22 +128,22 @@ static int walk_errcnt(ww_scsi_log_iter_t *it, ww_scsi_errcnt_t *e, int which)
 	return rc;
 }
 
-static int h_write_err(ww_scsi_log_iter_t *it, ww_scsi_t *s)
+int ww_scsi_log_write_errors(ww_scsi_log_iter_t *it, ww_scsi_t *s)
 {
 	return walk_errcnt(it, &s->write_errors, 0);
 }
 
-static int h_read_err(ww_scsi_log_iter_t *it, ww_scsi_t *s)
+int ww_scsi_log_read_errors(ww_scsi_log_iter_t *it, ww_scsi_t *s)
 {
 	return walk_errcnt(it, &s->read_errors, 1);
 }
 
-static int h_verify_err(ww_scsi_log_iter_t *it, ww_scsi_t *s)
+int ww_scsi_log_verify_errors(ww_scsi_log_iter_t *it, ww_scsi_t *s)
 {
 	return walk_errcnt(it, &s->verify_errors, 2);
 }
 
-static int h_temperature(ww_scsi_log_iter_t *it, ww_scsi_t *s)
+int ww_scsi_log_temperature(ww_scsi_log_iter_t *it, ww_scsi_t *s)
 {
 	ww_scsi_log_param_t p;
 	int rc;
@@ -160,7 +162,7 @@ static int h_temperature(ww_scsi_log_iter_t *it, ww_scsi_t *s)
 	return rc;
 }
 
-static int h_environment(ww_scsi_log_iter_t *it, ww_scsi_t *s)
+int ww_scsi_log_environment(ww_scsi_log_iter_t *it, ww_scsi_t *s)
 {
 	ww_scsi_log_param_t p;
 	int rc;
@@ -182,7 +184,7 @@ static bool all_digits(const uint8_t *p, size_t n)
 	return true;
 }
 
-static int h_start_stop(ww_scsi_log_iter_t *it, ww_scsi_t *s)
+int ww_scsi_log_start_stop(ww_scsi_log_iter_t *it, ww_scsi_t *s)
 {
 	ww_scsi_log_param_t p;
 	int rc;
@@ -205,12 +207,20 @@ static int h_start_stop(ww_scsi_log_iter_t *it, ww_scsi_t *s)
 			set_counter(&s->start_stop_cycles, &p,
 				    "SCSI log page 0x0E param 0x0004");
 			break;
+		case 0x0005:
+			set_counter(&s->specified_load_unload_cycles, &p,
+				    "SCSI log page 0x0E param 0x0005");
+			break;
+		case 0x0006:
+			set_counter(&s->load_unload_cycles, &p,
+				    "SCSI log page 0x0E param 0x0006");
+			break;
 		}
 	}
 	return rc;
 }
 
-static int h_ssm(ww_scsi_log_iter_t *it, ww_scsi_t *s)
+int ww_scsi_log_ssd_media(ww_scsi_log_iter_t *it, ww_scsi_t *s)
 {
 	ww_scsi_log_param_t p;
 	int rc;
@@ -222,7 +232,7 @@ static int h_ssm(ww_scsi_log_iter_t *it, ww_scsi_t *s)
 	return rc;
 }
 
-static int h_bg_scan(ww_scsi_log_iter_t *it, ww_scsi_t *s)
+int ww_scsi_log_background_scan(ww_scsi_log_iter_t *it, ww_scsi_t *s)
 {
 	ww_scsi_log_param_t p;
 	int rc;
@@ -234,7 +244,115 @@ static int h_bg_scan(ww_scsi_log_iter_t *it, ww_scsi_t *s)
 	return rc;
 }
 
-static int h_gen_stats(ww_scsi_log_iter_t *it, ww_scsi_t *s)
+/* One SAS phy log descriptor at d (left bytes remain in its parameter);
+ * *used = its length. */
+static int sas_phy(const uint8_t *d, size_t left, uint16_t port, ww_scsi_t *s, size_t *used)
+{
+	ww_sas_phy_t *p;
+
+	if (left < 48)
+		return -EINVAL;
+	*used = d[3] < 44 ? 48 : (size_t)d[3] + 4;
+	if (*used > left)
+		return -EINVAL;
+	if (s->n_sas_phys >= WW_SCSI_MAX_SAS_PHYS) {
+		s->n_sas_phys_dropped++;
+		return 0;
+	}
+	p = &s->sas_phys[s->n_sas_phys++];
+	p->port = port;
+	p->phy = d[1];
+	p->sas_address = ww_scsi_be_counter(d + 8, 8, NULL);
+	p->invalid_dwords = (uint32_t)ww_scsi_be_counter(d + 32, 4, NULL);
+	p->running_disparity_errors = (uint32_t)ww_scsi_be_counter(d + 36, 4, NULL);
+	p->loss_of_dword_sync = (uint32_t)ww_scsi_be_counter(d + 40, 4, NULL);
+	p->phy_reset_problems = (uint32_t)ww_scsi_be_counter(d + 44, 4, NULL);
+	p->link_rate = d[5] & 0x0f;
+	return 0;
+}
+
+int ww_scsi_log_sas_port(ww_scsi_log_iter_t *it, ww_scsi_t *s)
+{
+	ww_scsi_log_param_t p;
+	int rc;
+
+	s->n_sas_phys = s->n_sas_phys_dropped = 0;
+	while ((rc = ww_scsi_log_next(it, &p)) > 0) {
+		/* parameter byte 4 = data[0]; descriptors from byte 8 = data[4] */
+		if (p.len < 4 || (p.data[0] & 0x0f) != 0x6)
+			continue;
+		for (size_t off = 4, used; off < p.len; off += used) {
+			rc = sas_phy(p.data + off, p.len - off, p.code, s, &used);
+			if (rc)
+				return rc;
+		}
+	}
+	if (rc == 0)
+		s->sas_phys_source = "SCSI log page 0x18 SAS phy log descriptors";
+	return rc;
+}
+
+/* One Self-Test Results parameter (data = byte 4 on) into the log summary;
+ * false for an unused parameter (all of code, result, number and hours 0). */
+static bool self_test_entry(const uint8_t *d, ww_selftest_log_t *l, bool newest)
+{
+	uint8_t res = d[0] & 0x0f;
+	uint64_t lba = ww_scsi_be_counter(d + 4, 8, NULL);
+	bool failed = res >= 3 && res <= 7; /* unknown error .. segment failed */
+
+	if (!d[0] && !d[1] && !d[2] && !d[3])
+		return false;
+	l->entries++;
+	l->failed += failed;
+	if (newest) {
+		l->has_last = true;
+		l->last_status = res;
+		l->last_passed = res == 0 ? 1 : failed ? 0 : -1;
+		l->last_hours = (uint64_t)d[2] << 8 | d[3];
+	}
+	/* the newest failed test's first failure, when it names one */
+	if (failed && !l->has_failing_lba && lba != UINT64_MAX) {
+		l->has_failing_lba = true;
+		l->failing_lba = lba;
+	}
+	return true;
+}
+
+int ww_scsi_log_self_test(ww_scsi_log_iter_t *it, ww_scsi_t *s)
+{
+	ww_selftest_log_t l = { 0 };
+	ww_scsi_log_param_t p;
+	int rc;
+
+	while ((rc = ww_scsi_log_next(it, &p)) > 0)
+		if (p.code >= 0x0001 && p.code <= 0x0014 && p.len >= 16)
+			self_test_entry(p.data, &l, p.code == 0x0001);
+	if (rc == 0) {
+		l.source = "SCSI log page 0x10 Self-Test Results";
+		s->self_test = l;
+	}
+	return rc;
+}
+
+int ww_scsi_log_power_conditions(ww_scsi_log_iter_t *it, ww_scsi_t *s)
+{
+	static const char *const src[6] = {
+		"SCSI log page 0x1A param 0x0001", "SCSI log page 0x1A param 0x0002",
+		"SCSI log page 0x1A param 0x0003", "SCSI log page 0x1A param 0x0004",
+		"SCSI log page 0x1A param 0x0008", "SCSI log page 0x1A param 0x0009",
+	};
+	static const uint16_t codes[6] = { 0x0001, 0x0002, 0x0003, 0x0004, 0x0008, 0x0009 };
+	ww_scsi_log_param_t p;
+	int rc;
+
+	while ((rc = ww_scsi_log_next(it, &p)) > 0)
+		for (int i = 0; i < 6; i++)
+			if (p.code == codes[i])
+				set_counter(&s->power_transitions[i], &p, src[i]);
+	return rc;
+}
+
+int ww_scsi_log_general_stats(ww_scsi_log_iter_t *it, ww_scsi_t *s)
 {
 	ww_scsi_log_param_t p;
 	int rc;
@@ -251,7 +369,7 @@ static int h_gen_stats(ww_scsi_log_iter_t *it, ww_scsi_t *s)
 	return rc;
 }
 
-static int h_ie(ww_scsi_log_iter_t *it, ww_scsi_t *s)
+int ww_scsi_log_ie(ww_scsi_log_iter_t *it, ww_scsi_t *s)
 {
 	ww_scsi_log_param_t p;
 	int rc;
@@ -268,26 +386,9 @@ static int h_ie(ww_scsi_log_iter_t *it, ww_scsi_t *s)
 	return rc;
 }
 
-typedef struct log_handler {
-	uint8_t page, subpage;
-	int (*fn)(ww_scsi_log_iter_t *it, ww_scsi_t *s);
-} log_handler_t;
-
-static const log_handler_t log_handlers[] = {
-	{ 0x02, 0x00, h_write_err },
-	{ 0x03, 0x00, h_read_err },
-	{ 0x05, 0x00, h_verify_err },
-	{ 0x0d, 0x00, h_temperature },
-	{ 0x0d, 0x01, h_environment },
-	{ 0x0e, 0x00, h_start_stop },
-	{ 0x11, 0x00, h_ssm },
-	{ 0x15, 0x00, h_bg_scan },
-	{ 0x19, 0x00, h_gen_stats },
-	{ 0x2f, 0x00, h_ie },
-};
-
 int ww_decode_scsi_log_page(const uint8_t *buf, size_t len, ww_health_t *h)
 {
+	const ww_decoder_t *d;
 	ww_scsi_log_iter_t it;
 	uint8_t page, subpage;
 	ww_scsi_t s;
@@ -298,17 +399,14 @@ int ww_decode_scsi_log_page(const uint8_t *buf, size_t len, ww_health_t *h)
 	rc = ww_scsi_log_begin(buf, len, &page, &subpage, &it);
 	if (rc)
 		return rc;
+	d = ww_decoder_find(WW_DEC_SCSI_LOG, page, subpage);
+	if (!d)
+		return -ENOTSUP;
+	if (!d->log_params) /* a page with a decoder of its own */
+		return d->decode && d->decode != ww_decode_scsi_log_page ?
+			d->decode(buf, len, h) : -ENOTSUP;
 	s = h->scsi;
-	if (page == 0x00 && (subpage == 0x00 || subpage == 0xff)) {
-		rc = h_supported(buf, it.end, subpage, &s);
-	} else {
-		rc = -ENOTSUP;
-		for (size_t i = 0; i < sizeof(log_handlers) / sizeof(log_handlers[0]); i++)
-			if (log_handlers[i].page == page && log_handlers[i].subpage == subpage) {
-				rc = log_handlers[i].fn(&it, &s);
-				break;
-			}
-	}
+	rc = d->log_params(&it, &s);
 	if (rc == 0)
 		h->scsi = s;
 	return rc;
@@ -351,14 +449,37 @@ static void blocks_to_bytes(ww_u64 *out, const ww_u64 *blocks, const ww_u64 *bs,
 	}
 }
 
+/* The fastest negotiated link rate of the drive's phys (page 0x18), in
+ * bit/s: SPL-4 NEGOTIATED LOGICAL LINK RATE 8h-Ch = 1.5, 3, 6, 12, 22.5
+ * Gbit/s (smartctl's current interface speed for SAS). */
+static void scsi_link_speed(ww_health_t *h)
+{
+	static const uint64_t bps[5] = { 1500000000ull, 3000000000ull, 6000000000ull,
+					 12000000000ull, 22500000000ull };
+	uint64_t best = 0;
+
+	for (size_t i = 0; i < h->scsi.n_sas_phys && i < WW_SCSI_MAX_SAS_PHYS; i++) {
+		uint8_t r = h->scsi.sas_phys[i].link_rate;
+
+		if (r >= 0x8 && r <= 0xc && bps[r - 8] > best)
+			best = bps[r - 8];
+	}
+	if (best)
+		WW_SET(h->link.current_bps, best,
+		       "SCSI log page 0x18 NEGOTIATED LOGICAL LINK RATE (fastest phy)");
+}
+
 void ww_scsi_finish(ww_health_t *h)
 {
 	ww_scsi_t *s = &h->scsi;
 
-	if (WW_HAS(s->temperature_celsius))
-		h->temperature_celsius = s->temperature_celsius;
-	else if (WW_HAS(s->env_temperature_celsius))
+	/* smartctl's precedence (7.3+ prints the environmental reporting
+	 * subpage when the drive has it): the headline agrees with smartctl,
+	 * the other readings stay in h->scsi with their sources */
+	if (WW_HAS(s->env_temperature_celsius))
 		h->temperature_celsius = s->env_temperature_celsius;
+	else if (WW_HAS(s->temperature_celsius))
+		h->temperature_celsius = s->temperature_celsius;
 	else if (WW_HAS(s->ie_temperature_celsius))
 		h->temperature_celsius = s->ie_temperature_celsius;
 	if (WW_HAS(s->reference_temperature_celsius))
@@ -388,6 +509,10 @@ void ww_scsi_finish(ww_health_t *h)
 		h->endurance_used_percent = s->percentage_used;
 		h->endurance_used_percent.label = "scsi_ssd_media";
 	}
+
+	if (s->self_test.source)
+		h->self_tests[WW_SELFTEST_SCSI] = s->self_test;
+	scsi_link_speed(h);
 
 	if (WW_HAS(s->ie_asc)) {
 		if (s->ie_asc.value == 0x00)

@@ -196,6 +196,33 @@ static bool ata_ident_from_vpd83(const char *root, const char *name, char *model
 	return false;
 }
 
+/* VPD 0x83 as the kernel cached it at scan time (reading it sends no
+ * command): the PROTOCOL IDENTIFIER of the first designator with PIV = 1 and
+ * association target port or target device (SPC-5 Device Identification VPD
+ * page; 6 = SAS), else -1. Lets a SAS device without a sysfs SAS transport
+ * class (scsi_debug, some HBAs) be named SAS before any read. */
+static int protocol_from_vpd83(const char *root, const char *name)
+{
+	uint8_t b[1024];
+	ssize_t n = read_vpd(root, name, "vpd_pg83", b, sizeof(b));
+
+	if (n < 4 || b[1] != 0x83)
+		return -1;
+	size_t end = 4 + ((size_t)b[2] << 8 | b[3]);
+	if (end > (size_t)n)
+		end = (size_t)n;
+	for (size_t o = 4; o + 4 <= end;) {
+		uint8_t assoc = (b[o + 1] >> 4) & 3;
+
+		if (o + 4 + b[o + 3] > end)
+			break;
+		if ((b[o + 1] & 0x80) && (assoc == 1 || assoc == 2))
+			return b[o] >> 4;
+		o += 4 + (size_t)b[o + 3];
+	}
+	return -1;
+}
+
 /* Resolved /sys/devices/... path of a block device, sysroot removed. */
 static void resolve_sysfs(const char *root, const char *name, char *out, size_t len)
 {
@@ -312,6 +339,45 @@ static void build_id(ww_drive_t *d)
 	cat2(d->id, sizeof(d->id), "dev-", d->block);
 }
 
+/* "8.0 GT/s PCIe" (or "2.5 GT/s") to transfers per second; 0 for
+ * "Unknown" and anything else */
+static uint64_t pcie_transfers(const char *s)
+{
+	unsigned long whole = 0, frac = 0, scale = 1;
+	char *end;
+
+	whole = strtoul(s, &end, 10);
+	if (end == s)
+		return 0;
+	if (*end == '.') {
+		const char *f = end + 1;
+
+		frac = strtoul(f, &end, 10);
+		for (const char *c = f; c < end; c++)
+			scale *= 10;
+	}
+	if (strncmp(end, " GT/s", 5))
+		return 0;
+	return (uint64_t)whole * 1000000000ull + (uint64_t)frac * (1000000000ull / scale);
+}
+
+/* The PCIe link of an NVMe controller: attributes of its PCI device
+ * (/sys/block/NAME/device/device/...), plain sysfs files the PCI core fills
+ * from the link status registers; no command reaches the drive. */
+static void pcie_link(const char *root, const char *name, ww_drive_t *d)
+{
+	char v[64];
+
+	if (read_attr(root, v, sizeof(v), name, "device/device/current_link_speed") > 0)
+		d->pcie_cur_transfers = pcie_transfers(v);
+	if (read_attr(root, v, sizeof(v), name, "device/device/max_link_speed") > 0)
+		d->pcie_max_transfers = pcie_transfers(v);
+	if (read_attr(root, v, sizeof(v), name, "device/device/current_link_width") > 0)
+		d->pcie_cur_width = (uint8_t)strtoul(v, NULL, 10);
+	if (read_attr(root, v, sizeof(v), name, "device/device/max_link_width") > 0)
+		d->pcie_max_width = (uint8_t)strtoul(v, NULL, 10);
+}
+
 static void probe_nvme(const char *root, const char *name, ww_drive_t *d)
 {
 	char p[PATH_MAX], ctrl[64];
@@ -336,6 +402,7 @@ static void probe_nvme(const char *root, const char *name, ww_drive_t *d)
 	read_attr(root, d->sysfs_firmware, sizeof(d->sysfs_firmware), name,
 		  "device/firmware_rev");
 	read_attr(root, d->sysfs_wwn, sizeof(d->sysfs_wwn), name, "wwid");
+	pcie_link(root, name, d);
 	SCOPY(d->namespaces[0], name);
 	d->n_namespaces = 1;
 }
@@ -363,8 +430,9 @@ static void probe_other(const char *root, const char *name, ww_drive_t *d)
 		d->transport = WW_TRANSPORT_USB;
 	} else if (!strcmp(d->sysfs_vendor, "ATA") || strstr(sp, "/ata")) {
 		d->transport = WW_TRANSPORT_SATA;
-	} else if (strstr(sp, "/end_device-") || strstr(sp, "/expander-")) {
-		d->transport = WW_TRANSPORT_SAS;
+	} else if (strstr(sp, "/end_device-") || strstr(sp, "/expander-") ||
+		   protocol_from_vpd83(root, name) == 6) {
+		d->transport = WW_TRANSPORT_SAS; /* SPC-5: protocol identifier 6h = SAS */
 	} else {
 		d->transport = WW_TRANSPORT_OTHER;
 	}

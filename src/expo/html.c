@@ -1,5 +1,7 @@
-/* Minimal HTML index of the drives in a snapshot (GET /); the dashboard comes
- * later. Every string from a drive is HTML-escaped. */
+/* Minimal HTML table of the drives in a snapshot (GET /table, and / without
+ * the dashboard): one row per drive with the health verdict (status and the
+ * reasons' sentences, from ww_drive_verdict like every output). Every string
+ * from a drive is HTML-escaped. */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -34,22 +36,41 @@ static void td_time(FILE *f, time_t t, time_t now)
 	fprintf(f, "<td>%s (%llds ago)</td>", buf, (long long)(now > t ? now - t : 0));
 }
 
+/* status, then each reason's sentence */
+static void td_verdict(FILE *f, const ww_drive_state_t *st, time_t now, ww_verdict_t *v)
+{
+	ww_drive_verdict(ww_endurance_global(), st, now, v);
+	fprintf(f, "<td class=\"health %s\"><b>%s</b>", ww_status_name(v->status),
+		ww_status_name(v->status));
+	for (size_t k = 0; k < v->n; k++) {
+		fprintf(f, "<br>%s: ", ww_status_name(v->r[k].severity));
+		esc(f, v->r[k].text);
+	}
+	fputs("</td>", f);
+}
+
 char *ww_html_render_index(const ww_snapshot_t *snap, time_t now)
 {
-	char *buf = NULL;
+	char *buf = NULL, hb[32];
 	size_t n = 0;
 	FILE *f = open_memstream(&buf, &n);
+	ww_verdict_t *v = malloc(sizeof(*v));
 
-	if (!f)
+	if (!f || !v) {
+		if (f)
+			fclose(f);
+		free(buf);
+		free(v);
 		return NULL;
+	}
 	fputs("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>wearwatch</title>"
 	      "<style>body{font-family:sans-serif}table{border-collapse:collapse}"
 	      "td,th{border:1px solid #ccc;padding:2px 6px;text-align:left}</style></head>\n"
 	      "<body><h1>wearwatch</h1>\n<p><a href=\"/metrics\">/metrics</a> "
 	      "<a href=\"/api/v1/drives\">/api/v1/drives</a></p>\n<table>\n"
-	      "<tr><th>drive</th><th>model</th><th>transport</th><th>temperature</th>"
+	      "<tr><th>drive</th><th>health</th><th>model</th><th>transport</th><th>temperature</th>"
 	      "<th>endurance used</th><th>written</th><th>state</th><th>last collected</th></tr>\n", f);
-	for (size_t i = 0; snap && i < snap->n; i++) {
+	for (size_t i = 0; snap && v && i < snap->n; i++) {
 		const ww_drive_state_t *st = &snap->drives[i];
 		const ww_health_t *h = st->has_health ? &st->health : NULL;
 
@@ -57,7 +78,9 @@ char *ww_html_render_index(const ww_snapshot_t *snap, time_t now)
 		esc(f, st->drive.id);
 		fputs("\">", f);
 		esc(f, st->drive.id);
-		fputs("</a></td><td>", f);
+		fputs("</a></td>", f);
+		td_verdict(f, st, now, v);
+		fputs("<td>", f);
 		esc(f, h && h->model[0] ? h->model : st->drive.sysfs_model);
 		fprintf(f, "</td><td>%s</td>", ww_transport_name(ww_drive_transport(&st->drive, h)));
 		if (h && WW_HAS(h->temperature_celsius))
@@ -69,7 +92,9 @@ char *ww_html_render_index(const ww_snapshot_t *snap, time_t now)
 		else
 			fputs("<td></td>", f);
 		if (h && WW_HAS(h->host_written_bytes))
-			fprintf(f, "<td>%llu bytes</td>", (unsigned long long)h->host_written_bytes.value);
+			fprintf(f, "<td title=\"%llu bytes\">%s</td>",
+				(unsigned long long)h->host_written_bytes.value,
+				ww_bytes_human(h->host_written_bytes.value, hb, sizeof(hb)));
 		else
 			fputs("<td></td>", f);
 		fprintf(f, "<td>%s%s%s</td>", st->present ? "present" : "missing",
@@ -78,6 +103,7 @@ char *ww_html_render_index(const ww_snapshot_t *snap, time_t now)
 		fputs("</tr>\n", f);
 	}
 	fputs("</table></body></html>\n", f);
+	free(v);
 	if (fclose(f) != 0) {
 		free(buf);
 		return NULL;

@@ -1,6 +1,7 @@
 /* JSON rendering of a health record, and of snapshot state for the HTTP API
  * (see expo.h, docs/api.md). 64-bit values go out as JSON integers when they
  * fit int64 and as decimal strings otherwise; nothing passes through double. */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -92,7 +93,8 @@ static void add_i64f(json_object *o, const char *k, const ww_i64 *v, const char 
 	add(o, k, e);
 }
 
-static json_object *drive_identity(const ww_drive_t *d)
+/* h (may be NULL) refines the transport the way every other output names it */
+static json_object *drive_identity(const ww_drive_t *d, const ww_health_t *h)
 {
 	json_object *o = json_object_new_object(), *a;
 
@@ -113,11 +115,12 @@ static json_object *drive_identity(const ww_drive_t *d)
 			json_object_array_add(a, json_object_new_string(d->namespaces[i]));
 		add(o, "namespaces", a);
 	}
-	add_str(o, "transport", ww_transport_name(d->transport));
+	add_str(o, "transport", ww_transport_name(ww_drive_transport(d, h)));
 	add_str(o, "protocol", ww_protocol_name(d->protocol));
 	if (d->no_health_reason)
 		add_str(o, "no_health_reason", d->no_health_reason);
-	add(o, "rotational", json_object_new_boolean(d->rotational));
+	if (*d->block) /* sysfs queue/rotational; unknown for a file decoded */
+		add(o, "rotational", json_object_new_boolean(d->rotational));
 	add(o, "capacity_bytes", j_u64(d->capacity_bytes));
 	add(o, "logical_block_bytes", json_object_new_int64(d->logical_block_bytes));
 	add(o, "physical_block_bytes", json_object_new_int64(d->physical_block_bytes));
@@ -165,43 +168,71 @@ static json_object *health_values(const ww_health_t *h)
 	return o;
 }
 
-static json_object *nvme_section(const ww_health_t *h)
+#define NOFF(f) offsetof(ww_nvme_smart_t, f)
+
+/* Log 02h, every field the source carried (an absent one is left out, not 0) */
+static json_object *nvme_smart_log(const ww_nvme_smart_t *n)
 {
-	json_object *o = json_object_new_object(), *s, *a;
+	static const struct {
+		const char *key;
+		size_t off;
+		int kind; /* 0 u8, 1 u16, 2 u32, 3 u128 */
+	} f[] = {
+		{ "critical_warning", NOFF(critical_warning), 0 },
+		{ "composite_temperature_kelvin", NOFF(composite_temperature_kelvin), 1 },
+		{ "available_spare_percent", NOFF(available_spare_percent), 0 },
+		{ "available_spare_threshold_percent", NOFF(available_spare_threshold_percent), 0 },
+		{ "percentage_used", NOFF(percentage_used), 0 },
+		{ "endurance_group_critical_warning", NOFF(endurance_group_critical_warning), 0 },
+		{ "data_units_read", NOFF(data_units_read), 3 },
+		{ "data_units_written", NOFF(data_units_written), 3 },
+		{ "host_read_commands", NOFF(host_read_commands), 3 },
+		{ "host_write_commands", NOFF(host_write_commands), 3 },
+		{ "controller_busy_time_minutes", NOFF(controller_busy_time_minutes), 3 },
+		{ "power_cycles", NOFF(power_cycles), 3 },
+		{ "power_on_hours", NOFF(power_on_hours), 3 },
+		{ "unsafe_shutdowns", NOFF(unsafe_shutdowns), 3 },
+		{ "media_errors", NOFF(media_errors), 3 },
+		{ "error_log_entries", NOFF(error_log_entries), 3 },
+		{ "warning_temperature_time_minutes", NOFF(warning_temperature_time_minutes), 2 },
+		{ "critical_temperature_time_minutes", NOFF(critical_temperature_time_minutes), 2 },
+		{ "thermal_mgmt_temp1_transitions", NOFF(thermal_mgmt_temp1_transitions), 2 },
+		{ "thermal_mgmt_temp2_transitions", NOFF(thermal_mgmt_temp2_transitions), 2 },
+		{ "thermal_mgmt_temp1_time_seconds", NOFF(thermal_mgmt_temp1_time_seconds), 2 },
+		{ "thermal_mgmt_temp2_time_seconds", NOFF(thermal_mgmt_temp2_time_seconds), 2 },
+	};
+	json_object *s = json_object_new_object(), *a;
 
-	if (h->has_nvme_smart) {
-		const ww_nvme_smart_t *n = &h->nvme_smart;
+	for (size_t i = 0; i < sizeof(f) / sizeof(f[0]); i++) {
+		const void *p = (const char *)n + f[i].off;
 
-		s = json_object_new_object();
-		add(s, "critical_warning", json_object_new_int(n->critical_warning));
-		add(s, "composite_temperature_kelvin", json_object_new_int(n->composite_temperature_kelvin));
-		add(s, "available_spare_percent", json_object_new_int(n->available_spare_percent));
-		add(s, "available_spare_threshold_percent", json_object_new_int(n->available_spare_threshold_percent));
-		add(s, "percentage_used", json_object_new_int(n->percentage_used));
-		add(s, "endurance_group_critical_warning", json_object_new_int(n->endurance_group_critical_warning));
-		add(s, "data_units_read", j_u128(n->data_units_read));
-		add(s, "data_units_written", j_u128(n->data_units_written));
-		add(s, "host_read_commands", j_u128(n->host_read_commands));
-		add(s, "host_write_commands", j_u128(n->host_write_commands));
-		add(s, "controller_busy_time_minutes", j_u128(n->controller_busy_time_minutes));
-		add(s, "power_cycles", j_u128(n->power_cycles));
-		add(s, "power_on_hours", j_u128(n->power_on_hours));
-		add(s, "unsafe_shutdowns", j_u128(n->unsafe_shutdowns));
-		add(s, "media_errors", j_u128(n->media_errors));
-		add(s, "error_log_entries", j_u128(n->error_log_entries));
-		add(s, "warning_temperature_time_minutes", j_u64(n->warning_temperature_time_minutes));
-		add(s, "critical_temperature_time_minutes", j_u64(n->critical_temperature_time_minutes));
+		if (!ww_nvme_smart_present(n, f[i].off))
+			continue;
+		if (f[i].kind == 0)
+			add(s, f[i].key, json_object_new_int(*(const uint8_t *)p));
+		else if (f[i].kind == 1)
+			add(s, f[i].key, json_object_new_int(*(const uint16_t *)p));
+		else if (f[i].kind == 2)
+			add(s, f[i].key, j_u64(*(const uint32_t *)p));
+		else
+			add(s, f[i].key, j_u128(*(const ww_u128 *)p));
+	}
+	if (ww_nvme_smart_present(n, NOFF(temperature_sensor_kelvin))) {
 		a = json_object_new_array();
 		for (int i = 0; i < 8; i++)
 			json_object_array_add(a, json_object_new_int(n->temperature_sensor_kelvin[i]));
 		add(s, "temperature_sensor_kelvin", a);
-		add(s, "thermal_mgmt_temp1_transitions", j_u64(n->thermal_mgmt_temp1_transitions));
-		add(s, "thermal_mgmt_temp2_transitions", j_u64(n->thermal_mgmt_temp2_transitions));
-		add(s, "thermal_mgmt_temp1_time_seconds", j_u64(n->thermal_mgmt_temp1_time_seconds));
-		add(s, "thermal_mgmt_temp2_time_seconds", j_u64(n->thermal_mgmt_temp2_time_seconds));
-		add_str(s, "source", "NVMe SMART / Health Information log 02h");
-		add(o, "smart_log", s);
 	}
+	add_str(s, "source", "NVMe SMART / Health Information log 02h");
+	return s;
+}
+
+static json_object *nvme_section(const ww_health_t *h)
+{
+	json_object *o = json_object_new_object(), *s, *a;
+
+	if (h->has_nvme_smart)
+		add(o, "smart_log", nvme_smart_log(&h->nvme_smart));
 	if (h->has_nvme_ctrl) {
 		const ww_nvme_ctrl_t *c = &h->nvme_ctrl;
 		uint8_t oui[3] = { c->ieee_oui[2], c->ieee_oui[1], c->ieee_oui[0] };
@@ -243,8 +274,10 @@ static json_object *ata_section(const ww_ata_t *t)
 {
 	json_object *o = json_object_new_object(), *a, *e;
 
-	add(o, "smart_supported", json_object_new_boolean(t->smart_supported));
-	add(o, "smart_enabled", json_object_new_boolean(t->smart_enabled));
+	if (t->smart_support_known) { /* absent for a lone SMART page */
+		add(o, "smart_supported", json_object_new_boolean(t->smart_supported));
+		add(o, "smart_enabled", json_object_new_boolean(t->smart_enabled));
+	}
 	add(o, "smart_data_checksum_ok", json_object_new_boolean(t->smart_data_checksum_ok));
 	add(o, "has_thresholds", json_object_new_boolean(t->has_thresholds));
 	add(o, "thresholds_checksum_ok", json_object_new_boolean(t->thresholds_checksum_ok));
@@ -267,6 +300,19 @@ static json_object *ata_section(const ww_ata_t *t)
 			add(e, "threshold", json_object_new_int(at->threshold));
 		add(e, "raw", j_u64(at->raw));
 		add(e, "raw_bytes", j_hex(at->raw_bytes, sizeof(at->raw_bytes)));
+		{
+			char fl[8];
+
+			add_str(e, "flags_string", ww_ata_attr_flags_str(at->flags, fl));
+		}
+		if (at->raw_string[0])
+			add_str(e, "raw_string", at->raw_string);
+		if (at->raw_is_count)
+			add(e, "raw_decoded", j_u64(at->count));
+		if (at->has_count)
+			add(e, "count", j_u64(at->count));
+		if (at->format_source)
+			add_str(e, "format_source", at->format_source);
 		json_object_array_add(a, e);
 	}
 	add(o, "attributes", a);
@@ -276,6 +322,17 @@ static json_object *ata_section(const ww_ata_t *t)
 	add_u64f(e, "logical_sectors_read", &t->devstat_logical_sectors_read, "sectors");
 	add_i64f(e, "temperature_celsius", &t->devstat_temperature_celsius, "celsius");
 	add_u64f(e, "percentage_used", &t->devstat_percentage_used, "percent");
+	a = json_object_new_array();
+	for (size_t i = 0; i < t->n_devstats && i < WW_ATA_MAX_DEVSTATS; i++) {
+		json_object *x = json_object_new_object();
+
+		add(x, "page", json_object_new_int(t->devstats[i].page));
+		add(x, "offset", json_object_new_int(t->devstats[i].offset));
+		add_str(x, "name", t->devstats[i].name);
+		add(x, "value", json_object_new_int64(t->devstats[i].value));
+		json_object_array_add(a, x);
+	}
+	add(e, "entries", a);
 	add(o, "device_statistics", e);
 	return o;
 }
@@ -314,6 +371,15 @@ static json_object *scsi_section(const ww_scsi_t *s)
 	add_i64f(o, "environment_temperature_celsius", &s->env_temperature_celsius, "celsius");
 	add_u64f(o, "start_stop_cycles", &s->start_stop_cycles, "count");
 	add_u64f(o, "specified_start_stop_cycles", &s->specified_start_stop_cycles, "count");
+	add_u64f(o, "load_unload_cycles", &s->load_unload_cycles, "count");
+	add_u64f(o, "specified_load_unload_cycles", &s->specified_load_unload_cycles, "count");
+	add_u64f(o, "grown_defects", &s->grown_defects, "count");
+	for (int i = 0; i < 6; i++) {
+		char k[48];
+
+		snprintf(k, sizeof(k), "transitions_to_%s", ww_scsi_power_condition_names[i]);
+		add_u64f(o, k, &s->power_transitions[i], "count");
+	}
 	if (s->manufacture_year[0])
 		add_str(o, "manufacture_year", s->manufacture_year);
 	if (s->manufacture_week[0])
@@ -329,6 +395,53 @@ static json_object *scsi_section(const ww_scsi_t *s)
 	if (s->protocol_id != 0xff)
 		add(o, "protocol_id", json_object_new_int(s->protocol_id));
 	add(o, "medium_rotation_rate", json_object_new_int(s->medium_rotation_rate));
+	return o;
+}
+
+/* error and self-test logs, interface speed: what was read of them */
+static json_object *logs_object(const ww_health_t *h)
+{
+	json_object *o = json_object_new_object(), *a = json_object_new_object(), *e;
+
+	for (int i = 0; i < WW_ERRLOG_MAX; i++) {
+		const ww_errlog_t *l = &h->error_logs[i];
+
+		if (!l->source)
+			continue;
+		e = json_object_new_object();
+		add(e, "errors", j_u64(l->count));
+		add(e, "entries", j_u64(l->entries));
+		add_str(e, "source", l->source);
+		add(a, ww_errlog_names[i], e);
+	}
+	add(o, "error_logs", a);
+	a = json_object_new_object();
+	for (int i = 0; i < WW_SELFTEST_MAX; i++) {
+		const ww_selftest_log_t *l = &h->self_tests[i];
+
+		if (!l->source)
+			continue;
+		e = json_object_new_object();
+		add(e, "tests", j_u64(l->entries));
+		add(e, "failed", j_u64(l->failed));
+		if (l->has_last) {
+			add(e, "last_status", json_object_new_int(l->last_status));
+			if (l->last_passed >= 0)
+				add(e, "last_passed", json_object_new_boolean(l->last_passed));
+			add(e, "last_power_on_hours", j_u64(l->last_hours));
+		}
+		if (l->has_failing_lba)
+			add(e, "failing_lba", j_u64(l->failing_lba));
+		add_str(e, "source", l->source);
+		add(a, ww_selftest_names[i], e);
+	}
+	add(o, "self_tests", a);
+	e = json_object_new_object();
+	add_u64f(e, "max", &h->link.max_bps, "bits/s");
+	add_u64f(e, "current", &h->link.current_bps, "bits/s");
+	add(o, "interface_speed", e);
+	if (h->has_smartctl_exit)
+		add(o, "smartctl_exit_status", json_object_new_int(h->smartctl_exit));
 	return o;
 }
 
@@ -358,16 +471,19 @@ static json_object *report_object(const ww_read_report_t *r)
 	add(o, "unsupported", json_object_new_int64(r->n_unsupported));
 	add(o, "decode_errors", json_object_new_int64(r->n_decode_errors));
 	add(o, "standby", json_object_new_boolean(r->standby));
+	add(o, "runtime_suspended", json_object_new_boolean(r->runtime_suspended));
+	if (r->partial)
+		add_str(o, "partial", r->partial);
 	return o;
 }
 
 static json_object *health_object(const ww_drive_t *d, const ww_health_t *h,
-				  const ww_read_report_t *r)
+				  const ww_read_report_t *r, const ww_verdict_t *v)
 {
 	json_object *o = json_object_new_object(), *id;
 
 	if (d)
-		add(o, "drive", drive_identity(d));
+		add(o, "drive", drive_identity(d, h));
 	if (h) {
 		id = json_object_new_object();
 		add_str(id, "protocol", ww_protocol_name(h->protocol));
@@ -378,6 +494,7 @@ static json_object *health_object(const ww_drive_t *d, const ww_health_t *h,
 		add_str(id, "wwn", h->wwn);
 		add(o, "identity", id);
 		add(o, "values", health_values(h));
+		add(o, "logs", logs_object(h));
 		if (h->protocol == WW_PROTO_NVME || h->has_nvme_smart || h->has_nvme_ctrl)
 			add(o, "nvme", nvme_section(h));
 		if (h->protocol == WW_PROTO_ATA)
@@ -387,6 +504,8 @@ static json_object *health_object(const ww_drive_t *d, const ww_health_t *h,
 	}
 	if (r)
 		add(o, "report", report_object(r));
+	if (v)
+		add(o, "verdict", ww_json_verdict_object(v));
 	return o;
 }
 
@@ -404,14 +523,28 @@ static char *to_text(json_object *o)
 }
 
 char *ww_json_render_health(const ww_drive_t *d, const ww_health_t *h,
-			    const ww_read_report_t *r)
+			    const ww_read_report_t *r, const ww_verdict_t *v)
 {
-	return to_text(health_object(d, h, r));
+	return to_text(health_object(d, h, r, v));
 }
 
 static json_object *j_time(time_t t)
 {
 	return t ? json_object_new_int64((int64_t)t) : NULL;
+}
+
+/* the drive's health verdict (the one ww_drive_verdict gives every output) */
+static json_object *verdict_of(const ww_drive_state_t *st, time_t now)
+{
+	ww_verdict_t *v = malloc(sizeof(*v));
+	json_object *o = NULL;
+
+	if (v) {
+		ww_drive_verdict(ww_endurance_global(), st, now, v);
+		o = ww_json_verdict_object(v);
+	}
+	free(v);
+	return o;
 }
 
 static json_object *state_object(const ww_drive_state_t *st, time_t now)
@@ -464,8 +597,9 @@ static json_object *state_object(const ww_drive_state_t *st, time_t now)
 			add_str(e, "smart_status", smart_status_name(h->smart_status));
 	}
 	add(o, "summary", e);
-	add(o, "probe", ww_json_probe_object(st)); /* issue 4 */
-	add(o, "endurance", ww_json_endurance_object(d->id, st->present)); /* issue 3 */
+	add(o, "probe", ww_json_probe_object(st));
+	add(o, "endurance", ww_json_endurance_object(d->id));
+	add(o, "verdict", verdict_of(st, now));
 	return o;
 }
 
@@ -489,8 +623,8 @@ char *ww_json_render_drive(const ww_snapshot_t *snap, const char *id, time_t now
 	if (!st)
 		return NULL;
 	o = state_object(st, now);
-	add(o, "drive", drive_identity(&st->drive));
+	add(o, "drive", drive_identity(&st->drive, st->has_health ? &st->health : NULL));
 	if (st->has_health)
-		add(o, "health", health_object(NULL, &st->health, &st->report));
+		add(o, "health", health_object(NULL, &st->health, &st->report, NULL));
 	return to_text(o);
 }

@@ -8,6 +8,7 @@
 
 #include "wearwatch/store.h"
 #include "wearwatch/expo.h"
+#include "expo/metrics_table.h"
 
 static void add(json_object *o, const char *k, json_object *v)
 {
@@ -24,18 +25,14 @@ static json_object *opt_t(bool has, time_t v)
 	return has ? json_object_new_int64((int64_t)v) : NULL;
 }
 
-void *ww_json_endurance_object(const char *id, bool present)
+void *ww_json_endurance_object(const char *id)
 {
 	ww_endurance_svc_t *svc = ww_endurance_global();
 	ww_endurance_t e;
 	json_object *o, *r, *w, *x;
 
-	if (!svc || !ww_endurance_get(svc, id, &e))
+	if (!ww_expo_endurance(svc, id, &e))
 		return NULL;
-	if (!present) {
-		e.reason[WW_R_MISSING] = true;
-		e.status = WW_HS_CRITICAL;
-	}
 	o = json_object_new_object();
 	r = json_object_new_object();
 	add(r, "source", json_object_new_string(ww_rating_source_name(e.rating_source)));
@@ -71,15 +68,6 @@ void *ww_json_endurance_object(const char *id, bool present)
 	add(o, "wearout", x);
 	add(o, "write_amplification", opt_d(e.has_waf, e.write_amplification));
 	add(o, "workload_utilization_ratio", opt_d(e.has_utilization, e.utilization_ratio));
-	x = json_object_new_object();
-	add(x, "status", json_object_new_string(e.status == WW_HS_OK ? "ok" :
-						 e.status == WW_HS_WARNING ? "warning" : "critical"));
-	w = json_object_new_array();
-	for (int k = 0; k < WW_R_MAX; k++)
-		if (e.reason[k])
-			json_object_array_add(w, json_object_new_string(ww_reason_name(k)));
-	add(x, "reasons", w);
-	add(o, "health", x);
 	return o;
 }
 
@@ -145,6 +133,23 @@ static char *err_body(const char *msg, const char *id)
 	return b;
 }
 
+/* "metric required (one of: a, b, ...)" or "unknown metric 'x' (one of: ...)",
+ * the names from the history's own table */
+static char *metric_error(const char *metric)
+{
+	char msg[1024];
+	size_t o;
+
+	o = (size_t)snprintf(msg, sizeof(msg), "%s%s%s (one of: ", metric ? "unknown metric '" :
+			     "metric required", metric ? metric : "", metric ? "'" : "");
+	for (int i = 0; i < WW_HM_MAX && o < sizeof(msg); i++)
+		o += (size_t)snprintf(msg + o, sizeof(msg) - o, "%s%s", i ? ", " : "",
+				      ww_hmetrics[i].name);
+	if (o < sizeof(msg))
+		snprintf(msg + o, sizeof(msg) - o, ")");
+	return err_body(msg, NULL);
+}
+
 char *ww_json_render_history(const char *id, const char *metric, const char *from,
 			     const char *to, const char *max_points, time_t now, unsigned *status)
 {
@@ -164,7 +169,7 @@ char *ww_json_render_history(const char *id, const char *metric, const char *fro
 	m = ww_hmetric_find(metric);
 	*status = 400;
 	if (m < 0)
-		return err_body("unknown metric", NULL);
+		return metric_error(metric);
 	if (to && parse_time(to, &t_to))
 		return err_body("bad to", NULL);
 	t_from = t_to - 7 * 86400;

@@ -1,58 +1,30 @@
-/* Prometheus families for the smartctl backend (see metrics_backend.h). */
-#include <string.h>
+/* /metrics families of the smartctl backend and of drives that answer without
+ * SMART (docs/metrics.md "smartctl backend"). Drives never read are left out. */
+#include "expo/metrics_table.h"
 
-#include "expo/metrics_backend.h"
-
-static void esc(FILE *f, const char *v)
+/* present drives read through smartctl (a RAID member from `smartctl --scan`,
+ * or configured with serve --smartctl): type = the -d TYPE */
+static void g_smartctl_info(ww_prom_t *w, const ww_metric_t *m, const ww_mdrive_t *d)
 {
-	for (; *v; v++) {
-		if (*v == '\\' || *v == '"')
-			fputc('\\', f);
-		if (*v == '\n')
-			fputs("\\n", f);
-		else
-			fputc(*v, f);
-	}
+	const char *lv[1] = { d->st->drive.smartctl_type };
+
+	if (d->st->present && d->st->drive.smartctl_type[0])
+		ww_prom_u64(w, lv, 1);
 }
 
-#define FOR_PRESENT(st)                                                        \
-	for (const ww_drive_state_t *st = snap->drives;                        \
-	     st < snap->drives + snap->n; st++)                                \
-		if (st->present)
-
-void ww_metrics_render_backend(FILE *f, const ww_snapshot_t *snap)
+/* 0 = "reached, no SMART" (ww_health_t.no_smart) */
+static void g_smart_available(ww_prom_t *w, const ww_metric_t *m, const ww_mdrive_t *d)
 {
-	bool any = false;
-
-	FOR_PRESENT(st)
-		any |= *st->drive.smartctl_type;
-	if (any) {
-		fputs("# HELP wearwatch_drive_smartctl_info Drive read through smartctl (RAID member or configured); type is smartctl's -d TYPE.\n"
-		      "# TYPE wearwatch_drive_smartctl_info gauge\n", f);
-		FOR_PRESENT(st) {
-			const char *t = *st->drive.smartctl_type ? st->drive.smartctl_type : NULL;
-
-			if (!t)
-				continue;
-			fputs("wearwatch_drive_smartctl_info{drive=\"", f);
-			esc(f, st->drive.id);
-			fputs("\",type=\"", f);
-			esc(f, t);
-			fputs("\"} 1\n", f);
-		}
-	}
-	any = false;
-	FOR_PRESENT(st)
-		any |= st->has_health;
-	if (!any)
-		return;
-	fputs("# HELP wearwatch_drive_smart_available 1 when the last read returned health data, 0 when the drive answered but reports no SMART (reached, no SMART).\n"
-	      "# TYPE wearwatch_drive_smart_available gauge\n", f);
-	FOR_PRESENT(st) {
-		if (!st->has_health)
-			continue;
-		fputs("wearwatch_drive_smart_available{drive=\"", f);
-		esc(f, st->drive.id);
-		fprintf(f, "\"} %d\n", st->health.no_smart ? 0 : 1);
-	}
+	if (d->st->present && d->st->has_health)
+		ww_prom_u64(w, NULL, !d->st->health.no_smart);
 }
+
+const ww_metric_t ww_metrics_backend[] = {
+	{ .name = "wearwatch_drive_smartctl_info", .type = "gauge",
+	  .help = "Drive read through smartctl (RAID member or configured); type is smartctl's -d TYPE.",
+	  .labels = { "type" }, .get = g_smartctl_info },
+	{ .name = "wearwatch_drive_smart_available", .type = "gauge",
+	  .help = "1 when the last read returned health data, 0 when the drive answered but reports no SMART (reached, no SMART).",
+	  .get = g_smart_available },
+	{ 0 }
+};

@@ -1,19 +1,35 @@
-/* wearwatch_history_write_errors_total (see metrics_history.h). */
-#include <inttypes.h>
-
-#include "expo/metrics_history.h"
-#include "wearwatch/store.h"
+/* Process-wide /metrics families (no drive label), written last: the history
+ * database's write errors and the build. */
+#include "expo/metrics_table.h"
 #include "wearwatch/history.h"
 
-void ww_metrics_render_history(FILE *f)
+#ifndef WW_VERSION_STRING
+#define WW_VERSION_STRING "0.1.0"
+#endif
+
+/* sample and probe-burst writes that failed since start
+ * (ww_history_write_errors); nothing when history is disabled or the
+ * endurance service is not running */
+static void g_history_errors(ww_prom_t *w, const ww_metric_t *m, const ww_mdrive_t *d)
 {
 	ww_history_t *h = ww_endurance_history(ww_endurance_global());
 
-	if (!h)
-		return;
-	fprintf(f, "# HELP wearwatch_history_write_errors_total History samples and probe bursts "
-		   "that could not be written (disk full, read-only database); see the log.\n"
-		   "# TYPE wearwatch_history_write_errors_total counter\n"
-		   "wearwatch_history_write_errors_total %" PRIu64 "\n",
-		ww_history_write_errors(h));
+	if (h)
+		ww_prom_u64(w, NULL, ww_history_write_errors(h));
 }
+
+static void g_build(ww_prom_t *w, const ww_metric_t *m, const ww_mdrive_t *d)
+{
+	static const char *const lv[1] = { WW_VERSION_STRING };
+
+	ww_prom_u64(w, lv, 1);
+}
+
+const ww_metric_t ww_metrics_process[] = {
+	{ .name = "wearwatch_history_write_errors_total", .type = "counter",
+	  .help = "History samples and probe bursts that could not be written (disk full, read-only database); see the log.",
+	  .get = g_history_errors, .no_drive = true },
+	{ .name = "wearwatch_build_info", .type = "gauge", .help = "wearwatch build; value is always 1.",
+	  .labels = { "version" }, .get = g_build, .no_drive = true },
+	{ 0 }
+};

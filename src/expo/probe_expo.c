@@ -1,98 +1,94 @@
-/* Prometheus and JSON rendering of the per-drive probe summaries. */
+/* Prometheus families (rows of metrics_table.h) and the JSON object of the
+ * per-drive probe summaries. */
+#include <pthread.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <json-c/json.h>
 
+#include "expo/metrics_table.h"
 #include "expo/probe_expo.h"
 
-static void lbl_drive(FILE *f, const char *name, const ww_drive_state_t *st)
+/* the histogram's le label values, "%.6g" of the bounds in seconds */
+static char le_text[WW_PROBE_N_BUCKETS][16];
+static pthread_once_t le_once = PTHREAD_ONCE_INIT;
+
+static void le_init(void)
 {
-	fprintf(f, "%s{drive=\"", name);
-	for (const char *v = st->drive.id; *v; v++) {
-		if (*v == '\\' || *v == '"')
-			fputc('\\', f);
-		if (*v == '\n')
-			fputs("\\n", f);
-		else
-			fputc(*v, f);
-	}
-	fputc('"', f);
+	for (int i = 0; i < WW_PROBE_N_BUCKETS; i++)
+		snprintf(le_text[i], sizeof(le_text[i]), "%.6g",
+			 (double)ww_probe_bucket_le_ns[i] / 1e9);
 }
 
-#define FOR_PROBED(st)                                                         \
-	for (const ww_drive_state_t *st = snap->drives;                        \
-	     st < snap->drives + snap->n; st++)                                \
-		if (st->has_probe && st->probe.has_last && st->present)
-
-static bool any(const ww_snapshot_t *snap, bool need_reads)
+/* the probe families appear once a probe read or failed on some drive */
+static bool any_probe(const ww_mdrive_t *d, size_t n)
 {
-	FOR_PROBED(st)
-		if (!need_reads || st->probe.reads_total || st->probe.errors_total)
+	for (size_t i = 0; i < n; i++)
+		if (d[i].p && (d[i].p->reads_total || d[i].p->errors_total))
 			return true;
 	return false;
 }
 
-void ww_metrics_render_probe(FILE *f, const ww_snapshot_t *snap)
+static void g_histogram(ww_prom_t *w, const ww_metric_t *m, const ww_mdrive_t *d)
 {
-	static const char *const qn[] = { "0.5", "0.9", "0.99", "0.999" };
-	const char *h = "wearwatch_probe_read_latency_seconds";
+	const ww_probe_summary_t *p = d->p;
+	const char *lv[1] = { "+Inf" };
 
-	if (!any(snap, true))
+	if (!p)
 		return;
-	fprintf(f, "# HELP %s Latency of the latency probe's random O_DIRECT reads (successful ones) since the service started.\n"
-		   "# TYPE %s histogram\n", h, h);
-	FOR_PROBED(st) {
-		const ww_probe_summary_t *p = &st->probe;
+	pthread_once(&le_once, le_init);
+	for (int i = 0; i < WW_PROBE_N_BUCKETS; i++) {
+		const char *le[1] = { le_text[i] };
 
-		for (int i = 0; i < WW_PROBE_N_BUCKETS; i++) {
-			lbl_drive(f, "wearwatch_probe_read_latency_seconds_bucket", st);
-			fprintf(f, ",le=\"%.6g\"} %llu\n", (double)ww_probe_bucket_le_ns[i] / 1e9,
-				(unsigned long long)p->bucket_le[i]);
-		}
-		lbl_drive(f, "wearwatch_probe_read_latency_seconds_bucket", st);
-		fprintf(f, ",le=\"+Inf\"} %llu\n", (unsigned long long)p->reads_total);
-		lbl_drive(f, "wearwatch_probe_read_latency_seconds_sum", st);
-		fprintf(f, "} %.9g\n", p->sum_s);
-		lbl_drive(f, "wearwatch_probe_read_latency_seconds_count", st);
-		fprintf(f, "} %llu\n", (unsigned long long)p->reads_total);
+		ww_prom_sample(w, "_bucket", le, ww_pv_u64(p->bucket_le[i]));
 	}
-
-	fputs("# HELP wearwatch_probe_read_latency_max_seconds Slowest successful read of the last probe burst.\n"
-	      "# TYPE wearwatch_probe_read_latency_max_seconds gauge\n", f);
-	FOR_PROBED(st) {
-		if (!st->probe.has_last || !st->probe.last_reads)
-			continue;
-		lbl_drive(f, "wearwatch_probe_read_latency_max_seconds", st);
-		fprintf(f, "} %.9g\n", st->probe.last_max_s);
-	}
-
-	fputs("# HELP wearwatch_probe_read_latency_window_seconds Latency quantiles over the rolling window of the last probe reads (at most 1 percent relative error; 0.999 once 10000 reads back it); _sum and _count cover the window.\n"
-	      "# TYPE wearwatch_probe_read_latency_window_seconds summary\n", f);
-	FOR_PROBED(st) {
-		const ww_probe_summary_t *p = &st->probe;
-		double v[] = { p->p50_s, p->p90_s, p->p99_s, p->p999_s };
-
-		if (!p->window_reads)
-			continue;
-		for (int i = 0; i < 4; i++) {
-			if (i == 3 && !p->has_p999)
-				continue;
-			lbl_drive(f, "wearwatch_probe_read_latency_window_seconds", st);
-			fprintf(f, ",quantile=\"%s\"} %.9g\n", qn[i], v[i]);
-		}
-		lbl_drive(f, "wearwatch_probe_read_latency_window_seconds_sum", st);
-		fprintf(f, "} %.9g\n", p->mean_s * (double)p->window_reads);
-		lbl_drive(f, "wearwatch_probe_read_latency_window_seconds_count", st);
-		fprintf(f, "} %llu\n", (unsigned long long)p->window_reads);
-	}
-
-	fputs("# HELP wearwatch_probe_errors_total Probe reads that failed or returned fewer bytes than asked.\n"
-	      "# TYPE wearwatch_probe_errors_total counter\n", f);
-	FOR_PROBED(st) {
-		lbl_drive(f, "wearwatch_probe_errors_total", st);
-		fprintf(f, "} %llu\n", (unsigned long long)st->probe.errors_total);
-	}
+	ww_prom_sample(w, "_bucket", lv, ww_pv_u64(p->reads_total));
+	ww_prom_sample(w, "_sum", NULL, ww_pv_double(p->sum_s, WW_DBL_G9));
+	ww_prom_sample(w, "_count", NULL, ww_pv_u64(p->reads_total));
 }
+
+static void g_last_max(ww_prom_t *w, const ww_metric_t *m, const ww_mdrive_t *d)
+{
+	if (d->p && d->p->last_reads)
+		ww_prom_sample(w, NULL, NULL, ww_pv_double(d->p->last_max_s, WW_DBL_G9));
+}
+
+static void g_window(ww_prom_t *w, const ww_metric_t *m, const ww_mdrive_t *d)
+{
+	static const char *const qn[4] = { "0.5", "0.9", "0.99", "0.999" };
+	const ww_probe_summary_t *p = d->p;
+
+	if (!p || !p->window_reads)
+		return;
+	const double v[4] = { p->p50_s, p->p90_s, p->p99_s, p->p999_s };
+
+	for (int i = 0; i < (p->has_p999 ? 4 : 3); i++)
+		ww_prom_sample(w, NULL, &qn[i], ww_pv_double(v[i], WW_DBL_G9));
+	ww_prom_sample(w, "_sum", NULL, ww_pv_double(p->mean_s * (double)p->window_reads, WW_DBL_G9));
+	ww_prom_sample(w, "_count", NULL, ww_pv_u64(p->window_reads));
+}
+
+static void g_errors(ww_prom_t *w, const ww_metric_t *m, const ww_mdrive_t *d)
+{
+	if (d->p)
+		ww_prom_u64(w, NULL, d->p->errors_total);
+}
+
+const ww_metric_t ww_metrics_probe[] = {
+	{ .name = "wearwatch_probe_read_latency_seconds", .type = "histogram",
+	  .help = "Latency of the latency probe's random O_DIRECT reads (successful ones) since the service started.",
+	  .labels = { "le" }, .get = g_histogram, .when = any_probe },
+	{ .name = "wearwatch_probe_read_latency_max_seconds", .type = "gauge",
+	  .help = "Slowest successful read of the last probe burst.",
+	  .get = g_last_max, .when = any_probe },
+	{ .name = "wearwatch_probe_read_latency_window_seconds", .type = "summary",
+	  .help = "Latency quantiles over the rolling window of the last probe reads (at most 1 percent relative error; 0.999 once 10000 reads back it); _sum and _count cover the window.",
+	  .labels = { "quantile" }, .get = g_window, .when = any_probe },
+	{ .name = "wearwatch_probe_errors_total", .type = "counter",
+	  .help = "Probe reads that failed or returned fewer bytes than asked.",
+	  .get = g_errors, .when = any_probe },
+	{ 0 }
+};
 
 static json_object *dbl(double v)
 {

@@ -1,5 +1,6 @@
 /* Human-readable rendering of one read, for `wearwatch show` (see expo.h). */
 #include <inttypes.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -29,20 +30,6 @@ static void str_line(FILE *f, const char *label, const char *s)
 		fprintf(f, LBL "%s\n", label, s);
 }
 
-static const char *human_bytes(uint64_t b, char *buf, size_t len)
-{
-	static const char *const u[] = { "B", "kB", "MB", "GB", "TB", "PB", "EB" };
-	long double v = (long double)b;
-	int i = 0;
-
-	while (v >= 1000 && i < 6) {
-		v /= 1000;
-		i++;
-	}
-	snprintf(buf, len, "%.2Lf %s", v, u[i]);
-	return buf;
-}
-
 static void render_drive(FILE *f, const ww_drive_t *d, const ww_health_t *h)
 {
 	char buf[256];
@@ -64,7 +51,9 @@ static void render_drive(FILE *f, const ww_drive_t *d, const ww_health_t *h)
 	str_line(f, "transport", ww_transport_name(ww_drive_transport(d, h)));
 	str_line(f, "health read with", ww_drive_protocol_label(d, buf, sizeof(buf)));
 	str_line(f, "slot", d->slot);
-	fprintf(f, LBL "%s   [sysfs queue/rotational]\n", "rotational", d->rotational ? "yes" : "no");
+	if (*d->block) /* a block device was found in sysfs (not for a file decoded) */
+		fprintf(f, LBL "%s   [sysfs queue/rotational]\n", "rotational",
+			d->rotational ? "yes" : "no");
 }
 
 static void render_identity(FILE *f, const ww_health_t *h)
@@ -79,7 +68,7 @@ static void render_identity(FILE *f, const ww_health_t *h)
 	str_line(f, "wwn", h->wwn);
 	if (WW_HAS(h->capacity_bytes))
 		fprintf(f, LBL "%" PRIu64 " bytes (%s)   [%s]\n", "capacity",
-			h->capacity_bytes.value, human_bytes(h->capacity_bytes.value, hb, sizeof(hb)),
+			h->capacity_bytes.value, ww_bytes_human(h->capacity_bytes.value, hb, sizeof(hb)),
 			h->capacity_bytes.source);
 	u64_line(f, "logical block size", "bytes", &h->logical_block_bytes);
 	u64_line(f, "physical block size", "bytes", &h->physical_block_bytes);
@@ -88,6 +77,42 @@ static void render_identity(FILE *f, const ww_health_t *h)
 			h->rotation_rate_rpm.source);
 	else
 		u64_line(f, "rotation rate", "rpm", &h->rotation_rate_rpm);
+}
+
+/* error and self-test logs, link speed, smartctl's exit status */
+static void render_logs(FILE *f, const ww_health_t *h)
+{
+	char lbl[64];
+
+	for (int i = 0; i < WW_ERRLOG_MAX; i++) {
+		const ww_errlog_t *l = &h->error_logs[i];
+
+		if (!l->source)
+			continue;
+		snprintf(lbl, sizeof(lbl), "error log (%s)", ww_errlog_names[i]);
+		fprintf(f, LBL "%" PRIu64 " errors, %u entries held   [%s]\n", lbl, l->count,
+			l->entries, l->source);
+	}
+	for (int i = 0; i < WW_SELFTEST_MAX; i++) {
+		const ww_selftest_log_t *l = &h->self_tests[i];
+
+		if (!l->source)
+			continue;
+		snprintf(lbl, sizeof(lbl), "self-test log (%s)", ww_selftest_names[i]);
+		fprintf(f, LBL "%u tests, %u failed", lbl, l->entries, l->failed);
+		if (l->has_last)
+			fprintf(f, "; newest: %s (status %u) at %" PRIu64 " h",
+				l->last_passed == 1 ? "passed" : l->last_passed == 0 ? "FAILED" :
+				"aborted or running", l->last_status, l->last_hours);
+		if (l->has_failing_lba)
+			fprintf(f, ", first failing LBA %" PRIu64, l->failing_lba);
+		fprintf(f, "   [%s]\n", l->source);
+	}
+	u64_line(f, "interface speed (max)", "bit/s", &h->link.max_bps);
+	u64_line(f, "interface speed (current)", "bit/s", &h->link.current_bps);
+	if (h->has_smartctl_exit)
+		fprintf(f, LBL "%u   [smartctl.exit_status]\n", "smartctl exit status",
+			h->smartctl_exit);
 }
 
 static void render_health(FILE *f, const ww_health_t *h)
@@ -106,13 +131,13 @@ static void render_health(FILE *f, const ww_health_t *h)
 	if (WW_HAS(h->host_written_bytes))
 		fprintf(f, LBL "%" PRIu64 " bytes (%s)%s   [%s]\n", "host written",
 			h->host_written_bytes.value,
-			human_bytes(h->host_written_bytes.value, hb, sizeof(hb)),
+			ww_bytes_human(h->host_written_bytes.value, hb, sizeof(hb)),
 			h->host_written_bytes.saturated ? " (saturated)" : "",
 			h->host_written_bytes.source);
 	if (WW_HAS(h->host_read_bytes))
 		fprintf(f, LBL "%" PRIu64 " bytes (%s)%s   [%s]\n", "host read",
 			h->host_read_bytes.value,
-			human_bytes(h->host_read_bytes.value, hb, sizeof(hb)),
+			ww_bytes_human(h->host_read_bytes.value, hb, sizeof(hb)),
 			h->host_read_bytes.saturated ? " (saturated)" : "",
 			h->host_read_bytes.source);
 	if (WW_HAS(h->power_on_seconds))
@@ -129,6 +154,7 @@ static void render_health(FILE *f, const ww_health_t *h)
 		fprintf(f, LBL "0x%02" PRIx64 "   [%s]\n", "critical warning",
 			h->critical_warning.value, h->critical_warning.source);
 	u64_line(f, "error log entries", "", &h->error_log_entries);
+	render_logs(f, h);
 }
 
 static void u128_line(FILE *f, const char *label, const char *unit, ww_u128 v)
@@ -138,9 +164,67 @@ static void u128_line(FILE *f, const char *label, const char *unit, ww_u128 v)
 	fprintf(f, LBL "%s%s%s\n", label, ww_u128_to_dec(v, b, sizeof(b)), *unit ? " " : "", unit);
 }
 
+#define HAS(field) ww_nvme_smart_present(s, offsetof(ww_nvme_smart_t, field))
+
+/* Every field of log 02h the source carried (smartctl's JSON leaves some out) */
+static void render_nvme_log(FILE *f, const ww_nvme_smart_t *s)
+{
+	static const struct {
+		const char *label, *unit;
+		size_t off;
+	} c[] = {
+		{ "data units read", "x 512000 bytes", offsetof(ww_nvme_smart_t, data_units_read) },
+		{ "data units written", "x 512000 bytes", offsetof(ww_nvme_smart_t, data_units_written) },
+		{ "host read commands", "", offsetof(ww_nvme_smart_t, host_read_commands) },
+		{ "host write commands", "", offsetof(ww_nvme_smart_t, host_write_commands) },
+		{ "controller busy time", "minutes", offsetof(ww_nvme_smart_t, controller_busy_time_minutes) },
+		{ "power cycles", "", offsetof(ww_nvme_smart_t, power_cycles) },
+		{ "power on hours", "hours", offsetof(ww_nvme_smart_t, power_on_hours) },
+		{ "unsafe shutdowns", "", offsetof(ww_nvme_smart_t, unsafe_shutdowns) },
+		{ "media and data integrity errors", "", offsetof(ww_nvme_smart_t, media_errors) },
+		{ "error log entries", "", offsetof(ww_nvme_smart_t, error_log_entries) },
+	};
+
+	if (HAS(critical_warning))
+		fprintf(f, LBL "0x%02x\n", "critical warning", s->critical_warning);
+	if (HAS(composite_temperature_kelvin))
+		fprintf(f, LBL "%u Kelvin\n", "composite temperature", s->composite_temperature_kelvin);
+	if (HAS(available_spare_percent))
+		fprintf(f, LBL "%u %%\n", "available spare", s->available_spare_percent);
+	if (HAS(available_spare_threshold_percent))
+		fprintf(f, LBL "%u %%\n", "available spare threshold",
+			s->available_spare_threshold_percent);
+	if (HAS(percentage_used))
+		fprintf(f, LBL "%u %%\n", "percentage used", s->percentage_used);
+	if (HAS(endurance_group_critical_warning))
+		fprintf(f, LBL "0x%02x\n", "endurance group crit. warning",
+			s->endurance_group_critical_warning);
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++)
+		if (ww_nvme_smart_present(s, c[i].off))
+			u128_line(f, c[i].label, c[i].unit,
+				  *(const ww_u128 *)((const char *)s + c[i].off));
+	if (HAS(warning_temperature_time_minutes))
+		fprintf(f, LBL "%u minutes\n", "warning temperature time",
+			s->warning_temperature_time_minutes);
+	if (HAS(critical_temperature_time_minutes))
+		fprintf(f, LBL "%u minutes\n", "critical temperature time",
+			s->critical_temperature_time_minutes);
+	for (int i = 0; i < 8; i++)
+		if (s->temperature_sensor_kelvin[i])
+			fprintf(f, "  temperature sensor %d%*s %u Kelvin\n", i + 1, 8, "",
+				s->temperature_sensor_kelvin[i]);
+	if (HAS(thermal_mgmt_temp1_transitions))
+		fprintf(f, LBL "%u / %u\n", "thermal mgmt transitions 1/2",
+			s->thermal_mgmt_temp1_transitions, s->thermal_mgmt_temp2_transitions);
+	if (HAS(thermal_mgmt_temp1_time_seconds))
+		fprintf(f, LBL "%u / %u seconds\n", "thermal mgmt time 1/2",
+			s->thermal_mgmt_temp1_time_seconds, s->thermal_mgmt_temp2_time_seconds);
+}
+
+#undef HAS
+
 static void render_nvme(FILE *f, const ww_health_t *h)
 {
-	const ww_nvme_smart_t *s = &h->nvme_smart;
 
 	if (h->has_nvme_ctrl) {
 		const ww_nvme_ctrl_t *c = &h->nvme_ctrl;
@@ -169,36 +253,7 @@ static void render_nvme(FILE *f, const ww_health_t *h)
 	if (!h->has_nvme_smart)
 		return;
 	fprintf(f, "NVMe SMART/Health Information (Log 02h)\n");
-	fprintf(f, LBL "0x%02x\n", "critical warning", s->critical_warning);
-	fprintf(f, LBL "%u Kelvin\n", "composite temperature", s->composite_temperature_kelvin);
-	fprintf(f, LBL "%u %%\n", "available spare", s->available_spare_percent);
-	fprintf(f, LBL "%u %%\n", "available spare threshold",
-		s->available_spare_threshold_percent);
-	fprintf(f, LBL "%u %%\n", "percentage used", s->percentage_used);
-	fprintf(f, LBL "0x%02x\n", "endurance group crit. warning",
-		s->endurance_group_critical_warning);
-	u128_line(f, "data units read", "x 512000 bytes", s->data_units_read);
-	u128_line(f, "data units written", "x 512000 bytes", s->data_units_written);
-	u128_line(f, "host read commands", "", s->host_read_commands);
-	u128_line(f, "host write commands", "", s->host_write_commands);
-	u128_line(f, "controller busy time", "minutes", s->controller_busy_time_minutes);
-	u128_line(f, "power cycles", "", s->power_cycles);
-	u128_line(f, "power on hours", "hours", s->power_on_hours);
-	u128_line(f, "unsafe shutdowns", "", s->unsafe_shutdowns);
-	u128_line(f, "media and data integrity errors", "", s->media_errors);
-	u128_line(f, "error log entries", "", s->error_log_entries);
-	fprintf(f, LBL "%u minutes\n", "warning temperature time",
-		s->warning_temperature_time_minutes);
-	fprintf(f, LBL "%u minutes\n", "critical temperature time",
-		s->critical_temperature_time_minutes);
-	for (int i = 0; i < 8; i++)
-		if (s->temperature_sensor_kelvin[i])
-			fprintf(f, "  temperature sensor %d%*s %u Kelvin\n", i + 1, 8, "",
-				s->temperature_sensor_kelvin[i]);
-	fprintf(f, LBL "%u / %u\n", "thermal mgmt transitions 1/2",
-		s->thermal_mgmt_temp1_transitions, s->thermal_mgmt_temp2_transitions);
-	fprintf(f, LBL "%u / %u seconds\n", "thermal mgmt time 1/2",
-		s->thermal_mgmt_temp1_time_seconds, s->thermal_mgmt_temp2_time_seconds);
+	render_nvme_log(f, &h->nvme_smart);
 }
 
 static void render_ata(FILE *f, const ww_health_t *h)
@@ -206,8 +261,9 @@ static void render_ata(FILE *f, const ww_health_t *h)
 	const ww_ata_t *a = &h->ata;
 
 	fprintf(f, "ATA\n");
-	fprintf(f, LBL "%s, %s\n", "SMART", a->smart_supported ? "supported" : "not supported",
-		a->smart_enabled ? "enabled" : "disabled");
+	if (a->smart_support_known) /* not from a lone SMART page: IDENTIFY says */
+		fprintf(f, LBL "%s, %s\n", "SMART", a->smart_supported ? "supported" :
+			"not supported", a->smart_enabled ? "enabled" : "disabled");
 	if (a->has_power_mode)
 		fprintf(f, LBL "0x%02x   [CHECK POWER MODE]\n", "power mode", a->power_mode);
 	if (a->rotation_rate)
@@ -219,22 +275,31 @@ static void render_ata(FILE *f, const ww_health_t *h)
 	u64_line(f, "devstat logical sectors read", "sectors", &a->devstat_logical_sectors_read);
 	i64_line(f, "devstat temperature", "Celsius", &a->devstat_temperature_celsius);
 	u64_line(f, "devstat percentage used", "%", &a->devstat_percentage_used);
+	for (size_t i = 0; i < a->n_devstats && i < WW_ATA_MAX_DEVSTATS; i++)
+		fprintf(f, "  devstat %u 0x%03x %-44s %" PRId64 "\n", a->devstats[i].page,
+			a->devstats[i].offset, a->devstats[i].name ? a->devstats[i].name : "",
+			a->devstats[i].value);
 	if (!a->n_attrs)
 		return;
+	/* smartctl's JSON carries no checksum: say nothing about one */
 	fprintf(f, "SMART Attributes Data Structure%s\n",
-		a->smart_data_checksum_ok ? "" : " (checksum mismatch)");
+		(h->backend && !strcmp(h->backend, "smartctl")) || a->smart_data_checksum_ok ?
+			"" : " (checksum mismatch)");
 	fprintf(f, "ID# ATTRIBUTE_NAME          FLAG     VALUE WORST THRESH RAW_VALUE\n");
 	for (size_t i = 0; i < a->n_attrs && i < WW_ATA_MAX_ATTRS; i++) {
 		const ww_ata_attr_t *t = &a->attrs[i];
-		char th[8];
+		char th[8], raw[24];
 
 		if (t->has_threshold)
 			snprintf(th, sizeof(th), "%03u", t->threshold);
 		else
 			snprintf(th, sizeof(th), "---");
-		fprintf(f, "%3u %-23s 0x%04x   %03u   %03u   %-6s %" PRIu64 "\n", t->id,
+		/* the raw value as smartctl prints it under the drive database's
+		 * format; the 48-bit integer before the finish step formatted it */
+		snprintf(raw, sizeof(raw), "%" PRIu64, t->raw);
+		fprintf(f, "%3u %-23s 0x%04x   %03u   %03u   %-6s %s\n", t->id,
 			t->name ? t->name : "Unknown_Attribute", t->flags, t->value, t->worst,
-			th, t->raw);
+			th, t->raw_string[0] ? t->raw_string : raw);
 	}
 }
 
@@ -285,6 +350,13 @@ static void render_scsi(FILE *f, const ww_health_t *h)
 	i64_line(f, "environment temperature", "Celsius", &s->env_temperature_celsius);
 	u64_line(f, "start-stop cycles", "", &s->start_stop_cycles);
 	u64_line(f, "specified start-stop cycles", "", &s->specified_start_stop_cycles);
+	u64_line(f, "load-unload cycles", "", &s->load_unload_cycles);
+	u64_line(f, "specified load-unload cycles", "", &s->specified_load_unload_cycles);
+	u64_line(f, "grown defect list", "entries", &s->grown_defects);
+	for (int i = 0; i < 6; i++) {
+		snprintf(lbl, sizeof(lbl), "transitions to %s", ww_scsi_power_condition_names[i]);
+		u64_line(f, lbl, "", &s->power_transitions[i]);
+	}
 	if (*s->manufacture_year)
 		fprintf(f, LBL "%s week %s   [log page 0x0E param 1]\n", "manufactured",
 			s->manufacture_year, s->manufacture_week);
@@ -316,16 +388,43 @@ static void render_report(FILE *f, const ww_read_report_t *r)
 		fputc('\n', f);
 	}
 	fprintf(f, "  errors %u, unsupported %u, decode errors %u%s\n", r->n_errors,
-		r->n_unsupported, r->n_decode_errors, r->standby ? ", stopped: drive in standby" : "");
+		r->n_unsupported, r->n_decode_errors,
+		r->runtime_suspended ? ", nothing sent: runtime-suspended" :
+		r->standby ? ", stopped: drive in standby" : "");
+	if (r->partial)
+		fprintf(f, "  partial read: %s\n", r->partial);
+}
+
+void ww_text_render_verdict(FILE *f, const ww_verdict_t *v, const char *indent)
+{
+	fprintf(f, "%sHealth: %s\n", indent, ww_status_name(v->status));
+	for (size_t i = 0; i < v->n; i++)
+		fprintf(f, "%s  %-8s %s (%s)   [%s]\n", indent, ww_status_name(v->r[i].severity),
+			v->r[i].text, ww_reason_name(v->r[i].code), v->r[i].source);
+	for (int k = 0; k < WW_R_MAX; k++)
+		if ((v->silenced >> k) & 1)
+			fprintf(f, "%s  silenced %s\n", indent, ww_reason_name(k));
 }
 
 void ww_text_render_health(FILE *f, const ww_drive_t *d, const ww_health_t *h,
-			   const ww_read_report_t *r)
+			   const ww_read_report_t *r, const ww_verdict_t *v)
 {
 	if (!f || !d || !h)
 		return;
+	if (v)
+		ww_text_render_verdict(f, v, "");
 	render_drive(f, d, h);
 	render_identity(f, h);
+	if (d->protocol == WW_PROTO_NONE && *d->block)
+		return; /* no health interface: nothing was sent, nothing to say
+			   beyond the verdict and "health read with none: ..." */
+	if (r && (r->runtime_suspended || r->standby)) {
+		/* nothing was read: no section would say anything true */
+		fprintf(f, "Health\n  not read: the drive was left alone (%s)\n",
+			r->runtime_suspended ? "runtime-suspended" : "standby");
+		render_report(f, r);
+		return;
+	}
 	render_health(f, h);
 	if (h->protocol == WW_PROTO_NVME)
 		render_nvme(f, h);

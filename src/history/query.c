@@ -1,30 +1,92 @@
-/* History queries (contract in history.h), bounded in points and time:
+/* Reading history for the API and tests: queries, counts, baselines. Each
+ * first writes what is pending, so it sees every sample appended before.
  *
- * - Rows come from the coarsest tier that is no coarser than a bucket (a
- *   range of a year in 500 points reads daily rows where they exist), and a
- *   finer tier only where that one has no rows; every part is a range of the
- *   primary key (drive, tier, t).
- * - More rows than max_points are bucketed by SQLite (GROUP BY bucket), so at
- *   most max_points rows ever leave the database.
- * - Every query runs under a time budget (sqlite3_progress_handler): past
- *   WW_HISTORY_QUERY_BUDGET_MS it stops with -ETIME, which the API answers
- *   503 with the reason. Before: 600k samples of one drive took 1.0-1.5 s a
- *   query, holding the lock every poll's write needed.
- * - Queries run on their own read-only connection (WAL: readers and the
- *   writer do not wait for each other).
- */
+ * The API's queries are bounded: at most max_points rows leave SQLite (more
+ * are bucketed by it, GROUP BY), each query is a range of the primary key
+ * (drive number, t) read on a read-only connection of its own (the writer
+ * never waits for it), and it stops with -ETIME past the time budget
+ * (sqlite3_progress_handler). Before, 600 000 samples of one drive were read
+ * into memory and bucketed here: 1.0-1.5 s a query under the writer's lock.
+ * Old ranges read few rows anyway: thinning leaves one per hour, then one
+ * per day. */
 #include <errno.h>
-#include <limits.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
-#include "wearwatch/history.h"
-#include "history/query.h"
+#include "history/priv.h"
 
-/* probe_samples column of each WW_HM_PROBE_* metric */
-static const char *const probe_cols[] = { "p50_seconds", "p99_seconds", "max_seconds" };
+/* the drive's number after writing what is pending: > 0, 0 unknown, -EIO */
+static int64_t drive_for_read(ww_history_t *h, const char *id)
+{
+	struct hdrive *d = ww_hist_drive_locked(h, id, false);
+
+	ww_hist_flush_locked(h);
+	if (d && d->n)
+		return d->n;
+	return ww_hist_drive_n_locked(h, id);
+}
+
+int ww_history_baseline(ww_history_t *h, const char *id, int64_t segment, time_t from,
+			ww_sample_t *out)
+{
+	sqlite3_stmt *st;
+	int64_t n;
+	int rc = SQLITE_DONE;
+
+	pthread_mutex_lock(&h->lock);
+	n = drive_for_read(h, id);
+	st = n > 0 ? ww_hist_stmt(h, HS_BASELINE) : NULL;
+	if (st) {
+		sqlite3_bind_int64(st, 1, n);
+		sqlite3_bind_int64(st, 2, segment);
+		sqlite3_bind_int64(st, 3, from);
+		rc = sqlite3_step(st);
+		if (rc == SQLITE_ROW)
+			ww_hist_row_to_sample(st, 0, out);
+		ww_hist_done(st, 0);
+	} else if (n) {
+		rc = SQLITE_ERROR;
+	}
+	pthread_mutex_unlock(&h->lock);
+	return rc == SQLITE_ROW ? 1 : rc == SQLITE_DONE ? 0 : -EIO;
+}
+
+static int count_rows(ww_history_t *h, enum hstmt which, const char *id, long counts[3])
+{
+	sqlite3_stmt *st;
+	int64_t n;
+	int rc = SQLITE_DONE;
+
+	counts[0] = counts[1] = counts[2] = 0;
+	pthread_mutex_lock(&h->lock);
+	n = drive_for_read(h, id);
+	st = n > 0 ? ww_hist_stmt(h, which) : NULL;
+	if (st) {
+		sqlite3_bind_int64(st, 1, n);
+		while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+			int tier = sqlite3_column_int(st, 0);
+
+			if (tier >= 0 && tier < 3)
+				counts[tier] = sqlite3_column_int64(st, 1);
+		}
+		ww_hist_done(st, 0);
+	} else if (n) {
+		rc = SQLITE_ERROR;
+	}
+	pthread_mutex_unlock(&h->lock);
+	return rc == SQLITE_DONE ? 0 : -EIO;
+}
+
+int ww_history_count(ww_history_t *h, const char *id, long counts[3])
+{
+	return count_rows(h, HS_COUNT, id, counts);
+}
+
+int ww_history_count_probe(ww_history_t *h, const char *id, long counts[3])
+{
+	return count_rows(h, HS_PCOUNT, id, counts);
+}
 
 static bool is_probe(int m)
 {
@@ -44,169 +106,86 @@ static int over_budget(void *arg)
 	return mono_ms() >= *(const long long *)arg;
 }
 
-/* 1 when the drive has rows in either table, 0 when none, or a SQLite code
- * (negated) */
-static int drive_known(sqlite3 *db, const char *id)
+/* statement `which` (ww_history_sql) prepared on the reader connection:
+ * 0 or -SQLite code */
+static int prepare(sqlite3 *db, int which, sqlite3_stmt **st)
+{
+	int rc = sqlite3_prepare_v2(db, ww_history_sql(which), -1, st, NULL);
+
+	return rc == SQLITE_OK ? 0 : -rc;
+}
+
+/* the drive's number in the file: > 0, 0 when it has no rows at all (in
+ * either table), or -SQLite code */
+static int64_t reader_drive(sqlite3 *db, const char *id)
 {
 	sqlite3_stmt *st = NULL;
+	int64_t n = 0;
 	int rc;
 
-	rc = sqlite3_prepare_v2(db, "SELECT 1 FROM samples WHERE drive=?1 UNION ALL"
-				" SELECT 1 FROM probe_samples WHERE drive=?1 LIMIT 1", -1, &st, NULL);
-	if (rc != SQLITE_OK)
-		return -rc;
+	if ((rc = prepare(db, HS_DRIVE_FIND, &st)) < 0)
+		return rc;
 	sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
 	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW)
+		n = sqlite3_column_int64(st, 0);
 	sqlite3_finalize(st);
-	return rc == SQLITE_ROW ? 1 : rc == SQLITE_DONE ? 0 : -rc;
+	if (rc != SQLITE_ROW)
+		return rc == SQLITE_DONE ? 0 : -rc;
+	if ((rc = prepare(db, HS_KNOWN, &st)) < 0)
+		return rc;
+	sqlite3_bind_int64(st, 1, n);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW && !sqlite3_column_int(st, 0))
+		n = 0;
+	sqlite3_finalize(st);
+	return rc == SQLITE_ROW ? n : -rc;
 }
 
-/* the time each tier's rows span for the drive (lo > hi: none) */
-static int spans(sqlite3 *db, const char *table, const char *id, long long lo[3], long long hi[3])
+/* rows of (t, value, segment[, mean, largest]) into pts, at most cap; the
+ * count or -SQLite code */
+static long run_points(sqlite3_stmt *st, ww_hmetric_t m, bool bucketed, ww_hpoint_t *pts,
+		       size_t cap)
 {
-	char sql[160];
-	sqlite3_stmt *st = NULL;
-	int rc = SQLITE_OK;
-
-	snprintf(sql, sizeof(sql), "SELECT min(t), max(t) FROM %s WHERE drive=?1 AND tier=?2",
-		 table);
-	for (int k = 0; k < 3 && rc == SQLITE_OK; k++) {
-		lo[k] = LLONG_MAX;
-		hi[k] = LLONG_MIN;
-		if ((rc = sqlite3_prepare_v2(db, sql, -1, &st, NULL)) != SQLITE_OK)
-			break;
-		sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
-		sqlite3_bind_int(st, 2, k);
-		rc = sqlite3_step(st);
-		if (rc == SQLITE_ROW && sqlite3_column_type(st, 0) != SQLITE_NULL) {
-			lo[k] = sqlite3_column_int64(st, 0);
-			hi[k] = sqlite3_column_int64(st, 1);
-		}
-		rc = rc == SQLITE_ROW ? SQLITE_OK : rc;
-		sqlite3_finalize(st);
-	}
-	return rc;
-}
-
-/* [a, b] less [lo, hi] into at most two intervals of out; their number */
-static int subtract(long long a, long long b, long long lo, long long hi, long long out[][2])
-{
-	int n = 0;
-
-	if (lo > hi || hi < a || lo > b) {
-		out[0][0] = a;
-		out[0][1] = b;
-		return 1;
-	}
-	if (lo > a) {
-		out[n][0] = a;
-		out[n++][1] = lo - 1;
-	}
-	if (hi < b) {
-		out[n][0] = hi + 1;
-		out[n++][1] = b;
-	}
-	return n;
-}
-
-/* The rows to read, as SQL: tiers in the order the query prefers them (the
- * coarsest no coarser than a bucket, then finer, then coarser), each only
- * in the parts of [from, to] where no preferred tier has rows. Each part is
- * one range of the primary key (drive, tier, t). Columns t, v, seg. */
-static void rows_sql(char *sql, size_t len, const char *table, const char *col, bool probe,
-		     long long from, long long to, long long width, const long long lo[3],
-		     const long long hi[3])
-{
-	long long part[16][2], next[16][2];
-	int order[3], n = 0, pref = 0, nparts = 1;
-	size_t o = 0;
-
-	while (pref < 2 && ww_history_tier_s[pref + 1] <= width)
-		pref++;
-	for (int k = pref; k >= 0; k--)
-		order[n++] = k;
-	for (int k = pref + 1; k < 3; k++)
-		order[n++] = k;
-	part[0][0] = from;
-	part[0][1] = to;
-	for (int i = 0; i < 3; i++) {
-		int k = order[i], nn = 0;
-
-		for (int p = 0; p < nparts; p++)
-			o += (size_t)snprintf(sql + o, len - o, "%sSELECT t, %s AS v, %s AS seg FROM %s"
-					      " WHERE drive=?1 AND tier=%d AND t>=%lld AND t<=%lld",
-					      o ? " UNION ALL " : "", col, probe ? "0" : "segment",
-					      table, k, part[p][0], part[p][1]);
-		/* what is left for the next tier: less this tier's span */
-		for (int p = 0; p < nparts; p++)
-			nn += subtract(part[p][0], part[p][1], lo[k], hi[k], next + nn);
-		memcpy(part, next, sizeof(part));
-		nparts = nn;
-	}
-	if (!o)
-		snprintf(sql, len, "SELECT 0 AS t, 0 AS v, 0 AS seg WHERE 0");
-}
-
-/* run a prepared query of (t, v, seg[, avg, max, count]) rows into pts,
- * at most cap of them; the count or -SQLite code */
-static long run(sqlite3_stmt *st, ww_hmetric_t m, bool bucketed, ww_hpoint_t *pts, size_t cap)
-{
-	size_t n = 0;
+	int vcol = !bucketed || ww_hmetrics[m].counter ? 1 : ww_hmetrics[m].bucket_max ? 4 : 3;
+	size_t k = 0;
 	int rc;
 
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW && n < cap) {
-		int vcol = !bucketed || ww_hmetrics[m].counter ? 1 :
-			   ww_hmetrics[m].bucket_max ? 4 : 3;
-
-		pts[n].t = (time_t)sqlite3_column_int64(st, 0);
-		pts[n].has_value = sqlite3_column_type(st, vcol) != SQLITE_NULL;
-		pts[n].value = !pts[n].has_value ? 0 : is_probe(m) || vcol == 3 ?
+	while (k < cap && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+		pts[k].t = (time_t)sqlite3_column_int64(st, 0);
+		pts[k].has_value = sqlite3_column_type(st, vcol) != SQLITE_NULL;
+		pts[k].value = !pts[k].has_value ? 0 : is_probe(m) || vcol == 3 ?
 			       sqlite3_column_double(st, vcol) :
 			       (double)sqlite3_column_int64(st, vcol);
-		pts[n].segment = sqlite3_column_int64(st, 2);
-		n++;
+		pts[k].segment = sqlite3_column_int64(st, 2);
+		k++;
 	}
-	return rc == SQLITE_ROW || rc == SQLITE_DONE ? (long)n : -rc;
+	if (k == cap)
+		return (long)k;
+	return rc == SQLITE_DONE ? (long)k : -rc;
 }
 
 /* every row when they are at most max_points, else one per bucket */
-static long query_rows(sqlite3 *db, const char *id, ww_hmetric_t m, time_t from, time_t to,
-		       unsigned max_points, ww_hpoint_t *pts)
+static long query_points(sqlite3 *db, int64_t n, ww_hmetric_t m, time_t from, time_t to,
+			 unsigned max_points, ww_hpoint_t *pts)
 {
-	const char *table = is_probe(m) ? "probe_samples" : "samples";
-	const char *col = is_probe(m) ? probe_cols[m - WW_HM_PROBE_P50] : ww_hmetrics[m].name;
-	long long lo[3], hi[3], span = (long long)to - from + 1;
-	char rows[2048], sql[2400];
-	sqlite3_stmt *st = NULL;
-	long n;
-	int rc;
-
-	if ((rc = spans(db, table, id, lo, hi)) != SQLITE_OK)
-		return -rc;
-	rows_sql(rows, sizeof(rows), table, col, is_probe(m), from, to, span / max_points, lo, hi);
 	for (int pass = 0; pass < 2; pass++) {
-		/* pass 0: the rows themselves, one more than fit; pass 1:
-		 * buckets of (t - from) * max_points / span, the same as
-		 * dividing by span / max_points. With max(t) the only min/max
-		 * aggregate, SQLite takes v and seg from the row it picks (each
-		 * bucket's last: a counter's value); a bucket_max gauge adds
-		 * max(v) and then uses only that (its seg is 0) */
-		if (pass == 0)
-			snprintf(sql, sizeof(sql), "SELECT t, v, seg FROM (%s) ORDER BY t LIMIT %u",
-				 rows, max_points + 1);
-		else
-			snprintf(sql, sizeof(sql), "SELECT max(t), v, seg, avg(v), %s FROM (%s)"
-				 " GROUP BY (t - ?2) * %u / %lld ORDER BY 1",
-				 ww_hmetrics[m].bucket_max ? "max(v)" : "NULL", rows, max_points, span);
-		if ((rc = sqlite3_prepare_v2(db, sql, -1, &st, NULL)) != SQLITE_OK)
-			return -rc;
-		sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
+		sqlite3_stmt *st = NULL;
+		long k;
+		int rc = prepare(db, (pass ? HS_BUCKET0 : HS_QUERY0) + (int)m, &st);
+
+		if (rc < 0)
+			return rc;
+		sqlite3_bind_int64(st, 1, n);
 		sqlite3_bind_int64(st, 2, from);
 		sqlite3_bind_int64(st, 3, to);
-		n = run(st, m, pass == 1, pts, max_points + (pass == 0));
+		/* pass 0: one row more than fit says there are too many */
+		sqlite3_bind_int64(st, 4, (sqlite3_int64)max_points + (pass == 0));
+		sqlite3_bind_int64(st, 5, (sqlite3_int64)to - from + 1);
+		k = run_points(st, m, pass == 1, pts, (size_t)max_points + (pass == 0));
 		sqlite3_finalize(st);
-		if (n < 0 || (unsigned long)n <= max_points)
-			return n;
+		if (k < 0 || (unsigned long)k <= max_points)
+			return k;
 	}
 	return -SQLITE_INTERNAL;
 }
@@ -214,11 +193,11 @@ static long query_rows(sqlite3 *db, const char *id, ww_hmetric_t m, time_t from,
 long ww_history_query(ww_history_t *h, const char *id, ww_hmetric_t m, time_t from,
 		      time_t to, unsigned max_points, ww_hpoint_t **out)
 {
-	long long deadline = mono_ms() + ww_history_query_budget_ms(h);
+	long long deadline;
 	ww_hpoint_t *pts;
+	int64_t dn;
 	sqlite3 *db;
 	long n;
-	int known;
 
 	*out = NULL;
 	if (m < 0 || m >= WW_HM_MAX || to < from || !max_points ||
@@ -227,21 +206,28 @@ long ww_history_query(ww_history_t *h, const char *id, ww_hmetric_t m, time_t fr
 	pts = calloc((size_t)max_points + 1, sizeof(*pts));
 	if (!pts)
 		return -ENOMEM;
-	db = ww_history_reader_lock(h);
+	/* what is pending first, under the writer's lock: a short commit */
+	pthread_mutex_lock(&h->lock);
+	ww_hist_flush_locked(h);
+	pthread_mutex_unlock(&h->lock);
+	deadline = mono_ms() + ww_hist_query_budget_ms(h);
+	db = ww_hist_reader_lock(h);
 	if (!db) {
-		ww_history_reader_unlock(h, SQLITE_OK);
+		ww_hist_reader_unlock(h, SQLITE_OK);
 		free(pts);
 		return -EAGAIN;
 	}
 	sqlite3_progress_handler(db, 1000, over_budget, &deadline);
-	known = drive_known(db, id);
-	n = known < 0 ? known : !known ? 0 : query_rows(db, id, m, from, to, max_points, pts);
+	dn = reader_drive(db, id);
+	n = dn <= 0 ? (long)dn : query_points(db, dn, m, from, to, max_points, pts);
 	sqlite3_progress_handler(db, 0, NULL, NULL);
-	ww_history_reader_unlock(h, n < 0 ? (int)-n : SQLITE_OK);
-	if (n < 0 || !known) {
+	ww_hist_reader_unlock(h, n < 0 ? (int)-n : SQLITE_OK);
+	if (n <= 0 && dn <= 0) {
 		free(pts);
-		if (!known)
-			return -ENOENT;
+		return dn == 0 ? -ENOENT : dn == -SQLITE_INTERRUPT ? -ETIME : -EIO;
+	}
+	if (n < 0) {
+		free(pts);
 		return n == -SQLITE_INTERRUPT ? -ETIME : -EIO;
 	}
 	*out = pts;

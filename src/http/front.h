@@ -4,7 +4,8 @@
  *
  * Threads: libmicrohttpd's pool of WW_HTTP_IO_THREADS polls every connection
  * and runs the handler, which never blocks: a bcrypt check, a request to the
- * collector and a history query are jobs on pools of their own (jobs.h)
+ * collector, a history query and the fleet page's queries to Prometheus
+ * are jobs on pools of their own (jobs.h)
  * while the connection is suspended; the dashboard's files are answered at
  * once. So a slow collector or an expensive login holds only the requests
  * that need it, and at most the threads of its pool. */
@@ -47,7 +48,7 @@ struct ww_webfront {
 	void *ctx;
 	/* while started: deadlines and login limits, and the job pools */
 	ww_guard_t *guard;
-	ww_jobq_t *authq, *fastq, *slowq;
+	ww_jobq_t *authq, *fastq, *slowq, *fleetq;
 };
 
 /* One request, from its request line (the URI callback) to its end
@@ -61,6 +62,7 @@ struct ww_req {
 	bool headers_seen;     /* the first call (headers) is past */
 	bool busy;             /* a pool was full or stopping */
 	bool auth_ok;
+	bool fleet;            /* the fetch is the fleet page's (Prometheus) */
 	int rc;                /* fetch result */
 	ww_route_reply_t r;
 	char *user, *pass;     /* the login under check (pass zeroed when done) */

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "http/front.h"
 #include "http/assets.h"
@@ -21,18 +22,20 @@ static ww_gconn_t *gconn_of(struct MHD_Connection *c)
 	return ci ? ci->socket_context : NULL;
 }
 
-static MHD_RESULT reply(struct ww_req *q, struct MHD_Connection *c, unsigned status,
-			const char *type, char *body, size_t len)
+/* queue response r (NULL: out of memory) with our headers, and drop it */
+static MHD_RESULT queue(struct ww_req *q, struct MHD_Connection *c, unsigned status,
+			const char *type, struct MHD_Response *r, const char *encoding)
 {
-	struct MHD_Response *r = MHD_create_response_from_buffer(len, body, MHD_RESPMEM_MUST_FREE);
 	MHD_RESULT ret;
 
-	if (!r) {
-		free(body);
+	if (!r)
 		return MHD_NO;
-	}
 	MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, type);
 	MHD_add_response_header(r, MHD_HTTP_HEADER_CACHE_CONTROL, "no-store");
+	if (encoding) {
+		MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_ENCODING, encoding);
+		MHD_add_response_header(r, MHD_HTTP_HEADER_VARY, "Accept-Encoding");
+	}
 	if (status == MHD_HTTP_METHOD_NOT_ALLOWED)
 		MHD_add_response_header(r, MHD_HTTP_HEADER_ALLOW, "GET, HEAD");
 	/* seconds: until the next login token; a busy pool or collector */
@@ -51,6 +54,55 @@ static MHD_RESULT reply(struct ww_req *q, struct MHD_Connection *c, unsigned sta
 	if (q)
 		ww_guard_conn_phase(q->w->guard, gconn_of(c), WW_GC_SEND);
 	return ret;
+}
+
+static MHD_RESULT reply_enc(struct ww_req *q, struct MHD_Connection *c, unsigned status,
+			    const char *type, char *body, size_t len, const char *encoding)
+{
+	struct MHD_Response *r = MHD_create_response_from_buffer(len, body, MHD_RESPMEM_MUST_FREE);
+
+	if (!r)
+		free(body);
+	return queue(q, c, status, type, r, encoding);
+}
+
+static MHD_RESULT reply(struct ww_req *q, struct MHD_Connection *c, unsigned status,
+			const char *type, char *body, size_t len)
+{
+	return reply_enc(q, c, status, type, body, len, NULL);
+}
+
+/* bodies this large are sent gzipped to a client that accepts it */
+#define GZIP_MIN_BYTES 1024
+
+/* A route's answer (its body is the request's until here), gzipped when
+ * the client accepts it (the compressed form of an unchanged body is kept:
+ * gzip.c); the render cache's buffer is given back when MHD has sent it. */
+static MHD_RESULT reply_route(struct ww_req *q, struct MHD_Connection *c)
+{
+	ww_route_reply_t r = q->r;
+	struct MHD_Response *resp;
+	char *gz;
+	size_t gzlen;
+
+	memset(&q->r, 0, sizeof(q->r)); /* the response owns the body now */
+	if (r.status == MHD_HTTP_OK && r.len >= GZIP_MIN_BYTES &&
+	    ww_http_accepts_gzip(MHD_lookup_connection_value(c, MHD_HEADER_KIND,
+							     MHD_HTTP_HEADER_ACCEPT_ENCODING)) &&
+	    ww_http_gzip(q->path, r.body, r.len, &gz, &gzlen) == 0) {
+		if (r.release)
+			r.release(r.release_arg);
+		else
+			free(r.body);
+		return reply_enc(q, c, r.status, r.type, gz, gzlen, "gzip");
+	}
+	if (!r.release)
+		return reply(q, c, r.status, r.type, r.body, r.len);
+	resp = MHD_create_response_from_buffer_with_free_callback_cls(r.len, r.body, r.release,
+								       r.release_arg);
+	if (!resp)
+		r.release(r.release_arg);
+	return queue(q, c, r.status, r.type, resp, NULL);
 }
 
 static MHD_RESULT text(struct ww_req *q, struct MHD_Connection *c, unsigned status,
@@ -160,6 +212,19 @@ static int auth_begin(struct ww_req *q, struct MHD_Connection *c)
 
 /* ------------------------------------------------------------- fetch --- */
 
+/* GET /api/v1/fleet: Prometheus asked on the fleet pool (ww_fleet_fetch) */
+static void fleet_job(ww_job_t *j, bool cancelled)
+{
+	struct ww_req *q = (struct ww_req *)j;
+
+	if (cancelled)
+		q->rc = -ESHUTDOWN;
+	else
+		q->rc = ww_fleet_fetch(&q->w->conf.fleet, &q->r.body, &q->r.len, &q->r.status);
+	snprintf(q->r.type, sizeof(q->r.type), "application/json");
+	resume(q);
+}
+
 static void fetch_job(ww_job_t *j, bool cancelled)
 {
 	struct ww_req *q = (struct ww_req *)j;
@@ -209,11 +274,34 @@ static MHD_RESULT add_arg(void *cls, enum MHD_ValueKind kind, const char *k, con
 	return MHD_YES;
 }
 
+/* GET /api/v1/host: who answers (the page header and title name the host) */
+static MHD_RESULT host(struct ww_req *q, struct MHD_Connection *c)
+{
+	char name[256] = "", *b = NULL;
+	int n;
+
+	if (gethostname(name, sizeof(name) - 1))
+		snprintf(name, sizeof(name), "unknown");
+	/* host names are letters, digits, '-' and '.': nothing to escape */
+	for (char *p = name; *p; p++)
+		if (*p == '"' || *p == '\\' || (unsigned char)*p < 0x20)
+			*p = '?';
+	n = asprintf(&b, "{\"host\":\"%s\",\"fleet\":%s}", name,
+		     q->w->conf.fleet.prometheus[0] ? "true" : "false");
+	if (n < 0)
+		return MHD_NO;
+	return reply(q, c, MHD_HTTP_OK, "application/json", b, (size_t)n);
+}
+
 static MHD_RESULT fetch_begin(struct ww_req *q, struct MHD_Connection *c, const char *url)
 {
 	bool history = ends_with(url, "/history");
+	ww_jobq_t *pool = history ? q->w->slowq : q->w->fastq;
 	int rc;
 
+	if (!strcmp(url, "/api/v1/host"))
+		return host(q, c);
+	q->fleet = !strcmp(url, "/api/v1/fleet");
 	if (strlen(url) > WW_ROUTE_MAX_PATH)
 		return text(q, c, MHD_HTTP_NOT_FOUND, "not found\n");
 	snprintf(q->path, sizeof(q->path), "%s", url);
@@ -227,13 +315,15 @@ static MHD_RESULT fetch_begin(struct ww_req *q, struct MHD_Connection *c, const 
 			return text(q, c, MHD_HTTP_BAD_REQUEST,
 				    "bad query (metric, from, to, max_points only)\n");
 	}
-	if (!ww_route_path_valid(q->path))
+	if (!q->fleet && !ww_route_path_valid(q->path))
 		return text(q, c, MHD_HTTP_NOT_FOUND, "not found\n");
 	q->state = WW_REQ_FETCH;
-	q->job.run = fetch_job;
+	q->job.run = q->fleet ? fleet_job : fetch_job;
+	if (q->fleet)
+		pool = q->w->fleetq;
 	q->deadline_ms = ww_http_now_ms() + (history ? WW_HTTP_HISTORY_MS : WW_HTTP_FETCH_MS);
 	MHD_suspend_connection(c);
-	rc = ww_jobq_submit(history ? q->w->slowq : q->w->fastq, &q->job);
+	rc = ww_jobq_submit(pool, &q->job);
 	if (rc) {
 		q->busy = true;
 		resume(q);
@@ -243,12 +333,14 @@ static MHD_RESULT fetch_begin(struct ww_req *q, struct MHD_Connection *c, const 
 
 static MHD_RESULT fetched(struct ww_req *q, struct MHD_Connection *c)
 {
-	char *body;
-
 	q->state = WW_REQ_READY;
 	if (q->busy)
-		return text(q, c, MHD_HTTP_SERVICE_UNAVAILABLE, "busy: too many requests waiting "
+		return text(q, c, MHD_HTTP_SERVICE_UNAVAILABLE, q->fleet ?
+			    "busy: too many fleet queries\n" : "busy: too many requests waiting "
 			    "for the collector\n");
+	if (q->fleet)
+		return q->rc < 0 ? text(q, c, MHD_HTTP_SERVICE_UNAVAILABLE, "out of memory\n") :
+				   reply_route(q, c);
 	if (q->rc < 0) {
 		ww_log_failure("collector", time(NULL), "collector at %s: %s",
 			       q->w->conf.socket_path, strerror(-q->rc));
@@ -257,9 +349,7 @@ static MHD_RESULT fetched(struct ww_req *q, struct MHD_Connection *c)
 						  "collector unavailable\n");
 	}
 	ww_log_failure_ok("collector", time(NULL), "collector answers again");
-	body = q->r.body;
-	q->r.body = NULL; /* the response owns it */
-	return reply(q, c, q->r.status, q->r.type, body, q->r.len);
+	return reply_route(q, c);
 }
 
 /* ----------------------------------------------------------- handler --- */
@@ -335,7 +425,10 @@ void ww_http_req_free(struct ww_req *q)
 		free(q->pass);
 	}
 	free(q->user);
-	free(q->r.body);
+	if (q->r.release)
+		q->r.release(q->r.release_arg);
+	else
+		free(q->r.body);
 	explicit_bzero(q->key, sizeof(q->key));
 	free(q);
 }

@@ -1,6 +1,7 @@
 /* Routes rendered for the web side (see route.h); the same endpoints and
  * bodies as http.c's handler, which `wearwatch serve` keeps using. */
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -112,11 +113,132 @@ static void set(ww_route_reply_t *r, unsigned status, const char *type, char *bo
 	r->len = len;
 }
 
-int ww_route_render(ww_store_t *store, const char *path, time_t now, ww_route_reply_t *r)
+/* The bodies every scraper asks for, rendered once and copied to each
+ * request until what they show changes: the snapshot (its generation), an
+ * endurance result, the history's write-error counter, and for the JSON
+ * (values_age_seconds) the second. One lock: concurrent scrapes of a
+ * changed snapshot render it once. */
+struct rbody {
+	unsigned long refs;    /* the cache's and each reply's (cache_lock) */
+	char *data;
+	size_t len;
+};
+
+static struct cached {
+	const char *path;
+	bool uses_now;
+	uint64_t gen, egen, herr;
+	time_t now;
+	struct rbody *body;    /* NULL until rendered */
+} cache[] = {
+	{ .path = "/metrics", .uses_now = false },
+	{ .path = DRIVES, .uses_now = true },
+};
+static pthread_mutex_t cache_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static struct cached *cached_route(const char *path)
 {
+	if (!strcmp(path, DRIVES "/"))
+		path = DRIVES;
+	for (size_t i = 0; i < sizeof(cache) / sizeof(cache[0]); i++)
+		if (!strcmp(path, cache[i].path))
+			return &cache[i];
+	return NULL;
+}
+
+static char *render_uncached(const struct cached *c, const ww_snapshot_t *snap, time_t now,
+			     size_t *len)
+{
+	char *b;
+
+	if (c == &cache[0])
+		return ww_metrics_render(snap, now, len);
+	b = ww_json_render_drives(snap, now);
+	*len = b ? strlen(b) : 0;
+	return b;
+}
+
+/* caller holds cache_lock */
+static void unref(struct rbody *b)
+{
+	if (b && !--b->refs) {
+		free(b->data);
+		free(b);
+	}
+}
+
+static void release_body(void *arg)
+{
+	pthread_mutex_lock(&cache_lock);
+	unref(arg);
+	pthread_mutex_unlock(&cache_lock);
+}
+
+/* c's body for snap at now (rendered when stale), with a reference for the
+ * caller, or NULL */
+static struct rbody *from_cache(struct cached *c, const ww_snapshot_t *snap, time_t now)
+{
+	ww_endurance_svc_t *svc = ww_endurance_global();
+	uint64_t egen = ww_endurance_generation(svc);
+	uint64_t herr = svc && ww_endurance_history(svc) ?
+			ww_history_write_errors(ww_endurance_history(svc)) : 0;
+	struct rbody *b = NULL;
+
+	pthread_mutex_lock(&cache_lock);
+	if (!c->body || c->gen != snap->generation || c->egen != egen || c->herr != herr ||
+	    (c->uses_now && c->now != now)) {
+		struct rbody *nb = calloc(1, sizeof(*nb));
+
+		if (nb && (nb->data = render_uncached(c, snap, now, &nb->len))) {
+			nb->refs = 1;
+			unref(c->body);
+			c->body = nb;
+			c->gen = snap->generation;
+			c->egen = egen;
+			c->herr = herr;
+			c->now = now;
+		} else {
+			free(nb);
+		}
+	}
+	if (c->body && c->gen == snap->generation) {
+		b = c->body;
+		b->refs++;
+	}
+	pthread_mutex_unlock(&cache_lock);
+	return b;
+}
+
+/* the reply for a cached route: the cache's buffer, or a copy of it */
+static void cached_reply(struct cached *c, const ww_snapshot_t *snap, time_t now, bool shared,
+			 ww_route_reply_t *r)
+{
+	struct rbody *b = from_cache(c, snap, now);
+	char *copy = NULL;
+
+	set(r, 200, c == &cache[0] ? WW_METRICS_CONTENT_TYPE : "application/json", NULL, 0);
+	if (b && shared) {
+		r->body = b->data;
+		r->len = b->len;
+		r->release = release_body;
+		r->release_arg = b;
+		return;
+	}
+	if (b && (copy = malloc(b->len + 1))) {
+		memcpy(copy, b->data, b->len + 1);
+		r->body = copy;
+		r->len = b->len;
+	}
+	if (b)
+		release_body(b);
+}
+
+static int render(ww_store_t *store, const char *path, time_t now, bool shared,
+		  ww_route_reply_t *r)
+{
+	struct cached *c;
 	ww_snapshot_t *snap;
 	char *b = NULL;
-	size_t len = 0;
 
 	memset(r, 0, sizeof(*r));
 	if (!ww_route_path_valid(path)) {
@@ -130,16 +252,13 @@ int ww_route_render(ww_store_t *store, const char *path, time_t now, ww_route_re
 		return b ? 0 : -ENOMEM;
 	}
 	snap = ww_store_acquire(store);
-	if (!strcmp(path, "/metrics")) {
-		b = ww_metrics_render(snap, now, &len);
-		set(r, 200, WW_METRICS_CONTENT_TYPE, b, len);
-	} else if (!strcmp(path, DRIVES) || !strcmp(path, DRIVES "/")) {
-		b = ww_json_render_drives(snap, now);
-		set(r, 200, "application/json", b, b ? strlen(b) : 0);
+	if ((c = cached_route(path))) {
+		cached_reply(c, snap, now, shared, r);
 	} else if (strchr(path, '?') || (strlen(path) > sizeof(HISTORY) - 1 &&
 		   !strcmp(path + strlen(path) - (sizeof(HISTORY) - 1), HISTORY))) {
 		/* GET /api/v1/drives/{drive}/history?metric=&from=&to=&max_points=
-		 * (issue 3, docs/api.md): the same renderer serve uses */
+		 * (docs/api.md): the same renderer serve uses, so the split web
+		 * process answers history exactly as serve does */
 		const char *q = strchr(path, '?'), *idp = path + sizeof(DRIVES);
 		size_t pn = q ? (size_t)(q - path) : strlen(path);
 		char id[256], m[40], f[40], t[40], mp[40];
@@ -177,4 +296,15 @@ int ww_route_render(ww_store_t *store, const char *path, time_t now, ww_route_re
 	}
 	ww_snapshot_release(snap);
 	return r->body ? 0 : -ENOMEM;
+}
+
+int ww_route_render(ww_store_t *store, const char *path, time_t now, ww_route_reply_t *r)
+{
+	return render(store, path, now, false, r);
+}
+
+int ww_route_render_shared(ww_store_t *store, const char *path, time_t now,
+			   ww_route_reply_t *r)
+{
+	return render(store, path, now, true, r);
 }

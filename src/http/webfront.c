@@ -24,7 +24,7 @@ int ww_webfront_fetch_store(void *ctx, const ww_conf_t *conf, const char *path,
 {
 	(void)conf;
 	(void)timeout_ms;
-	return ww_route_render(ctx, path, time(NULL), r);
+	return ww_route_render_shared(ctx, path, time(NULL), r);
 }
 
 /* The request line is in: the request's state starts here. A URI longer
@@ -109,7 +109,8 @@ static void stop_parts(ww_webfront_t *w)
 	ww_jobq_stop(w->authq);
 	ww_jobq_stop(w->fastq);
 	ww_jobq_stop(w->slowq);
-	w->authq = w->fastq = w->slowq = NULL;
+	ww_jobq_stop(w->fleetq);
+	w->authq = w->fastq = w->slowq = w->fleetq = NULL;
 }
 
 static int start_parts(ww_webfront_t *w)
@@ -122,7 +123,10 @@ static int start_parts(ww_webfront_t *w)
 	w->authq = ww_jobq_start(2, 32, true, "auth");
 	w->fastq = ww_jobq_start(4, 64, false, "fetch");
 	w->slowq = ww_jobq_start(2, 8, true, "history");
-	if (w->guard && w->authq && w->fastq && w->slowq)
+	/* the fleet page's queries wait on Prometheus (each within [fleet]
+	 * timeout): a pool of their own, so a slow Prometheus holds only them */
+	w->fleetq = ww_jobq_start(2, 8, false, "fleet");
+	if (w->guard && w->authq && w->fastq && w->slowq && w->fleetq)
 		return 0;
 	stop_parts(w);
 	ww_guard_stop(w->guard);

@@ -1,4 +1,4 @@
-/* Endurance arithmetic and the health verdict (contract in model.h). Pure:
+/* Endurance arithmetic (contract in model.h; the verdict is verdict.c). Pure:
  * `now` is a parameter, nothing here reads a clock or a device. */
 #include <math.h>
 #include <stdio.h>
@@ -9,17 +9,6 @@
 
 const unsigned ww_window_days[WW_WIN_MAX] = { 1, 7, 30 };
 const char *const ww_window_name[WW_WIN_MAX] = { "1d", "7d", "30d" };
-
-const char *ww_reason_name(ww_reason_t r)
-{
-	static const char *const n[WW_R_MAX] = {
-		"rated_endurance_80", "rated_endurance_95", "wearout_before_warranty_end",
-		"critical_warning", "spare_below_threshold", "power_loss_protection_failed",
-		"temperature_over_limit", "media_errors_increased_24h", "smart_failed",
-		"drive_missing",
-	};
-	return r < WW_R_MAX ? n[r] : "unknown";
-}
 
 const char *ww_capacity_basis_name(ww_capacity_basis_t b)
 {
@@ -180,68 +169,6 @@ static void pick_rating(const ww_model_in_t *in, ww_endurance_t *o)
 	}
 }
 
-static void verdict(const ww_model_in_t *in, ww_endurance_t *o)
-{
-	const ww_health_t *h = in->h;
-	static const ww_health_status_t level[WW_R_MAX] = {
-		[WW_R_RATED_ENDURANCE_80] = WW_HS_WARNING,
-		[WW_R_RATED_ENDURANCE_95] = WW_HS_CRITICAL,
-		[WW_R_WEAROUT_BEFORE_WARRANTY] = WW_HS_WARNING,
-		[WW_R_CRITICAL_WARNING] = WW_HS_CRITICAL,
-		[WW_R_SPARE_LOW] = WW_HS_CRITICAL,
-		[WW_R_PLP_FAILED] = WW_HS_CRITICAL,
-		[WW_R_TEMPERATURE] = WW_HS_WARNING,
-		[WW_R_MEDIA_ERRORS_24H] = WW_HS_WARNING,
-		[WW_R_SMART_FAILED] = WW_HS_CRITICAL,
-		[WW_R_MISSING] = WW_HS_CRITICAL,
-	};
-	bool temp_crit = false;
-
-	if (o->has_rated_used) {
-		o->reason[WW_R_RATED_ENDURANCE_80] = o->rated_used_ratio >= 0.80;
-		o->reason[WW_R_RATED_ENDURANCE_95] = o->rated_used_ratio >= 0.95;
-	}
-	if (o->has_warranty_end &&
-	    ((o->has_wearout_write_rate && o->wearout_write_rate < o->warranty_end) ||
-	     (o->has_wearout_pct && o->wearout_pct < o->warranty_end)))
-		o->reason[WW_R_WEAROUT_BEFORE_WARRANTY] = true;
-	o->reason[WW_R_MISSING] = !in->present;
-	if (h) {
-		if (WW_HAS(h->critical_warning) && h->critical_warning.value)
-			o->reason[WW_R_CRITICAL_WARNING] = true;
-		if (WW_HAS(h->available_spare_percent) && WW_HAS(h->available_spare_threshold_percent) &&
-		    h->available_spare_percent.value < h->available_spare_threshold_percent.value)
-			o->reason[WW_R_SPARE_LOW] = true;
-		/* NVMe critical warning bit 4: volatile memory backup failed (the
-		 * power-loss capacitor); OCP C0h capacitor health 0 % likewise */
-		if ((WW_HAS(h->critical_warning) && (h->critical_warning.value & 0x10)) ||
-		    (WW_HAS(h->capacitor_health_percent) && h->capacitor_health_percent.value == 0))
-			o->reason[WW_R_PLP_FAILED] = true;
-		if (WW_HAS(h->temperature_celsius)) {
-			int64_t t = h->temperature_celsius.value;
-
-			if (WW_HAS(h->temperature_critical_celsius) && t >= h->temperature_critical_celsius.value)
-				temp_crit = true;
-			if (temp_crit || (WW_HAS(h->temperature_warning_celsius) &&
-					  t >= h->temperature_warning_celsius.value))
-				o->reason[WW_R_TEMPERATURE] = true;
-		}
-		if (h->smart_status == WW_SMART_FAILED)
-			o->reason[WW_R_SMART_FAILED] = true;
-	}
-	if (in->latest && in->base_24h && in->latest->has_media_errors && in->base_24h->has_media_errors &&
-	    in->latest->segment == in->base_24h->segment &&
-	    in->latest->media_errors > in->base_24h->media_errors)
-		o->reason[WW_R_MEDIA_ERRORS_24H] = true;
-
-	o->status = WW_HS_OK;
-	for (int r = 0; r < WW_R_MAX; r++)
-		if (o->reason[r] && level[r] > o->status)
-			o->status = level[r];
-	if (temp_crit)
-		o->status = WW_HS_CRITICAL;
-}
-
 void ww_model_compute(const ww_model_in_t *in, time_t now, ww_endurance_t *o)
 {
 	const ww_health_t *h = in->h;
@@ -318,5 +245,4 @@ void ww_model_compute(const ww_model_in_t *in, time_t now, ww_endurance_t *o)
 		o->has_utilization = true;
 		o->utilization_ratio = h->workload_utilization_centipercent.value / 10000.0;
 	}
-	verdict(in, o);
 }

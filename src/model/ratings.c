@@ -278,7 +278,8 @@ int ww_date_parse(const char *s, time_t *out)
 }
 
 /* "21.9PB" / "5475TB" / "5475000000000000B" -> bytes: a plain decimal and
- * a unit, at least 1 GB, below 2^64 */
+ * a unit, at least one byte, below 2^64 (tiny ratings are for tests that
+ * replay a drive with little written) */
 static int parse_bytes(const char *s, uint64_t *out)
 {
 	static const struct { const char *suf; double mul; } u[] = {
@@ -298,7 +299,7 @@ static int parse_bytes(const char *s, uint64_t *out)
 		if (!strcmp(s + n, u[i].suf)) {
 			double b = v * u[i].mul;
 
-			if (b < 1e9 || b >= 1.8e19)
+			if (b < 1 || b >= 1.8e19)
 				return -EINVAL;
 			*out = (uint64_t)llround(b);
 			return 0;

@@ -1,4 +1,6 @@
-/* Names and 128-bit helpers for the health record (see record.h). */
+/* Names, 128-bit helpers and the ATA attribute flags column for the health
+ * record (see record.h). */
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -33,6 +35,23 @@ uint64_t ww_u128_to_u64(ww_u128 v, bool *saturated)
 long double ww_u128_to_ld(ww_u128 v)
 {
 	return (long double)v.hi * 18446744073709551616.0L + (long double)v.lo;
+}
+
+const char *ww_bytes_human(uint64_t b, char *buf, size_t len)
+{
+	static const char *const u[] = { "B", "kB", "MB", "GB", "TB", "PB", "EB" };
+	long double v = (long double)b;
+	int i = 0;
+
+	while (v >= 1000 && i < 6) {
+		v /= 1000;
+		i++;
+	}
+	if (i)
+		snprintf(buf, len, "%.2Lf %s", v, u[i]);
+	else
+		snprintf(buf, len, "%llu B", (unsigned long long)b);
+	return buf;
 }
 
 char *ww_u128_to_dec(ww_u128 v, char *buf, size_t len)
@@ -84,3 +103,72 @@ const char *ww_cmd_result_name(ww_cmd_result_t r)
 	};
 	return (unsigned)r < WW_CMD_RESULT_MAX ? names[r] : "unknown";
 }
+
+const char *ww_ata_attr_flags_str(uint16_t flags, char out[8])
+{
+	static const char letters[] = "POSRCK";
+
+	for (int b = 0; b < 6; b++)
+		out[b] = (flags >> b) & 1 ? letters[b] : '-';
+	out[6] = flags & 0xffc0 ? '+' : '\0';
+	out[7] = '\0';
+	return out;
+}
+
+/* ww_nvme_smart_t fields a source may leave out, in the order of their
+ * `absent` bits */
+static const size_t ww_nvme_optional[] = {
+	offsetof(ww_nvme_smart_t, critical_warning),
+	offsetof(ww_nvme_smart_t, composite_temperature_kelvin),
+	offsetof(ww_nvme_smart_t, available_spare_percent),
+	offsetof(ww_nvme_smart_t, available_spare_threshold_percent),
+	offsetof(ww_nvme_smart_t, percentage_used),
+	offsetof(ww_nvme_smart_t, endurance_group_critical_warning),
+	offsetof(ww_nvme_smart_t, data_units_read),
+	offsetof(ww_nvme_smart_t, data_units_written),
+	offsetof(ww_nvme_smart_t, host_read_commands),
+	offsetof(ww_nvme_smart_t, host_write_commands),
+	offsetof(ww_nvme_smart_t, controller_busy_time_minutes),
+	offsetof(ww_nvme_smart_t, power_cycles),
+	offsetof(ww_nvme_smart_t, power_on_hours),
+	offsetof(ww_nvme_smart_t, unsafe_shutdowns),
+	offsetof(ww_nvme_smart_t, media_errors),
+	offsetof(ww_nvme_smart_t, error_log_entries),
+	offsetof(ww_nvme_smart_t, warning_temperature_time_minutes),
+	offsetof(ww_nvme_smart_t, critical_temperature_time_minutes),
+	offsetof(ww_nvme_smart_t, temperature_sensor_kelvin),
+	offsetof(ww_nvme_smart_t, thermal_mgmt_temp1_transitions),
+	offsetof(ww_nvme_smart_t, thermal_mgmt_temp1_time_seconds),
+};
+
+static int ww_nvme_optional_bit(size_t offset)
+{
+	for (size_t i = 0; i < sizeof(ww_nvme_optional) / sizeof(ww_nvme_optional[0]); i++)
+		if (ww_nvme_optional[i] == offset)
+			return (int)i;
+	if (offset == offsetof(ww_nvme_smart_t, thermal_mgmt_temp2_transitions))
+		return ww_nvme_optional_bit(offsetof(ww_nvme_smart_t, thermal_mgmt_temp1_transitions));
+	if (offset == offsetof(ww_nvme_smart_t, thermal_mgmt_temp2_time_seconds))
+		return ww_nvme_optional_bit(offsetof(ww_nvme_smart_t, thermal_mgmt_temp1_time_seconds));
+	return -1;
+}
+
+bool ww_nvme_smart_present(const ww_nvme_smart_t *s, size_t offset)
+{
+	int b = ww_nvme_optional_bit(offset);
+
+	return s && (b < 0 || !(s->absent & (1u << b)));
+}
+
+void ww_nvme_smart_set_absent(ww_nvme_smart_t *s, size_t offset)
+{
+	int b = ww_nvme_optional_bit(offset);
+
+	if (s && b >= 0)
+		s->absent |= 1u << b;
+}
+
+const char *const ww_errlog_names[WW_ERRLOG_MAX] = { "summary", "extended", "nvme" };
+const char *const ww_selftest_names[WW_SELFTEST_MAX] = { "standard", "extended", "nvme", "scsi" };
+const char *const ww_scsi_power_condition_names[6] = { "active", "idle_a", "idle_b",
+							"idle_c", "standby_z", "standby_y" };

@@ -38,15 +38,12 @@ struct ww_poller {
 	unsigned live, hung;
 	bool stop;
 	double next_discover;
-	ww_drive_t *scratch;   /* discovery output, timer thread only */
 };
 
-static double mono_now(void)
+/* the schedule's clock (cfg.clock, ww_clock_monotonic by default) */
+static double sched_now(const ww_poller_t *p)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+	return p->cfg.clock(p->cfg.clock_ctx);
 }
 
 static struct pdrive *find(ww_poller_t *p, const char *id)
@@ -113,15 +110,15 @@ static void *worker(void *arg)
 		pd = find(p, j->d.id);
 		if (pd) {
 			pd->running = true;
-			pd->started = mono_now();
+			pd->started = sched_now(p);
 		}
 		pthread_mutex_unlock(&p->lock);
 
 		memset(h, 0, sizeof(*h));
 		memset(r, 0, sizeof(*r));
-		t0 = mono_now();
+		t0 = ww_clock_monotonic(NULL);
 		rc = collect(p->cfg.sysroot, &j->d, h, r);
-		dt = mono_now() - t0;
+		dt = ww_clock_monotonic(NULL) - t0;
 		ww_store_update(p->store, j->d.id, rc, rc == 0 ? h : NULL,
 				rc == 0 ? r : NULL, dt, time(NULL));
 		if (p->cfg.after_collect)
@@ -133,7 +130,7 @@ static void *worker(void *arg)
 		if (pd) {
 			pd->in_flight = false;
 			pd->running = false;
-			pd->next_due = mono_now() + interval_of(p, &pd->d);
+			pd->next_due = sched_now(p) + interval_of(p, &pd->d);
 			if (pd->hung) {
 				pd->hung = false;
 				p->hung--;
@@ -170,11 +167,13 @@ static int spawn_worker(ww_poller_t *p)
 	return 0;
 }
 
+static void schedule(ww_poller_t *p, const ww_drive_t *list, size_t n, double mono);
+
 static void rediscover(ww_poller_t *p, double mono)
 {
-	ww_discover_fn discover = p->cfg.discover ? p->cfg.discover : ww_discover;
-	int n = discover(p->cfg.sysroot, p->cfg.include, p->scratch, WW_POLLER_MAX_DRIVES);
-	size_t k = 0;
+	ww_discover_fn discover = p->cfg.discover ? p->cfg.discover : ww_discover_all;
+	ww_drive_t *list = NULL;
+	int n = discover(p->cfg.sysroot, p->cfg.include, &list);
 
 	if (n < 0) {
 		ww_log_drive_failure("discovery", time(NULL), "drive discovery failed: %s",
@@ -182,18 +181,22 @@ static void rediscover(ww_poller_t *p, double mono)
 		return;
 	}
 	ww_log_drive_ok("discovery", time(NULL));
-	if (n == WW_POLLER_MAX_DRIVES)
-		ww_log_drive_failure("discovery-limit", time(NULL),
-				     "%d drives or more: only the first %d are watched",
-				     WW_POLLER_MAX_DRIVES, WW_POLLER_MAX_DRIVES);
-	if (ww_store_sync(p->store, p->scratch, (size_t)n, time(NULL)) < 0)
-		return;
+	if (ww_store_sync(p->store, list, (size_t)n, time(NULL)) == 0)
+		schedule(p, list, (size_t)n, mono);
+	free(list);
+}
+
+/* the discovered drives into the schedule: new ones due now, gone ones
+ * forgotten unless a read of them is still out */
+static void schedule(ww_poller_t *p, const ww_drive_t *list, size_t n, double mono)
+{
+	size_t k = 0;
 
 	pthread_mutex_lock(&p->lock);
 	for (size_t i = 0; i < p->n; i++)
 		p->drives[i].listed = false;
-	for (int i = 0; i < n; i++) {
-		struct pdrive *pd = find(p, p->scratch[i].id);
+	for (size_t i = 0; i < n; i++) {
+		struct pdrive *pd = find(p, list[i].id);
 
 		if (!pd) {
 			struct pdrive *nd = realloc(p->drives, (p->n + 1) * sizeof(*nd));
@@ -204,11 +207,11 @@ static void rediscover(ww_poller_t *p, double mono)
 			pd = &p->drives[p->n++];
 			memset(pd, 0, sizeof(*pd));
 			pd->next_due = mono; /* a new drive is read right away */
-			ww_log(WW_LOG_INFO, "%s: found at %s (%s, %s)", p->scratch[i].id,
-			       p->scratch[i].dev_path, ww_transport_name(p->scratch[i].transport),
-			       ww_protocol_name(p->scratch[i].protocol));
+			ww_log(WW_LOG_INFO, "%s: found at %s (%s, %s)", list[i].id,
+			       list[i].dev_path, ww_transport_name(list[i].transport),
+			       ww_protocol_name(list[i].protocol));
 		}
-		pd->d = p->scratch[i];
+		pd->d = list[i];
 		pd->listed = true;
 	}
 	/* forget unlisted drives unless a read of them is still out */
@@ -227,7 +230,7 @@ static void rediscover(ww_poller_t *p, double mono)
 
 void ww_poller_tick(ww_poller_t *p)
 {
-	double mono = mono_now();
+	double mono = sched_now(p);
 	struct { char id[160]; } *newly_hung = NULL;
 	size_t n_hung = 0;
 
@@ -283,6 +286,37 @@ void ww_poller_tick(ww_poller_t *p)
 	free(newly_hung);
 }
 
+unsigned ww_poller_busy(ww_poller_t *p)
+{
+	unsigned n = 0;
+
+	pthread_mutex_lock(&p->lock);
+	for (size_t i = 0; i < p->n; i++)
+		n += p->drives[i].in_flight;
+	pthread_mutex_unlock(&p->lock);
+	return n;
+}
+
+double ww_poller_next_tick(ww_poller_t *p)
+{
+	double now = sched_now(p), next = p->next_discover;
+
+	pthread_mutex_lock(&p->lock);
+	for (size_t i = 0; i < p->n; i++) {
+		const struct pdrive *pd = &p->drives[i];
+
+		if (pd->in_flight) {
+			if (pd->running && !pd->hung && pd->started + p->cfg.hung_after_s < next)
+				next = pd->started + p->cfg.hung_after_s;
+			continue;
+		}
+		if (pd->listed && pd->d.protocol != WW_PROTO_NONE && pd->next_due < next)
+			next = pd->next_due;
+	}
+	pthread_mutex_unlock(&p->lock);
+	return next > now ? next - now : 0;
+}
+
 ww_poller_t *ww_poller_start(const ww_poller_cfg_t *cfg, ww_store_t *store)
 {
 	ww_poller_t *p = calloc(1, sizeof(*p));
@@ -298,12 +332,9 @@ ww_poller_t *ww_poller_start(const ww_poller_cfg_t *cfg, ww_store_t *store)
 		p->cfg.rediscover_s = p->cfg.interval_s ? p->cfg.interval_s : 60;
 	if (!p->cfg.hung_after_s)
 		p->cfg.hung_after_s = 30;
+	if (!p->cfg.clock)
+		p->cfg.clock = ww_clock_monotonic;
 	p->store = store;
-	p->scratch = calloc(WW_POLLER_MAX_DRIVES, sizeof(*p->scratch));
-	if (!p->scratch) {
-		free(p);
-		return NULL;
-	}
 	pthread_mutex_init(&p->lock, NULL);
 	pthread_cond_init(&p->work, NULL);
 	pthread_cond_init(&p->exited, NULL);
@@ -347,7 +378,6 @@ bool ww_poller_stop(ww_poller_t *p, unsigned timeout_s)
 	pthread_cond_destroy(&p->work);
 	pthread_cond_destroy(&p->exited);
 	free(p->drives);
-	free(p->scratch);
 	free(p);
 	return true;
 }

@@ -101,8 +101,9 @@ static void start(ww_probe_sched_t *s, struct entry *e, const ww_drive_state_t *
 {
 	ww_probe_burst_t *b = &e->burst;
 	const char *why;
-	uint64_t bytes, lbs = st->drive.logical_block_bytes ? st->drive.logical_block_bytes : 512;
-	uint32_t bs = p->block_bytes;
+	ww_probe_burst_t plan;
+	uint64_t bytes;
+	uint32_t lbs = st->drive.logical_block_bytes;
 	int fd, r;
 
 	if (st->standby)
@@ -123,9 +124,8 @@ static void start(ww_probe_sched_t *s, struct entry *e, const ww_drive_state_t *
 	 * drive starts right after (see run()). */
 	if (s->qd_active || s->qd_active + p->queue_depth > RING_ENTRIES)
 		return;                          /* next scan */
-	bs = (uint32_t)((bs + lbs - 1) / lbs * lbs);
 	bytes = ww_probe_sysfs_bytes(s->cfg.sysroot, st->drive.block);
-	if (bytes <= p->range_start_bytes + bs)
+	if (ww_probe_plan_burst(p, bytes, lbs, now ^ (uintptr_t)e, &plan))
 		return skip(s, e, "empty range", now + p->interval_s * 1000000000ull);
 	fd = open(st->drive.dev_path, O_RDONLY | O_DIRECT | O_CLOEXEC | O_NONBLOCK);
 	if (fd < 0) {
@@ -134,19 +134,8 @@ static void start(ww_probe_sched_t *s, struct entry *e, const ww_drive_state_t *
 		return skip(s, e, errno == EINVAL ? "no O_DIRECT" : "open failed",
 			    now + 10ull * p->interval_s * 1000000000ull);
 	}
-	memset(b, 0, sizeof(*b));
+	*b = plan;
 	b->fd = fd;
-	b->bs = bs;
-	b->qd = p->queue_depth ? p->queue_depth : 1;
-	b->count = p->count ? p->count : 1;
-	b->max_iops = p->max_iops;
-	b->timeout_ns = (p->timeout_s ? p->timeout_s : 30) * 1000000000ull;
-	b->range_start = (p->range_start_bytes + bs - 1) / bs * bs;
-	b->range_len = bytes - b->range_start;
-	if (p->range_len_bytes && p->range_len_bytes < b->range_len)
-		b->range_len = p->range_len_bytes;
-	b->range_len -= b->range_len % bs;
-	b->seed = now ^ (uintptr_t)e;
 	b->on_read = on_read;
 	b->may_issue = may_issue;
 	b->ctx = e;
@@ -160,7 +149,7 @@ static void start(ww_probe_sched_t *s, struct entry *e, const ww_drive_state_t *
 	}
 	e->active = true;
 	s->qd_active += b->qd;
-	e->sum.block_bytes = bs;
+	e->sum.block_bytes = b->bs;
 	e->sum.queue_depth = b->qd;
 	e->next_due = now + p->interval_s * 1000000000ull;
 }
@@ -235,13 +224,21 @@ static void scan(ww_probe_sched_t *s, uint64_t now)
 	ww_snapshot_release(snap);
 }
 
+/* the schedule's clock (cfg.clock) in nanoseconds */
+static uint64_t sched_now_ns(const ww_probe_sched_t *s)
+{
+	double t = s->cfg.clock(s->cfg.clock_ctx);
+
+	return t > 0 ? (uint64_t)(t * 1e9) : 0;
+}
+
 static void *run(void *arg)
 {
 	ww_probe_sched_t *s = arg;
 	uint64_t next_scan = 0;
 
 	while (!atomic_load(&s->stop)) {
-		uint64_t now = ww_probe_now_ns();
+		uint64_t now = sched_now_ns(s);
 		int r;
 
 		if (now >= next_scan) {
@@ -278,6 +275,8 @@ ww_probe_sched_t *ww_probe_sched_start(const ww_probe_sched_cfg_t *cfg, ww_store
 	s->cfg = *cfg;
 	if (!s->cfg.sysroot)
 		s->cfg.sysroot = "";
+	if (!s->cfg.clock)
+		s->cfg.clock = ww_clock_monotonic;
 	s->store = store;
 	s->eng = ww_probe_engine_new(RING_ENTRIES, err);
 	if (!s->eng) {

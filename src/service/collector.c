@@ -21,11 +21,11 @@ struct collector {
 	ww_ipc_server_t *ipc;
 };
 
-static void collector_tick(void *ctx)
+static double collector_tick(void *ctx)
 {
 	struct collector *c = ctx;
 
-	ww_runtime_tick(c->rt);
+	return ww_runtime_tick(c->rt);
 }
 
 /* a new socket path is bound before the old one is let go: a failure keeps
@@ -98,8 +98,11 @@ int ww_collector_main(int argc, char **argv)
 	}
 	if (rc > 0)
 		ww_log(WW_LOG_INFO, "%s", err);
+	ww_service_setup_memory();
 	sigs = ww_service_block_signals();
-	ww_probe_policy_default(&opts.probe);
+	/* the collector has no network: wearwatch-notify.service runs [notify]
+	 * exec on what it queues (docs/security.md) */
+	opts.notify_spool = true;
 	c->rt = ww_runtime_start(&c->conf, &opts, err, sizeof(err));
 	if (!c->rt)
 		return ww_log(WW_LOG_ERR, "%s", err), free(c), 1;

@@ -1,4 +1,6 @@
-/* Snapshot diff -> journal events and the notification program (events.h). */
+/* The notification program: started with an event in its environment,
+ * reaped, timed out (service.h). What the events are: events_diff.c; their
+ * variables and the spool: event.c. */
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -24,37 +26,34 @@ static struct {
 	bool killed;        /* SIGKILLed for running over the timeout */
 } children[MAX_CHILDREN];
 
-pid_t ww_events_exec(const char *prog, const ww_event_env_t *ev)
+pid_t ww_events_exec(const char *prog, const ww_event_t *ev)
 {
-	const char *names[] = { "WEARWATCH_EVENT", "WEARWATCH_DRIVE", "WEARWATCH_DEVICE",
-				"WEARWATCH_MODEL", "WEARWATCH_SERIAL", "WEARWATCH_OLD_STATE",
-				"WEARWATCH_NEW_STATE", "WEARWATCH_REASONS", "WEARWATCH_MESSAGE",
-				"WEARWATCH_MESSAGE_ID" };
-	const char *vals[] = { ev->event, ev->drive, ev->device, ev->model, ev->serial,
-			       ev->old_state, ev->new_state, ev->reasons, ev->message,
-			       ev->message_id };
-	char *envp[64], *argv[] = { (char *)prog, NULL };
+	char *envp[64 + WW_EVENT_MAX_VARS + 1], *argv[] = { (char *)prog, NULL };
 	size_t n = 0;
 	posix_spawn_file_actions_t fa;
+	posix_spawnattr_t attr;
 	pid_t pid;
 	int rc;
 
 	/* keep PATH, LANG and the like; drop any inherited WEARWATCH_* */
-	for (char **e = environ; *e && n < 40; e++)
+	for (char **e = environ; *e && n < 64; e++)
 		if (strncmp(*e, "WEARWATCH_", 10) && strncmp(*e, "NOTIFY_SOCKET=", 14) &&
 		    strncmp(*e, "WATCHDOG_", 9) && strncmp(*e, "LISTEN_", 7))
 			envp[n++] = *e;
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-		if (asprintf(&envp[n], "%s=%s", names[i], vals[i] ? vals[i] : "") > 0)
-			n++;
+	for (size_t i = 0; i < ev->n; i++)
+		envp[n++] = ev->vars[i];
 	envp[n] = NULL;
 	posix_spawn_file_actions_init(&fa);
 	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-	rc = posix_spawn(&pid, prog, &fa, NULL, argv, envp);
+	/* its own process group (pgid = its pid): the timeout kills the group,
+	 * so what the program started (a shell's `sleep`, curl, sendmail) ends
+	 * with it instead of running on, re-parented to init */
+	posix_spawnattr_init(&attr);
+	posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP);
+	posix_spawnattr_setpgroup(&attr, 0);
+	rc = posix_spawn(&pid, prog, &fa, &attr, argv, envp);
+	posix_spawnattr_destroy(&attr);
 	posix_spawn_file_actions_destroy(&fa);
-	for (char **e = envp; *e; e++)
-		if (!strncmp(*e, "WEARWATCH_", 10))
-			free(*e);
 	if (rc)
 		return -rc;
 	for (int i = 0; i < MAX_CHILDREN; i++)
@@ -101,6 +100,9 @@ static int reap_slot(int i, unsigned timeout_s, bool *ok, char *desc, size_t len
 	ms = (long long)(now.tv_sec - children[i].t0.tv_sec) * 1000 +
 	     (now.tv_nsec - children[i].t0.tv_nsec) / 1000000;
 	if (timeout_s && !children[i].killed && ms >= (long long)timeout_s * 1000) {
+		/* the whole group (ww_events_exec made one per program); the
+		 * child itself too, should it have left the group */
+		kill(-children[i].pid, SIGKILL);
 		kill(children[i].pid, SIGKILL);
 		children[i].killed = true;
 	}
@@ -120,6 +122,14 @@ void ww_events_reap(unsigned timeout_s)
 	}
 }
 
+bool ww_events_running(void)
+{
+	for (int i = 0; i < MAX_CHILDREN; i++)
+		if (children[i].pid)
+			return true;
+	return false;
+}
+
 int ww_events_wait(pid_t pid, unsigned timeout_s, char *desc, size_t len)
 {
 	const struct timespec tick = { 0, 20 * 1000 * 1000 };
@@ -136,66 +146,3 @@ int ww_events_wait(pid_t pid, unsigned timeout_s, char *desc, size_t len)
 	return -ECHILD;
 }
 
-static const ww_drive_state_t *find(const ww_snapshot_t *s, const char *id)
-{
-	return s ? ww_snapshot_find(s, id) : NULL;
-}
-
-int ww_events_diff(const ww_snapshot_t *prev, const ww_snapshot_t *cur, const char *notify_exec)
-{
-	int n = 0;
-
-	if (!prev || !cur)
-		return 0;
-	for (size_t i = 0; i < cur->n; i++) {
-		const ww_drive_state_t *c = &cur->drives[i], *p = find(prev, c->drive.id);
-		const char *id = c->drive.id, *dev = c->drive.dev_path;
-		char rc_[256], rp[256], msg[512];
-		ww_health_state_t sc, sp;
-
-		if (!p)
-			continue;
-		if (p->present && !c->present) {
-			ww_log_event(WW_EV_DRIVE_MISSING, WW_LOG_WARNING, id, dev,
-				     "no longer listed by discovery");
-			n++;
-		}
-		if (!p->standby && c->standby) {
-			ww_log_event(WW_EV_STANDBY, WW_LOG_INFO, id, dev,
-				     "in standby or suspended; left alone");
-			n++;
-		}
-		sc = ww_health_state_of(c->has_health ? &c->health : NULL, rc_, sizeof(rc_));
-		sp = ww_health_state_of(p->has_health ? &p->health : NULL, rp, sizeof(rp));
-		if (sc == WW_STATE_FAILED && sp != WW_STATE_FAILED) {
-			ww_log_event(WW_EV_CRITICAL_WARNING, WW_LOG_ERR, id, dev, "%s", rc_);
-			n++;
-		}
-		if (sc != sp && sc != WW_STATE_UNKNOWN &&
-		    !(sp == WW_STATE_UNKNOWN && sc == WW_STATE_OK)) {
-			snprintf(msg, sizeof(msg), "health %s -> %s%s%s", ww_health_state_name(sp),
-				 ww_health_state_name(sc), rc_[0] ? ": " : "", rc_);
-			ww_log_event(WW_EV_HEALTH_CHANGE,
-				     sc == WW_STATE_OK ? WW_LOG_NOTICE : WW_LOG_WARNING, id, dev,
-				     "%s", msg);
-			n++;
-			if (notify_exec && *notify_exec) {
-				ww_event_env_t ev = {
-					.event = "health_change", .drive = id, .device = dev,
-					.model = c->health.model[0] ? c->health.model : c->drive.sysfs_model,
-					.serial = c->health.serial[0] ? c->health.serial : c->drive.sysfs_serial,
-					.old_state = ww_health_state_name(sp),
-					.new_state = ww_health_state_name(sc), .reasons = rc_,
-					.message = msg,
-					.message_id = ww_log_message_id(WW_EV_HEALTH_CHANGE),
-				};
-				pid_t pid = ww_events_exec(notify_exec, &ev);
-
-				if (pid < 0)
-					ww_log(WW_LOG_ERR, "cannot run %s: %s", notify_exec,
-					       strerror((int)-pid));
-			}
-		}
-	}
-	return n;
-}

@@ -22,8 +22,9 @@ static void on_history_write(void *ctx, int err, const char *what, const char *i
 	if (!err)
 		ww_log_failure_ok(KEY, now, "history writes work again");
 	else
-		ww_log_failure(KEY, now, "history write failed (%s of %s): %s: %s; samples are "
-			       "not kept until it works again (wearwatch_history_write_errors_total)",
+		ww_log_failure(KEY, now, "history write failed (%s of %s): %s: %s; samples wait "
+			       "in memory (the newest 65536) until it works again "
+			       "(wearwatch_history_write_errors_total)",
 			       what, id ? id : "-", db_path, msg);
 }
 

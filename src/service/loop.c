@@ -1,12 +1,20 @@
 /* The one main loop of the long-running commands and what they share (see
  * service.h). */
+#include <malloc.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "wearwatch/basic.h"
 #include "wearwatch/service.h"
+
+#define WAKE_SIGNAL SIGUSR1
+/* a wake is folded into a tick at most this long after the previous one */
+#define WAKE_COALESCE_S 1.0
+/* the longest sleep without a watchdog (a tick that wants no call) */
+#define MAX_SLEEP_S 3600.0
 
 sigset_t ww_service_block_signals(void)
 {
@@ -16,34 +24,81 @@ sigset_t ww_service_block_signals(void)
 	sigaddset(&s, SIGTERM);
 	sigaddset(&s, SIGINT);
 	sigaddset(&s, SIGHUP);
+	sigaddset(&s, WAKE_SIGNAL);
 	pthread_sigmask(SIG_BLOCK, &s, NULL);
 	signal(SIGPIPE, SIG_IGN);
 	return s;
 }
 
-/* 1 s, or half the systemd watchdog interval if shorter */
-static struct timespec tick_interval(void)
+void ww_service_setup_memory(void)
 {
-	uint64_t wd = ww_notify_watchdog_usec();
-	struct timespec t = { 1, 0 };
+	/* one malloc arena for every thread: with one per worker, each kept
+	 * the snapshot copies it had freed (10 MiB at 64 drives) */
+	mallopt(M_ARENA_MAX, 1);
+	/* a fixed threshold: blocks of 128 KiB and more (a snapshot of a few
+	 * dozen drives, a rendered /metrics) are mapped and given back when
+	 * freed; glibc otherwise raises it to the largest block freed and
+	 * keeps those in the heap */
+	mallopt(M_MMAP_THRESHOLD, 128 * 1024);
+}
 
-	if (wd && wd / 2 < 1000000) {
-		t.tv_sec = 0;
-		t.tv_nsec = (long)(wd / 2 * 1000);
-	}
+/* set while ww_service_run waits: the wake signal is blocked then */
+static bool loop_running;
+
+void ww_service_wake(void)
+{
+	/* blocked in every thread: stays pending for the main loop's
+	 * sigtimedwait; several before it runs are one. Without the loop (a
+	 * test, a one-shot command) nobody waits, and the signal would kill. */
+	if (__atomic_load_n(&loop_running, __ATOMIC_ACQUIRE))
+		kill(getpid(), WAKE_SIGNAL);
+}
+
+static struct timespec span(double s)
+{
+	struct timespec t;
+
+	if (s < 0)
+		s = 0;
+	t.tv_sec = (time_t)s;
+	t.tv_nsec = (long)((s - (double)t.tv_sec) * 1e9);
 	return t;
+}
+
+/* Sleep until `deadline` (monotonic seconds) or a signal other than a wake;
+ * a wake moves the deadline to one second after the last tick. Returns the
+ * signal, or 0 when the deadline came. */
+static int sleep_until(const sigset_t *sigs, double deadline, double last_tick)
+{
+	for (;;) {
+		struct timespec t = span(deadline - ww_clock_monotonic(NULL));
+		int sig = sigtimedwait(sigs, NULL, &t);
+
+		if (sig < 0)
+			return 0;
+		if (sig != WAKE_SIGNAL)
+			return sig;
+		if (last_tick + WAKE_COALESCE_S < deadline)
+			deadline = last_tick + WAKE_COALESCE_S;
+	}
 }
 
 int ww_service_run(sigset_t sigs, const ww_service_ops_t *ops)
 {
-	struct timespec tick = tick_interval();
-	int sig, rc = 0;
+	uint64_t wd = ww_notify_watchdog_usec();
+	int sig = 0, rc = 0;
 
+	__atomic_store_n(&loop_running, sigismember(&sigs, WAKE_SIGNAL) == 1, __ATOMIC_RELEASE);
 	for (;;) {
-		if (ops->tick)
-			ops->tick(ops->ctx);
+		double now, wait = ops->tick ? ops->tick(ops->ctx) : MAX_SLEEP_S;
+
 		ww_notify_watchdog();
-		sig = sigtimedwait(&sigs, NULL, &tick);
+		if (wait > MAX_SLEEP_S)
+			wait = MAX_SLEEP_S;
+		if (wd && wait > wd / 2e6)
+			wait = wd / 2e6;
+		now = ww_clock_monotonic(NULL);
+		sig = sleep_until(&sigs, now + wait, now);
 		if (sig == SIGTERM || sig == SIGINT)
 			break;
 		if (sig != SIGHUP || !ops->reload)
@@ -55,6 +110,7 @@ int ww_service_run(sigset_t sigs, const ww_service_ops_t *ops)
 		}
 		ww_notify_reloading(0);
 	}
+	__atomic_store_n(&loop_running, false, __ATOMIC_RELEASE);
 	ww_notify_stopping();
 	ww_log(WW_LOG_INFO, "%s: stopping", rc ? "error" : strsignal(sig));
 	return rc;
@@ -76,6 +132,10 @@ bool ww_service_wants_help(int argc, char **argv, const char *cmd)
 			       "  --poll-interval D      --poll-interval-rotational D  --rediscover D\n"
 			       "  --hung-after D         --missing-retention D         --workers N\n"
 			       "  --include NAME         --notify-exec PROG            --state-dir DIR\n"
+			       "  --probe-interval S     --probe-count N  --probe-bs SIZE  --probe-qd N\n"
+			       "  --probe-max-iops N     --probe-busy-inflight N  --probe-window N\n"
+			       "  --probe-rotational auto|always|never  --no-probe   (over [probe])\n"
+			       "Ratings files, history tiers: [endurance], [history] in wearwatch.conf(5).\n"
 			       "Durations: 60, 60s, 10m, 2h, 1d. SIGHUP reloads the configuration.\n",
 			       common_opts);
 		else

@@ -1,6 +1,8 @@
 /* Collecting half of the service (see runtime.h): what `collector` and
  * `serve` used to set up separately, in one place. */
 #include <errno.h>
+#include <malloc.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +22,7 @@ struct gen {
 	ww_conf_t conf;
 	const char *include[WW_CONF_MAX_INCLUDE + WW_CONF_MAX_DRIVES + 1];
 	ww_probe_policy_t policy[WW_CONF_MAX_DRIVES];
+	ww_health_cfg_t health[WW_CONF_MAX_DRIVES]; /* [health] + the [drive] section */
 	struct gen *older;
 };
 
@@ -30,16 +33,10 @@ struct ww_runtime {
 	ww_poller_t *poller;
 	ww_probe_sched_t *probe;
 	ww_endurance_svc_t *endurance;
+	ww_events_t *events;
 	ww_snapshot_t *prev;
+	bool woken;            /* a wake is pending for the next tick (atomic) */
 };
-
-static int rating_spec(const ww_conf_drive_t *d, char *buf, size_t len)
-{
-	int n = snprintf(buf, len, "%s=%s%s%s", d->name, d->rating, d->warranty_start[0] ? "@" : "",
-			 d->warranty_start);
-
-	return n < 0 || (size_t)n >= len ? -EINVAL : 0;
-}
 
 int ww_runtime_check_conf(const ww_conf_t *c, char *err, size_t errlen)
 {
@@ -57,7 +54,7 @@ int ww_runtime_check_conf(const ww_conf_t *c, char *err, size_t errlen)
 		}
 		if (d->rating[0]) {
 			ww_ratings_t t = { 0 };
-			int rc = rating_spec(d, spec, sizeof(spec));
+			int rc = ww_conf_drive_rating_spec(d, spec, sizeof(spec));
 
 			if (!rc)
 				rc = ww_rating_override_parse(&t, spec, e, sizeof(e));
@@ -77,7 +74,7 @@ int ww_runtime_check_conf(const ww_conf_t *c, char *err, size_t errlen)
 	return 0;
 }
 
-static struct gen *new_gen(const ww_conf_t *c, const ww_probe_policy_t *base)
+static struct gen *new_gen(const ww_conf_t *c)
 {
 	struct gen *g = calloc(1, sizeof(*g));
 	size_t n = 0;
@@ -95,9 +92,11 @@ static struct gen *new_gen(const ww_conf_t *c, const ww_probe_policy_t *base)
 		 * include (dm-*, md*, loop* are skipped by default) */
 		if (d->monitor == 1 && ww_conf_is_block_name(d->name))
 			g->include[n++] = strncmp(d->name, "/dev/", 5) ? d->name : d->name + 5;
-		g->policy[i] = *base;
+		g->policy[i] = g->conf.probe;
 		if (d->probe[0])
 			ww_probe_policy_parse(&g->policy[i], d->probe, e, sizeof(e));
+		g->health[i] = g->conf.health;
+		ww_conf_health_overlay(&g->health[i], &d->health);
 	}
 	g->include[n] = NULL;
 	return g;
@@ -129,26 +128,37 @@ static void apply_smartctl(const ww_runtime_opts_t *o, const ww_conf_t *c)
  * the main thread (ww_poller_tick), like every write of rt->gen. */
 static ww_runtime_t *filter_rt;
 
-static int discover_filtered(const char *sysroot, const char *const *include, ww_drive_t *out,
-			     size_t max)
+static int discover_filtered(const char *sysroot, const char *const *include, ww_drive_t **out)
 {
 	int n = filter_rt && filter_rt->opts.replay ?
-		ww_replay_discover(sysroot, include, out, max) :
-		ww_discover_with_members(sysroot, include, out, max), k = 0;
+		ww_replay_discover(sysroot, include, out) :
+		ww_discover_with_members(sysroot, include, out), k = 0;
+	ww_drive_t *d;
 
 	if (n <= 0 || !filter_rt)
 		return n;
+	d = *out;
 	for (int i = 0; i < n; i++) {
-		const ww_conf_drive_t *d = ww_conf_drive_find(&filter_rt->gen->conf, out[i].id,
-							      out[i].block);
+		const ww_conf_drive_t *c = ww_conf_drive_find(&filter_rt->gen->conf, d[i].id,
+							      d[i].block);
 
-		if (d && d->monitor == 0)
+		if (c && c->monitor == 0)
 			continue;
 		if (k != i)
-			out[k] = out[i];
+			d[k] = d[i];
 		k++;
 	}
 	return k;
+}
+
+/* whether the default or a [drive] section probes */
+static bool probes_wanted(const struct gen *g)
+{
+	bool any = g->conf.probe.enabled;
+
+	for (size_t i = 0; i < g->conf.n_drives && !any; i++)
+		any = g->policy[i].enabled;
+	return any;
 }
 
 static const ww_probe_policy_t *policy_of(void *ctx, const ww_drive_t *drv)
@@ -157,7 +167,43 @@ static const ww_probe_policy_t *policy_of(void *ctx, const ww_drive_t *drv)
 	struct gen *g = __atomic_load_n(&rt->gen, __ATOMIC_ACQUIRE);
 	const ww_conf_drive_t *d = ww_conf_drive_find(&g->conf, drv->id, drv->block);
 
-	return d ? &g->policy[d - g->conf.drives] : &rt->opts.probe;
+	return d ? &g->policy[d - g->conf.drives] : &g->conf.probe;
+}
+
+/* the endurance service's thresholds lookup (any thread) */
+static const ww_health_cfg_t *health_of(void *ctx, const ww_drive_t *drv)
+{
+	ww_runtime_t *rt = ctx;
+	struct gen *g = __atomic_load_n(&rt->gen, __ATOMIC_ACQUIRE);
+	const ww_conf_drive_t *d = ww_conf_drive_find(&g->conf, drv->id, drv->block);
+
+	return d ? &g->health[d - g->conf.drives] : &g->conf.health;
+}
+
+/* [notify] for the events: run exec here, or queue for wearwatch-notify */
+static void configure_events(ww_runtime_t *rt, const ww_conf_t *c)
+{
+	char spool[512] = "";
+
+	if (rt->opts.notify_spool)
+		snprintf(spool, sizeof(spool), "%s/notify", c->state_dir);
+	ww_events_configure(rt->events, c->notify_exec, spool, c->notify_flap_limit,
+			    c->notify_flap_window_s);
+}
+
+/* The poller's hook: history and endurance, then wake the main loop for
+ * the events of this collection (and to sleep until the drive is due). */
+static void after_collect(void *arg, ww_store_t *store, const ww_drive_t *d, int rc,
+			  time_t now)
+{
+	ww_runtime_t *rt = arg;
+
+	if (rt->endurance)
+		ww_endurance_after_collect(rt->endurance, store, d, rc, now);
+	/* one wake per tick: every signal wakes the main thread, even one
+	 * that is folded into the coming tick */
+	if (!__atomic_exchange_n(&rt->woken, true, __ATOMIC_ACQ_REL))
+		ww_service_wake();
 }
 
 static ww_poller_t *start_poller(ww_runtime_t *rt)
@@ -176,58 +222,47 @@ static ww_poller_t *start_poller(ww_runtime_t *rt)
 	cfg.discover = discover_filtered;
 	if (rt->opts.replay)
 		cfg.collect = ww_replay_collect_fn;
-	if (rt->endurance) {
-		cfg.after_collect = ww_endurance_after_collect;
-		cfg.after_collect_arg = rt->endurance;
-	}
+	cfg.after_collect = after_collect;
+	cfg.after_collect_arg = rt;
 	return ww_poller_start(&cfg, rt->store);
 }
 
+/* The file's endurance and history settings under serve's flags: flags'
+ * rating overrides and ratings files come first (the first match wins), a
+ * flag's history tier length wins over the file's. c outlives the service
+ * (a generation's copy): the file names are kept as pointers. */
 static ww_endurance_svc_t *start_endurance(const ww_conf_t *c, ww_endurance_opts_t *o)
 {
 	char spec[512], e[200];
 
-	/* flags' overrides come first: the first match wins, so flags win */
 	for (size_t i = 0; i < c->n_drives; i++)
-		if (c->drives[i].rating[0] && !rating_spec(&c->drives[i], spec, sizeof(spec)))
+		if (c->drives[i].rating[0] && !ww_conf_drive_rating_spec(&c->drives[i], spec, sizeof(spec)))
 			ww_rating_override_parse(&o->overrides, spec, e, sizeof(e));
+	for (size_t i = 0; i < c->n_ratings_files && o->n_files < WW_ENDURANCE_MAX_FILES; i++)
+		o->files[o->n_files++] = c->ratings_files[i];
+	o->no_history |= c->history_off;
+	if (!o->hist.raw_s)
+		o->hist.raw_s = c->history_raw_s;
+	if (!o->hist.hourly_s)
+		o->hist.hourly_s = c->history_hourly_s;
 	o->state_dir = c->state_dir;
 	o->hist.keep_s = c->retention_s;
 	return ww_endurance_serve_start(o);
 }
 
-ww_runtime_t *ww_runtime_start(const ww_conf_t *c, ww_runtime_opts_t *o, char *err,
-			       size_t errlen)
+/* The probe thread, when the default or a [drive] section probes (at
+ * start, or at the reload that first asks for probes): without it an
+ * unprobed service has no thread waking every few hundred milliseconds. */
+static void start_probes(ww_runtime_t *rt)
 {
-	ww_runtime_t *rt = calloc(1, sizeof(*rt));
-	ww_endurance_opts_t defaults = { 0 };
 	ww_probe_sched_cfg_t pcfg;
 	int rc = 0;
 
-	if (!rt || ww_runtime_check_conf(c, err, errlen))
-		goto fail;
-	rt->opts = *o;
-	rt->gen = new_gen(c, &rt->opts.probe);
-	rt->store = rt->gen ? ww_store_new(c->missing_retention_s) : NULL;
-	if (!rt->store) {
-		snprintf(err, errlen, "out of memory");
-		goto fail;
-	}
-	apply_smartctl(&rt->opts, c);
-	rt->endurance = start_endurance(c, o->endurance ? o->endurance : &defaults);
-	if (!rt->endurance) {
-		snprintf(err, errlen, "cannot start the endurance model (ratings file?)");
-		goto fail;
-	}
-	filter_rt = rt;
-	rt->poller = start_poller(rt);
-	if (!rt->poller) {
-		snprintf(err, errlen, "cannot start reader threads");
-		goto fail;
-	}
+	if (rt->probe || !probes_wanted(rt->gen))
+		return;
 	memset(&pcfg, 0, sizeof(pcfg));
-	pcfg.sysroot = c->sysroot;
-	pcfg.policy = rt->opts.probe;
+	pcfg.sysroot = rt->gen->conf.sysroot;
+	pcfg.policy = rt->gen->conf.probe;
 	pcfg.lookup = policy_of;
 	pcfg.lookup_ctx = rt;
 	pcfg.after_burst = ww_endurance_probe_burst; /* burst summaries into history */
@@ -235,6 +270,42 @@ ww_runtime_t *ww_runtime_start(const ww_conf_t *c, ww_runtime_opts_t *o, char *e
 	rt->probe = ww_probe_sched_start(&pcfg, rt->store, &rc);
 	if (!rt->probe && rc)
 		ww_log(WW_LOG_WARNING, "latency probes not started: %s", strerror(-rc));
+}
+
+ww_runtime_t *ww_runtime_start(const ww_conf_t *c, ww_runtime_opts_t *o, char *err,
+			       size_t errlen)
+{
+	ww_runtime_t *rt = calloc(1, sizeof(*rt));
+	ww_endurance_opts_t defaults = { 0 };
+	if (!rt || ww_runtime_check_conf(c, err, errlen))
+		goto fail;
+	rt->opts = *o;
+	rt->gen = new_gen(c);
+	rt->store = rt->gen ? ww_store_new(c->missing_retention_s) : NULL;
+	if (!rt->store) {
+		snprintf(err, errlen, "out of memory");
+		goto fail;
+	}
+	apply_smartctl(&rt->opts, c);
+	rt->endurance = start_endurance(&rt->gen->conf, o->endurance ? o->endurance : &defaults);
+	if (!rt->endurance) {
+		snprintf(err, errlen, "cannot start the endurance model (ratings file?)");
+		goto fail;
+	}
+	ww_endurance_set_health(rt->endurance, health_of, rt);
+	rt->events = ww_events_new();
+	if (!rt->events) {
+		snprintf(err, errlen, "out of memory");
+		goto fail;
+	}
+	configure_events(rt, c);
+	filter_rt = rt;
+	rt->poller = start_poller(rt);
+	if (!rt->poller) {
+		snprintf(err, errlen, "cannot start reader threads");
+		goto fail;
+	}
+	start_probes(rt);
 	ww_poller_tick(rt->poller); /* the first discovery and reads are queued */
 	return rt;
 fail:
@@ -243,6 +314,7 @@ fail:
 		if (rt->store)
 			ww_store_free(rt->store);
 		ww_endurance_svc_free(rt->endurance);
+		ww_events_free(rt->events);
 		free(rt->gen);
 		free(rt);
 	}
@@ -270,19 +342,29 @@ static void status(ww_store_t *store)
 	ww_snapshot_release(s);
 }
 
-void ww_runtime_tick(ww_runtime_t *rt)
+double ww_runtime_tick(ww_runtime_t *rt)
 {
 	ww_snapshot_t *cur;
 
+	__atomic_store_n(&rt->woken, false, __ATOMIC_RELEASE);
 	ww_poller_tick(rt->poller);
 	cur = ww_store_acquire(rt->store);
+	/* every tick: a drive whose state did not change costs a comparison,
+	 * and a flapping drive's summary is due when its window ends */
+	ww_events_update(rt->events, rt->endurance, rt->prev, cur, time(NULL));
 	if (!rt->prev || cur->generation != rt->prev->generation) {
-		ww_events_diff(rt->prev, cur, rt->gen->conf.notify_exec);
 		status(rt->store);
+		/* what this round's reads freed in the middle of the heap goes
+		 * back to the kernel (once per change, a fraction of a
+		 * millisecond), instead of staying resident until reused */
+		malloc_trim(0);
 	}
 	ww_snapshot_release(rt->prev);
 	rt->prev = cur;
 	ww_events_reap(rt->gen->conf.notify_timeout_s);
+	/* a notification program still running is reaped within a second;
+	 * else until the poller has work (just after: it compares with >) */
+	return ww_events_running() ? 1.0 : ww_poller_next_tick(rt->poller) + 0.01;
 }
 
 static bool poll_differs(const ww_conf_t *a, const ww_conf_t *b)
@@ -309,14 +391,39 @@ static void note_restart_only(const ww_conf_t *old, const ww_conf_t *c)
 		ratings = strcmp(old->drives[i].rating, c->drives[i].rating) ||
 			  strcmp(old->drives[i].warranty_start, c->drives[i].warranty_start) ||
 			  strcmp(old->drives[i].name, c->drives[i].name);
-	if (ratings || old->retention_s != c->retention_s || strcmp(old->state_dir, c->state_dir))
-		ww_log(WW_LOG_WARNING, "reload: rating, warranty_start, [history] retention and "
-		       "state_directory changes take effect at the next restart");
+	ratings = ratings || old->n_ratings_files != c->n_ratings_files ||
+		  memcmp(old->ratings_files, c->ratings_files, sizeof(c->ratings_files));
+	if (ratings || old->retention_s != c->retention_s || strcmp(old->state_dir, c->state_dir) ||
+	    old->history_off != c->history_off || old->history_raw_s != c->history_raw_s ||
+	    old->history_hourly_s != c->history_hourly_s)
+		ww_log(WW_LOG_WARNING, "reload: rating, warranty_start, ratings_file, [history] "
+		       "and state_directory changes take effect at the next restart");
+}
+
+/* drives now excluded by configuration leave the store (and the events)
+ * at once: they are dropped, never "missing" */
+static void drop_excluded(ww_runtime_t *rt, const ww_conf_t *c)
+{
+	ww_snapshot_t *s = ww_store_acquire(rt->store);
+	time_t now = time(NULL);
+
+	for (size_t i = 0; i < s->n; i++) {
+		const ww_drive_t *d = &s->drives[i].drive;
+		const ww_conf_drive_t *cd = ww_conf_drive_find(c, d->id, d->block);
+
+		if (!cd || cd->monitor != 0)
+			continue;
+		if (ww_store_drop(rt->store, d->id, now) == 0)
+			ww_log(WW_LOG_INFO, "%s: excluded by configuration; no longer monitored",
+			       d->id);
+		ww_events_forget(rt->events, d->id);
+	}
+	ww_snapshot_release(s);
 }
 
 int ww_runtime_reload(ww_runtime_t *rt, const ww_conf_t *c)
 {
-	struct gen *g = new_gen(c, &rt->opts.probe), *old = rt->gen;
+	struct gen *g = new_gen(c), *old = rt->gen;
 	bool restart = poll_differs(&old->conf, c);
 
 	if (!g)
@@ -330,8 +437,11 @@ int ww_runtime_reload(ww_runtime_t *rt, const ww_conf_t *c)
 	}
 	g->older = old;
 	__atomic_store_n(&rt->gen, g, __ATOMIC_RELEASE);
+	configure_events(rt, &g->conf);
+	drop_excluded(rt, &g->conf);
 	apply_smartctl(&rt->opts, c);
 	ww_store_set_retention(rt->store, c->missing_retention_s);
+	start_probes(rt);
 	if (restart) {
 		/* the store (and history) stay; only the scheduler restarts */
 		rt->poller = start_poller(rt);
@@ -348,6 +458,9 @@ void ww_runtime_stop(ww_runtime_t *rt)
 		return;
 	ww_snapshot_release(rt->prev);
 	ww_probe_sched_stop(rt->probe);
+	/* the samples kept in memory go to the file now, even if a stuck read
+	 * keeps the rest below from being freed */
+	ww_history_flush(ww_endurance_history(rt->endurance));
 	if (rt->poller && !ww_poller_stop(rt->poller, 5)) {
 		ww_log(WW_LOG_WARNING, "a device read is still outstanding; exiting without waiting");
 		return;
@@ -355,6 +468,7 @@ void ww_runtime_stop(ww_runtime_t *rt)
 	filter_rt = NULL;
 	ww_store_free(rt->store);
 	ww_endurance_svc_free(rt->endurance); /* closes the history database */
+	ww_events_free(rt->events);
 	for (struct gen *g = rt->gen, *n; g; g = n) {
 		n = g->older;
 		free(g);

@@ -40,13 +40,16 @@ static void usage(FILE *f)
 		"  --workers N                     device reader threads (default 4)\n"
 		"  --include NAME                  also monitor block device NAME (dm-*, md*, loop*); repeatable\n"
 		"  --replay DIR                    serve the drives captured in DIR and its subdirectories\n"
-		"                                  (wearwatch capture) instead of live ones; repeatable\n"
+		"                                  (wearwatch capture) instead of live ones; repeatable; keeps\n"
+		"                                  no history unless --state-dir is given\n"
 		"  --smartctl DRIVE=TYPE           read DRIVE (id, sdX or /dev path) through smartctl -d TYPE; repeatable\n"
 		"  --help                          this text\n");
 	ww_probe_serve_usage(f);
 	ww_endurance_serve_usage(f);
 	fprintf(f,
-		"Endpoints: /metrics /api/v1/drives /api/v1/drives/{drive} /api/v1/drives/{drive}/history /healthz /\n");
+		"Endpoints (docs/api.md): /metrics /healthz /api/v1/drives /api/v1/drives/{drive}\n"
+		"  /api/v1/drives/{drive}/history /api/v1/host /api/v1/fleet; pages: / /drives/{drive}\n"
+		"  /fleet /table\n");
 }
 
 enum {
@@ -66,7 +69,6 @@ static size_t build_opts(struct option *o)
 		{ "replay", required_argument, NULL, OPT_REPLAY },
 		{ "smartctl", required_argument, NULL, OPT_SMARTCTL },
 		{ "help", no_argument, NULL, OPT_HELP },
-		WW_PROBE_SERVE_OPTIONS,
 		WW_ENDURANCE_SERVE_OPTIONS, /* --state-dir: the config's entry comes first */
 	};
 	const struct option *c = ww_conf_options();
@@ -107,6 +109,7 @@ struct serve {
 	ww_runtime_opts_t ro;
 	ww_runtime_t *rt;
 	ww_webfront_t *web;
+	bool state_dir_flag;   /* --state-dir given on the command line */
 };
 
 /* a configuration flag, re-spelled as --name VALUE for ww_conf_build() */
@@ -117,6 +120,8 @@ static int keep_conf_flag(struct serve *s, int c)
 
 		if (o->val != c)
 			continue;
+		if (!strcmp(o->name, "state-dir"))
+			s->state_dir_flag = true;
 		flag = malloc(strlen(o->name) + 3);
 		if (!flag)
 			return -ENOMEM;
@@ -196,9 +201,6 @@ static int parse_flags(struct serve *s, int argc, char **argv)
 		case OPT_SMARTCTL:
 			bad |= add_smartctl(s, optarg);
 			break;
-		case WW_OPT_PROBE_FIRST ... WW_OPT_PROBE_LAST:
-			bad |= ww_probe_serve_opt(c, optarg, &s->ro.probe);
-			break;
 		case OPT_HELP:
 		case 'h':
 			usage(stdout);
@@ -216,11 +218,11 @@ static int parse_flags(struct serve *s, int argc, char **argv)
 	return bad ? 2 + 1 : 0;
 }
 
-static void serve_tick(void *ctx)
+static double serve_tick(void *ctx)
 {
 	struct serve *s = ctx;
 
-	ww_runtime_tick(s->rt);
+	return ww_runtime_tick(s->rt);
 }
 
 /* file and flags again; nothing changes unless all of it is valid; the
@@ -256,15 +258,23 @@ static int serve(struct serve *s, int argc, char **argv)
 	int rc;
 
 	s->ro.endurance = &s->end_opts;
-	ww_probe_policy_default(&s->ro.probe);
 	if ((rc = parse_flags(s, argc, argv)))
 		return rc - 1;
+	/* recorded drives are no history of this machine's: without an
+	 * explicit --state-dir they would go into the installed collector's
+	 * database (state_directory, /var/lib/wearwatch by default) */
+	if (s->ro.replay && !s->state_dir_flag && !s->end_opts.no_history) {
+		s->end_opts.no_history = true;
+		ww_log(WW_LOG_INFO, "replay: no history kept (--state-dir DIR keeps the replayed "
+		       "drives' history in DIR/" WW_HISTORY_FILE ")");
+	}
 	if (ww_conf_build(&s->conf, s->cargc, s->cargv, err, sizeof(err))) {
 		fprintf(stderr, "wearwatch serve: %s\n", err);
 		return 2;
 	}
 	/* signals are taken synchronously by the main loop; every thread
 	 * created from here on inherits the mask */
+	ww_service_setup_memory();
 	sigs = ww_service_block_signals();
 	s->rt = ww_runtime_start(&s->conf, &s->ro, err, sizeof(err));
 	if (!s->rt) {

@@ -135,6 +135,7 @@ int ww_web_main(int argc, char **argv)
 	}
 	if (privilege_check(dev_dir))
 		return free(x), 1;
+	ww_service_setup_memory();
 	sigs = ww_service_block_signals();
 	x->w = ww_webfront_open(&x->conf, sd_listen_fds(1) == 1 ? SD_LISTEN_FDS_START : -1,
 				fetch_ipc, NULL, err, sizeof(err));

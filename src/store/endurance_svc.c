@@ -1,4 +1,4 @@
-/* Endurance service (contract in endurance.h). */
+/* Endurance service (contract in store.h). */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,15 +8,20 @@
 
 struct entry {
 	char id[160];
+	bool has_e;
 	ww_endurance_t e;
+	ww_vmemory_t mem;          /* the verdict's memory of earlier reads */
 };
 
 struct ww_endurance_svc {
 	ww_ratings_t table, overrides;
 	ww_history_t *hist;
+	ww_health_cfg_fn *health;  /* thresholds per drive, NULL = defaults */
+	void *health_ctx;
 	pthread_mutex_t lock;
-	struct entry *v;
-	size_t n;
+	struct entry *v;           /* sorted by id: a lookup is a binary search */
+	size_t n, cap;
+	uint64_t generation;       /* results published */
 };
 
 static ww_endurance_svc_t *global_svc;
@@ -90,7 +95,9 @@ void ww_endurance_compute_state(ww_endurance_svc_t *s, const ww_drive_state_t *s
 	const ww_health_t *h = st->has_health ? &st->health : NULL;
 	const char *model = h && h->model[0] ? h->model : st->drive.sysfs_model;
 	const char *serial = h && h->serial[0] ? h->serial : st->drive.sysfs_serial;
-	ww_sample_t base[WW_WIN_MAX], b24, last;
+	/* the windows and, last, the 24 h baseline ww_history_windows gives */
+	ww_sample_t base[WW_WIN_MAX + 1], last;
+	bool has[WW_WIN_MAX + 1];
 	ww_model_in_t in = { 0 };
 
 	in.h = h;
@@ -104,76 +111,138 @@ void ww_endurance_compute_state(ww_endurance_svc_t *s, const ww_drive_state_t *s
 	if (!latest && s->hist && ww_history_latest(s->hist, st->drive.id, &last) == 1)
 		latest = &last;
 	in.latest = latest;
-	if (latest && s->hist) {
+	/* baselines from the history's memory: no query per collection */
+	if (latest && s->hist && ww_history_windows(s->hist, st->drive.id, now, base, has) == 0) {
 		for (int w = 0; w < WW_WIN_MAX; w++)
-			if (ww_history_baseline(s->hist, st->drive.id, latest->segment,
-						now - (time_t)ww_window_days[w] * WW_DAY_S, &base[w]) == 1)
+			if (has[w])
 				in.base[w] = &base[w];
-		if (ww_history_baseline(s->hist, st->drive.id, latest->segment, now - WW_DAY_S, &b24) == 1)
-			in.base_24h = &b24;
 	}
 	ww_model_compute(&in, now, out);
 }
 
-static void publish(ww_endurance_svc_t *s, const char *id, const ww_endurance_t *e)
+/* index of id in the results (kept sorted by id), or where it goes */
+static size_t find(const ww_endurance_svc_t *s, const char *id, bool *found)
 {
-	pthread_mutex_lock(&s->lock);
-	for (size_t i = 0; i < s->n; i++) {
-		if (!strcmp(s->v[i].id, id)) {
-			s->v[i].e = *e;
-			pthread_mutex_unlock(&s->lock);
-			return;
-		}
-	}
-	struct entry *nv = realloc(s->v, (s->n + 1) * sizeof(*nv));
+	size_t lo = 0, hi = s->n;
 
-	if (nv) {
-		s->v = nv;
-		snprintf(s->v[s->n].id, sizeof(s->v[s->n].id), "%s", id);
-		s->v[s->n++].e = *e;
+	*found = false;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = strcmp(s->v[mid].id, id);
+
+		if (!c) {
+			*found = true;
+			return mid;
+		}
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
 	}
+	return lo;
+}
+
+/* the entry of id, inserted (zeroed) when new; lock held. NULL when out of
+ * memory. */
+static struct entry *entry_of(ww_endurance_svc_t *s, const char *id)
+{
+	bool found;
+	size_t i = find(s, id, &found);
+
+	if (found)
+		return &s->v[i];
+	if (s->n == s->cap) {
+		size_t cap = s->cap ? 2 * s->cap : 16;
+		struct entry *nv = realloc(s->v, cap * sizeof(*nv));
+
+		if (!nv)
+			return NULL;
+		s->v = nv;
+		s->cap = cap;
+	}
+	memmove(&s->v[i + 1], &s->v[i], (s->n - i) * sizeof(*s->v));
+	memset(&s->v[i], 0, sizeof(s->v[i]));
+	snprintf(s->v[i].id, sizeof(s->v[i].id), "%s", id);
+	s->n++;
+	return &s->v[i];
+}
+
+static const ww_health_cfg_t *health_of(ww_endurance_svc_t *s, const ww_drive_t *d)
+{
+	return s && s->health ? s->health(s->health_ctx, d) : NULL;
+}
+
+/* publish e; with h (a read that returned data at t) fold it into the
+ * verdict's memory too */
+static void publish(ww_endurance_svc_t *s, const ww_drive_t *d, const ww_endurance_t *e,
+		    const ww_health_t *h, time_t t)
+{
+	const ww_health_cfg_t *cfg = health_of(s, d);
+	struct entry *x;
+
+	pthread_mutex_lock(&s->lock);
+	x = entry_of(s, d->id);
+	if (x) {
+		x->e = *e;
+		x->has_e = true;
+		if (h)
+			ww_verdict_remember(&x->mem, h, t, cfg ? cfg->increase_window_s : 86400);
+	}
+	s->generation++;
 	pthread_mutex_unlock(&s->lock);
 }
 
 bool ww_endurance_get(ww_endurance_svc_t *s, const char *id, ww_endurance_t *out)
 {
 	bool found = false;
+	size_t i;
 
 	if (!s || !id)
 		return false;
 	pthread_mutex_lock(&s->lock);
-	for (size_t i = 0; i < s->n && !found; i++)
-		if (!strcmp(s->v[i].id, id)) {
-			*out = s->v[i].e;
-			found = true;
-		}
+	i = find(s, id, &found);
+	found = found && s->v[i].has_e;
+	if (found)
+		*out = s->v[i].e;
 	pthread_mutex_unlock(&s->lock);
 	return found;
+}
+
+uint64_t ww_endurance_generation(ww_endurance_svc_t *s)
+{
+	uint64_t g;
+
+	if (!s)
+		return 0;
+	pthread_mutex_lock(&s->lock);
+	g = s->generation;
+	pthread_mutex_unlock(&s->lock);
+	return g;
 }
 
 void ww_endurance_after_collect(void *arg, ww_store_t *store, const ww_drive_t *d, int rc,
 				time_t now)
 {
 	ww_endurance_svc_t *s = arg;
-	ww_snapshot_t *snap;
-	const ww_drive_state_t *st;
+	ww_drive_state_t *st;
 	ww_sample_t latest, *lp = NULL;
 	ww_endurance_t *e;
 
 	if (!s || !store || !d)
 		return;
-	snap = ww_store_acquire(store);
-	st = ww_snapshot_find(snap, d->id);
+	/* this drive's state only: acquiring a snapshot here would publish the
+	 * store's working copy, and the next update would copy every drive */
+	st = malloc(sizeof(*st));
 	e = malloc(sizeof(*e));
-	if (st && e) {
+	if (st && e && ww_store_get(store, d->id, st) == 0) {
 		if (rc == 0 && st->has_health && s->hist &&
 		    ww_history_append(s->hist, d->id, &st->health, st->present, now, &latest) == 0)
 			lp = &latest;
 		ww_endurance_compute_state(s, st, lp, now, e);
-		publish(s, d->id, e);
+		publish(s, &st->drive, e, rc == 0 && st->has_health ? &st->health : NULL, now);
 	}
 	free(e);
-	ww_snapshot_release(snap);
+	free(st);
 }
 
 void ww_endurance_probe_burst(void *svc, const char *id, const ww_hprobe_t *p, time_t now)
@@ -182,4 +251,63 @@ void ww_endurance_probe_burst(void *svc, const char *id, const ww_hprobe_t *p, t
 
 	if (s && s->hist && id && p)
 		ww_history_append_probe(s->hist, id, p, now);
+}
+
+void ww_endurance_set_health(ww_endurance_svc_t *s, ww_health_cfg_fn *fn, void *ctx)
+{
+	if (!s)
+		return;
+	pthread_mutex_lock(&s->lock);
+	s->health = fn;
+	s->health_ctx = ctx;
+	pthread_mutex_unlock(&s->lock);
+}
+
+/* the drive's endurance result and memory, copied under the lock */
+static bool lookup(ww_endurance_svc_t *s, const char *id, ww_endurance_t *e, bool *has_e,
+		   ww_vmemory_t *mem)
+{
+	bool found = false;
+	size_t i;
+
+	*has_e = false;
+	if (!s)
+		return false;
+	pthread_mutex_lock(&s->lock);
+	i = find(s, id, &found);
+	if (found) {
+		*has_e = s->v[i].has_e;
+		*e = s->v[i].e;
+		*mem = s->v[i].mem;
+	}
+	pthread_mutex_unlock(&s->lock);
+	return found;
+}
+
+void ww_drive_verdict(ww_endurance_svc_t *s, const ww_drive_state_t *st, time_t now,
+		      ww_verdict_t *out)
+{
+	struct { ww_endurance_t e; ww_vmemory_t mem; } *x = malloc(sizeof(*x));
+	ww_verdict_in_t in = { 0 };
+	bool has_e = false, has_mem = x && lookup(s, st->drive.id, &x->e, &has_e, &x->mem);
+
+	in.h = st->has_health ? &st->health : NULL;
+	in.e = has_e ? &x->e : NULL;
+	in.mem = has_mem ? &x->mem : NULL;
+	in.cfg = health_of(s, &st->drive);
+	in.protocol = st->drive.protocol;
+	in.no_health_reason = st->drive.no_health_reason;
+	in.smartctl_type = st->drive.smartctl_type;
+	in.present = st->present;
+	in.missing_since = st->missing_since;
+	in.standby = st->standby;
+	in.standby_since = st->standby_since;
+	in.captured = st->drive.from_capture;
+	in.hung = st->hung;
+	in.hung_since = st->hung_since;
+	in.last_failed = st->collections_total && !st->last_success;
+	in.last_rc = st->last_rc;
+	in.values_time = st->values_time;
+	ww_verdict(&in, now, out);
+	free(x);
 }

@@ -23,6 +23,7 @@ struct ww_store {
 	ww_snapshot_t *cur;
 	ww_snapshot_t *work;    /* unpublished changes (write_lock), or NULL */
 	uint64_t retention_s;
+	uint64_t publications;  /* snapshots published (write_lock) */
 };
 
 static ww_snapshot_t *snap_alloc(size_t n)
@@ -122,11 +123,22 @@ static void swap_in(ww_store_t *s, ww_snapshot_t *next, time_t now)
 	if (next->generation <= s->cur->generation)
 		next->generation = s->cur->generation + 1;
 	next->built = now;
+	s->publications++;
 	pthread_mutex_lock(&s->swap_lock);
 	old = s->cur;
 	s->cur = next;
 	pthread_mutex_unlock(&s->swap_lock);
 	ww_snapshot_release(old);
+}
+
+uint64_t ww_store_publications(ww_store_t *s)
+{
+	uint64_t n;
+
+	pthread_mutex_lock(&s->write_lock);
+	n = s->publications;
+	pthread_mutex_unlock(&s->write_lock);
+	return n;
 }
 
 static int cmp_state(const void *a, const void *b)
@@ -157,6 +169,18 @@ int64_t ww_drive_state_values_age(const ww_drive_state_t *st, time_t now)
 	if (!st->has_health || !st->values_time)
 		return -1;
 	return now > st->values_time ? (int64_t)(now - st->values_time) : 0;
+}
+
+int ww_store_get(ww_store_t *s, const char *id, ww_drive_state_t *out)
+{
+	const ww_drive_state_t *st;
+
+	pthread_mutex_lock(&s->write_lock);
+	st = ww_snapshot_find(s->work ? s->work : s->cur, id);
+	if (st)
+		*out = *st;
+	pthread_mutex_unlock(&s->write_lock);
+	return st ? 0 : -ENOENT;
 }
 
 static const ww_drive_t *find_listed(const ww_drive_t *drives, size_t n, const char *id)
@@ -217,6 +241,36 @@ int ww_store_sync(ww_store_t *s, const ww_drive_t *drives, size_t n, time_t now)
 	qsort(next->drives, next->n, sizeof(*next->drives), cmp_state);
 	if (s->work) { /* its changes are in `next` */
 		next->generation = s->work->generation;
+		ww_snapshot_release(s->work);
+		__atomic_store_n(&s->work, NULL, __ATOMIC_RELEASE);
+	}
+	swap_in(s, next, now);
+	pthread_mutex_unlock(&s->write_lock);
+	return 0;
+}
+
+int ww_store_drop(ww_store_t *s, const char *id, time_t now)
+{
+	ww_snapshot_t *cur, *next;
+	size_t k = 0;
+
+	pthread_mutex_lock(&s->write_lock);
+	cur = s->work ? s->work : s->cur;
+	if (!ww_snapshot_find(cur, id)) {
+		pthread_mutex_unlock(&s->write_lock);
+		return -ENOENT;
+	}
+	next = snap_alloc(cur->n);
+	if (!next) {
+		pthread_mutex_unlock(&s->write_lock);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < cur->n; i++)
+		if (strcmp(cur->drives[i].drive.id, id))
+			next->drives[k++] = cur->drives[i];
+	next->n = k;
+	next->generation = cur->generation;
+	if (s->work) {
 		ww_snapshot_release(s->work);
 		__atomic_store_n(&s->work, NULL, __ATOMIC_RELEASE);
 	}
@@ -291,8 +345,10 @@ static void apply_update(ww_drive_state_t *st, const void *arg)
 		if (u->r)
 			st->errors_total += u->r->n_errors + u->r->n_decode_errors;
 	} else if (u->rc == 1) {
+		/* a capture's standby is from when it was taken, which it
+		 * does not record: not known, rather than this read's time */
 		if (!st->standby)
-			st->standby_since = u->now;
+			st->standby_since = st->drive.from_capture ? 0 : u->now;
 		st->standby = true;
 		st->last_success = true;
 	} else {

@@ -105,6 +105,26 @@ static int x_get_log(ww_xport_t *x, uint8_t lid, uint32_t nsid, uint8_t *buf,
 	return x_get_log_any(x, lid, nsid, NVME_LOG_LSI_NONE, buf, len, st);
 }
 
+/* Log pages this transport reads: each is a plain read with RAE = 1 and LSP
+ * 0 (NVMe Base 2.0 Get Log Page). Others are refused, because some have side
+ * effects: Telemetry Host-Initiated (07h) with Create set, the Persistent
+ * Event Log (0Dh) establishing a reporting context, reads that clear an
+ * asynchronous event. */
+static bool lid_allowed(uint8_t lid)
+{
+	switch (lid) {
+	case 0x01: /* Error Information */
+	case 0x02: /* SMART / Health Information */
+	case 0x06: /* Device Self-test (results; a test is started only by the
+		    * Device Self-test command, which is not built here) */
+	case 0x09: /* Endurance Group Information */
+	case 0xc0: /* OCP SMART / Health Information Extended (vendor page) */
+		return true;
+	default:
+		return false;
+	}
+}
+
 static int x_get_log_any(ww_xport_t *x, uint8_t lid, uint32_t nsid, uint16_t lsi,
 			 uint8_t *buf, size_t len, ww_cmd_status_t *st)
 {
@@ -114,6 +134,8 @@ static int x_get_log_any(ww_xport_t *x, uint8_t lid, uint32_t nsid, uint16_t lsi
 
 	if (!x || x->fd < 0 || !buf || !st)
 		return -EINVAL;
+	if (!lid_allowed(lid))
+		return -EPERM;
 	/* NUMD is a dword count; keep to whole dwords and one transfer. */
 	if (len == 0 || len % 4 || len > 65536)
 		return -EINVAL;

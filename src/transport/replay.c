@@ -28,19 +28,26 @@ static ww_cmd_result_t result_by_name(const char *s)
 	return WW_CMD_TRANSPORT_ERROR;
 }
 
-static int hexval(char c)
+/* value of one hex digit, or -1 */
+static int nibble(char c)
 {
-	return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 :
-	       c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	c |= 0x20;
+	return c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
 }
 
-/* pairs of hex digits into out, at most max bytes; stops at anything else */
+/* Pairs of hex digits into bytes, at most max, up to the first character that is not
+ * one (end of line). Decoded here rather than by sscanf("%2x") per byte: a
+ * replayed collection reads every data line again, and scanf was a third of
+ * its CPU. */
 static size_t unhex(const char *s, uint8_t *out, size_t max)
 {
 	size_t n = 0;
+	int hi, lo;
 
-	while (n < max && hexval(s[0]) >= 0 && hexval(s[1]) >= 0) {
-		out[n++] = (uint8_t)(hexval(s[0]) << 4 | hexval(s[1]));
+	while (n < max && (hi = nibble(s[0])) >= 0 && (lo = nibble(s[1])) >= 0) {
+		out[n++] = (uint8_t)(hi << 4 | lo);
 		s += 2;
 	}
 	return n;

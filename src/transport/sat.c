@@ -100,7 +100,7 @@ int ww_sat_build_cdb(uint8_t cdb[WW_SAT_CDB_LEN], uint8_t command, uint8_t featu
 		break;
 	case WW_ATA_SMART:
 		ok = feature == WW_SMART_READ_DATA || feature == WW_SMART_READ_THRESHOLDS ||
-		     feature == WW_SMART_RETURN_STATUS;
+		     feature == WW_SMART_READ_LOG || feature == WW_SMART_RETURN_STATUS;
 		break;
 	default:
 		ok = false;
@@ -246,6 +246,12 @@ int ww_sat_smart_read_thresholds(ww_xport_t *x, uint8_t buf[512], ww_cmd_status_
 {
 	return ww_sat_read512(x, WW_ATA_SMART, WW_SMART_READ_THRESHOLDS,
 			      WW_SMART_LBA_PASSED, buf, st);
+}
+
+int ww_sat_smart_read_log(ww_xport_t *x, uint8_t log, uint8_t buf[512], ww_cmd_status_t *st)
+{
+	return ww_sat_read512(x, WW_ATA_SMART, WW_SMART_READ_LOG, WW_SMART_LBA_PASSED | log,
+			      buf, st);
 }
 
 int ww_sat_smart_return_status(ww_xport_t *x, ww_ata_regs_t *regs, ww_cmd_status_t *st)

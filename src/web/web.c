@@ -16,7 +16,7 @@ const ww_web_asset_t *ww_web_lookup(const char *url)
 	if (!url)
 		return NULL;
 	if (!strcmp(url, "/") || !strcmp(url, "/index.html") || !strcmp(url, "/drives") ||
-	    !strcmp(url, "/drives/"))
+	    !strcmp(url, "/drives/") || !strcmp(url, "/fleet"))
 		return find("/index.html");
 	/* deep link to one drive: any non-empty id without a further slash */
 	if (!strncmp(url, "/drives/", 8) && !strchr(url + 8, '/'))

@@ -22,6 +22,7 @@ const path = require('path');
 const { chromium } = require('playwright-core');
 
 const [BIN, SRC, ART] = process.argv.slice(2);
+/* spawn and fs need absolute paths once the cwd is tests/browser */
 if (!BIN || !SRC || !ART) {
 	console.error('usage: test_dashboard.js WEARWATCH SOURCE_DIR ARTIFACT_DIR');
 	process.exit(2);
@@ -55,6 +56,111 @@ function freePort() {
 async function getJSON(base, p) {
 	const r = await fetch(base + p);
 	return { status: r.status, body: await r.json().catch(() => null) };
+}
+
+/* docs/health.md "## Scenarios": the rows replayed from tests/fixtures/scenarios
+ * (the same parse as tests/service/test_health_scenarios.py) */
+function scenarioRows(src) {
+	const text = fs.readFileSync(path.join(src, 'docs/health.md'), 'utf8');
+	const sec = text.split('## Scenarios')[1].split('\n## ')[0];
+	const rows = [];
+	for (const line of sec.split('\n')) {
+		const c = line.trim().replace(/^\||\|$/g, '').split('|').map((x) => x.trim());
+		const m = c.length === 5 && /^`scenarios\/([\w-]+)`/.exec(c[1]);
+		if (m)
+			rows.push({ name: m[1], status: c[2], reasons: [...c[3].matchAll(/`([a-z0-9_]+)`/g)].map((x) => x[1]).sort() });
+	}
+	return rows;
+}
+
+/* The scenario drives served (first captures; a next/ capture put in place
+ * after the first read, as the service test does): the overview shows each
+ * row's status and the service's sentence of every reason the table names. */
+async function scenarios(browser, errors) {
+	const dir = path.join(SRC, 'tests/fixtures/scenarios');
+	const rows = scenarioRows(SRC).filter((r) => fs.existsSync(path.join(dir, r.name)));
+	check(rows.length >= 25, 'docs/health.md scenario rows to show', String(rows.length));
+	const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'ww-scn-'));
+	let conf = '';
+	const args = ['serve', '--listen', '', '--state-dir', path.join(tmp, 'state'), '--no-probe',
+		'--poll-interval', '2', '--poll-interval-rotational', '2', '--web-config', ''];
+	for (const r of rows) {
+		const cap = fs.readdirSync(path.join(dir, r.name)).find((f) => f.endsWith('.capture'));
+		r.served = path.join(tmp, r.name + '.capture');
+		fs.copyFileSync(path.join(dir, r.name, cap), r.served);
+		r.id = /^fact id (.*)$/m.exec(fs.readFileSync(r.served, 'utf8'))[1];
+		const nx = path.join(dir, r.name, 'next', cap);
+		r.next = fs.existsSync(nx) ? nx : null;
+		const part = path.join(dir, r.name, 'wearwatch.conf.part');
+		if (fs.existsSync(part))
+			conf += fs.readFileSync(part, 'utf8');
+		args.push('--replay', r.served);
+	}
+	fs.writeFileSync(path.join(tmp, 'wearwatch.conf'), conf);
+	args.push('--config', path.join(tmp, 'wearwatch.conf'));
+	const port = await freePort();
+	const base = 'http://127.0.0.1:' + port;
+	args[2] = '127.0.0.1:' + port;
+	const srv = spawn(BIN, args, { stdio: ['ignore', 'inherit', 'inherit'] });
+	try {
+		const api = async () => {
+			try {
+				const r = await getJSON(base, '/api/v1/drives');
+				return Array.isArray(r.body) ? Object.fromEntries(r.body.map((d) => [d.id, d])) : {};
+			} catch (e) {
+				return {};
+			}
+		};
+		const wait = async (pred) => {
+			for (let i = 0; i < 120; i++) {
+				const a = await api();
+				if (pred(a))
+					return a;
+				await sleep(250);
+			}
+			return null;
+		};
+		const codesOf = (d) => ((d && d.verdict && d.verdict.reasons) || []).map((x) => x.code).sort();
+		check(await wait((a) => rows.every((r) => a[r.id] && a[r.id].last_collect && a[r.id].last_collect.timestamp)),
+			'scenario drives read once');
+		for (const r of rows)
+			if (r.next) {
+				fs.copyFileSync(r.next, r.served + '.new');
+				fs.renameSync(r.served + '.new', r.served);
+			}
+		const a = await wait((x) => rows.every((r) => JSON.stringify(codesOf(x[r.id])) === JSON.stringify(r.reasons)));
+		check(a, 'the API gives every scenario row its reasons');
+		if (!a)
+			return;
+		const page = await browser.newPage();
+		page.on('pageerror', (e) => errors.push(e.message));
+		await page.goto(base + '/');
+		await page.waitForSelector('body[data-loaded]');
+		const shown = await page.$$eval('#drives tbody tr', (trs) => Object.fromEntries(trs.map((tr) => [tr.dataset.drive, {
+			health: tr.dataset.health,
+			verdict: (tr.querySelector('.c-health') || {}).innerText || '',
+			codes: [...tr.querySelectorAll('.c-health li')].map((li) => li.dataset.code).sort(),
+			power: (tr.querySelector('.c-power') || {}).innerText || '',
+		}])));
+		await page.screenshot({ path: path.join(ART, 'scenarios.png'), fullPage: true });
+		for (const r of rows) {
+			const s = shown[r.id] || {};
+			const texts = a[r.id].verdict.reasons.map((x) => x.text);
+			check(s.health === r.status && s.verdict.startsWith(r.status) &&
+				JSON.stringify(s.codes) === JSON.stringify(r.reasons) && texts.every((t) => s.verdict.includes(t)),
+			'dashboard shows ' + r.name + ': ' + r.status + ' with the sentences of ' + (r.reasons.join(', ') || 'no reason'),
+			JSON.stringify(s));
+		}
+		const plp = rows.find((r) => r.name === 'nvme-plp');
+		const pr = plp && a[plp.id].verdict.reasons.find((x) => x.code === 'power_loss_protection_failed');
+		check(pr && shown[plp.id].power.includes(pr.text) && !shown[plp.id].power.includes('PLP status not reported'),
+			'the power-loss cell of a drive with power_loss_protection_failed shows its sentence', plp && shown[plp.id].power);
+		await page.close();
+	} finally {
+		srv.kill('SIGTERM');
+		await sleep(300);
+		fs.rmSync(tmp, { recursive: true, force: true });
+	}
 }
 
 async function main() {
@@ -153,9 +259,10 @@ async function main() {
 				check(r.text.includes('in standby'), 'overview shows standby of ' + d.id);
 			if (d.protocol === 'none')
 				check(r.text.includes('no health interface'), 'overview empty state for ' + d.id);
-			const st = d.endurance && d.endurance.health && d.endurance.health.status;
-			if (st)
-				check(r.text.includes(st), 'overview verdict of ' + d.id, st);
+			const v = d.verdict || {};
+			check(v.status && r.text.includes(v.status), 'overview verdict of ' + d.id, v.status);
+			for (const re of v.reasons || [])
+				check(r.text.includes(re.text), 'overview shows the sentence of ' + re.code + ' for ' + d.id, re.text);
 		}
 
 		/* ---- sorting: by drive name both ways ---- */
@@ -226,6 +333,32 @@ async function main() {
 			const shownFields = await p2.$$eval('#f-values tr[data-field]', (trs) => trs.map((t) => t.dataset.field));
 			check(Object.keys(vals).every((k) => shownFields.includes(k)), 'every health value listed for ' + d.id,
 				Object.keys(vals).filter((k) => !shownFields.includes(k)).join(','));
+			/* identity strings stay text: a serial "14000" is not "14,000", a
+			 * firmware "0191" not "191" (web/util.js WW.isBigNum) */
+			const idn = (det && det.health && det.health.identity) || {};
+			const cellText = (sec, f) => p2.$eval('#' + sec + ' tr[data-field="' + f + '"] td[data-label="value"]',
+				(td) => td.textContent).catch(() => null);
+			for (const [k, v] of Object.entries(idn))
+				if (typeof v === 'string' && v)
+					check((await cellText('f-identity', k)) === v, 'identity ' + k + ' of ' + d.id + ' shown as the API\'s text', v);
+			for (const k of ['sysfs_serial', 'sysfs_model'])
+				if (det && det.drive && typeof det.drive[k] === 'string' && det.drive[k])
+					check((await cellText('f-drive', k)) === det.drive[k], 'discovery ' + k + ' of ' + d.id + ' shown as text', det.drive[k]);
+			if (d.id === 'wwn-0x33333330000036b0') {
+				/* the replayed scsi_debug drive: fact sysfs_serial 14000, INQUIRY revision 0191 */
+				check(idn.serial === '14000' && (await cellText('f-identity', 'serial')) === '14000',
+					'SAS drive serial 14000 shown as 14000', await cellText('f-identity', 'serial'));
+				check(idn.firmware === '0191' && (await cellText('f-identity', 'firmware')) === '0191',
+					'SAS drive firmware 0191 shown as 0191', await cellText('f-identity', 'firmware'));
+				check((await cellText('f-drive', 'sysfs_serial')) === '14000', 'SAS drive discovery serial shown as 14000');
+			}
+			/* the temperature card names every limit the drive reports: the
+			 * SAS drive's reference (trip) temperature, log page 0Dh */
+			const tref = vals.temperature_reference_celsius;
+			const limits = await p2.$eval('.temp-limits', (e) => e.textContent).catch(() => '');
+			if (tref)
+				check(limits.includes('reference (trip) ' + tref.value + ' °C') && !limits.includes('not reported'),
+					'temperature card shows the reference temperature of ' + d.id, limits);
 			const attrs = (det && det.health && det.health.ata && det.health.ata.attributes) || [];
 			if (attrs.length)
 				check((await p2.$$('#ata-attributes tbody tr')).length === attrs.length, 'ATA attribute table rows for ' + d.id);
@@ -244,6 +377,22 @@ async function main() {
 		await page.waitForSelector('body[data-loaded="missing"]');
 		check(missing.status() === 200 && (await page.textContent('h1')) === 'Unknown drive', 'deep link to an unknown drive shows its empty state');
 
+		/* ---- host name in the header and the title, on every page ---- */
+		await page.goto(base + '/');
+		await page.waitForFunction(() => document.getElementById('host').textContent !== '');
+		check((await page.textContent('#host')) === os.hostname(), 'the header names the host', await page.textContent('#host'));
+		check((await page.title()).includes(os.hostname()), 'the title names the host', await page.title());
+
+		/* ---- fleet page without [fleet]: how to enable it ---- */
+		await page.goto(base + '/fleet');
+		await page.waitForSelector('body[data-loaded="unconfigured"]');
+		const setup = await page.textContent('#fleet-setup');
+		check(setup.includes('[fleet]') && setup.includes('prometheus = '), 'the fleet page says how to enable it', setup);
+		check((await page.title()).startsWith('Fleet · '), 'the fleet page has its title', await page.title());
+
+		/* ---- fleet page on a real Prometheus scraping three replaying hosts ---- */
+		await fleetPage(browser, errors);
+
 		/* ---- phone width ---- */
 		const phone = await browser.newContext({ timezoneId: TZ, locale: LOCALE, viewport: { width: 390, height: 844 }, isMobile: true });
 		const pp = await phone.newPage();
@@ -252,6 +401,11 @@ async function main() {
 		const overflow = await pp.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
 		check(overflow <= 0, 'no horizontal scroll at phone width', overflow + ' px');
 		await pp.screenshot({ path: path.join(ART, 'overview-phone.png'), fullPage: true });
+
+		/* ---- docs/health.md scenarios: the verdict's sentences on the page ---- */
+		await scenarios(browser, errors);
+		/* ---- the fake sysfs tree: a drive with no health interface, a skipped probe ---- */
+		await sysfsTree(browser, errors);
 		check(errors.length === 0, 'no script errors', errors.join('; '));
 	} finally {
 		if (browser)
@@ -262,6 +416,153 @@ async function main() {
 		if (exited === null)
 			srv.kill('SIGKILL');
 		fs.rmSync(state, { recursive: true, force: true });
+	}
+}
+
+/* `wearwatch serve --sysroot tests/fixtures/sysfs/basic`: the fake tree's
+ * drives, read live (their nodes are looked up under the tree, so nothing of
+ * this machine is opened): virtio-overlayblk has no health interface, the
+ * latency probe skips wwn-0x33333330000007d0 ("open failed": no node in the
+ * tree). The drive page says once that the first is not monitored, in the
+ * API's sentence, with no empty health card or chart; the probe cards give
+ * the API's skip reasons. */
+async function sysfsTree(browser, errors) {
+	const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'ww-tree-'));
+	const port = await freePort();
+	const base = 'http://127.0.0.1:' + port;
+	const srv = spawn(BIN, ['serve', '--sysroot', path.join(SRC, 'tests/fixtures/sysfs/basic'),
+		'--listen', '127.0.0.1:' + port, '--web-config', '', '--state-dir', path.join(tmp, 'state'),
+		'--poll-interval', '2', '--probe-interval', '1'], { stdio: ['ignore', 'ignore', 'inherit'] });
+	const NOH = 'virtio-overlayblk', SKIP = 'wwn-0x33333330000007d0';
+	try {
+		let api = null;
+		for (let i = 0; i < 120 && !api; i++) {
+			try {
+				const r = await getJSON(base, '/api/v1/drives');
+				const by = Array.isArray(r.body) ? Object.fromEntries(r.body.map((d) => [d.id, d])) : {};
+				if (by[NOH] && by[NOH].probe && by[NOH].probe.skipped && by[SKIP] && by[SKIP].probe && by[SKIP].probe.skipped)
+					api = by;
+			} catch (e) { /* not listening yet */ }
+			if (!api)
+				await sleep(250);
+		}
+		check(api, 'the sysfs tree is served, the probe has looked at its drives');
+		if (!api)
+			return;
+		const reason = (api[NOH].verdict.reasons || []).find((x) => x.code === 'no_health_interface');
+		check(reason && api[NOH].no_health_reason, 'the API says ' + NOH + ' is not monitored and why', JSON.stringify(api[NOH].verdict));
+		if (!reason)
+			return;
+		const ctx = await browser.newContext({ timezoneId: TZ, locale: LOCALE, viewport: { width: 1400, height: 900 } });
+		const page = await ctx.newPage();
+		page.on('pageerror', (e) => errors.push(e.message));
+		await page.goto(base + '/drives/' + NOH);
+		await page.waitForSelector('body[data-plotted]');
+		const seen = await page.evaluate(() => ({
+			banners: [...document.querySelectorAll('.banner')].map((b) => b.textContent),
+			cards: [...document.querySelectorAll('.cards .card h2')].map((h) => h.textContent),
+			head: document.querySelector('#app > div').innerText,
+			body: document.body.innerText,
+			historyHidden: document.querySelector('section.history').hidden,
+			probe: (document.querySelector('.probe-note') || {}).textContent || '',
+		}));
+		await page.screenshot({ path: path.join(ART, 'drive-no-health.png'), fullPage: true });
+		check(seen.banners.length === 1 && seen.banners[0] === reason.text,
+			'one banner with the API\'s sentence for ' + NOH, JSON.stringify(seen.banners));
+		check(seen.head.split(api[NOH].no_health_reason).length === 2,
+			'the head says why once', seen.head);
+		check(JSON.stringify(seen.cards) === JSON.stringify(['Probe latency', 'Drive']),
+			'no health cards for a drive that is not monitored', seen.cards.join(', '));
+		check(!seen.body.includes('not reported') && !seen.body.includes('No history stored') && seen.historyHidden,
+			'no empty figures or charts for ' + NOH);
+		check(seen.probe.startsWith('not probed: ' + api[NOH].probe.skipped),
+			'probe card of ' + NOH + ' gives the API\'s skip reason', seen.probe);
+		await page.goto(base + '/drives/' + SKIP);
+		await page.waitForSelector('body[data-loaded]');
+		const note = await page.$eval('.probe-note', (e) => e.textContent).catch(() => '');
+		check(api[SKIP].probe.skipped === 'open failed' && note.startsWith('not probed: open failed'),
+			'probe card of ' + SKIP + ' says "open failed" as the API does', note + ' / ' + api[SKIP].probe.skipped);
+		await page.goto(base + '/');
+		await page.waitForSelector('body[data-loaded]');
+		const cell = await page.$eval('#drives tbody tr[data-drive="' + SKIP + '"] .c-latency', (e) => e.innerText).catch(() => '');
+		check(cell.includes('not probed: open failed'), 'overview latency cell of ' + SKIP + ' gives the skip reason', cell);
+		await ctx.close();
+	} finally {
+		srv.kill('SIGTERM');
+		await sleep(300);
+		fs.rmSync(tmp, { recursive: true, force: true });
+	}
+}
+
+/* tests/prometheus/fleet.py: three `wearwatch serve --replay` hosts (one
+ * drive id on two of them) scraped by Debian's prometheus; host A's
+ * wearwatch.conf names that Prometheus in [fleet]. Its fleet page must list
+ * every drive of the three hosts with its host, sorted by days to wear-out
+ * as Prometheus has them. */
+async function fleetPage(browser, errors) {
+	const work = fs.mkdtempSync(path.join(os.tmpdir(), 'ww-fleet-'));
+	const ready = path.join(work, 'ready.json');
+	const harness = spawn('python3', [path.join(SRC, 'tests/prometheus/fleet.py'), BIN, SRC,
+		path.join(work, 'run'), '--ready', ready], { stdio: ['pipe', 'inherit', 'inherit'] });
+	let gone = null;
+	harness.on('exit', (c) => (gone = c));
+	try {
+		for (let i = 0; i < 600 && gone === null && !fs.existsSync(ready); i++)
+			await sleep(100);
+		check(fs.existsSync(ready), 'fleet harness up (prometheus, three wearwatch hosts)', 'exit ' + gone);
+		if (!fs.existsSync(ready))
+			return;
+		const fl = JSON.parse(fs.readFileSync(ready, 'utf8'));
+		const want = [];
+		for (const h of Object.values(fl.hosts))
+			for (const d of h.drives)
+				want.push(h.instance + ' ' + d);
+		/* the order Prometheus gives: earliest projected wear-out first */
+		const q = encodeURIComponent('min without (basis) (wearwatch_drive_wearout_timestamp_seconds)');
+		const wo = (await (await fetch(fl.prometheus + '/api/v1/query?query=' + q)).json()).data.result
+			.map((s) => ({ k: s.metric.instance + ' ' + s.metric.drive, t: Number(s.value[1]) }))
+			.sort((a, b) => a.t - b.t);
+		check(wo.length >= 2, 'Prometheus projects wear-out for some drives', JSON.stringify(wo));
+
+		const ctx = await browser.newContext({ timezoneId: TZ, locale: LOCALE, viewport: { width: 1400, height: 900 } });
+		const page = await ctx.newPage();
+		page.on('pageerror', (e) => errors.push(e.message));
+		const a = fl.hosts.a;
+		await page.goto(a.url + '/fleet');
+		await page.waitForSelector('#fleet tbody tr', { timeout: 20000 });
+		await page.click('button[data-sort="wearout"]');
+		const rows = await page.$$eval('#fleet tbody tr', (trs) => trs.map((tr) => ({
+			k: tr.dataset.instance + ' ' + tr.dataset.drive, host: tr.querySelector('.c-host').innerText,
+			days: tr.querySelector('.c-wearout').innerText, href: tr.querySelector('.drivelink').href })));
+		await page.screenshot({ path: path.join(ART, 'fleet.png'), fullPage: true });
+		const got = rows.map((r) => r.k);
+		check(got.length === want.length && want.every((w) => got.includes(w)),
+			'the fleet page lists every drive of the three hosts', got.join(', '));
+		check(rows.every((r) => r.host.startsWith(r.k.split(' ')[0].replace(/:\d+$/, ''))),
+			'each row names its host', rows.map((r) => r.host).join(' | '));
+		check(JSON.stringify(got.slice(0, wo.length)) === JSON.stringify(wo.map((w) => w.k)),
+			'sorted by days to wear-out, earliest first', got.join(', '));
+		check(rows.slice(wo.length).every((r) => r.days.includes('not projected')),
+			'drives without a projection come last');
+		const r0 = rows.find((r) => r.k.startsWith(a.instance + ' '));
+		check(r0 && r0.href === 'http://' + a.instance + '/drives/' + encodeURIComponent(r0.k.split(' ')[1]),
+			"each row links to the drive's page on its host", r0 && r0.href);
+		await page.selectOption('#f-host', fl.hosts.c.addr);
+		const onC = await page.$$eval('#fleet tbody tr', (trs) => trs.map((tr) => tr.dataset.instance));
+		check(onC.length === fl.hosts.c.drives.length && onC.every((i) => i === fl.hosts.c.instance),
+			'filter by host', onC.join(','));
+		await page.selectOption('#f-host', '');
+		await page.selectOption('#f-health', 'critical');
+		const crit = await page.$$eval('#fleet tbody tr', (trs) => trs.map((tr) => tr.dataset.health));
+		check(crit.length > 0 && crit.every((h) => h === 'critical'), 'filter by health', crit.join(','));
+		await ctx.close();
+	} finally {
+		harness.stdin.end();
+		for (let i = 0; i < 150 && gone === null; i++)
+			await sleep(100);
+		if (gone === null)
+			harness.kill('SIGKILL');
+		fs.rmSync(work, { recursive: true, force: true });
 	}
 }
 

@@ -1,8 +1,14 @@
-/* libFuzzer harness over every pure decoder: the first input byte picks the
- * decoder, the rest is the buffer. Decoders must return an error on any
- * garbage without reading outside [buf, buf+len) (ASan checks that) and
- * without undefined behaviour (UBSan). Built and run by tests/fuzz/run.sh. */
+/* libFuzzer harness over every pure decoder: the first input byte picks a row
+ * of the decoder registry (ww_decoders[], so a new row is fuzzed with no edit
+ * here) or, past the last row, the SAT sense parser of src/transport/sat.c;
+ * the rest is the buffer. The row's decoder runs through ww_decoder_run(),
+ * then its finish step, as `wearwatch decode --type` does. Decoders must
+ * return an error on any garbage without reading outside [buf, buf+len) (ASan
+ * checks that) and without undefined behaviour (UBSan). Built and run by
+ * tests/fuzz/run.sh, which asks for the row names (WW_FUZZ_LIST_ROWS=1) to
+ * seed every selector. */
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -10,13 +16,25 @@
 #include "wearwatch/transport.h"
 #include "wearwatch/record.h"
 
+/* With WW_FUZZ_LIST_ROWS set: print "SELECTOR NAME" per target and exit. */
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	(void)argc;
+	(void)argv;
+	if (!getenv("WW_FUZZ_LIST_ROWS"))
+		return 0;
+	for (size_t i = 0; i < ww_n_decoders; i++)
+		printf("%zu %s\n", i, ww_decoders[i].name);
+	printf("%zu sat-sense\n", ww_n_decoders);
+	exit(0);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static ww_health_t h;
-	ww_nvme_ns_t ns;
 	ww_ata_regs_t regs;
 	uint8_t *buf;
-	size_t len;
+	size_t len, sel;
 
 	if (size < 1)
 		return 0;
@@ -27,23 +45,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	memcpy(buf, data + 1, len);
 	memset(&h, 0, sizeof(h));
-	switch (data[0] % 16) {
-	case 0: ww_decode_nvme_smart_log(buf, len, &h); ww_nvme_finish(&h); break;
-	case 1: ww_decode_nvme_id_ctrl(buf, len, &h); ww_nvme_finish(&h); break;
-	case 2: ww_decode_nvme_id_ns(buf, len, &ns); break;
-	case 3: ww_decode_ata_identify(buf, len, &h); ww_ata_finish(&h); break;
-	case 4: ww_decode_ata_smart_data(buf, len, &h); ww_ata_finish(&h); break;
-	case 5: ww_decode_ata_smart_thresholds(buf, len, &h); break;
-	case 6: ww_decode_ata_log_directory(buf, len, &h); break;
-	case 7: ww_decode_ata_devstat(buf, len, &h); ww_ata_finish(&h); break;
-	case 8: ww_decode_scsi_inquiry(buf, len, &h); break;
-	case 9: ww_decode_scsi_vpd_pages(buf, len); break;
-	case 10: ww_decode_scsi_vpd_serial(buf, len, &h); break;
-	case 11: ww_decode_scsi_vpd_devid(buf, len, &h); break;
-	case 12: ww_decode_scsi_vpd_bdc(buf, len, &h); break;
-	case 13: ww_decode_scsi_read_capacity16(buf, len, &h); break;
-	case 14: ww_decode_scsi_log_page(buf, len, &h); ww_scsi_finish(&h); break;
-	case 15: ww_sat_parse_sense(buf, len, &regs); break;
+	sel = data[0] % (ww_n_decoders + 1);
+	if (sel < ww_n_decoders) {
+		const ww_decoder_t *d = &ww_decoders[sel];
+
+		ww_decoder_run(d, buf, len, &h);
+		if (d->finish)
+			d->finish(&h);
+	} else {
+		ww_sat_parse_sense(buf, len, &regs);
 	}
 	free(buf);
 	return 0;

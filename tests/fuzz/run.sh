@@ -37,12 +37,36 @@ add() { for f in "$@"; do [ -f "$f" ] && cp "$f" "$seeds/$(echo "$f" | tr / _)";
 add_sel() { sel=$1; shift; for f in "$@"; do [ -f "$f" ] && { printf "\\$(printf %03o "$sel")"; cat "$f"; } \
 	>"$seeds/$sel-$(echo "$f" | tr / _)"; done; return 0; }
 
+# a hex fixture ("# ..." comments) as bytes
+hex2bin() {
+	printf "$(sed 's/#.*//' "$1" | awk -v x=0123456789abcdef '{ for (i = 1; i <= NF; i++) {
+		h = tolower($i); hi = index(x, substr(h, 1, 1)) - 1; lo = index(x, substr(h, 2, 1)) - 1
+		printf "\\%03o", hi * 16 + lo } }')"
+}
+
 seed() {
 	reg=$src/tests/fuzz/regress
 	case $1 in
-	decode) # each real page behind every selector byte
-		for f in "$src"/tests/fixtures/vm/*/*.bin; do
-			for s in 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15; do add_sel "$s" "$f"; done
+	decode) # each real page (VM captures, and the hex fixtures: spec-
+		# constructed and real pages) behind every selector: one per
+		# decoder registry row, as the harness lists them, and the SAT
+		# sense parser after the last row
+		WW_FUZZ_LIST_ROWS=1 "$work/build/fuzz_decode" >"$work/rows.txt"
+		nsel=$(wc -l <"$work/rows.txt")
+		[ "$nsel" -gt 1 ] && [ "$nsel" -le 256 ] || { echo "fuzz_decode: $nsel selectors"; exit 1; }
+		echo "fuzz_decode: $nsel targets ($(cut -d' ' -f2 "$work/rows.txt" | tr '\n' ' '))"
+		i=0
+		for f in "$src"/tests/fixtures/vm/*/*.bin "$src"/tests/fixtures/scsi/*.hex \
+			"$src"/tests/fixtures/ata/*.hex "$src"/tests/fixtures/nvme/*.hex; do
+			case $f in
+			*.hex) hex2bin "$f" >"$work/page.bin" ;;
+			*) cp "$f" "$work/page.bin" ;;
+			esac
+			i=$((i + 1))
+			while read -r sel name; do
+				{ printf "\\$(printf %03o "$sel")"; cat "$work/page.bin"; } \
+					>"$seeds/$sel-$name-$i"
+			done <"$work/rows.txt"
 		done ;;
 	capture) add "$src"/tests/fixtures/captures/*/*.capture "$reg"/capture-* ;;
 	smartctl_json) add "$fixtures"/scrutiny/*.json "$fixtures"/scrutiny-starosdev/*.json \

@@ -58,6 +58,8 @@ with tempfile.TemporaryDirectory() as tmp:
             check(WANT <= ids, "the nvme, sas, sata and sata-redacted captures are among them")
             check(any(i and i.startswith("ata-WWSATA_DISK_WWSATA0001-r") for i in ids),
                   "sata-suspended (same id as sata) is served under a distinct id")
+            check(wait_for(lambda: os.path.exists(os.path.join(tmp, "history.db"))),
+                  "--replay with an explicit --state-dir keeps history there")
         finally:
             srv.terminate()
             try:
@@ -65,6 +67,92 @@ with tempfile.TemporaryDirectory() as tmp:
             except subprocess.TimeoutExpired:
                 srv.kill()
                 srv.wait()
+
+    # Without --state-dir, --replay keeps no history: the default state
+    # directory is the installed collector's (/var/lib/wearwatch). The default
+    # is faked through the configuration file's state_directory (what serve
+    # would otherwise use), so nothing under /var/lib is written by the test;
+    # the real default is only looked at.
+    fake = os.path.join(tmp, "default-state")
+    conf = os.path.join(tmp, "wearwatch.conf")
+    with open(conf, "w") as f:
+        f.write(f"[collector]\nstate_directory = {fake}\n")
+    real = "/var/lib/wearwatch/history.db"
+
+    def stamp(p):
+        try:
+            st = os.stat(p)
+            return (st.st_size, st.st_mtime_ns)
+        except FileNotFoundError:
+            return None
+    before = stamp(real)
+    port = free_port()
+    with open(os.path.join(tmp, "log2"), "w+") as log:
+        srv = subprocess.Popen([BIN, "serve", "--replay", CAPS, "--no-probe", "--config", conf,
+                                "--listen", f"127.0.0.1:{port}", "--web-config", ""],
+                               stderr=log)
+        try:
+            base = f"http://127.0.0.1:{port}"
+
+            def read_all():
+                code, body = curl(base + "/api/v1/drives")
+                return code == "200" and len(json.loads(body)) >= 5 and all(
+                    d.get("last_collect") for d in json.loads(body))
+            check(wait_for(read_all, timeout=15), "--replay without --state-dir serves the drives")
+            code, _ = curl(base + "/api/v1/drives/wwn-0x33333330000036b0/history"
+                           "?metric=temperature_celsius")
+            check(code == "503", f"without --state-dir the history API says none is kept ({code})")
+        finally:
+            srv.terminate()
+            try:
+                srv.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                srv.kill()
+                srv.wait()
+        log.seek(0)
+        text = log.read()
+    check("replay: no history kept (--state-dir DIR keeps" in text,
+          "serve --replay logs that it keeps no history: " +
+          next((ln for ln in text.splitlines() if "history" in ln), "(no line about history)"))
+    check("]: history in " not in text, "no history database opened")
+    check(not os.path.exists(fake),
+          f"nothing created under the (faked) default state directory {fake}")
+    check(stamp(real) == before, f"{real} untouched ({before} -> {stamp(real)})")
+
+    # A capture of a drive with no health interface (virtio, from the fake
+    # sysfs tree) replays with the reason it recorded, as `show` and
+    # `decode` give it: no_health_interface in discovery's words.
+    nohealth = os.path.join(tmp, "nohealth")
+    r = subprocess.run([BIN, "capture", "vda", nohealth, "--sysroot",
+                        os.path.join(SRC, "tests", "fixtures", "sysfs", "basic")],
+                       capture_output=True, text=True, timeout=10)
+    check(r.returncode == 4, f"capture of the virtio drive: exit 4 ({r.returncode})")
+    port = free_port()
+    srv = subprocess.Popen([BIN, "serve", "--replay", nohealth, "--no-probe",
+                            "--listen", f"127.0.0.1:{port}", "--web-config", ""],
+                           stderr=subprocess.DEVNULL)
+    try:
+        got = {}
+
+        def listed():
+            global got
+            code, body = curl(f"http://127.0.0.1:{port}/api/v1/drives")
+            rows = json.loads(body) if code == "200" else []
+            got = rows[0] if rows else {}
+            return bool(got)
+        check(wait_for(listed, timeout=15), "the virtio capture is served")
+        reasons = (got.get("verdict") or {}).get("reasons") or []
+        check(got.get("no_health_reason") == "virtio-blk has no health interface" and
+              [(x.get("code"), x.get("text")) for x in reasons] ==
+              [("no_health_interface", "not monitored: virtio-blk has no health interface")],
+              f"served with the recorded reason ({got.get('no_health_reason')}, {reasons})")
+    finally:
+        srv.terminate()
+        try:
+            srv.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            srv.kill()
+            srv.wait()
 
 
 sys.exit(1 if FAILS else 0)

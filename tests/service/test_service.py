@@ -4,7 +4,7 @@ sd_notify order against a test NOTIFY_SOCKET, config good/bad files, SIGHUP
 reload (good and bad), the web side's privilege check (CapEff 0, cannot open
 a drive node), TLS and bcrypt basic auth with curl, listener rebinding, and
 `wearwatch notify-test`. usage: test_service.py WEARWATCH_BINARY"""
-import os, shutil, signal, socket, subprocess, sys, tempfile, time
+import json, os, shutil, signal, socket, subprocess, sys, tempfile, time
 
 from svc_common import FAILS, HASH, NOBODY, check, curl, free_port, ipc, wait_for
 
@@ -132,6 +132,27 @@ def main():
             check(code == "200" and "# HELP wearwatch_" in body, "GET /metrics through the web side")
             check(curl(f"http://127.0.0.1:{port1}/api/v1/drives/..%2Fx")[0] == "404", "web rejects an encoded path")
             check(curl("-X", "POST", f"http://127.0.0.1:{port1}/metrics")[0] == "405", "web: POST is 405")
+            check("\nprocess_resident_memory_bytes " in body and "\nprocess_start_time_seconds " in body,
+                  "the web side exports process_* metrics")
+            code, body = curl(f"http://127.0.0.1:{port1}/api/v1/host")
+            check(code == "200" and json.loads(body) == {"host": socket.gethostname(), "fleet": False},
+                  f"/api/v1/host names the host: {body}")
+            code, body = curl(f"http://127.0.0.1:{port1}/api/v1/fleet")
+            check(code == "200" and json.loads(body) == {"configured": False},
+                  f"/api/v1/fleet without [fleet]: {body}")
+            # [fleet] naming a Prometheus that is not there: 502 with the reason,
+            # answered by the web side (the collector has no network)
+            write_conf(extra=f"[fleet]\nprometheus = http://127.0.0.1:{free_port()}\ntimeout = 2s\n")
+            web.send_signal(signal.SIGHUP)
+            check(wait_for(lambda: json.loads(curl(f"http://127.0.0.1:{port1}/api/v1/host")[1] or "{}")
+                           .get("fleet") is True), "reload picks up [fleet]")
+            code, body = curl(f"http://127.0.0.1:{port1}/api/v1/fleet")
+            fl = json.loads(body) if code == "502" else {}
+            # libcurl's words only: the first query's name ("info: ") meant
+            # nothing to the page, which shows "Prometheus: " + the error
+            check(fl.get("configured") is True and
+                  fl.get("errors") == ["Couldn't connect to server"],
+                  f"/api/v1/fleet with Prometheus unreachable: 502 and why ({code} {body})")
 
             # --- reload onto TLS + basic auth, then onto another port
             key, crt = f"{tmp}/server.key", f"{tmp}/server.crt"

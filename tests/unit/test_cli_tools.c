@@ -9,6 +9,7 @@
 #include <string.h>
 #include <stdbool.h>
 #include <sys/stat.h>
+#include <signal.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -34,6 +35,8 @@ static int run(const char *const argv[])
 		dup2(pfd[1], 1);
 		dup2(pfd[1], 2);
 		close(pfd[0]);
+		close(pfd[1]); /* only 1 and 2 hold the pipe: a grandchild left
+				  running keeps run() waiting only through them */
 		execv(bin, (char *const *)argv);
 		_exit(127);
 	}
@@ -106,6 +109,23 @@ static void test_device_forms(void)
 		CHECK(strstr(slurp(file), "\n# no health interface: virtio-blk has no health interface\n") != NULL);
 		CHECK(strstr(slurp(file), "# open  failed") == NULL);
 	}
+	{	/* a DIR that cannot be made (its parent is missing): said, exit 3,
+		 * no "0 commands recorded" for a file that was never written */
+		char bad[192], want[320];
+		const char *a[] = { bin, "capture", "vda", bad, "--sysroot", root, NULL };
+
+		snprintf(bad, sizeof(bad), "%s/missing/sub", tmp);
+		snprintf(want, sizeof(want), "wearwatch: cannot write %s/virtio-overlayblk.capture: "
+			 "No such file or directory\n", bad);
+		CHECK_EQ_I64(run(a), 3);
+		CHECK_STR(out, want);
+		/* a DIR below a regular file: not writable, even for root */
+		snprintf(bad, sizeof(bad), "%s/virtio-overlayblk.capture/sub", dir);
+		snprintf(want, sizeof(want), "wearwatch: cannot write %s/virtio-overlayblk.capture: "
+			 "Not a directory\n", bad);
+		CHECK_EQ_I64(run(a), 3);
+		CHECK_STR(out, want);
+	}
 	{
 		const char *a[] = { bin, "capture", "/dev/sdz", dir, "--sysroot", root, NULL };
 		CHECK_EQ_I64(run(a), 2);
@@ -139,6 +159,280 @@ static void put(const char *path, const char *text, int mode)
 		fclose(f);
 	}
 	chmod(path, (mode_t)mode);
+}
+
+/* A drive with no health interface gives one result everywhere: `show` on
+ * it, `decode` of its capture (the capture records the reason as a fact)
+ * and a directory of captures: not monitored, discovery's reason, exit 4,
+ * nothing claimed as read or sent. */
+static void test_no_health(void)
+{
+	char dir[128], file[256];
+
+	snprintf(dir, sizeof(dir), "%s/nohealth", tmp);
+	snprintf(file, sizeof(file), "%s/virtio-overlayblk.capture", dir);
+	{
+		const char *a[] = { bin, "capture", "vda", dir, "--sysroot", root, NULL };
+		CHECK_EQ_I64(run(a), 4);
+		CHECK(strstr(slurp(file), "\nfact no_health_reason virtio-blk has no health "
+			      "interface\n") != NULL);
+	}
+	{	/* show: said plainly, no empty "Health" heading, no fake command */
+		const char *a[] = { bin, "show", "vda", "--sysroot", root, NULL };
+		CHECK_EQ_I64(run(a), 4);
+		CHECK(strstr(out, "wearwatch: virtio-overlayblk: not monitored: virtio-blk has no "
+			      "health interface\n") != NULL);
+		CHECK(strstr(out, "not monitored: virtio-blk has no health interface "
+			      "(no_health_interface)") != NULL);
+		CHECK(strstr(out, "failed") == NULL);
+		CHECK(strstr(out, "Operation not supported") == NULL);
+		CHECK(strstr(out, "\nHealth\n") == NULL);
+		CHECK(strstr(out, "Commands sent") == NULL);
+	}
+	{	/* decode of the capture: the same verdict and exit status as show */
+		const char *a[] = { bin, "decode", file, NULL };
+		CHECK_EQ_I64(run(a), 4);
+		CHECK(strstr(out, "not monitored: virtio-blk has no health interface "
+			      "(no_health_interface)") != NULL);
+		CHECK(strstr(out, "wearwatch: virtio-overlayblk: not monitored: virtio-blk has no "
+			      "health interface\n") != NULL);
+		CHECK(strstr(out, "health read with             none: virtio-blk has no health "
+			      "interface") != NULL);
+		CHECK(strstr(out, "no_smart_data") == NULL);
+		CHECK(strstr(out, "scsi log sense") == NULL);
+		CHECK(strstr(out, "Commands sent") == NULL);
+		const char *b[] = { bin, "decode", file, "--json", NULL };
+		CHECK_EQ_I64(run(b), 4);
+		CHECK(strstr(out, "\"no_health_reason\":\"virtio-blk has no health interface\"") != NULL);
+		CHECK(strstr(out, "{\"code\":\"no_health_interface\",\"severity\":\"unknown\","
+			      "\"text\":\"not monitored: virtio-blk has no health interface\"") != NULL);
+		CHECK(strstr(out, "\"commands\":[]") != NULL);
+	}
+	{	/* with the suspended NVMe's capture beside it: both decoded, one
+		 * block each, exit status the highest (4 over 1) */
+		const char *c[] = { bin, "capture", "nvme0n1", dir, "--sysroot", root, NULL };
+		CHECK_EQ_I64(run(c), 0);
+		const char *a[] = { bin, "decode", dir, NULL };
+		CHECK_EQ_I64(run(a), 4);
+		CHECK(strstr(out, "/virtio-overlayblk.capture: capture\n") != NULL);
+		CHECK(strstr(out, "/nvme-eui.0025388b91b3a2c1.capture: capture\n") != NULL);
+		CHECK(strstr(out, "Drive virtio-overlayblk\n") != NULL);
+		CHECK(strstr(out, "Drive nvme-eui.0025388b91b3a2c1\n") != NULL);
+		const char *b[] = { bin, "decode", dir, "--json", NULL };
+		CHECK_EQ_I64(run(b), 4);
+		CHECK(strstr(out, "\n[{\"drive\":") != NULL); /* after the stderr line */
+		CHECK(strstr(out, "{\"drive\":{\"id\":\"nvme-eui.0025388b91b3a2c1\"") != NULL);
+		CHECK(strstr(out, "{\"drive\":{\"id\":\"virtio-overlayblk\"") != NULL);
+	}
+}
+
+/* decode's messages and options (user reports) */
+static void test_decode_messages(void)
+{
+	char junk[128], want[256], cap[4200], vm[4200];
+
+	snprintf(junk, sizeof(junk), "%s/junk", tmp);
+	put(junk, "hello\n", 0644);
+	{	/* a missing file: the error, no empty "()" */
+		const char *a[] = { bin, "decode", "/nonexistent-ww-file", NULL };
+		CHECK_EQ_I64(run(a), 3);
+		CHECK_STR(out, "wearwatch: /nonexistent-ww-file: No such file or directory\n");
+	}
+	{	/* not decodable: one line saying what it could be, no "(unknown)" */
+		const char *a[] = { bin, "decode", junk, NULL };
+		CHECK_EQ_I64(run(a), 3);
+		snprintf(want, sizeof(want), "wearwatch: %s: not a capture, libatasmart blob", junk);
+		CHECK(!strncmp(out, want, strlen(want)));
+		CHECK(strchr(out, '\n') == out + strlen(out) - 1);
+		CHECK(strstr(out, "(unknown)") == NULL);
+		CHECK(strstr(out, "Invalid argument") == NULL);
+	}
+	snprintf(cap, sizeof(cap), "%s/tests/fixtures/captures/sas", src);
+	{	/* --type is for raw pages: refused for a capture, not ignored */
+		const char *a[] = { bin, "decode", cap, "--type", "scsi-log", NULL };
+		CHECK_EQ_I64(run(a), 2);
+		CHECK(strstr(out, "--type is for raw pages, not captures") != NULL);
+		snprintf(cap, sizeof(cap), "%s/tests/fixtures/captures/sas/"
+			 "wwn-0x33333330000036b0.capture", src);
+		CHECK_EQ_I64(run(a), 2);
+	}
+	{	/* the VM captures' directory: one block per drive, exit status
+		 * the highest (the suspended SATA capture replays as left alone) */
+		snprintf(cap, sizeof(cap), "%s/tests/fixtures/captures", src);
+		const char *a[] = { bin, "decode", cap, NULL };
+		const char *p = out;
+		int n = 0;
+
+		CHECK_EQ_I64(run(a), 1);
+		while ((p = strstr(p, ".capture: capture\n"))) {
+			n++;
+			p++;
+		}
+		CHECK_EQ_I64(n, 5);
+		/* the suspended capture: no time is recorded, so not "since <now>" */
+		CHECK(strstr(out, "not read: in standby when captured, with no values read before") !=
+		      NULL);
+		CHECK(strstr(out, "in standby since") == NULL);
+		CHECK(strstr(out, "Drive wwn-0x33333330000036b0\n") != NULL);
+		CHECK(strstr(out, "Drive nvme-QEMU_NVMe_Ctrl_WWNVME0001\n") != NULL);
+	}
+	/* a lone SMART READ DATA sector (the VM SATA disk's): nothing about
+	 * SMART support, which only IDENTIFY says */
+	snprintf(vm, sizeof(vm), "%s/tests/fixtures/vm/sata/smart-read-data.bin", src);
+	{
+		const char *a[] = { bin, "decode", vm, "--type", "ata-smart", NULL };
+		CHECK_EQ_I64(run(a), 0);
+		CHECK(strstr(out, "Power_On_Hours") != NULL);
+		CHECK(strstr(out, " supported") == NULL);
+		CHECK(strstr(out, "not supported") == NULL);
+		CHECK(strstr(out, "disabled") == NULL);
+		const char *b[] = { bin, "decode", vm, "--type", "ata-smart", "--json", NULL };
+		CHECK_EQ_I64(run(b), 0);
+		CHECK(strstr(out, "smart_supported") == NULL);
+	}
+	/* smartctl -x JSON of the VM NVMe drive: transport nvme by its
+	 * device.protocol, not "other" */
+	snprintf(vm, sizeof(vm), "%s/tests/fixtures/vm/nvme/smartctl-x.json", src);
+	{
+		const char *a[] = { bin, "decode", vm, NULL };
+		CHECK_EQ_I64(run(a), 0);
+		CHECK(strstr(out, "  transport                    nvme\n") != NULL);
+	}
+	/* nvme-cli's smart-log JSON of the same drive is JSON, not smartctl's */
+	snprintf(vm, sizeof(vm), "%s/tests/fixtures/vm/nvme/smart-log.json", src);
+	{
+		const char *a[] = { bin, "decode", vm, NULL };
+		CHECK_EQ_I64(run(a), 3);
+		CHECK(strstr(out, ": not smartctl JSON (no top-level \"smartctl\" object") != NULL);
+		CHECK(strstr(out, "Health:") == NULL);
+	}
+}
+
+/* What wearwatch(8), wearwatch.conf(5) and the help texts promise
+ * (user reports: a synopsis without notify-deliver or --config, the notify
+ * programs under doc/examples, an endpoint list without the pages, probe's
+ * exit status for a missing file, a relative --notify-exec that ran). */
+static void test_docs_promises(void)
+{
+	char path[4300], conf[128], rel[64];
+	static char man[65536];
+	size_t n;
+
+	snprintf(path, sizeof(path), "%s/man/wearwatch.8", src);
+	snprintf(man, sizeof(man), "%s", slurp(path));
+	{	/* every command of `wearwatch --help` has its synopsis line */
+		static const char *const cmds[] = { "scan", "show", "serve", "collector", "web",
+						    "probe", "capture", "decode", "verify",
+						    "notify\\-test", "notify\\-deliver" };
+		const char *a[] = { bin, "--help", NULL };
+
+		CHECK_EQ_I64(run(a), 0);
+		for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++) {
+			char want[64];
+
+			snprintf(want, sizeof(want), "\n.B wearwatch %s\n", cmds[i]);
+			CHECK(strstr(man, want) != NULL);
+			if (!strstr(man, want))
+				fprintf(stderr, "  wearwatch(8) synopsis lacks %s\n", cmds[i]);
+		}
+		CHECK(strstr(out, "notify-deliver") != NULL);
+		/* show and decode take --config */
+		CHECK(strstr(man, ".B wearwatch show\n.I DEVICE\n.RB [ \\-\\-json ]\n"
+			      ".RB [ \\-\\-config\n") != NULL);
+		CHECK(strstr(man, ".RB [ \\-\\-config\n.IR FILE ]\n.RB [ \\-\\-type\n") != NULL);
+	}
+	/* the notify programs are installed in /usr/share/wearwatch/notify
+	 * (CMakeLists.txt: DATADIR/wearwatch/notify) */
+	CHECK(strstr(man, "Shipped programs in /usr/share/wearwatch/notify:") != NULL);
+	snprintf(path, sizeof(path), "%s/man/wearwatch.conf.5", src);
+	CHECK(strstr(slurp(path), "(JSON POST) in /usr/share/wearwatch/notify.") != NULL);
+	snprintf(path, sizeof(path), "%s/CMakeLists.txt", src);
+	CHECK(strstr(slurp(path), "DESTINATION ${CMAKE_INSTALL_DATADIR}/wearwatch/notify)") != NULL);
+	{	/* serve --help lists every endpoint the service answers */
+		static const char *const ep[] = { "/metrics", "/healthz", "/api/v1/drives",
+						  "/api/v1/drives/{drive}/history", "/api/v1/host",
+						  "/api/v1/fleet", "/drives/{drive}", "/fleet", "/table" };
+		const char *a[] = { bin, "serve", "--help", NULL };
+
+		CHECK_EQ_I64(run(a), 0);
+		for (size_t i = 0; i < sizeof(ep) / sizeof(ep[0]); i++)
+			CHECK(strstr(out, ep[i]) != NULL);
+	}
+	{	/* probe of a missing file: 3 (open failed), as its help says */
+		const char *a[] = { bin, "probe", "/nonexistent-ww-probe", NULL };
+
+		CHECK_EQ_I64(run(a), 3);
+		CHECK_STR(out, "wearwatch probe: /nonexistent-ww-probe: No such file or directory\n");
+		const char *h[] = { bin, "probe", "--help", NULL };
+		CHECK_EQ_I64(run(h), 0);
+		CHECK(strstr(out, "3 DEVICE missing, open failed or every read failed") != NULL);
+	}
+	{	/* notify-test: PROG absolute, as [notify] exec, said clearly */
+		snprintf(conf, sizeof(conf), "%s/empty.conf", tmp);
+		put(conf, "", 0644);
+		snprintf(rel, sizeof(rel), "true");
+		const char *a[] = { bin, "notify-test", "--config", conf, "--notify-exec", rel, NULL };
+
+		CHECK_EQ_I64(run(a), 2);
+		CHECK_STR(out, "wearwatch notify-test: --notify-exec true: expected an absolute path "
+			  "(as [notify] exec)\n");
+	}
+	n = strlen(man);
+	CHECK(n > 1000); /* the man page was read */
+}
+
+/* true while pid runs (a zombie or a vanished process has ended) */
+static bool running(pid_t pid)
+{
+	char path[64], st = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	f = fopen(path, "r");
+	if (!f)
+		return false;
+	if (fscanf(f, "%*d (%*[^)]) %c", &st) != 1)
+		st = 0;
+	fclose(f);
+	return st && st != 'Z' && st != 'X';
+}
+
+/* The timeout ends what the program started too: a shell that runs
+ * `sleep 77` in the foreground (a grandchild of wearwatch) is killed with
+ * it, not left running re-parented to init. */
+static void test_notify_grandchild(const char *conf)
+{
+	char gc[128], pidf[128], text[512];
+	const struct timespec tick = { 0, 20 * 1000 * 1000 };
+	pid_t pid = 0;
+	FILE *f;
+
+	snprintf(gc, sizeof(gc), "%s/grandchild", tmp);
+	snprintf(pidf, sizeof(pidf), "%s/grandchild.pid", tmp);
+	/* the sleep's output away from run()'s pipe, which would otherwise
+	 * keep run() waiting for as long as it runs */
+	snprintf(text, sizeof(text), "#!/bin/sh\nsh -c 'echo $$ > %s; exec sleep 77' "
+		 ">/dev/null 2>&1\necho not reached\n", pidf);
+	put(gc, text, 0755);
+	{
+		const char *a[] = { bin, "notify-test", "--config", conf, "--notify-exec", gc, NULL };
+		CHECK_EQ_I64(run(a), 1);
+		CHECK(strstr(out, "grandchild: killed after the 1 s timeout") != NULL);
+	}
+	f = fopen(pidf, "r");
+	if (!f || fscanf(f, "%d", &pid) != 1)
+		pid = 0;
+	if (f)
+		fclose(f);
+	CHECK(pid > 0); /* the grandchild started */
+	/* SIGKILL is sent before notify-test returns; init reaps the orphan */
+	for (int i = 0; pid > 0 && i < 100 && running(pid); i++)
+		nanosleep(&tick, NULL);
+	CHECK(pid > 0 && !running(pid));
+	if (pid > 0 && running(pid)) {
+		fprintf(stderr, "  the grandchild `sleep 77` (pid %d) outlived the timeout\n", (int)pid);
+		kill(pid, SIGKILL);
+	}
 }
 
 /* notify-test: the program's real exit status, signal, and [notify] timeout */
@@ -183,6 +477,7 @@ static void test_notify(void)
 		CHECK_EQ_I64(run(a), 0);
 		CHECK_STR(out, "/bin/true: exit 0\n");
 	}
+	test_notify_grandchild(conf);
 }
 
 /* decode: --type checked, libscsicmd CSV lines, a useful "too short" */
@@ -234,10 +529,55 @@ static bool test_decode(void)
 		CHECK_EQ_I64(run(a), 0);
 		CHECK(strstr(out, "\"temperature_celsius\":{\"value\":21") != NULL);
 	}
+	{	/* a type naming one page takes that page and refuses another */
+		const char *a[] = { bin, "decode", f2, "--type", "scsi-temperature", "--json", NULL };
+		CHECK_EQ_I64(run(a), 0);
+		CHECK(strstr(out, "\"temperature_celsius\":{\"value\":21") != NULL);
+		const char *b[] = { bin, "decode", f2, "--type", "scsi-write-errors", NULL };
+		CHECK_EQ_I64(run(b), 3);
+		CHECK(strstr(out, "not a valid scsi-write-errors page") != NULL);
+	}
 	{
 		const char *a[] = { bin, "decode", f1, "--type", "bogus", NULL };
 		CHECK_EQ_I64(run(a), 2);
-		CHECK(strstr(out, "valid types: nvme-smart, ata-smart, ata-devstat, scsi-log") != NULL);
+		/* the names come from the decoder registry: the four older ones and
+		 * one per SCSI log page */
+		CHECK(strstr(out, "valid types: ") != NULL);
+		static const char *const names[] = { " nvme-smart,", " ata-smart,",
+						     " ata-devstat,", " scsi-log,",
+						     " scsi-temperature," };
+		for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+			CHECK(strstr(out, names[i]) != NULL);
+	}
+	{	/* JSON that is not one drive's smartctl JSON: said, exit 3, no
+		 * verdict of an empty record (each was "no_smart_data", exit 0) */
+		static const char *const notsc[][2] = {
+			{ "netdata/nvme-v2.11/nvme-smart-log.json",
+			  ": not smartctl JSON (no top-level \"smartctl\" object" },
+			{ "scrutiny/smartctl_scan_megaraid.json",
+			  ": a `smartctl --scan` device list, not one drive's smartctl JSON" },
+			/* exit_status 2 (bit 1, open failed): smartctl's own message */
+			{ "scrutiny/smart-fail.json",
+			  ": smartctl exit status 2 (device open failed): the read failed, nothing "
+			  "in it is a reading; smartctl said: Smartctl open device: /dev/sda failed: "
+			  "\\\\.\\PhysicalDrive0: Open failed, Error=5\n" },
+		};
+
+		for (size_t i = 0; i < sizeof(notsc) / sizeof(notsc[0]); i++) {
+			char path[4400];
+			const char *a[] = { bin, "decode", path, NULL };
+
+			snprintf(path, sizeof(path), "%s/%s", fx, notsc[i][0]);
+			if (access(path, R_OK)) {
+				printf("note: %s absent from the fixtures, not checked\n", notsc[i][0]);
+				continue;
+			}
+			CHECK_EQ_I64(run(a), 3);
+			CHECK(strstr(out, notsc[i][1]) != NULL);
+			CHECK(strstr(out, "Health:") == NULL);
+			if (!strstr(out, notsc[i][1]))
+				fprintf(stderr, "  decode %s printed: %.300s\n", notsc[i][0], out);
+		}
 	}
 	snprintf(shortf, sizeof(shortf), "%s/short.hex", tmp);
 	put(shortf, "00 01 02\n", 0644);
@@ -331,6 +671,9 @@ int main(void)
 	test_device_forms();
 	test_notify();
 	test_decode_odd_files();
+	test_no_health();
+	test_decode_messages();
+	test_docs_promises();
 	bool have_fixtures = test_decode();
 	test_probe();
 	{

@@ -47,7 +47,7 @@ int main(void)
 	CHECK_EQ_I64(override("M=0.001:5", err, sizeof(err)), -EINVAL);
 	CHECK_EQ_I64(override("M=1e308PB:5", err, sizeof(err)), -EINVAL);
 	CHECK_EQ_I64(override("M=0x1p-1000PB:5", err, sizeof(err)), -EINVAL);
-	CHECK_EQ_I64(override("M=0.5B:5", err, sizeof(err)), -EINVAL);     /* under 1 GB */
+	CHECK_EQ_I64(override("M=0.4B:5", err, sizeof(err)), -EINVAL);     /* no whole byte */
 	CHECK_EQ_I64(override("M=20000000PB:5", err, sizeof(err)), -EINVAL); /* 2^64 and more */
 	CHECK_EQ_I64(override("M=1:+5", err, sizeof(err)), -EINVAL);
 	CHECK_EQ_I64(override("M=1:5: 400000000000", err, sizeof(err)), -EINVAL);

@@ -1,4 +1,4 @@
-"""Endurance model in the VM (issue 3).
+"""Endurance model in the VM.
 
 The QEMU NVMe drive (serial WWNVME0001) gets a configured rating of 10 DWPD for
 5 years on a 1 GB capacity basis: rated bytes = 10 x 10^9 x 365 x 5 =

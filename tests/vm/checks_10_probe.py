@@ -1,4 +1,4 @@
-"""Latency probes in the VM (issue 4), in the one boot.
+"""Latency probes in the VM, in the one boot.
 
 The service runs with short probe bursts (SERVE_ARGS) and probes rotational
 drives too, so QEMU's SATA disk (the kernel calls it rotational) is probed

@@ -1,4 +1,4 @@
-"""Capture and replay fidelity in the VM (issue 7, docs/capture-format.md).
+"""Capture and replay fidelity in the VM (docs/capture-format.md).
 
 In the one boot, after the base checks (which leave the SATA disk runtime-
 suspended with autosuspend on):

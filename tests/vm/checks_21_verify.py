@@ -1,13 +1,12 @@
-"""`wearwatch verify DEVICE` on the VM's three drives (issue 7, item 6).
+"""`wearwatch verify DEVICE` on the VM's three drives.
 
 verify reads a drive natively and through smartctl (`smartctl -j -x`) and prints
 both side by side. Asserted per drive: exit status 0 and the summary line
 "verify: N differences, 0 unexplained" (every difference flagged DIFF carries a
-"why:" line). For the scsi_debug drive the known difference must be among them:
-native temperature 38 C (log page 0x0D parameter 0) against smartctl 7.3's 40 C
-(Environmental Reporting subpage 0x0D/0x01); both figures are what sg_logs
-prints for the two pages in the same guest (tests/fixtures/vm/sas/log-0d.txt,
-log-0d-01.txt). The SATA disk is kept on (power/control "on") for the run so
+"why:" line). For the scsi_debug drive the temperature must agree: both sides
+40 C, the Environmental Reporting subpage 0x0D/0x01 that smartctl 7.3 prints
+(sg_logs in the same guest: tests/fixtures/vm/sas/log-0d-01.txt; page 0x0D
+says 38, log-0d.txt, and is exported beside it). The SATA disk is kept on (power/control "on") for the run so
 that neither path meets a suspended disk, then returned to "auto".
 """
 import re
@@ -38,9 +37,9 @@ def run(ctx):
                 extra = ""
                 if role == "sas":
                     t = re.search(r"^temperature_celsius\s+(\S+)\s+(\S+)\s+(\S+)", out, re.M)
-                    known = t is not None and t.groups() == ("38", "40", "DIFF")
+                    known = t is not None and t.groups() == ("40", "40", "same")
                     ok = ok and known
-                    extra = "; temperature native/smartctl/flag %s (want 38/40/DIFF with a why)" % (
+                    extra = "; temperature native/smartctl/flag %s (want 40/40/same)" % (
                         (t.groups() if t else None),)
                 return ok, "%s: %s, rc %s, flagged %s, %d explained%s" % (
                     dev, m.group(0) if m else "no summary: " + out[-300:],

@@ -1,4 +1,4 @@
-"""A MegaRAID member reached through the smartctl backend (issue 7, item 1).
+"""A MegaRAID member reached through the smartctl backend.
 
 QEMU's `megasas` (an LSI MegaRAID SAS 1078) with one `scsi-hd` disk. The disk
 image is attached at boot as a drive without a device (qemu_args); the
@@ -13,7 +13,8 @@ lists the member as /dev/bus/H type megaraid,N; QEMU's scsi-hd has no SMART
 smartctl-bus_H-megaraid_N with wearwatch_drive_info (model from the member's
 INQUIRY as smartctl prints it, the same as `smartctl -j -x -d megaraid,N`'s
 model_name), wearwatch_drive_smartctl_info{type="megaraid,N"} 1 and
-wearwatch_drive_smart_available 0.
+wearwatch_drive_smart_available 0; its health verdict is unknown (status 3)
+with the one reason no_smart_data, never ok (docs/health.md).
 """
 import json
 import os
@@ -91,19 +92,24 @@ smartctl --scan -j -d scsi; echo "scan_rc=$?"
         want_id = "smartctl-%s-%s" % (re.sub(r"[/, ]", "_", d["name"][len("/dev/"):]),
                                       re.sub(r"[/, ]", "_", d["type"]))
         deadline = time.time() + 4 * ctx.poll + 40
-        info = sc = avail = None
+        info = sc = avail = status = None
+        reasons = []
         while time.time() < deadline:
             samples = ctx.c.scrape("megaraid")[2]
             info = ctx.series(samples, "wearwatch_drive_info", want_id)
             sc = ctx.series(samples, "wearwatch_drive_smartctl_info", want_id)
             avail = ctx.one(samples, "wearwatch_drive_smart_available", want_id)
-            if info and sc and avail is not None:
+            status = ctx.one(samples, "wearwatch_drive_health_status", want_id)
+            reasons = sorted(lb.get("reason") for lb, v in
+                             ctx.series(samples, "wearwatch_drive_health_reason", want_id))
+            if info and sc and avail is not None and status == 3:
                 break
             time.sleep(2)
         model = info[0][0].get("model") if info else None
         ok = (bool(info) and bool(sc) and sc[0][0].get("type") == d["type"] and avail == 0
-              and model == state.get("model"))
+              and model == state.get("model") and status == 3 and reasons == ["no_smart_data"])
         return ok, ("drive %s: info %s; smartctl_info %s; smart_available %s (want 0: reached, no SMART); "
-                    "model %r (smartctl %r)" % (want_id, info[0][0] if info else None,
-                                                sc[0][0] if sc else None, avail, model, state.get("model")))
+                    "model %r (smartctl %r); health status %s reasons %s (want 3, no_smart_data)"
+                    % (want_id, info[0][0] if info else None, sc[0][0] if sc else None, avail,
+                       model, state.get("model"), status, reasons))
     ctx.c.check("megaraid_member_reached_no_smart", in_metrics)

@@ -1,4 +1,4 @@
-"""Probe summaries in the history database (issues 3 + 4), in the VM.
+"""Probe summaries in the history database, in the VM.
 
 The service runs with --state-dir (checks_10_endurance) and probes every few
 seconds (checks_10_probe), so by now the QEMU NVMe drive has finished many

@@ -743,10 +743,15 @@ done
         rc, lg = vm.run("sg_logs -p 0xd $SAS_SG\n")
         m = re.search(r"Current temperature = (\d+)", lg)
         lp = int(m.group(1)) if m else None
-        return (v == 38 and ref == 65 and lp == 38,
-                "metric %s (page 0x0D via sg_logs: %s, want 38), reference %s (want 65); "
-                "smartctl 7.3 shows %s (temperature.current) / %s (environmental subpage 0x0D/0x01)"
-                % (v, lp, ref, sm, env))
+        # the headline is what smartctl 7.3 prints (the environmental subpage,
+        # 40 C); page 0x0D's own reading (38 C, as sg_logs prints it) is
+        # exported beside it with its page
+        p0d = one(samples, "wearwatch_drive_scsi_temperature_celsius", ss, page="0x0d")
+        penv = one(samples, "wearwatch_drive_scsi_temperature_celsius", ss, page="0x0d/0x01")
+        return (v is not None and v == env and v == penv and ref == 65 and lp == 38 and p0d == lp,
+                "metric %s (smartctl 7.3 environmental subpage 0x0D/0x01: %s; temperature.current %s), "
+                "page 0x0D series %s (sg_logs: %s, want 38), 0x0D/0x01 series %s, reference %s (want 65)"
+                % (v, env, sm, p0d, lp, penv, ref))
     c.check("sas_temperature", sas_temp)
 
     def sas_health():
@@ -945,6 +950,14 @@ echo "active_ms=$(cat $d/power/runtime_active_time)"
                         "seen" if ev else "NOT seen", out.strip().replace("\n", " "), pres,
                         time.time() - t0, hz, ms, alive.strip()))
     c.check("nvme_hot_remove", nvme_remove)
+
+    # ---- checks from tests/vm/checks_*.py that need the removal done
+    for mod in getattr(vm, "plugins", []):
+        if hasattr(mod, "run_after_removal"):
+            try:
+                mod.run_after_removal(ctx)
+            except Exception as e:
+                c.record(False, mod.__name__, "plugin raised %s: %s" % (type(e).__name__, e))
 
 
 def load_plugins(source):

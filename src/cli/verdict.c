@@ -1,0 +1,81 @@
+/* The health verdict of one read for `show` and `decode`: the read goes
+ * through the same store, endurance service and ww_drive_verdict() as in the
+ * service, so the command line prints what /metrics and the API would (see
+ * cli.h). */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cli/cli.h"
+#include "wearwatch/conf.h"
+#include "wearwatch/store.h"
+
+struct cfgs {
+	ww_conf_t conf;
+	ww_health_cfg_t drive;   /* [health] with the drive's section on top */
+};
+
+static const ww_health_cfg_t *health_of(void *ctx, const ww_drive_t *d)
+{
+	return &((struct cfgs *)ctx)->drive;
+}
+
+/* built-in ratings table, and the file's [drive] ratings as overrides */
+static ww_endurance_svc_t *service(const ww_conf_t *c)
+{
+	ww_ratings_t table = { 0 }, over = { 0 };
+	unsigned bad = 0;
+	char spec[512], e[200];
+
+	ww_ratings_parse(&table, ww_builtin_ratings_tsv, "built-in ratings", &bad);
+	for (size_t i = 0; i < c->n_drives; i++)
+		if (c->drives[i].rating[0] &&
+		    !ww_conf_drive_rating_spec(&c->drives[i], spec, sizeof(spec)))
+			ww_rating_override_parse(&over, spec, e, sizeof(e));
+	return ww_endurance_svc_new(&table, &over, NULL);
+}
+
+int ww_cli_verdict(const char *config, const ww_drive_t *d, const ww_health_t *h, int rc,
+		   ww_verdict_t *v)
+{
+	struct cfgs *x = calloc(1, sizeof(*x));
+	const ww_conf_drive_t *sec;
+	ww_store_t *store = NULL;
+	ww_endurance_svc_t *svc = NULL;
+	ww_snapshot_t *snap;
+	time_t now = time(NULL);
+	char err[512];
+	int ret = -ENOMEM;
+
+	if (!x)
+		return -ENOMEM;
+	ww_conf_defaults(&x->conf);
+	if (config && ww_conf_load(&x->conf, config, false, err, sizeof(err))) {
+		fprintf(stderr, "wearwatch: %s\n", err);
+		free(x);
+		return -EINVAL;
+	}
+	x->drive = x->conf.health;
+	if ((sec = ww_conf_drive_find(&x->conf, d->id, d->block)))
+		ww_conf_health_overlay(&x->drive, &sec->health);
+	store = ww_store_new(0);
+	svc = service(&x->conf);
+	if (store && svc && ww_store_sync(store, d, 1, now) == 0) {
+		/* "reached, no SMART" (-ENODATA) is a read with the identity only */
+		int r = rc == -ENODATA ? 0 : rc;
+
+		ww_endurance_set_health(svc, health_of, x);
+		ww_store_update(store, d->id, r, r == 0 ? h : NULL, NULL, 0, now);
+		ww_endurance_after_collect(svc, store, d, r, now);
+		snap = ww_store_acquire(store);
+		ww_drive_verdict(svc, ww_snapshot_find(snap, d->id), now, v);
+		ww_snapshot_release(snap);
+		ret = 0;
+	}
+	ww_endurance_svc_free(svc);
+	ww_store_free(store);
+	free(x);
+	return ret;
+}

@@ -1,0 +1,191 @@
+/* The health keys of wearwatch.conf ([health], and per drive in [drive
+ * NAME]) into the verdict's thresholds (model.h ww_health_cfg_t). One table:
+ * the key, what it takes and what the error says; the bit in `set` is the
+ * row. */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "wearwatch/conf.h"
+
+enum hk_kind { HK_TEMP, HK_PERCENT, HK_DURATION, HK_IDS, HK_REASONS };
+
+enum {
+	HK_TEMP_WARNING, HK_TEMP_CRITICAL, HK_PCT_WARNING, HK_PCT_CRITICAL, HK_RATED_WARNING,
+	HK_RATED_CRITICAL, HK_INCREASE_WINDOW, HK_READ_FAILING, HK_IGNORE, HK_CRITICAL,
+	HK_SILENCE, HK_MAX
+};
+
+static const struct hkey {
+	const char *key;
+	enum hk_kind kind;
+	int min, max;
+	const char *expect;
+} hkeys[HK_MAX] = {
+	[HK_TEMP_WARNING] = { "temperature_warning", HK_TEMP, -40, 200,
+			      "expected degrees Celsius, -40 to 200" },
+	[HK_TEMP_CRITICAL] = { "temperature_critical", HK_TEMP, -40, 200,
+			       "expected degrees Celsius, -40 to 200" },
+	[HK_PCT_WARNING] = { "percentage_used_warning", HK_PERCENT, 1, 255,
+			     "expected a percentage, 1 to 255" },
+	[HK_PCT_CRITICAL] = { "percentage_used_critical", HK_PERCENT, 1, 255,
+			      "expected a percentage, 1 to 255" },
+	[HK_RATED_WARNING] = { "rated_endurance_warning", HK_PERCENT, 1, 1000,
+			       "expected a percentage, 1 to 1000" },
+	[HK_RATED_CRITICAL] = { "rated_endurance_critical", HK_PERCENT, 1, 1000,
+				"expected a percentage, 1 to 1000" },
+	[HK_INCREASE_WINDOW] = { "increase_window", HK_DURATION, 0, 0,
+				 "expected a duration (1d, 12h)" },
+	[HK_READ_FAILING] = { "read_failing_after", HK_DURATION, 0, 0,
+			      "expected a duration (1h, 30m)" },
+	[HK_IGNORE] = { "ignore_attributes", HK_IDS, 1, 255,
+			"expected ATA attribute ids 1-255 separated by commas" },
+	[HK_CRITICAL] = { "critical_attributes", HK_IDS, 1, 255,
+			  "expected ATA attribute ids 1-255 separated by commas" },
+	[HK_SILENCE] = { "silence", HK_REASONS, 0, 0,
+			 "expected reason codes separated by commas (docs/health.md)" },
+};
+
+const char *ww_conf_health_key_name(size_t i)
+{
+	return i < HK_MAX ? hkeys[i].key : NULL;
+}
+
+static int parse_int(const char *s, int min, int max, int *out)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (!*s || *end || errno || v < min || v > max)
+		return -EINVAL;
+	*out = (int)v;
+	return 0;
+}
+
+/* "5, 197 198": ids into a 256-bit set (an empty list clears it) */
+static int parse_ids(const char *s, uint8_t set[32], char *bad, size_t blen)
+{
+	char buf[512], *save = NULL, *t;
+	int id;
+
+	if (strlen(s) >= sizeof(buf))
+		return -EINVAL;
+	memset(set, 0, 32);
+	snprintf(buf, sizeof(buf), "%s", s);
+	for (t = strtok_r(buf, ", \t", &save); t; t = strtok_r(NULL, ", \t", &save)) {
+		if (parse_int(t, 1, 255, &id)) {
+			snprintf(bad, blen, "%s", t);
+			return -EINVAL;
+		}
+		set[id / 8] |= (uint8_t)(1u << (id % 8));
+	}
+	return 0;
+}
+
+static int parse_reasons(const char *s, uint64_t *set, char *bad, size_t blen)
+{
+	char buf[1024], *save = NULL, *t;
+	int r;
+
+	if (strlen(s) >= sizeof(buf))
+		return -EINVAL;
+	*set = 0;
+	snprintf(buf, sizeof(buf), "%s", s);
+	for (t = strtok_r(buf, ", \t", &save); t; t = strtok_r(NULL, ", \t", &save)) {
+		if ((r = ww_reason_by_name(t)) < 0) {
+			snprintf(bad, blen, "%s", t);
+			return -EINVAL;
+		}
+		*set |= 1ull << r;
+	}
+	return 0;
+}
+
+static int set_row(ww_health_cfg_t *c, int i, const char *v, char *bad, size_t blen)
+{
+	const struct hkey *k = &hkeys[i];
+	unsigned *u[HK_MAX] = {
+		[HK_PCT_WARNING] = &c->pct_used_warning, [HK_PCT_CRITICAL] = &c->pct_used_critical,
+		[HK_RATED_WARNING] = &c->rated_warning, [HK_RATED_CRITICAL] = &c->rated_critical,
+		[HK_INCREASE_WINDOW] = &c->increase_window_s,
+		[HK_READ_FAILING] = &c->read_failing_after_s,
+	};
+	int n;
+
+	switch (k->kind) {
+	case HK_TEMP:
+		if (parse_int(v, k->min, k->max, &n))
+			return -EINVAL;
+		if (i == HK_TEMP_WARNING)
+			c->has_temp_warning = true, c->temp_warning_celsius = n;
+		else
+			c->has_temp_critical = true, c->temp_critical_celsius = n;
+		return 0;
+	case HK_PERCENT:
+		if (parse_int(v, k->min, k->max, &n))
+			return -EINVAL;
+		*u[i] = (unsigned)n;
+		return 0;
+	case HK_DURATION:
+		return ww_conf_parse_duration(v, u[i]);
+	case HK_IDS:
+		return parse_ids(v, i == HK_IGNORE ? c->ignore_attrs : c->critical_attrs, bad, blen);
+	case HK_REASONS:
+		return parse_reasons(v, &c->silenced, bad, blen);
+	}
+	return -EINVAL;
+}
+
+int ww_conf_health_key(ww_health_cfg_t *c, const char *key, const char *value, char *err,
+		       size_t errlen)
+{
+	char bad[64] = "";
+
+	for (int i = 0; i < HK_MAX; i++) {
+		if (strcmp(key, hkeys[i].key))
+			continue;
+		if (set_row(c, i, value, bad, sizeof(bad))) {
+			if (bad[0])
+				snprintf(err, errlen, "%s: %s; '%s' is not one", key, hkeys[i].expect,
+					 bad);
+			else
+				snprintf(err, errlen, "%s: %s, got '%s'", key, hkeys[i].expect, value);
+			return -EINVAL;
+		}
+		c->set |= 1u << i;
+		return 0;
+	}
+	return -ENOENT;
+}
+
+void ww_conf_health_overlay(ww_health_cfg_t *b, const ww_health_cfg_t *o)
+{
+	for (int i = 0; i < HK_MAX; i++) {
+		if (!((o->set >> i) & 1))
+			continue;
+		switch (i) {
+		case HK_TEMP_WARNING:
+			b->has_temp_warning = o->has_temp_warning;
+			b->temp_warning_celsius = o->temp_warning_celsius;
+			break;
+		case HK_TEMP_CRITICAL:
+			b->has_temp_critical = o->has_temp_critical;
+			b->temp_critical_celsius = o->temp_critical_celsius;
+			break;
+		case HK_PCT_WARNING: b->pct_used_warning = o->pct_used_warning; break;
+		case HK_PCT_CRITICAL: b->pct_used_critical = o->pct_used_critical; break;
+		case HK_RATED_WARNING: b->rated_warning = o->rated_warning; break;
+		case HK_RATED_CRITICAL: b->rated_critical = o->rated_critical; break;
+		case HK_INCREASE_WINDOW: b->increase_window_s = o->increase_window_s; break;
+		case HK_READ_FAILING: b->read_failing_after_s = o->read_failing_after_s; break;
+		case HK_IGNORE: memcpy(b->ignore_attrs, o->ignore_attrs, 32); break;
+		case HK_CRITICAL: memcpy(b->critical_attrs, o->critical_attrs, 32); break;
+		case HK_SILENCE: b->silenced = o->silenced; break;
+		}
+		b->set |= 1u << i;
+	}
+}

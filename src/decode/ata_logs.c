@@ -1,0 +1,148 @@
+/* ATA error and self-test logs (see decode.h: ww_decode_ata_error_log,
+ * ww_decode_ata_xerror_log, ww_decode_ata_selftest_log,
+ * ww_decode_ata_xselftest_log). Layouts: ACS-4 "SMART summary error log"
+ * (log 01h), "Extended Comprehensive SMART Error log" (03h), "SMART
+ * self-test log" (06h), "Extended SMART self-test log" (07h). What counts as
+ * a failed test and which LBA is shown follow smartctl (ataprint.cpp
+ * ataPrintSmartSelfTestEntry): status 3-8 are errors, the LBA of an error
+ * entry only when it is not all ones. */
+#include <errno.h>
+
+#include "wearwatch/decode.h"
+
+static uint64_t le(const uint8_t *p, unsigned n)
+{
+	uint64_t v = 0;
+
+	while (n--)
+		v = v << 8 | p[n];
+	return v;
+}
+
+static bool all_zero(const uint8_t *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (p[i])
+			return false;
+	return true;
+}
+
+int ww_decode_ata_error_log(const uint8_t *buf, size_t len, ww_health_t *h)
+{
+	ww_errlog_t *e;
+
+	if (!buf || !h)
+		return -EINVAL;
+	if (len < WW_ATA_SECTOR)
+		return -EMSGSIZE;
+	e = &h->error_logs[WW_ERRLOG_ATA_SUMMARY];
+	e->count = le(buf + 452, 2);
+	/* byte 1: the newest of the five data structures (1-5), 0 = none */
+	e->entries = buf[1] && buf[1] <= 5 ? (uint32_t)(e->count < 5 ? e->count : 5) : 0;
+	e->source = "ATA SMART summary error log (log 01h) bytes 452-453";
+	return 0;
+}
+
+int ww_decode_ata_xerror_log(const uint8_t *buf, size_t len, ww_health_t *h)
+{
+	ww_errlog_t *e;
+	uint64_t index;
+
+	if (!buf || !h)
+		return -EINVAL;
+	if (len < WW_ATA_SECTOR)
+		return -EMSGSIZE;
+	if (buf[0] != 0x01)
+		return -EINVAL; /* version 01h */
+	e = &h->error_logs[WW_ERRLOG_ATA_EXTENDED];
+	index = le(buf + 2, 2);
+	e->count = le(buf + 500, 2);
+	/* four data structures per page; what the pages read hold */
+	e->entries = (uint32_t)(!index ? 0 : e->count < (len / WW_ATA_SECTOR) * 4 ?
+				e->count : (len / WW_ATA_SECTOR) * 4);
+	e->source = "ATA Extended Comprehensive SMART Error log (log 03h) bytes 500-501";
+	return 0;
+}
+
+/* One self-test descriptor: d[0] test, d[1] execution status, d[2-3] life
+ * timestamp (hours), failing LBA of lba_bytes at d + 5. */
+static void selftest_entry(const uint8_t *d, unsigned lba_bytes, bool newest,
+			   ww_selftest_log_t *l)
+{
+	uint8_t st = d[1] >> 4;
+	uint64_t lba = le(d + 5, lba_bytes), none = lba_bytes == 4 ? 0xffffffffull : 0xffffffffffffull;
+	bool error = st >= 3 && st <= 8;
+
+	l->entries++;
+	l->failed += error;
+	if (newest) {
+		l->has_last = true;
+		l->last_status = st;
+		l->last_passed = st == 0 ? 1 : error ? 0 : -1;
+		l->last_hours = le(d + 2, 2);
+	}
+	if (error && !l->has_failing_lba && lba < none) {
+		l->has_failing_lba = true;
+		l->failing_lba = lba;
+	}
+}
+
+/* Walk n descriptors of size sz from `first`, newest (1-based index) first. */
+static void selftest_walk(const uint8_t *first, unsigned n, unsigned sz, unsigned index,
+			  unsigned lba_bytes, ww_selftest_log_t *l)
+{
+	bool newest = true;
+
+	if (!index || index > n)
+		return; /* no test logged */
+	for (unsigned k = 0; k < n; k++) {
+		const uint8_t *d = first + (size_t)((index - 1 + n - k) % n) * sz;
+
+		if (all_zero(d, sz))
+			continue;
+		selftest_entry(d, lba_bytes, newest, l);
+		newest = false;
+	}
+}
+
+int ww_decode_ata_selftest_log(const uint8_t *buf, size_t len, ww_health_t *h)
+{
+	ww_selftest_log_t l = { 0 };
+
+	if (!buf || !h)
+		return -EINVAL;
+	if (len < WW_ATA_SECTOR)
+		return -EMSGSIZE;
+	/* 21 descriptors of 24 bytes from byte 2; byte 508 the newest */
+	selftest_walk(buf + 2, 21, 24, buf[508], 4, &l);
+	l.source = "ATA SMART self-test log (log 06h)";
+	h->self_tests[WW_SELFTEST_ATA_STANDARD] = l;
+	return 0;
+}
+
+int ww_decode_ata_xselftest_log(const uint8_t *buf, size_t len, ww_health_t *h)
+{
+	ww_selftest_log_t l = { 0 };
+	size_t pages = len / WW_ATA_SECTOR;
+	uint8_t flat[19 * 26 * 16];
+	unsigned n = 0;
+
+	if (!buf || !h)
+		return -EINVAL;
+	if (len < WW_ATA_SECTOR)
+		return -EMSGSIZE;
+	if (buf[0] != 0x01)
+		return -EINVAL; /* version 01h */
+	if (pages > 16)
+		pages = 16;
+	/* 19 descriptors of 26 bytes from byte 4 of every page, in one array so
+	 * that the walk wraps over pages; bytes 2-3 of page 0 the newest */
+	for (size_t p = 0; p < pages; p++)
+		for (unsigned i = 0; i < 19; i++, n++)
+			for (unsigned b = 0; b < 26; b++)
+				flat[(size_t)n * 26 + b] = buf[p * WW_ATA_SECTOR + 4 + i * 26 + b];
+	selftest_walk(flat, n, 26, (unsigned)le(buf + 2, 2), 6, &l);
+	l.source = "ATA Extended SMART self-test log (log 07h)";
+	h->self_tests[WW_SELFTEST_ATA_EXTENDED] = l;
+	return 0;
+}

@@ -1,0 +1,286 @@
+/* The fleet page's data from Prometheus (see http.h, ww_fleet_fetch). The web
+ * side asks Prometheus' HTTP API (GET /api/v1/query, instant queries) for a
+ * fixed list of queries below; nothing the browser sends reaches Prometheus,
+ * so the page cannot be used to run arbitrary PromQL with the configured
+ * credentials. The collector has no network: only `web` and `serve` do this.
+ * HTTP client: libcurl. JSON: json-c. */
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <curl/curl.h>
+#include <json-c/json.h>
+
+#include "wearwatch/http.h"
+#include "wearwatch/basic.h"
+
+/* The page's queries: raw wearwatch series (the page works without the
+ * recording rules loaded), folded only where a drive has several series. The
+ * page joins them on (instance, job, drive) and shows the values as they are:
+ * the verdict is wearwatch_drive_health_status, never recomputed. */
+static const struct {
+	const char *name, *promql;
+} queries[] = {
+	{ "info", "wearwatch_drive_info" },
+	{ "health", "wearwatch_drive_health_status" },
+	{ "reasons", "wearwatch_drive_health_reason" },
+	{ "rated_used", "max without (source) (wearwatch_drive_rated_endurance_used_ratio)" },
+	{ "own_used", "max without (source) (wearwatch_drive_endurance_used_ratio)" },
+	{ "wearout", "min without (basis) (wearwatch_drive_wearout_timestamp_seconds)" },
+	{ "warranty_end", "wearwatch_drive_warranty_end_timestamp_seconds" },
+	{ "temperature", "wearwatch_drive_temperature_celsius" },
+	{ "present", "wearwatch_drive_present" },
+};
+
+#define MAX_REPLY (32u << 20) /* one query's answer; a 10000-drive fleet's info is ~4 MiB */
+#define CACHE_S 10            /* answers are reused this long: tabs refreshing share them */
+
+struct buf {
+	char *p;
+	size_t len;
+	bool over;
+};
+
+static size_t on_data(char *d, size_t size, size_t n, void *ctx)
+{
+	struct buf *b = ctx;
+	size_t add = size * n;
+	char *p;
+
+	if (b->len + add > MAX_REPLY) {
+		b->over = true;
+		return 0;
+	}
+	p = realloc(b->p, b->len + add + 1);
+	if (!p)
+		return 0;
+	memcpy(p + b->len, d, add);
+	b->p = p;
+	b->len += add;
+	p[b->len] = 0;
+	return add;
+}
+
+/* first line of a secret file, without its newline; 0 or -errno */
+static int read_secret(const char *path, char *out, size_t len)
+{
+	FILE *f = fopen(path, "re");
+	int rc = 0;
+
+	if (!f)
+		return -errno;
+	if (!fgets(out, (int)len, f))
+		rc = -EINVAL;
+	fclose(f);
+	out[strcspn(out, "\r\n")] = 0;
+	return rc;
+}
+
+static void curl_init_once(void)
+{
+	curl_global_init(CURL_GLOBAL_DEFAULT);
+}
+
+/* credentials and transport options of [fleet]; 0, or -errno with err set */
+static int setup(CURL *h, const ww_conf_fleet_t *f, char *secret, size_t slen, char *err,
+		 size_t errlen)
+{
+	int rc;
+
+	curl_easy_setopt(h, CURLOPT_PROTOCOLS_STR, "http,https");
+	curl_easy_setopt(h, CURLOPT_FOLLOWLOCATION, 0L);
+	curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
+	curl_easy_setopt(h, CURLOPT_TIMEOUT, (long)(f->timeout_s ? f->timeout_s : 10));
+	curl_easy_setopt(h, CURLOPT_USERAGENT, "wearwatch-fleet");
+	if (f->ca_file[0])
+		curl_easy_setopt(h, CURLOPT_CAINFO, f->ca_file);
+	if (f->bearer_token_file[0]) {
+		if ((rc = read_secret(f->bearer_token_file, secret, slen))) {
+			snprintf(err, errlen, "bearer_token_file %s: %s", f->bearer_token_file,
+				 strerror(-rc));
+			return rc;
+		}
+		curl_easy_setopt(h, CURLOPT_HTTPAUTH, CURLAUTH_BEARER);
+		curl_easy_setopt(h, CURLOPT_XOAUTH2_BEARER, secret);
+	} else if (f->user[0]) {
+		secret[0] = 0;
+		if (f->password_file[0] && (rc = read_secret(f->password_file, secret, slen))) {
+			snprintf(err, errlen, "basic_auth_password_file %s: %s", f->password_file,
+				 strerror(-rc));
+			return rc;
+		}
+		curl_easy_setopt(h, CURLOPT_HTTPAUTH, CURLAUTH_BASIC);
+		curl_easy_setopt(h, CURLOPT_USERNAME, f->user);
+		curl_easy_setopt(h, CURLOPT_PASSWORD, secret);
+	}
+	return 0;
+}
+
+/* one instant query: its data.result array (a new reference), or NULL with
+ * err set */
+static json_object *query(CURL *h, const char *base, const char *promql, char *err,
+			  size_t errlen)
+{
+	char *q = curl_easy_escape(h, promql, 0), *url = NULL;
+	struct buf b = { 0 };
+	json_object *o = NULL, *st, *data, *res = NULL;
+	long code = 0;
+	CURLcode cc;
+
+	if (!q || asprintf(&url, "%s/api/v1/query?query=%s", base, q) < 0) {
+		curl_free(q);
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	curl_free(q);
+	curl_easy_setopt(h, CURLOPT_URL, url);
+	curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, on_data);
+	curl_easy_setopt(h, CURLOPT_WRITEDATA, &b);
+	cc = curl_easy_perform(h);
+	free(url);
+	curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &code);
+	if (cc != CURLE_OK)
+		snprintf(err, errlen, "%s", b.over ? "answer too large" : curl_easy_strerror(cc));
+	else if (!b.p || !(o = json_tokener_parse(b.p)))
+		snprintf(err, errlen, "HTTP %ld, not a Prometheus API answer", code);
+	else if (!json_object_object_get_ex(o, "status", &st) ||
+		 strcmp(json_object_get_string(st), "success") ||
+		 !json_object_object_get_ex(o, "data", &data) ||
+		 !json_object_object_get_ex(data, "result", &res) ||
+		 !json_object_is_type(res, json_type_array)) {
+		json_object *e;
+
+		snprintf(err, errlen, "HTTP %ld: %s", code,
+			 json_object_object_get_ex(o, "error", &e) ? json_object_get_string(e)
+								    : "unexpected answer");
+		res = NULL;
+	}
+	if (res)
+		json_object_get(res);
+	json_object_put(o);
+	free(b.p);
+	return res;
+}
+
+/* the configured URL without a user:password@ part and trailing slashes */
+static void base_url(const char *url, char *out, size_t len, bool strip_userinfo)
+{
+	const char *host = strstr(url, "://"), *at, *slash;
+	size_t n;
+
+	host = host ? host + 3 : url;
+	slash = strchr(host, '/');
+	at = strchr(host, '@');
+	if (strip_userinfo && at && (!slash || at < slash))
+		snprintf(out, len, "%.*s%s", (int)(host - url), url, at + 1);
+	else
+		snprintf(out, len, "%s", url);
+	n = strlen(out);
+	while (n > 8 && out[n - 1] == '/')
+		out[--n] = 0;
+}
+
+static json_object *fetch_all(const ww_conf_fleet_t *f, unsigned *status)
+{
+	json_object *o = json_object_new_object(), *qs = json_object_new_object(),
+		    *errs = json_object_new_array();
+	char base[sizeof(f->prometheus)], shown[sizeof(f->prometheus)], secret[4096], err[512];
+	size_t ok = 0, n = sizeof(queries) / sizeof(queries[0]);
+	CURL *h = curl_easy_init();
+
+	base_url(f->prometheus, base, sizeof(base), false);
+	base_url(f->prometheus, shown, sizeof(shown), true);
+	json_object_object_add(o, "configured", json_object_new_boolean(1));
+	json_object_object_add(o, "prometheus", json_object_new_string(shown));
+	json_object_object_add(o, "time", json_object_new_int64((int64_t)time(NULL)));
+	if (!h || setup(h, f, secret, sizeof(secret), err, sizeof(err))) {
+		json_object_array_add(errs,
+				      json_object_new_string(h ? err : "cannot start libcurl"));
+		n = 0;
+	}
+	for (size_t i = 0; i < n; i++) {
+		json_object *r = query(h, base, queries[i].promql, err, sizeof(err));
+		char line[700];
+
+		if (r) {
+			json_object_object_add(qs, queries[i].name, r);
+			ok++;
+			continue;
+		}
+		/* the first failed: Prometheus is not there, said once and
+		 * without the query's name (it means nothing to the reader) */
+		if (i == 0)
+			snprintf(line, sizeof(line), "%s", err);
+		else
+			snprintf(line, sizeof(line), "%s: %s", queries[i].name, err);
+		json_object_array_add(errs, json_object_new_string(line));
+		if (i == 0)
+			break;
+	}
+	explicit_bzero(secret, sizeof(secret));
+	if (h)
+		curl_easy_cleanup(h);
+	json_object_object_add(o, "queries", qs);
+	json_object_object_add(o, "errors", errs);
+	*status = ok ? 200 : 502;
+	if (!ok)
+		ww_log(WW_LOG_WARNING, "fleet: %s: %s", shown,
+		       json_object_get_string(json_object_array_get_idx(errs, 0)));
+	return o;
+}
+
+static pthread_mutex_t cache_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct {
+	char key[1600];   /* the [fleet] settings the answer was made with */
+	time_t at;
+	unsigned status;
+	char *body;
+} cache;
+
+int ww_fleet_fetch(const ww_conf_fleet_t *f, char **body, size_t *len, unsigned *status)
+{
+	static pthread_once_t once = PTHREAD_ONCE_INIT;
+	char key[sizeof(cache.key)];
+	time_t now = time(NULL);
+	json_object *o;
+	char *b;
+
+	*body = NULL;
+	if (!f->prometheus[0]) {
+		o = json_object_new_object();
+		json_object_object_add(o, "configured", json_object_new_boolean(0));
+		b = strdup(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
+		json_object_put(o);
+		*status = 200;
+		goto out;
+	}
+	snprintf(key, sizeof(key), "%s\n%s\n%s\n%s\n%s\n%u", f->prometheus, f->user,
+		 f->password_file, f->bearer_token_file, f->ca_file, f->timeout_s);
+	pthread_mutex_lock(&cache_lock);
+	b = cache.body && !strcmp(cache.key, key) && now - cache.at < CACHE_S ?
+	    strdup(cache.body) : NULL;
+	*status = cache.status;
+	pthread_mutex_unlock(&cache_lock);
+	if (b)
+		goto out;
+	pthread_once(&once, curl_init_once);
+	o = fetch_all(f, status);
+	b = strdup(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
+	json_object_put(o);
+	pthread_mutex_lock(&cache_lock);
+	free(cache.body);
+	cache.body = b ? strdup(b) : NULL;
+	snprintf(cache.key, sizeof(cache.key), "%s", key);
+	cache.at = now;
+	cache.status = *status;
+	pthread_mutex_unlock(&cache_lock);
+out:
+	if (!b)
+		return -ENOMEM;
+	*body = b;
+	*len = strlen(b);
+	return 0;
+}

@@ -1,0 +1,20 @@
+# cmake -DSRC=<source dir> -P check_fixtures_default.cmake: the default of
+# the WW_FIXTURES cache entry (cmake/fixtures.cmake) follows the environment
+# variable WW_FIXTURES when it is set, else ../shared/fixtures.
+include(${SRC}/cmake/fixtures.cmake)
+set(ENV{WW_FIXTURES} "/elsewhere/fixtures")
+ww_fixtures_default(got "${SRC}")
+if(NOT got STREQUAL "/elsewhere/fixtures")
+  message(FATAL_ERROR "WW_FIXTURES=/elsewhere/fixtures in the environment: default is '${got}'")
+endif()
+set(ENV{WW_FIXTURES} "")
+ww_fixtures_default(got "${SRC}")
+if(NOT got STREQUAL "${SRC}/../shared/fixtures")
+  message(FATAL_ERROR "empty WW_FIXTURES: default is '${got}', want ${SRC}/../shared/fixtures")
+endif()
+unset(ENV{WW_FIXTURES})
+ww_fixtures_default(got "${SRC}")
+if(NOT got STREQUAL "${SRC}/../shared/fixtures")
+  message(FATAL_ERROR "no WW_FIXTURES: default is '${got}', want ${SRC}/../shared/fixtures")
+endif()
+message(STATUS "WW_FIXTURES default: the environment's when set, else ../shared/fixtures")

@@ -1,0 +1,325 @@
+#!/usr/bin/env python3
+"""A small wearwatch fleet under a real Prometheus and Alertmanager, on loopback.
+
+Used by test_fleet.py (rules, alerts, recording rules, Grafana panel queries)
+and by the dashboard browser test (the fleet page), which runs it as
+
+    fleet.py WEARWATCH_BINARY SOURCE_DIR WORKDIR --ready FILE
+
+and gets a JSON description of the fleet in FILE once everything answers; the
+fleet stops when the process gets SIGTERM or its standard input closes.
+
+What it starts, all bound to 127.0.0.0/8 addresses with ports the kernel
+picked, all in WORKDIR, all stopped at exit:
+- three `wearwatch serve --replay` instances, one per loopback address
+  (127.0.0.1, .2, .3: three hosts to Prometheus), each from its own
+  wearwatch.conf: host A and host B replay the same capture file (one drive
+  id on two targets, as a dual-ported SAS drive in a shared JBOD is);
+- a fourth target on 127.0.0.4 where nothing listens (up == 0);
+- Debian's prometheus (scrape and evaluation every second) with the shipped
+  rules, `for:` durations shortened to 1s by a substitution (the
+  expressions stay as shipped);
+- Debian's prometheus-alertmanager (clustering off: it would listen on all
+  addresses).
+
+The drives are the VM captures of tests/fixtures/captures. Scenarios the VM
+drives never showed are made from the NVMe capture by changing the bytes the
+NVMe Base Specification 2.0 defines in the SMART / Health Information log
+(log page 02h, Figure 207) and the serial in Identify Controller (bytes
+23:04), documented per drive in SCENARIOS below; everything else replays as
+recorded.
+"""
+import json
+import os
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.parse
+import urllib.request
+
+NVME = "tests/fixtures/captures/nvme/nvme-QEMU_NVMe_Ctrl_WWNVME0001.capture"
+SATA = "tests/fixtures/captures/sata"
+SAS = "tests/fixtures/captures/sas"
+NVME_SERIAL = "WWNVME0001"
+NVME_ID = "nvme-QEMU_NVMe_Ctrl_"
+
+# NVMe variants: serial -> (what it shows, SMART log changes). Bytes of log
+# page 02h: 0 critical warning, 2:1 composite temperature (kelvin), 3
+# available spare (%), 4 available spare threshold (%), 5 percentage used,
+# 143:128 power-on hours. The QEMU controller's WCTEMP is 70 C and CCTEMP
+# 100 C (Identify Controller bytes 267:266 and 269:268 of the capture).
+SCENARIOS = {
+    # host A and B: used half its life in 2000 power-on hours (wears out
+    # within 90 days, before a 5-year warranty ends), 95 % of its rating
+    # written (rating in wearwatch.conf)
+    "WWNVME0001": ("worn", {5: [50], 128: (2000).to_bytes(16, "little")}),
+    # host C
+    "WWNVME0003": ("critical warning bit 4: volatile memory backup failed", {0: [0x10]}),
+    "WWNVME0004": ("available spare 5 % below its threshold 10 % (bit 0 left clear: a "
+                   "critical reason no specific alert covers)", {3: [5], 4: [10]}),
+    "WWNVME0005": ("75 C: over its warning limit 70 C", {1: (75 + 273).to_bytes(2, "little")}),
+    "WWNVME0006": ("101 C: over its critical limit 100 C",
+                   {1: (101 + 273).to_bytes(2, "little")}),
+    "WWNVME0008": ("readable once, then its capture is removed: reads fail", {}),
+}
+
+
+def drive_id(serial):
+    return NVME_ID + serial
+
+
+def nvme_variant(src, out_dir, serial, changes):
+    """Write the NVMe capture with another serial and changed SMART log bytes."""
+    text = open(src).read()
+    old_hex, new_hex = NVME_SERIAL.encode().hex(), serial.encode().hex()
+    text = text.replace(NVME_SERIAL, serial).replace(old_hex, new_hex)
+    lines = text.split("\n")
+    start = lines.index("cmd nvme_get_log lid=2 nsid=4294967295 len=512")
+    data = [i for i in range(start, len(lines)) if lines[i].startswith("data ")][:16]
+    raw = bytearray(bytes.fromhex("".join(lines[i][5:] for i in data)))
+    for off, val in changes.items():
+        raw[off:off + len(val)] = bytes(val)
+    for k, i in enumerate(data):
+        lines[i] = "data " + raw[k * 32:(k + 1) * 32].hex()
+    os.makedirs(out_dir, exist_ok=True)
+    path = os.path.join(out_dir, drive_id(serial) + ".capture")
+    with open(path, "w") as f:
+        f.write("\n".join(lines))
+    return path
+
+
+def free_port(addr):
+    s = socket.socket()
+    s.bind((addr, 0))
+    p = s.getsockname()[1]
+    s.close()
+    return p
+
+
+def http_json(url, timeout=5, data=None):
+    with urllib.request.urlopen(url, timeout=timeout, data=data) as r:
+        return json.loads(r.read().decode())
+
+
+def promql(base, expr):
+    q = urllib.parse.urlencode({"query": expr})
+    return http_json(base + "/api/v1/query?" + q)
+
+
+def wait_for(pred, timeout, step=0.25):
+    end = time.time() + timeout
+    while time.time() < end:
+        try:
+            if pred():
+                return True
+        except OSError:
+            pass
+        time.sleep(step)
+    return False
+
+
+class Fleet:
+    """Start with start(), stop with stop(); attributes describe the fleet."""
+
+    def __init__(self, binary, src, work):
+        self.bin, self.src, self.work = binary, src, work
+        self.procs = []
+        self.hosts = {}        # name -> {"addr", "port", "url", "state", "drives"}
+        self.prom = self.am = None
+        self.failing_capture = None
+        self.no_scenario = {"WearwatchDriveMissing":
+                            "a replayed drive list is fixed at start: no drive can leave it"}
+
+    # --- pieces -------------------------------------------------------
+    def _spawn(self, name, argv):
+        log = open(os.path.join(self.work, name + ".log"), "w")
+        p = subprocess.Popen(argv, stdout=log, stderr=subprocess.STDOUT,
+                             stdin=subprocess.DEVNULL, start_new_session=True)
+        self.procs.append((name, p))
+        return p
+
+    def _captures(self):
+        src = os.path.join(self.src, NVME)
+        cap = os.path.join(self.work, "captures")
+        worn = nvme_variant(src, os.path.join(cap, "worn"), "WWNVME0001",
+                            SCENARIOS["WWNVME0001"][1])
+        c_dir = os.path.join(cap, "c")
+        for serial, (_, changes) in SCENARIOS.items():
+            if serial != "WWNVME0001":
+                path = nvme_variant(src, c_dir, serial, changes)
+                if serial == "WWNVME0008":
+                    self.failing_capture = path
+        ratings = os.path.join(self.work, "ratings.tsv")
+        with open(ratings, "w") as f:
+            # the SATA disk's model, rated 0.3 DWPD over 3 years (a table row
+            # the way data/drive-ratings.tsv writes them)
+            f.write("^WWSATA_DISK$\tsata\t\t0.3\t\t3\ttest fleet table row\n")
+        return {
+            "a": ([os.path.dirname(worn), os.path.join(self.src, SATA)],
+                  ["WWNVME0001"], ["ata-WWSATA_DISK_WWSATA0001"]),
+            "b": ([os.path.dirname(worn), os.path.join(self.src, SAS)],
+                  ["WWNVME0001"], ["wwn-0x33333330000036b0"]),
+            "c": ([c_dir], [s for s in SCENARIOS if s != "WWNVME0001"], []),
+        }, ratings
+
+    def _conf(self, name, ratings):
+        """wearwatch.conf of one host: the collector's drive-facing keys."""
+        path = os.path.join(self.work, name + ".conf")
+        with open(path, "w") as f:
+            f.write("[endurance]\nratings_file = %s\n"
+                    "[probe]\nenabled = no\n"
+                    "[fleet]\nprometheus = %s\n"
+                    "[drive %s]\nrating = 220000000B:5\n"
+                    % (ratings, self.prom, drive_id("WWNVME0001")))
+        return path
+
+    def _start_hosts(self):
+        layout, ratings = self._captures()
+        for i, name in enumerate(("a", "b", "c")):
+            addr = "127.0.0.%d" % (i + 1)
+            port = free_port(addr)
+            state = os.path.join(self.work, "state-" + name)
+            os.makedirs(state)
+            dirs, serials, others = layout[name]
+            argv = [self.bin, "serve", "--config", self._conf(name, ratings),
+                    "--listen", "%s:%d" % (addr, port), "--state-dir", state,
+                    "--poll-interval", "1", "--rediscover", "3600"]
+            for d in dirs:
+                argv += ["--replay", d]
+            self._spawn("wearwatch-" + name, argv)
+            self.hosts[name] = {"addr": addr, "port": port, "instance": "%s:%d" % (addr, port),
+                                "url": "http://%s:%d" % (addr, port), "state": state,
+                                "drives": [drive_id(s) for s in serials] + others}
+
+    def _drives_up(self, name):
+        h = self.hosts[name]
+        d = http_json(h["url"] + "/api/v1/drives")
+        drives = d.get("drives", d) if isinstance(d, dict) else d
+        return len([x for x in drives if x.get("collections", 1)]) >= len(h["drives"])
+
+    def _seed_history(self):
+        """60 days of samples for host A's worn drive (tests/browser/
+        seed_history.py): its 7- and 30-day write windows exist."""
+        h = self.hosts["a"]
+        db = os.path.join(h["state"], "history.db")
+        wait_for(lambda: os.path.exists(db), 10)
+        drv = http_json(h["url"] + "/api/v1/drives/" + drive_id("WWNVME0001"))
+        seed = os.path.join(self.src, "tests/browser/seed_history.py")
+        subprocess.run([sys.executable, seed, db, str(int(time.time())), json.dumps(drv)],
+                       check=True, capture_output=True, timeout=30)
+
+    def _rules(self):
+        shipped = open(os.path.join(self.src, "contrib/prometheus/wearwatch-rules.yml")).read()
+        short = re.sub(r"(?m)^(\s+)for: \S+$", r"\1for: 1s", shipped)
+        path = os.path.join(self.work, "rules.yml")
+        with open(path, "w") as f:
+            f.write(short)
+        return path
+
+    def _start_alertmanager(self):
+        port = free_port("127.0.0.1")
+        cfg = os.path.join(self.work, "alertmanager.yml")
+        # the shipped example's inhibit rules, a receiver that sends nothing
+        example = open(os.path.join(self.src, "contrib/prometheus/alertmanager-example.yml")).read()
+        with open(cfg, "w") as f:
+            f.write("route:\n  receiver: blackhole\n  group_wait: 1s\n  group_interval: 1s\n"
+                    "receivers:\n  - name: blackhole\n" +
+                    example[example.index("inhibit_rules:"):])
+        self._spawn("alertmanager", [
+            "prometheus-alertmanager", "--config.file=" + cfg,
+            "--storage.path=" + os.path.join(self.work, "am-data"),
+            "--web.listen-address=127.0.0.1:%d" % port, "--cluster.listen-address="])
+        self.am = "http://127.0.0.1:%d" % port
+
+    def _start_prometheus(self, port):
+        down = free_port("127.0.0.4")   # nothing listens there
+        targets = [h["instance"] for h in self.hosts.values()] + ["127.0.0.4:%d" % down]
+        self.down_instance = targets[-1]
+        cfg = os.path.join(self.work, "prometheus.yml")
+        with open(cfg, "w") as f:
+            f.write("global:\n  scrape_interval: 1s\n  evaluation_interval: 1s\n"
+                    "  scrape_timeout: 1s\n"
+                    "rule_files: [%s]\n" % json.dumps(self._rules()) +
+                    "alerting:\n  alertmanagers:\n    - static_configs:\n"
+                    "        - targets: [%s]\n" % json.dumps(self.am[len("http://"):]) +
+                    "scrape_configs:\n  - job_name: wearwatch\n    static_configs:\n"
+                    "      - targets: %s\n" % json.dumps(targets))
+        self._spawn("prometheus", [
+            "prometheus", "--config.file=" + cfg,
+            "--storage.tsdb.path=" + os.path.join(self.work, "prom-data"),
+            "--web.listen-address=127.0.0.1:%d" % port])
+
+    # --- lifetime -----------------------------------------------------
+    def start(self, timeout=40):
+        for tool in ("prometheus", "prometheus-alertmanager"):
+            if not shutil.which(tool):
+                raise RuntimeError("%s is not installed (scripts/deps.sh test)" % tool)
+        prom_port = free_port("127.0.0.1")
+        self.prom = "http://127.0.0.1:%d" % prom_port
+        self._start_hosts()
+        self._start_alertmanager()
+        for name in self.hosts:
+            if not wait_for(lambda: self._drives_up(name), timeout):
+                raise RuntimeError("wearwatch on host %s did not read its drives" % name)
+        self._seed_history()
+        os.remove(self.failing_capture)   # WWNVME0008: read once, now failing
+        self._start_prometheus(prom_port)
+        if not wait_for(lambda: urllib.request.urlopen(self.am + "/-/ready", timeout=2), timeout):
+            raise RuntimeError("alertmanager did not start")
+        if not wait_for(lambda: len(promql(self.prom, 'up{job="wearwatch"} == 1')
+                                    ["data"]["result"]) == 3, timeout):
+            raise RuntimeError("prometheus does not scrape the three hosts")
+
+    def stop(self):
+        for name, p in reversed(self.procs):
+            if p.poll() is None:
+                p.terminate()
+        for name, p in self.procs:
+            try:
+                p.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                p.kill()
+                p.wait()
+
+    def describe(self):
+        return {"prometheus": self.prom, "alertmanager": self.am, "hosts": self.hosts,
+                "down_instance": self.down_instance,
+                "scenarios": {drive_id(s): w for s, (w, _) in SCENARIOS.items()}}
+
+    def log_tail(self, lines=20):
+        out = []
+        for name, _ in self.procs:
+            path = os.path.join(self.work, name + ".log")
+            if os.path.exists(path):
+                out.append("== %s\n%s" % (name, "".join(open(path).readlines()[-lines:])))
+        return "\n".join(out)
+
+
+def main():
+    if len(sys.argv) != 6 or sys.argv[4] != "--ready":
+        print(__doc__, file=sys.stderr)
+        return 2
+    binary, src, work, _, ready = sys.argv[1:]
+    os.makedirs(work, exist_ok=True)
+    fleet = Fleet(os.path.abspath(binary), os.path.abspath(src), os.path.abspath(work))
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
+    try:
+        fleet.start()
+        with open(ready + ".tmp", "w") as f:
+            json.dump(fleet.describe(), f)
+        os.rename(ready + ".tmp", ready)
+        sys.stdin.read()   # until the caller closes it or kills us
+    except RuntimeError as e:
+        print("fleet: %s\n%s" % (e, fleet.log_tail()), file=sys.stderr)
+        return 1
+    finally:
+        fleet.stop()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

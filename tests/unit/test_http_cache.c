@@ -1,0 +1,135 @@
+/* The render cache of /metrics and /api/v1/drives (src/http/route.c) and the
+ * gzip layer (src/http/gzip.c): a cached body is served until the store
+ * changes and never after; a shared body stays valid for the request that
+ * holds it while a newer one replaces it; the JSON follows the clock
+ * (values_age_seconds); gzip output inflates (zlib) back to the body, and
+ * Accept-Encoding is read as RFC 9110 12.5.3 says (q=0 refuses). */
+#include <stdlib.h>
+#include <string.h>
+
+#include <zlib.h>
+
+#include "wearwatch/http.h"
+#include "wearwatch/store.h"
+#include "ww_test.h"
+
+#define T0 1700006400
+#define ID "nvme-cache-0"
+
+/* value of the sample line starting with `prefix`, or -1 */
+static double value_of(const char *body, const char *prefix)
+{
+	const char *p = body ? strstr(body, prefix) : NULL;
+
+	p = p ? strstr(p, "} ") : NULL;
+	return p ? strtod(p + 2, NULL) : -1;
+}
+
+static void test_metrics_follow_the_store(void)
+{
+	ww_store_t *s = ww_store_new(0);
+	ww_drive_t d;
+	ww_health_t h;
+	ww_route_reply_t a, b, c;
+	const char *line = "wearwatch_drive_collections_total{drive=\"" ID "\"";
+
+	memset(&d, 0, sizeof(d));
+	snprintf(d.id, sizeof(d.id), ID);
+	d.protocol = WW_PROTO_NVME;
+	memset(&h, 0, sizeof(h));
+	WW_SET(h.temperature_celsius, 40, "test");
+	CHECK_EQ_I64(ww_store_sync(s, &d, 1, T0), 0);
+
+	CHECK_EQ_I64(ww_route_render_shared(s, "/metrics", T0, &a), 0);
+	CHECK(a.release != NULL);
+	CHECK(value_of(a.body, line) == 0);
+	/* unchanged store: the same buffer */
+	CHECK_EQ_I64(ww_route_render_shared(s, "/metrics", T0 + 5, &b), 0);
+	CHECK(b.body == a.body && b.len == a.len);
+	b.release(b.release_arg);
+	/* a collection: a new body, while the old one stays readable */
+	CHECK_EQ_I64(ww_store_update(s, ID, 0, &h, NULL, 0.01, T0 + 10), 0);
+	CHECK_EQ_I64(ww_route_render_shared(s, "/metrics", T0 + 10, &b), 0);
+	CHECK(b.body != a.body);
+	CHECK(value_of(b.body, line) == 1);
+	CHECK(value_of(a.body, line) == 0);
+	a.release(a.release_arg);
+	/* the copying form gives the same bytes, the caller's to free */
+	CHECK_EQ_I64(ww_route_render(s, "/metrics", T0 + 10, &c), 0);
+	CHECK(c.release == NULL && c.len == b.len && !memcmp(c.body, b.body, b.len));
+	free(c.body);
+	b.release(b.release_arg);
+
+	/* the JSON list: values_age_seconds moves with the clock */
+	CHECK_EQ_I64(ww_route_render(s, "/api/v1/drives", T0 + 20, &a), 0);
+	CHECK_EQ_I64(ww_route_render(s, "/api/v1/drives/", T0 + 21, &b), 0);
+	CHECK(a.body && strstr(a.body, "\"values_age_seconds\":10"));
+	CHECK(b.body && strstr(b.body, "\"values_age_seconds\":11"));
+	free(a.body);
+	free(b.body);
+	ww_store_free(s);
+}
+
+static void test_accept_encoding(void)
+{
+	static const struct {
+		const char *v;
+		bool want;
+	} cases[] = {
+		{ NULL, false }, { "", false }, { "identity", false }, { "gzip", true },
+		{ "GZip", true }, { "x-gzip", true }, { "deflate, gzip", true },
+		{ "gzip;q=0", false }, { "gzip; q=0.000", false }, { "gzip;q=0.5", true },
+		{ "br;q=1, gzip;q=0, deflate", false }, { "gzip;q=0.001", true },
+		{ "gzipped", false },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		bool got = ww_http_accepts_gzip(cases[i].v);
+
+		if (got != cases[i].want)
+			printf("Accept-Encoding \"%s\": %d, want %d\n", cases[i].v ? cases[i].v : "(none)",
+			       got, cases[i].want);
+		CHECK(got == cases[i].want);
+	}
+}
+
+static void test_gzip_round_trip(void)
+{
+	size_t n = 300000, zl = 0, zl2 = 0;
+	char *body = malloc(n), *z = NULL, *z2 = NULL, *back = malloc(n + 1);
+	z_stream s;
+
+	for (size_t i = 0; i < n; i++)
+		body[i] = "wearwatch_drive_info{drive=\"x\"} 1\n"[i % 36];
+	CHECK_EQ_I64(ww_http_gzip("/metrics", body, n, &z, &zl), 0);
+	CHECK(zl > 18 && zl < n / 10 && (unsigned char)z[0] == 0x1f && (unsigned char)z[1] == 0x8b);
+	/* the same body again: the kept compressed form */
+	CHECK_EQ_I64(ww_http_gzip("/metrics", body, n, &z2, &zl2), 0);
+	CHECK(zl2 == zl && !memcmp(z, z2, zl));
+	memset(&s, 0, sizeof(s));
+	CHECK(inflateInit2(&s, 15 + 16) == Z_OK);
+	s.next_in = (Bytef *)z;
+	s.avail_in = (uInt)zl;
+	s.next_out = (Bytef *)back;
+	s.avail_out = (uInt)n + 1;
+	CHECK(inflate(&s, Z_FINISH) == Z_STREAM_END);
+	CHECK(s.total_out == n && !memcmp(back, body, n));
+	inflateEnd(&s);
+	/* a changed body is compressed again */
+	body[5] = 'X';
+	free(z2);
+	CHECK_EQ_I64(ww_http_gzip("/metrics", body, n, &z2, &zl2), 0);
+	CHECK(zl2 != zl || memcmp(z, z2, zl));
+	free(z);
+	free(z2);
+	free(body);
+	free(back);
+}
+
+int main(void)
+{
+	test_metrics_follow_the_store();
+	test_accept_encoding();
+	test_gzip_round_trip();
+	return ww_test_done("test_http_cache");
+}

@@ -1,0 +1,320 @@
+/* The health verdict (src/model/verdict*.c) on records built from the specs,
+ * for the rows of docs/health.md's scenario table whose input is this test
+ * (states no capture can replay: hung, missing, no interface, failing reads;
+ * ATA Device Statistics, 187/10/196, critical_attributes, ignore_attributes,
+ * silence, temperature override), the increase window, the order of reasons,
+ * the [health] keys of wearwatch.conf, and docs/health.md and
+ * wearwatch.conf(5) against the reason table and the keys.
+ *
+ * Records are spec-constructed: field values as the decoders fill them
+ * (ATA attribute ids and raw counts as SMART READ DATA carries them, the
+ * normalised percentage used as ATA Device Statistics page 7 offset 8). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ww_test.h"
+#include "wearwatch/conf.h"
+#include "wearwatch/decode.h"
+#include "wearwatch/model.h"
+
+#define T0 ((time_t)1700000000)
+
+static ww_health_t h;
+static ww_verdict_t v;
+
+static void ata_record(void)
+{
+	memset(&h, 0, sizeof(h));
+	h.protocol = WW_PROTO_ATA;
+	h.ata.smart_supported = h.ata.smart_enabled = true;
+	h.smart_status = WW_SMART_PASSED;
+	h.smart_status_source = "ATA SMART RETURN STATUS";
+}
+
+static ww_ata_attr_t *attr(uint8_t id, uint16_t flags, uint64_t raw, bool counted)
+{
+	ww_ata_attr_t *a = &h.ata.attrs[h.ata.n_attrs++];
+
+	a->id = id;
+	a->name = ww_ata_attr_name(id);
+	a->flags = flags;
+	a->value = a->worst = 100;
+	a->raw = raw;
+	a->has_count = counted;
+	a->count = counted ? raw : 0;
+	return a;
+}
+
+static ww_status_t judge(const ww_health_cfg_t *cfg, const ww_vmemory_t *mem, time_t now)
+{
+	ww_verdict_in_t in = { .h = &h, .cfg = cfg, .mem = mem, .protocol = h.protocol,
+			       .present = true, .values_time = now };
+
+	ww_verdict(&in, now, &v);
+	return v.status;
+}
+
+static const ww_vreason_t *reason(ww_reason_t code, unsigned item)
+{
+	for (size_t i = 0; i < v.n; i++)
+		if (v.r[i].code == code && (!item || v.r[i].item == item))
+			return &v.r[i];
+	return NULL;
+}
+
+static void test_state(void)
+{
+	ww_verdict_in_t in = { .protocol = WW_PROTO_ATA, .present = true };
+
+	/* never read: not yet, then every read failing (-EIO) */
+	ww_verdict(&in, T0, &v);
+	CHECK(v.status == WW_STATUS_UNKNOWN && v.n == 1 && v.r[0].code == WW_R_NEVER_READ);
+	CHECK_STR(v.r[0].text, "not read yet");
+	in.last_failed = true;
+	in.last_rc = -5;
+	ww_verdict(&in, T0, &v);
+	CHECK_STR(v.r[0].text, "not read: every read so far failed (Input/output error)");
+	/* no health interface: discovery's words */
+	in = (ww_verdict_in_t){ .protocol = WW_PROTO_NONE, .present = true,
+				.no_health_reason = "virtio-blk has no health interface" };
+	ww_verdict(&in, T0, &v);
+	CHECK(v.status == WW_STATUS_UNKNOWN && v.r[0].code == WW_R_NO_HEALTH_INTERFACE);
+	CHECK_STR(v.r[0].text, "not monitored: virtio-blk has no health interface");
+	/* in standby, never read: since when the service found it, or, for a
+	 * drive from a capture (which records no time), when captured */
+	in = (ww_verdict_in_t){ .protocol = WW_PROTO_ATA, .present = true, .standby = true,
+				.standby_since = T0 - 120 };
+	ww_verdict(&in, T0, &v);
+	CHECK(v.status == WW_STATUS_UNKNOWN && v.r[0].code == WW_R_STANDBY_NEVER_READ);
+	CHECK_STR(v.r[0].text, "not read: in standby since 2023-11-14 22:11:20Z, with no values "
+		  "read before (a drive in standby is not woken)");
+	in.captured = true;
+	in.standby_since = 0;
+	ww_verdict(&in, T0, &v);
+	CHECK_STR(v.r[0].text, "not read: in standby when captured, with no values read before (a "
+		  "drive in standby is not woken)");
+	/* hung: a warning on top of what the values say (a failing attribute) */
+	ata_record();
+	attr(5, 0x0033, 0, true)->value = 10;
+	h.ata.attrs[0].threshold = 36;
+	h.ata.attrs[0].has_threshold = true;
+	in = (ww_verdict_in_t){ .h = &h, .protocol = WW_PROTO_ATA, .present = true, .hung = true,
+				.hung_since = T0 - 45, .values_time = T0 - 60 };
+	ww_verdict(&in, T0, &v);
+	CHECK(v.status == WW_STATUS_CRITICAL && v.n == 2);
+	CHECK(v.r[0].code == WW_R_ATA_PREFAIL && v.r[1].code == WW_R_HUNG); /* most severe first */
+	CHECK(strstr(v.r[1].text, "(45 s)") != NULL);
+	/* missing: only that, whatever the old values said */
+	in.hung = false;
+	in.present = false;
+	in.missing_since = T0 - 120;
+	ww_verdict(&in, T0, &v);
+	CHECK(v.status == WW_STATUS_CRITICAL && v.n == 1 && v.r[0].code == WW_R_MISSING);
+	CHECK_STR(v.r[0].text, "no longer listed by discovery since 2023-11-14 22:11:20Z");
+	/* reads failing: only once the values are older than read_failing_after */
+	h.ata.attrs[0].value = 100;
+	in.present = true;
+	in.last_failed = true;
+	in.last_rc = -110;
+	in.values_time = T0 - 3599;
+	ww_verdict(&in, T0, &v);
+	CHECK(v.status == WW_STATUS_OK);
+	in.values_time = T0 - 3600;
+	ww_verdict(&in, T0, &v);
+	CHECK(v.status == WW_STATUS_WARNING && v.r[0].code == WW_R_READ_FAILING);
+	CHECK(strstr(v.r[0].text, "Connection timed out") != NULL);
+}
+
+static void test_ata(void)
+{
+	ww_health_cfg_t cfg;
+
+	/* ATA Device Statistics page 7 offset 8: percentage used 85 */
+	ata_record();
+	attr(9, 0x0032, 1000, false);
+	WW_SET(h.endurance_used_percent, 85, "ATA Device Statistics page 7 offset 0x08");
+	CHECK(judge(NULL, NULL, T0) == WW_STATUS_WARNING && reason(WW_R_PCT_USED_HIGH, 0));
+	CHECK_STR(v.r[0].source, "ATA Device Statistics page 7 offset 0x08");
+	/* 187, 10, 196 counts; a raw value that is no count raises nothing */
+	ata_record();
+	attr(187, 0x0032, 2, true);
+	attr(10, 0x0013, 1, true);
+	attr(196, 0x0032, 4, true);
+	attr(188, 0x0032, 0x000100010001ull, false); /* Seagate: three counters */
+	attr(1, 0x000f, 0x0000053a9dd0ull, false);
+	CHECK(judge(NULL, NULL, T0) == WW_STATUS_WARNING && v.n == 3);
+	CHECK(reason(WW_R_REPORTED_UNC, 187) && reason(WW_R_SPIN_RETRY, 10) &&
+	      reason(WW_R_REALLOC_EVENTS, 196));
+	CHECK_STR(reason(WW_R_REPORTED_UNC, 187)->text,
+		  "attribute 187 Reported_Uncorrect: 2 reported uncorrectable errors");
+	/* critical_attributes (smartd -C 197 -U 199 in spirit): 197 critical,
+	 * 199 read as raw48 because the administrator says it is a count;
+	 * ignore_attributes drops 5 even below its threshold */
+	ata_record();
+	attr(197, 0x0032, 8, true);
+	attr(199, 0x003e, 12, false);
+	attr(5, 0x0033, 0, true)->value = 1;
+	h.ata.attrs[2].threshold = 36;
+	h.ata.attrs[2].has_threshold = true;
+	ww_health_cfg_defaults(&cfg);
+	cfg.critical_attrs[197 / 8] |= 1u << (197 % 8);
+	cfg.critical_attrs[199 / 8] |= 1u << (199 % 8);
+	cfg.ignore_attrs[5 / 8] |= 1u << (5 % 8);
+	CHECK(judge(&cfg, NULL, T0) == WW_STATUS_CRITICAL && v.n == 2);
+	CHECK(reason(WW_R_PENDING, 197) && reason(WW_R_PENDING, 197)->severity == WW_STATUS_CRITICAL);
+	CHECK(reason(WW_R_ATTR_COUNT, 199) && strstr(reason(WW_R_ATTR_COUNT, 199)->text, ": 12 (raw count)"));
+	CHECK(!reason(WW_R_ATA_PREFAIL, 5));
+	/* without the configuration: 197 a warning, 199 and the threshold as usual */
+	CHECK(judge(NULL, NULL, T0) == WW_STATUS_CRITICAL && reason(WW_R_ATA_PREFAIL, 5) &&
+	      reason(WW_R_PENDING, 197)->severity == WW_STATUS_WARNING && !reason(WW_R_ATTR_COUNT, 199));
+}
+
+static void test_increase_window(void)
+{
+	static ww_vmemory_t mem;
+	const ww_vreason_t *r;
+
+	ata_record();
+	attr(197, 0x0032, 8, true);
+	ww_verdict_remember(&mem, &h, T0, 86400);
+	CHECK(judge(NULL, &mem, T0) == WW_STATUS_WARNING && !reason(WW_R_PENDING_INC, 0));
+	h.ata.attrs[0].count = 10;
+	ww_verdict_remember(&mem, &h, T0 + 3600, 86400);
+	h.ata.attrs[0].count = 12;
+	ww_verdict_remember(&mem, &h, T0 + 7200, 86400);
+	judge(NULL, &mem, T0 + 7300);
+	r = reason(WW_R_PENDING_INC, 197);
+	CHECK(r != NULL);
+	if (r) /* both rises of the window in one sentence */
+		CHECK_STR(r->text, "attribute 197 Current_Pending_Sector rose from 8 to 12 (+4), "
+				   "latest at 2023-11-15 00:13:20Z");
+	/* a day after the latest rise it clears; the count stays a reason */
+	judge(NULL, &mem, T0 + 7200 + 86400);
+	CHECK(!reason(WW_R_PENDING_INC, 0) && reason(WW_R_PENDING, 197));
+	/* a counter that went down (reset, another drive) starts over */
+	h.ata.attrs[0].count = 3;
+	ww_verdict_remember(&mem, &h, T0 + 90000, 86400);
+	judge(NULL, &mem, T0 + 90001);
+	CHECK(!reason(WW_R_PENDING_INC, 0));
+}
+
+static void test_config(void)
+{
+	ww_health_cfg_t cfg;
+
+	memset(&h, 0, sizeof(h));
+	h.protocol = WW_PROTO_NVME;
+	h.has_nvme_smart = true;
+	WW_SET(h.critical_warning, 0, "NVMe SMART/Health log 02h byte 0");
+	WW_SET(h.temperature_celsius, 60, "NVMe SMART/Health log 02h bytes 1-2");
+	WW_SET(h.temperature_warning_celsius, 70, "NVMe Identify Controller WCTEMP");
+	CHECK(judge(NULL, NULL, T0) == WW_STATUS_OK);
+	ww_health_cfg_defaults(&cfg);
+	cfg.has_temp_warning = true;
+	cfg.temp_warning_celsius = 55;
+	CHECK(judge(&cfg, NULL, T0) == WW_STATUS_WARNING);
+	CHECK_STR(v.r[0].text, "temperature 60 °C at or above its warning limit 55 °C (configured)");
+	cfg.silenced = 1ull << WW_R_TEMP_WARNING;
+	CHECK(judge(&cfg, NULL, T0) == WW_STATUS_OK && v.n == 0 && v.silenced == cfg.silenced);
+}
+
+static void test_conf_keys(void)
+{
+	static ww_conf_t c;
+	char err[512];
+	ww_health_cfg_t eff;
+
+	ww_conf_defaults(&c);
+	CHECK_EQ_I64(ww_conf_load_string(&c, "[health]\ntemperature_warning = 50\n"
+					 "ignore_attributes = 1, 7 195\nsilence = spin_retry\n"
+					 "[drive sdb]\npercentage_used_warning = 70\n"
+					 "ignore_attributes =\n", "t.conf", err, sizeof(err)), 0);
+	eff = c.health;
+	ww_conf_health_overlay(&eff, &c.drives[0].health);
+	CHECK(eff.has_temp_warning && eff.temp_warning_celsius == 50);
+	CHECK_EQ_U64(eff.pct_used_warning, 70);
+	CHECK(!ww_attr_in(eff.ignore_attrs, 7));   /* the drive's (empty) list replaces it */
+	CHECK(ww_attr_in(c.health.ignore_attrs, 195));
+	CHECK_EQ_U64(eff.silenced, 1ull << WW_R_SPIN_RETRY);
+	ww_conf_defaults(&c);
+	CHECK(ww_conf_load_string(&c, "[health]\n\ntemperature_warning = hot\n", "t.conf", err,
+				  sizeof(err)) == -22);
+	CHECK_STR(err, "t.conf:3: temperature_warning: expected degrees Celsius, -40 to 200, got 'hot'");
+	ww_conf_defaults(&c);
+	ww_conf_load_string(&c, "[drive sda]\nsilence = drive_missing, nope\n", "t.conf", err,
+			    sizeof(err));
+	CHECK_STR(err, "t.conf:2: silence: expected reason codes separated by commas "
+		       "(docs/health.md); 'nope' is not one");
+	ww_conf_defaults(&c);
+	ww_conf_load_string(&c, "[health]\nnot_a_key = 1\n", "t.conf", err, sizeof(err));
+	CHECK_STR(err, "t.conf:2: unknown key 'not_a_key' in [health]");
+	ww_conf_defaults(&c);
+	ww_conf_load_string(&c, "[health]\ncritical_attributes = 5 300\n", "t.conf", err, sizeof(err));
+	CHECK(strstr(err, "t.conf:2: critical_attributes: expected ATA attribute ids 1-255") != NULL);
+}
+
+static char *slurp(const char *rel)
+{
+	const char *src = getenv("WW_SOURCE_DIR");
+	char path[1024];
+	size_t n = 0;
+	char *buf = NULL;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", src ? src : ".", rel);
+	f = fopen(path, "r");
+	if (!f)
+		return NULL;
+	buf = calloc(1, 1 << 20);
+	if (buf)
+		n = fread(buf, 1, (1 << 20) - 1, f);
+	fclose(f);
+	(void)n;
+	return buf;
+}
+
+/* docs/health.md lists every reason with its severity, and wearwatch.conf(5)
+ * and docs/health.md every health key */
+static void test_docs(void)
+{
+	char *doc = slurp("docs/health.md"), *man = slurp("man/wearwatch.conf.5"), row[160];
+	const char *k;
+
+	CHECK(doc != NULL && man != NULL);
+	if (!doc || !man)
+		goto out;
+	for (int r = 0; r < WW_R_MAX; r++) {
+		snprintf(row, sizeof(row), "| `%s` | %s |", ww_reasons[r].code,
+			 ww_status_name(ww_reasons[r].severity));
+		if (!strstr(doc, row))
+			fprintf(stderr, "docs/health.md lacks the row %s\n", row);
+		CHECK(strstr(doc, row) != NULL);
+	}
+	for (size_t i = 0; (k = ww_conf_health_key_name(i)); i++) {
+		snprintf(row, sizeof(row), "| `%s` |", k);
+		CHECK(strstr(doc, row) != NULL);
+		snprintf(row, sizeof(row), ".B %s", k);
+		if (!strstr(man, row))
+			fprintf(stderr, "wearwatch.conf(5) lacks %s\n", k);
+		CHECK(strstr(man, row) != NULL);
+	}
+out:
+	free(doc);
+	free(man);
+}
+
+int main(void)
+{
+	CHECK(!strcmp(ww_status_name(WW_STATUS_UNKNOWN), "unknown") && WW_STATUS_UNKNOWN == 3);
+	CHECK(ww_status_rank(WW_STATUS_UNKNOWN) < ww_status_rank(WW_STATUS_WARNING));
+	for (int r = 0; r < WW_R_MAX; r++)
+		CHECK(ww_reason_by_name(ww_reason_name(r)) == r);
+	test_state();
+	test_ata();
+	test_increase_window();
+	test_config();
+	test_conf_keys();
+	test_docs();
+	return ww_test_done("test_model_verdict");
+}

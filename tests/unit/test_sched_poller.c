@@ -1,0 +1,270 @@
+/* The poller keeps going when a drive hangs: a read that never returns marks
+ * that drive hung, it gets no second command, the other drives keep being
+ * read on their interval, and a scrape (metrics render of the snapshot) is
+ * served meanwhile. Drives and reads are fakes injected through the poller's
+ * discover/collect hooks, and time is a fake clock (cfg.clock) the test steps
+ * by hand; the rest (store, scheduler, worker threads, renderer) is the real
+ * code. The test waits only for the worker threads to settle
+ * (ww_poller_busy), never for a timer. */
+#include <pthread.h>
+#include <time.h>
+
+#include "ww_test.h"
+
+#include "wearwatch/sched.h"
+#include "wearwatch/expo.h"
+
+static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t release_cv = PTHREAD_COND_INITIALIZER;
+static bool released;
+static int calls_a, calls_b, calls_c;
+static double fake_now = 1000.0; /* seconds, any origin; under mu */
+
+static double fake_clock(void *ctx)
+{
+	double t;
+
+	(void)ctx;
+	pthread_mutex_lock(&mu);
+	t = fake_now;
+	pthread_mutex_unlock(&mu);
+	return t;
+}
+
+static void step(double s)
+{
+	pthread_mutex_lock(&mu);
+	fake_now += s;
+	pthread_mutex_unlock(&mu);
+}
+
+static int fake_discover(const char *sysroot, const char *const *include, ww_drive_t **list)
+{
+	const char *ids[] = { "drive-a", "drive-b-hangs", "drive-c" };
+	ww_drive_t *out = calloc(3, sizeof(*out));
+
+	if (!out)
+		return -ENOMEM;
+	*list = out;
+	for (size_t i = 0; i < 3; i++) {
+		memset(&out[i], 0, sizeof(out[i]));
+		snprintf(out[i].id, sizeof(out[i].id), "%s", ids[i]);
+		snprintf(out[i].dev_path, sizeof(out[i].dev_path), "/dev/fake%zu", i);
+		out[i].protocol = WW_PROTO_SCSI;
+	}
+	return 3;
+}
+
+static int fake_collect(const char *sysroot, const ww_drive_t *d, ww_health_t *h,
+			ww_read_report_t *r)
+{
+	memset(h, 0, sizeof(*h));
+	memset(r, 0, sizeof(*r));
+	h->protocol = WW_PROTO_SCSI;
+	WW_SET(h->temperature_celsius, 30, "test");
+	pthread_mutex_lock(&mu);
+	if (!strcmp(d->id, "drive-b-hangs")) {
+		calls_b++;
+		while (!released) /* like an SG_IO stuck in the kernel */
+			pthread_cond_wait(&release_cv, &mu);
+	} else if (!strcmp(d->id, "drive-a")) {
+		calls_a++;
+	} else {
+		calls_c++;
+	}
+	pthread_mutex_unlock(&mu);
+	return 0;
+}
+
+/* Wait (bounded, 5 s of real time) until `busy` reads are out and drive b
+ * was called at least `b` times: the workers have finished what the last
+ * tick queued. */
+static bool settle(ww_poller_t *p, unsigned busy, int b)
+{
+	struct timespec ms = { 0, 1000000 };
+
+	for (int i = 0; i < 5000; i++) {
+		bool ok;
+
+		pthread_mutex_lock(&mu);
+		ok = calls_b >= b;
+		pthread_mutex_unlock(&mu);
+		if (ok && ww_poller_busy(p) == busy)
+			return true;
+		nanosleep(&ms, NULL);
+	}
+	return false;
+}
+
+static const ww_drive_state_t *state(const ww_snapshot_t *s, const char *id)
+{
+	return ww_snapshot_find(s, id);
+}
+
+/* a large JBOD: 1000 drives discovered, every one of them watched (a fixed
+ * table of 256 once kept only the first ones without saying so) */
+static int many_discover(const char *sysroot, const char *const *include, ww_drive_t **list)
+{
+	size_t n = 1000;
+	ww_drive_t *out = calloc(n, sizeof(*out));
+
+	if (!out)
+		return -ENOMEM;
+	*list = out;
+	for (size_t i = 0; i < n; i++) {
+		memset(&out[i], 0, sizeof(out[i]));
+		snprintf(out[i].id, sizeof(out[i].id), "jbod-%04zu", i);
+		out[i].protocol = WW_PROTO_SCSI;
+	}
+	return (int)n;
+}
+
+static int quick_collect(const char *sysroot, const ww_drive_t *d, ww_health_t *h,
+			 ww_read_report_t *r)
+{
+	memset(h, 0, sizeof(*h));
+	memset(r, 0, sizeof(*r));
+	return 0;
+}
+
+static void test_many_drives(void)
+{
+	ww_store_t *store = ww_store_new(0);
+	ww_poller_cfg_t cfg = {
+		.sysroot = "", .interval_s = 60, .interval_rotational_s = 60, .rediscover_s = 60,
+		.workers = 2, .hung_after_s = 30, .discover = many_discover, .collect = quick_collect,
+		.clock = fake_clock,
+	};
+	ww_poller_t *p = ww_poller_start(&cfg, store);
+	ww_snapshot_t *s;
+
+	CHECK(p != NULL);
+	if (!p)
+		return;
+	ww_poller_tick(p);
+	s = ww_store_acquire(store);
+	CHECK_EQ_U64(s->n, 1000);
+	CHECK(ww_snapshot_find(s, "jbod-0999") != NULL);
+	ww_snapshot_release(s);
+	CHECK(ww_poller_stop(p, 5));
+	ww_store_free(store);
+}
+
+static int one_discover(const char *sysroot, const char *const *include, ww_drive_t **list)
+{
+	ww_drive_t *out = calloc(1, sizeof(*out));
+
+	if (!out)
+		return -ENOMEM;
+	snprintf(out->id, sizeof(out->id), "solo");
+	out->protocol = WW_PROTO_SCSI;
+	*list = out;
+	return 1;
+}
+
+/* what the main loop sleeps on: the drive is due one interval after its read
+ * ended, then the next rediscovery; a tick just after that reads it again */
+static void test_next_tick(void)
+{
+	ww_store_t *store = ww_store_new(0);
+	ww_poller_cfg_t cfg = {
+		.sysroot = "", .interval_s = 60, .interval_rotational_s = 600, .rediscover_s = 3600,
+		.workers = 1, .hung_after_s = 30, .discover = one_discover, .collect = quick_collect,
+		.clock = fake_clock,
+	};
+	ww_poller_t *p = ww_poller_start(&cfg, store);
+	ww_snapshot_t *s;
+
+	CHECK(p != NULL);
+	if (!p)
+		return;
+	ww_poller_tick(p);                /* discovery, first read queued */
+	CHECK(settle(p, 0, 0));
+	CHECK(ww_poller_next_tick(p) > 59.999 && ww_poller_next_tick(p) < 60.001);
+	step(30);
+	CHECK(ww_poller_next_tick(p) > 29.999 && ww_poller_next_tick(p) < 30.001);
+	ww_poller_tick(p);                /* nothing due: no read */
+	CHECK_EQ_U64(ww_poller_busy(p), 0);
+	step(30.01);
+	CHECK_EQ_I64((long long)ww_poller_next_tick(p), 0);
+	ww_poller_tick(p);                /* due: read again */
+	CHECK(settle(p, 0, 0));
+	s = ww_store_acquire(store);
+	CHECK(state(s, "solo") && state(s, "solo")->collections_total == 2);
+	ww_snapshot_release(s);
+	CHECK(ww_poller_next_tick(p) > 59.999 && ww_poller_next_tick(p) < 60.001);
+	CHECK(ww_poller_stop(p, 5));
+	ww_store_free(store);
+}
+
+int main(void)
+{
+	test_many_drives();
+	test_next_tick();
+	ww_store_t *store = ww_store_new(0);
+	ww_poller_cfg_t cfg = {
+		.sysroot = "", .interval_s = 1, .interval_rotational_s = 1, .rediscover_s = 60,
+		.workers = 2, .hung_after_s = 2, .discover = fake_discover, .collect = fake_collect,
+		.clock = fake_clock,
+	};
+	ww_poller_t *p = ww_poller_start(&cfg, store);
+	int a_at_hang, c_at_hang;
+
+	CHECK(p != NULL);
+	if (!p)
+		return ww_test_done("test_sched_poller");
+	/* t = 0: all three read; b's read never returns. t = 1, 2: a and c
+	 * again (1 s interval), b still out but not yet over hung_after_s.
+	 * t = 3: b's read is 3 s old (> 2 s): hung; a and c read a 4th time. */
+	ww_poller_tick(p);
+	CHECK(settle(p, 1, 1));
+	for (int t = 1; t <= 3; t++) {
+		step(1.0);
+		ww_poller_tick(p);
+		CHECK(settle(p, 1, 1));
+	}
+
+	ww_snapshot_t *s = ww_store_acquire(store);
+	const ww_drive_state_t *b = state(s, "drive-b-hangs");
+	const ww_drive_state_t *a = state(s, "drive-a");
+	CHECK(b && b->hung);
+	CHECK(a && !a->hung && a->has_health && a->collections_total >= 3);
+	pthread_mutex_lock(&mu);
+	a_at_hang = calls_a;
+	c_at_hang = calls_c;
+	CHECK_EQ_I64(calls_b, 1); /* no second command to a hung drive */
+	pthread_mutex_unlock(&mu);
+	CHECK(a_at_hang >= 3 && c_at_hang >= 3); /* others kept their 1 s interval */
+	CHECK_EQ_I64(a_at_hang, 4);
+	CHECK_EQ_I64(c_at_hang, 4);
+
+	/* a scrape during the hang: rendered from the snapshot, says hung */
+	size_t len = 0;
+	char *text = ww_metrics_render(s, time(NULL), &len);
+	CHECK(text && len > 0);
+	CHECK(text && strstr(text, "wearwatch_drive_hung{drive=\"drive-b-hangs\"} 1"));
+	CHECK(text && strstr(text, "wearwatch_drive_temperature_celsius{drive=\"drive-a\"} 30"));
+	free(text);
+	ww_snapshot_release(s);
+
+	/* the read returns: hung clears, values appear, polling resumes */
+	pthread_mutex_lock(&mu);
+	released = true;
+	pthread_cond_broadcast(&release_cv);
+	pthread_mutex_unlock(&mu);
+	CHECK(settle(p, 0, 1));
+	step(1.0);
+	ww_poller_tick(p);
+	CHECK(settle(p, 0, 2));
+	s = ww_store_acquire(store);
+	b = state(s, "drive-b-hangs");
+	CHECK(b && !b->hung && b->has_health);
+	ww_snapshot_release(s);
+	pthread_mutex_lock(&mu);
+	CHECK(calls_b >= 2);
+	pthread_mutex_unlock(&mu);
+
+	CHECK(ww_poller_stop(p, 5));
+	ww_store_free(store);
+	return ww_test_done("test_sched_poller");
+}

@@ -1,0 +1,212 @@
+/* Drive events (src/service/events.c, event.c): the verdict's changes
+ * between snapshots run the notification program (a real child process; its
+ * environment is read back), nothing is sent twice, a flapping drive is
+ * summarised, and the collector's spool. Expected values come from the
+ * snapshots built here and the verdict's sentences (docs/health.md). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "wearwatch/service.h"
+#include "ww_test.h"
+
+/* the notification program's environment file, once it appeared */
+static void read_env(const char *out, char *all, size_t len)
+{
+	char line[1024];
+	FILE *f;
+
+	all[0] = 0;
+	for (int i = 0; i < 100 && access(out, R_OK); i++) {
+		usleep(50000);
+		ww_events_reap(30);
+	}
+	f = fopen(out, "r");
+	CHECK(f != NULL);
+	while (f && fgets(line, sizeof(line), f))
+		strncat(all, line, len - strlen(all) - 1);
+	if (f)
+		fclose(f);
+	unlink(out);
+}
+
+/* snapshots of one ATA drive: SMART overall status PASSED, then FAILED, then
+ * the same again (nothing sent twice), then gone (missing) */
+static void test_health_change_runs_program(void)
+{
+	char dir[] = "/tmp/ww-events-XXXXXX", prog[300], out[300];
+	static char all[16384];
+	static ww_drive_state_t a, b, c;
+	ww_snapshot_t s1 = { .generation = 1, .n = 1, .drives = &a };
+	ww_snapshot_t s2 = { .generation = 2, .n = 1, .drives = &b };
+	ww_snapshot_t s3 = { .generation = 3, .n = 1, .drives = &c };
+	ww_events_t *ev = ww_events_new();
+	time_t t0 = 1700000000;
+	FILE *f;
+
+	CHECK(mkdtemp(dir) != NULL);
+	snprintf(prog, sizeof(prog), "%s/notify.sh", dir);
+	snprintf(out, sizeof(out), "%s/env.txt", dir);
+	f = fopen(prog, "w");
+	fprintf(f, "#!/bin/sh\nenv | grep ^WEARWATCH_ | sort > %s.tmp && mv %s.tmp %s\n", out, out,
+		out);
+	fclose(f);
+	chmod(prog, 0755);
+	ww_events_configure(ev, prog, "", 4, 3600);
+
+	memset(&a, 0, sizeof(a));
+	snprintf(a.drive.id, sizeof(a.drive.id), "ata-TEST_DISK_1");
+	snprintf(a.drive.dev_path, sizeof(a.drive.dev_path), "/dev/sdq");
+	a.drive.protocol = WW_PROTO_ATA;
+	a.present = true;
+	a.has_health = true;
+	a.values_time = a.last_collect = t0;
+	a.collections_total = a.last_success = 1;
+	a.health.protocol = WW_PROTO_ATA;
+	snprintf(a.health.model, sizeof(a.health.model), "TEST DISK");
+	snprintf(a.health.serial, sizeof(a.health.serial), "SN123");
+	a.health.smart_status = WW_SMART_PASSED;
+	a.health.smart_status_source = "ATA SMART RETURN STATUS";
+	b = a;
+	b.health.smart_status = WW_SMART_FAILED;
+	b.values_time = b.last_collect = t0 + 60;
+	b.collections_total = 2;
+
+	/* the first verdict (ok) is logged, not sent; the same state again: nothing */
+	CHECK_EQ_I64(ww_events_update(ev, NULL, NULL, &s1, t0), 1);
+	CHECK_EQ_I64(ww_events_update(ev, NULL, &s1, &s1, t0 + 1), 0);
+	CHECK(access(out, R_OK) != 0);
+	/* FAILED: one event, critical */
+	CHECK_EQ_I64(ww_events_update(ev, NULL, &s1, &s2, t0 + 60), 1);
+	read_env(out, all, sizeof(all));
+	CHECK(strstr(all, "WEARWATCH_EVENT=status_change\n"));
+	CHECK(strstr(all, "WEARWATCH_DRIVE=ata-TEST_DISK_1\n"));
+	CHECK(strstr(all, "WEARWATCH_DEVICE=/dev/sdq\n"));
+	CHECK(strstr(all, "WEARWATCH_MODEL=TEST DISK\n"));
+	CHECK(strstr(all, "WEARWATCH_SERIAL=SN123\n"));
+	CHECK(strstr(all, "WEARWATCH_OLD_STATE=ok\n"));
+	CHECK(strstr(all, "WEARWATCH_NEW_STATE=critical\n"));
+	CHECK(strstr(all, "WEARWATCH_REASONS=critical: SMART overall-health self-assessment: "
+			  "FAILED (ATA SMART RETURN STATUS)\n"));
+	CHECK(strstr(all, "WEARWATCH_REASON_CODES=smart_failed\n"));
+	CHECK(strstr(all, "WEARWATCH_CHANGED=ok -> critical; added: smart_failed\n"));
+	CHECK(strstr(all, "WEARWATCH_MESSAGE=health ok -> critical: SMART overall-health "
+			  "self-assessment: FAILED (ATA SMART RETURN STATUS)\n"));
+	CHECK(strstr(all, "WEARWATCH_MESSAGE_ID=8b28107f9849479e8d6b9a3b23d6de85\n"));
+	CHECK(strstr(all, "WEARWATCH_JSON={\"event\":\"status_change\""));
+	/* re-read, unchanged: not sent again */
+	b.collections_total = 3;
+	b.last_collect = t0 + 120;
+	CHECK_EQ_I64(ww_events_update(ev, NULL, &s2, &s2, t0 + 120), 0);
+	/* gone from discovery: one "missing" event */
+	c = b;
+	c.present = false;
+	c.missing_since = t0 + 180;
+	CHECK_EQ_I64(ww_events_update(ev, NULL, &s2, &s3, t0 + 180), 1);
+	read_env(out, all, sizeof(all));
+	CHECK(strstr(all, "WEARWATCH_EVENT=missing\n"));
+	CHECK(strstr(all, "WEARWATCH_REASON_CODES=drive_missing\n"));
+	CHECK(strstr(all, "WEARWATCH_CLEARED=\n")); /* a gone drive's reasons did not clear */
+	ww_events_reap(30);
+	ww_events_free(ev);
+	unlink(prog);
+	rmdir(dir);
+}
+
+/* a drive that flips between SMART PASSED and FAILED every minute */
+static void flip(ww_drive_state_t *d, int i, time_t t)
+{
+	d->health.smart_status = i % 2 ? WW_SMART_FAILED : WW_SMART_PASSED;
+	d->values_time = d->last_collect = t;
+	d->collections_total = (uint64_t)i + 1;
+}
+
+static int count_files(const char *dir, const char *suffix)
+{
+	char cmd[512], buf[32] = "";
+	FILE *p;
+
+	snprintf(cmd, sizeof(cmd), "ls %s | grep -c '%s$'", dir, suffix);
+	p = popen(cmd, "r");
+	if (!p)
+		return -1;
+	if (!fgets(buf, sizeof(buf), p))
+		buf[0] = 0;
+	pclose(p);
+	return atoi(buf);
+}
+
+/* flapping: 2 notifications a window, then one summary; the collector's
+ * spool and `wearwatch notify-deliver` (failed ones kept, then delivered) */
+static void test_flapping_and_spool(void)
+{
+	char dir[] = "/tmp/ww-spool-XXXXXX", spool[300], prog[300], out[300], cmd[1200];
+	static char all[16384];
+	static ww_drive_state_t a;
+	ww_snapshot_t s = { .generation = 1, .n = 1, .drives = &a };
+	ww_events_t *ev = ww_events_new();
+	const char *bin = getenv("WW_BINARY");
+	time_t t0 = 1700000000;
+	FILE *f;
+
+	CHECK(mkdtemp(dir) != NULL);
+	snprintf(spool, sizeof(spool), "%s/notify", dir);
+	snprintf(prog, sizeof(prog), "%s/notify.sh", dir);
+	snprintf(out, sizeof(out), "%s/env.txt", dir);
+	f = fopen(prog, "w");
+	fprintf(f, "#!/bin/sh\n[ -e %s/fail ] && exit 3\nenv | grep ^WEARWATCH_ | sort >> %s\n", dir,
+		out);
+	fclose(f);
+	chmod(prog, 0755);
+	/* queued, as the collector does: no program runs here */
+	ww_events_configure(ev, prog, spool, 2, 3600);
+	memset(&a, 0, sizeof(a));
+	snprintf(a.drive.id, sizeof(a.drive.id), "ata-FLAPPING");
+	a.drive.protocol = a.health.protocol = WW_PROTO_ATA;
+	a.present = a.has_health = a.last_success = true;
+	for (int i = 0; i < 7; i++) {
+		flip(&a, i, t0 + 60 * i);
+		ww_events_update(ev, NULL, &s, &s, t0 + 60 * i);
+	}
+	/* 6 changes (the first read finding it ok is not sent): 2 queued */
+	CHECK_EQ_I64(count_files(spool, ".event"), 2);
+	/* the window (from the first notification, t0 + 60) ends: one summary
+	 * of the 4 held back */
+	flip(&a, 6, t0 + 3659);
+	ww_events_update(ev, NULL, &s, &s, t0 + 3659);
+	CHECK_EQ_I64(count_files(spool, ".event"), 2);
+	ww_events_update(ev, NULL, &s, &s, t0 + 3660);
+	CHECK_EQ_I64(count_files(spool, ".event"), 3);
+	ww_events_free(ev);
+	if (!bin) {
+		printf("note: WW_BINARY unset, notify-deliver not run\n");
+		return;
+	}
+	/* the program fails: every event kept as .failed, exit 1 */
+	snprintf(cmd, sizeof(cmd), "touch %s/fail; %s notify-deliver --config /dev/null --spool %s "
+		 "--notify-exec %s 2>/dev/null", dir, bin, spool, prog);
+	CHECK(WEXITSTATUS(system(cmd)) == 1);
+	CHECK_EQ_I64(count_files(spool, ".failed"), 3);
+	/* it works again: all three delivered in order, the queue empty */
+	snprintf(cmd, sizeof(cmd), "rm %s/fail; %s notify-deliver --config /dev/null --spool %s "
+		 "--notify-exec %s", dir, bin, spool, prog);
+	CHECK(WEXITSTATUS(system(cmd)) == 0);
+	CHECK_EQ_I64(count_files(spool, "[a-z]"), 0);
+	read_env(out, all, sizeof(all));
+	CHECK(strstr(all, "WEARWATCH_EVENT=status_change\n") != NULL);
+	CHECK(strstr(all, "WEARWATCH_EVENT=flapping\n") != NULL);
+	CHECK(strstr(all, "WEARWATCH_SUPPRESSED=4\n") != NULL);
+	CHECK(strstr(all, "WEARWATCH_MESSAGE=4 changes within 3600 s not notified (flapping); "
+			  "health now ok\n") != NULL);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	CHECK(system(cmd) == 0);
+}
+
+int main(void)
+{
+	test_health_change_runs_program();
+	test_flapping_and_spool();
+	return ww_test_done("test_service_events");
+}
