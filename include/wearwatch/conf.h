@@ -156,6 +156,11 @@ int ww_conf_health_key(ww_health_cfg_t *c, const char *key, const char *value, c
  * keys replace the [health] ones (lists too). */
 void ww_conf_health_overlay(ww_health_cfg_t *base, const ww_health_cfg_t *over);
 
+/** The thresholds agree with each other: each warning below its critical
+ * (temperature) or not above it (percentages), where both are set. Returns
+ * 0, or -EINVAL with both keys and values in err. */
+int ww_conf_health_check(const ww_health_cfg_t *c, char *err, size_t errlen);
+
 /** Name of health key i (0, 1, ...), NULL past the last: for checks that
  * every key is documented. */
 const char *ww_conf_health_key_name(size_t i);
@@ -318,8 +323,8 @@ enum {
 /** Help text lines for those flags. */
 void ww_probe_serve_usage(FILE *f);
 
-/** Apply one probe flag to the policy. Returns 0 or -EINVAL (message
- * printed). */
+/** Apply one probe flag to the policy. Returns 0 or -EINVAL (nothing
+ * printed: the caller names the flag or key). */
 int ww_probe_serve_opt(int opt, const char *arg, ww_probe_policy_t *p);
 
 #ifdef __cplusplus

@@ -375,6 +375,8 @@ static int handler(void *user, const char *section, const char *k, const char *v
 
 	if (x->msg[0])
 		return 0;
+	if (!*section)
+		FAIL("'%s' comes before any [section]", k);
 	if (strcmp(section, x->section)) {
 		/* first key of a new section */
 		snprintf(x->section, sizeof(x->section), "%s", section);
@@ -413,10 +415,32 @@ static int handler(void *user, const char *section, const char *k, const char *v
 	FAIL("unknown section [%s]", section);
 }
 
+/* Thresholds that contradict each other, [health] alone and under each
+ * [drive] section's own keys (no line: they may be far apart). */
+static int check_health(const ww_conf_t *c, const char *name, char *err, size_t errlen)
+{
+	char e[200];
+
+	if (ww_conf_health_check(&c->health, e, sizeof(e))) {
+		snprintf(err, errlen, "%s: [health]: %s", name, e);
+		return -EINVAL;
+	}
+	for (size_t i = 0; i < c->n_drives; i++) {
+		ww_health_cfg_t h = c->health;
+
+		ww_conf_health_overlay(&h, &c->drives[i].health);
+		if (ww_conf_health_check(&h, e, sizeof(e))) {
+			snprintf(err, errlen, "%s: [drive %s]: %s", name, c->drives[i].name, e);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
 static int finish(struct parse_ctx *x, int rc, const char *name, char *err, size_t errlen)
 {
 	if (rc == 0)
-		return 0;
+		return check_health(x->c, name, err, errlen);
 	if (rc == -2) {
 		snprintf(err, errlen, "%s: out of memory", name);
 		return -ENOMEM;

@@ -162,6 +162,27 @@ int ww_conf_health_key(ww_health_cfg_t *c, const char *key, const char *value, c
 	return -ENOENT;
 }
 
+int ww_conf_health_check(const ww_health_cfg_t *c, char *err, size_t errlen)
+{
+	if (c->has_temp_warning && c->has_temp_critical &&
+	    c->temp_warning_celsius >= c->temp_critical_celsius) {
+		snprintf(err, errlen, "temperature_warning %d is not below temperature_critical %d",
+			 c->temp_warning_celsius, c->temp_critical_celsius);
+		return -EINVAL;
+	}
+	if (c->pct_used_warning > c->pct_used_critical) {
+		snprintf(err, errlen, "percentage_used_warning %u is above "
+			 "percentage_used_critical %u", c->pct_used_warning, c->pct_used_critical);
+		return -EINVAL;
+	}
+	if (c->rated_warning > c->rated_critical) {
+		snprintf(err, errlen, "rated_endurance_warning %u is above "
+			 "rated_endurance_critical %u", c->rated_warning, c->rated_critical);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 void ww_conf_health_overlay(ww_health_cfg_t *b, const ww_health_cfg_t *o)
 {
 	for (int i = 0; i < HK_MAX; i++) {

@@ -37,6 +37,9 @@ int ww_probe_policy_parse(ww_probe_policy_t *p, const char *spec, char *err, siz
 			continue;
 		}
 		*eq = 0;
+		for (char *u = tok; *u; u++) /* max_iops as well as max-iops */
+			if (*u == '_')
+				*u = '-';
 		for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
 			if (!strcmp(tok, keys[i].key))
 				break;
@@ -45,7 +48,7 @@ int ww_probe_policy_parse(ww_probe_policy_t *p, const char *spec, char *err, siz
 				 "max-iops, busy-inflight, rotational, window)", tok);
 			return -EINVAL;
 		}
-		/* the flags' own checks (they also print a line to stderr) */
+		/* the flags' own checks */
 		int rc = ww_probe_serve_opt(keys[i].code, eq + 1, &t);
 
 		if (rc) {

@@ -100,7 +100,6 @@ int ww_probe_serve_opt(int opt, const char *arg, ww_probe_policy_t *p)
 		goto bad;
 	}
 	return 0;
-bad:
-	fprintf(stderr, "wearwatch serve: invalid probe option value '%s'\n", arg ? arg : "");
+bad: /* the caller says which flag or key */
 	return -EINVAL;
 }

@@ -23,6 +23,7 @@ struct gen {
 	const char *include[WW_CONF_MAX_INCLUDE + WW_CONF_MAX_DRIVES + 1];
 	ww_probe_policy_t policy[WW_CONF_MAX_DRIVES];
 	ww_health_cfg_t health[WW_CONF_MAX_DRIVES]; /* [health] + the [drive] section */
+	bool told_unmatched;        /* sections that match no drive: logged */
 	struct gen *older;
 };
 
@@ -128,6 +129,32 @@ static void apply_smartctl(const ww_runtime_opts_t *o, const ww_conf_t *c)
  * the main thread (ww_poller_tick), like every write of rt->gen. */
 static ww_runtime_t *filter_rt;
 
+/* A [drive NAME] section with keys for a drive (exclude/include, probe,
+ * smartctl, health) that names no discovered drive by id or block name is
+ * most likely a typo: said once per configuration. A section with only a
+ * rating may name a serial or a model regex, which the model matches. */
+static void tell_unmatched(struct gen *g, const ww_drive_t *d, int n)
+{
+	if (g->told_unmatched)
+		return;
+	g->told_unmatched = true;
+	for (size_t i = 0; i < g->conf.n_drives; i++) {
+		const ww_conf_drive_t *c = &g->conf.drives[i];
+		bool found = false;
+
+		if (c->monitor == 1 && ww_conf_is_block_name(c->name))
+			continue; /* include = yes on a block device that is not there yet */
+		if (c->monitor < 0 && !c->probe[0] && !c->smartctl[0] && !c->health.set)
+			continue;
+		for (int k = 0; k < n && !found; k++)
+			found = ww_conf_drive_find(&g->conf, d[k].id, d[k].block) == c;
+		if (!found)
+			ww_log(WW_LOG_WARNING, "[drive %s] matches no drive found (a drive id as "
+			       "`wearwatch scan` lists it, or a block device name): its keys "
+			       "apply to nothing", c->name);
+	}
+}
+
 static int discover_filtered(const char *sysroot, const char *const *include, ww_drive_t **out)
 {
 	int n = filter_rt && filter_rt->opts.replay ?
@@ -135,9 +162,10 @@ static int discover_filtered(const char *sysroot, const char *const *include, ww
 		ww_discover_with_members(sysroot, include, out), k = 0;
 	ww_drive_t *d;
 
-	if (n <= 0 || !filter_rt)
+	if (n < 0 || !filter_rt)
 		return n;
 	d = *out;
+	tell_unmatched(filter_rt->gen, d, n);
 	for (int i = 0; i < n; i++) {
 		const ww_conf_drive_t *c = ww_conf_drive_find(&filter_rt->gen->conf, d[i].id,
 							      d[i].block);

@@ -185,10 +185,13 @@ def test_serve(tmp):
     shutil.copy(f"{SRC}/tests/fuzz/regress/capture-double-st.capture", f"{replay}/bad.capture")
     with open(f"{replay}/notes.txt", "w") as f:
         f.write("not a capture\n")
+    conf = f"{tmp}/serve.conf"
+    with open(conf, "w") as f:  # a section naming a drive that is not there
+        f.write("[drive ata-NO_SUCH_DRIVE]\nexclude = yes\n")
     log = open(f"{tmp}/serve.log", "w+")
     srv = subprocess.Popen([BIN, "serve", "--replay", replay, "--listen", f"127.0.0.1:{port}",
-                            "--web-config", webcfg, "--state-dir", state, "--no-probe"],
-                           stderr=log)
+                            "--web-config", webcfg, "--state-dir", state, "--no-probe",
+                            "--config", conf], stderr=log)
     ok = "alice:U*U"
     try:
         check(wait_for(lambda: http(port, "/metrics", ok)[0] == 200), "serve answers with auth")
@@ -197,6 +200,8 @@ def test_serve(tmp):
         check("notes.txt skipped: not a *.capture file" in text and
               "bad.capture skipped: " in text,
               "serve --replay: files that are no capture are logged, not dropped silently")
+        check(text.count("[drive ata-NO_SUCH_DRIVE] matches no drive found") == 1,
+              "a [drive] section that names no drive is logged once")
         # a user whose hash has cost 16: only the logins that need it wait
         res = []
         ths = [threading.Thread(target=lambda: res.append(http(port, "/metrics", "slow:x",

@@ -86,6 +86,32 @@ static void test_conf(void)
 	CHECK_EQ_I64(conf_text("[poll]\ninterval = 60\n[drive (((a{1,100}){1,100}){1,100})]\n"
 			       "rating = 1:5\n", err, sizeof(err)), -EINVAL);
 	CHECK(strstr(err, "wearwatch.conf:4: rating: pattern over the limits"));
+	/* a key before any section names itself */
+	CHECK_EQ_I64(conf_text("interval = 60\n[poll]\n", err, sizeof(err)), -EINVAL);
+	CHECK(strstr(err, "wearwatch.conf:1: 'interval' comes before any [section]"));
+	/* thresholds that contradict each other, in [health] or under a drive's */
+	CHECK_EQ_I64(conf_text("[health]\ntemperature_warning = 80\ntemperature_critical = 70\n",
+			       err, sizeof(err)), -EINVAL);
+	CHECK(strstr(err, "wearwatch.conf: [health]: temperature_warning 80 is not below "
+		      "temperature_critical 70"));
+	CHECK_EQ_I64(conf_text("[health]\npercentage_used_critical = 90\n[drive ata-X]\n"
+			       "percentage_used_warning = 95\n", err, sizeof(err)), -EINVAL);
+	CHECK(strstr(err, "[drive ata-X]: percentage_used_warning 95 is above "
+		      "percentage_used_critical 90"));
+	CHECK_EQ_I64(conf_text("[health]\nrated_endurance_warning = 90\n", err, sizeof(err)), 0);
+	/* the probe keys with underscores; a bad value names its key */
+	CHECK_EQ_I64(conf_text("[probe]\nmax_iops = 50\nbusy_inflight = 2\n", err, sizeof(err)), 0);
+	CHECK_EQ_I64(conf_text("[drive ata-X]\nprobe = max_iops=50,interval=0\n", err,
+			       sizeof(err)), -EINVAL);
+	CHECK(strstr(err, "probe interval: invalid value '0'"));
+	/* /dev/null is "no file", not an error */
+	{
+		ww_conf_t *c = malloc(sizeof(*c));
+
+		ww_conf_defaults(c);
+		CHECK_EQ_I64(ww_conf_load(c, "/dev/null", false, err, sizeof(err)), 0);
+		free(c);
+	}
 	snprintf(path, sizeof(path), "%s/wearwatch.conf", dir);
 	unlink(path);
 }
