@@ -171,8 +171,8 @@ typedef struct ww_hpoint {
 
 /** Samples of one metric in [from, to], at most max_points (1 to
  * WW_HISTORY_MAX_POINTS; more rows than that are bucketed: last value for
- * counters, mean for gauges, largest for bucket_max), read from the coarsest
- * tier no coarser than a bucket where it has rows (query.c). Probe metrics
+ * counters, mean for gauges, largest for bucket_max, by SQLite on the
+ * queries' own read-only connection: query.c). Probe metrics
  * have segment 0. *out is malloc'd (caller frees). Returns the number of
  * points, or -ENOENT (drive has no samples and no probe rows at all),
  * -ETIME (longer than WW_HISTORY_QUERY_BUDGET_MS), -EAGAIN (the database
