@@ -57,6 +57,13 @@ enum hstate { H_CLOSED, H_READONLY, H_WRITABLE };
 
 #define WW_HNOTE_LEN 9216 /* two paths and SQLite's reason */
 
+/* Columns of the rows, in the order of ww_hmetrics */
+#define COLS "host_written_bytes, host_read_bytes, endurance_used_percent, " \
+	     "temperature_celsius, power_on_seconds, unsafe_shutdowns, media_errors, " \
+	     "available_spare_percent, present"
+#define SAMPLE_COLS "t, segment, host_written_bytes, power_on_seconds, media_errors"
+#define PCOLS "p50_seconds, p99_seconds, max_seconds, reads, errors"
+
 /* Values of one pending sample, in the column order of ww_hmetrics */
 #define WW_HS_COLS 9
 
@@ -133,10 +140,17 @@ struct ww_history {
 	pthread_mutex_t qlock;
 };
 
-/* history.c */
+/* open.c: the file's state. Before a write (under the lock): reopen when
+ * not writable and the retry is due, or a corrupt page was met; true when
+ * the file is writable. What a reopen did is told to the error hook by
+ * ww_hist_tell_notice (without the lock). */
+bool ww_hist_writable_locked(ww_history_t *h, time_t now);
+void ww_hist_tell_notice(ww_history_t *h, time_t now);
 unsigned ww_hist_query_budget_ms(ww_history_t *h);
 sqlite3 *ww_hist_reader_lock(ww_history_t *h);
 void ww_hist_reader_unlock(ww_history_t *h, int sqlite_rc);
+
+/* history.c */
 sqlite3_stmt *ww_hist_stmt(ww_history_t *h, enum hstmt which);
 int ww_hist_done(sqlite3_stmt *st, int rc);
 int ww_hist_flush_locked(ww_history_t *h);
