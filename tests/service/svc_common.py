@@ -26,12 +26,8 @@ def free_port():
     return p
 
 
-def ipc(path, req):
-    """One request on the collector's Unix socket; the whole reply."""
-    s = socket.socket(socket.AF_UNIX)
-    s.settimeout(5)
-    s.connect(path)
-    s.sendall(req.encode())
+def read_all(s):
+    """Everything a socket sends until it closes; the socket is closed."""
     data = b""
     while True:
         b = s.recv(65536)
@@ -39,7 +35,28 @@ def ipc(path, req):
             break
         data += b
     s.close()
-    return data.decode()
+    return data
+
+
+def ipc(path, req):
+    """One request on the collector's Unix socket; the whole reply."""
+    s = socket.socket(socket.AF_UNIX)
+    s.settimeout(5)
+    s.connect(path)
+    s.sendall(req.encode())
+    return read_all(s).decode()
+
+
+def stop(p):
+    """SIGTERM a daemon and wait for it (10 s, then SIGKILL); its exit status."""
+    if p.poll() is None:
+        p.send_signal(signal.SIGTERM)
+        try:
+            return p.wait(10)
+        except subprocess.TimeoutExpired:
+            p.kill()
+            p.wait()
+    return p.returncode
 
 
 def wait_for(pred, timeout=8.0, step=0.05):

@@ -19,23 +19,12 @@ the smallest input that showed the fault (docs/security.md lists them):
 Loopback only (127.0.0.0/8). usage: test_hostile.py WEARWATCH_BINARY"""
 import os, re, shutil, signal, socket, sqlite3, subprocess, sys, tempfile, threading, time
 
-from svc_common import FAILS, HASH, NOBODY, check, curl, free_port, wait_for
+from svc_common import FAILS, HASH, NOBODY, check, free_port, read_all, stop, wait_for
 
 BIN = os.path.abspath(sys.argv[1])
 SRC = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 CAPTURE = f"{SRC}/tests/fixtures/captures/sata"
 DRIVE = "ata-WWSATA_DISK_WWSATA0001"
-
-
-def stop(p):
-    if p.poll() is None:
-        p.send_signal(signal.SIGTERM)
-        try:
-            return p.wait(10)
-        except subprocess.TimeoutExpired:
-            p.kill()
-            p.wait()
-    return p.returncode
 
 
 def run(*args):
@@ -53,13 +42,7 @@ def http(port, path, auth=None, src="127.0.0.1", timeout=10):
             import base64
             hdr += "Authorization: Basic " + base64.b64encode(auth.encode()).decode() + "\r\n"
         s.sendall((hdr + "\r\n").encode())
-        data = b""
-        while True:
-            b = s.recv(65536)
-            if not b:
-                break
-            data += b
-        s.close()
+        data = read_all(s)
     except OSError:
         return 0, b"", time.time() - t
     m = re.match(rb"HTTP/1\.\d (\d+)", data)

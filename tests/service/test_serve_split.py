@@ -10,23 +10,12 @@ same through web -> collector as from serve, with the rows inserted here
 (synthetic values, by column name, as tests/browser/seed_history.py does);
 unknown query names are refused; assets and deep links are served by the web
 side. usage: test_serve_split.py WEARWATCH_BINARY"""
-import json, os, shutil, signal, socket, sqlite3, subprocess, sys, tempfile, time
+import json, os, shutil, signal, sqlite3, subprocess, sys, tempfile, time
 
-from svc_common import FAILS, HASH, NOBODY, check, curl, free_port, wait_for
+from svc_common import FAILS, HASH, NOBODY, check, curl, free_port, stop, wait_for
 
 BIN = os.path.abspath(sys.argv[1])
 DRIVE = "nvme-TEST_SSD_S0000001"
-
-
-def stop(p):
-    if p.poll() is None:
-        p.send_signal(signal.SIGTERM)
-        try:
-            return p.wait(10)
-        except subprocess.TimeoutExpired:
-            p.kill()
-            p.wait()
-    return p.returncode
 
 
 def main():
