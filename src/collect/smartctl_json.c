@@ -230,63 +230,82 @@ static void devstat_entry(json_object *e, uint64_t page, uint64_t off, ww_ata_t 
 	a->devstats_source = SRC("ata_device_statistics");
 }
 
-static void parse_ata(json_object *j, ww_health_t *h)
+/* ata_smart_attributes.table: each attribute as smartctl formats it */
+static void parse_ata_attrs(json_object *t, ww_health_t *h)
 {
-	json_object *t = jget(j, "ata_smart_attributes.table");
-	json_object *pages = jget(j, "ata_device_statistics.pages");
-	bool passed;
+	size_t n = json_object_array_length(t);
 
-	if (t && json_object_is_type(t, json_type_array)) {
-		size_t n = json_object_array_length(t);
+	h->ata.smart_supported = h->ata.smart_enabled = true;
+	h->ata.smart_support_known = true;
+	for (size_t i = 0; i < n && h->ata.n_attrs < WW_ATA_MAX_ATTRS; i++) {
+		json_object *e = json_object_array_get_idx(t, i);
+		ww_ata_attr_t *a = &h->ata.attrs[h->ata.n_attrs];
+		uint64_t v;
 
-		h->ata.smart_supported = h->ata.smart_enabled = true;
-		h->ata.smart_support_known = true;
-		for (size_t i = 0; i < n && h->ata.n_attrs < WW_ATA_MAX_ATTRS; i++) {
-			json_object *e = json_object_array_get_idx(t, i);
-			ww_ata_attr_t *a = &h->ata.attrs[h->ata.n_attrs];
-			uint64_t v;
-
-			if (!jget_u64(e, "id", &v) || !v || v > 255)
-				continue;
-			memset(a, 0, sizeof(*a));
-			a->id = (uint8_t)v;
-			if (jget_u64(e, "flags.value", &v))
-				a->flags = (uint16_t)v;
-			if (jget_u64(e, "value", &v))
-				a->value = (uint8_t)v;
-			if (jget_u64(e, "worst", &v))
-				a->worst = (uint8_t)v;
-			if (jget_u64(e, "thresh", &v)) {
-				a->threshold = (uint8_t)v;
-				a->has_threshold = true;
-				h->ata.has_thresholds = true;
-			}
-			/* raw.value is smartctl's value under its byte order for
-			 * this model (56/64-bit formats too): formatted as given */
-			if (jget_u64(e, "raw.value", &v)) {
-				a->raw = v & 0xffffffffffffull;
-				for (int b = 0; b < 6; b++)
-					a->raw_bytes[b] = (uint8_t)(v >> (8 * b));
-				a->raw_value = v;
-				a->raw_value_given = true;
-			}
-			/* smartctl's name (its drive database applied) is kept */
-			a->name = attr_name(e);
-			a->name_from_source = a->name != NULL;
-			h->ata.n_attrs++;
+		if (!jget_u64(e, "id", &v) || !v || v > 255)
+			continue;
+		memset(a, 0, sizeof(*a));
+		a->id = (uint8_t)v;
+		if (jget_u64(e, "flags.value", &v))
+			a->flags = (uint16_t)v;
+		if (jget_u64(e, "value", &v))
+			a->value = (uint8_t)v;
+		if (jget_u64(e, "worst", &v))
+			a->worst = (uint8_t)v;
+		if (jget_u64(e, "thresh", &v)) {
+			a->threshold = (uint8_t)v;
+			a->has_threshold = true;
+			h->ata.has_thresholds = true;
 		}
+		/* raw.value is smartctl's value under its byte order for this
+		 * model (56/64-bit formats too): formatted as given */
+		if (jget_u64(e, "raw.value", &v)) {
+			a->raw = v & 0xffffffffffffull;
+			for (int b = 0; b < 6; b++)
+				a->raw_bytes[b] = (uint8_t)(v >> (8 * b));
+			a->raw_value = v;
+			a->raw_value_given = true;
+		}
+		/* smartctl's name (its drive database applied) is kept */
+		a->name = attr_name(e);
+		a->name_from_source = a->name != NULL;
+		h->ata.n_attrs++;
 	}
-	if (jget_bool(j, "smart_support.available", &passed)) {
-		h->ata.smart_supported = passed;
-		h->ata.smart_support_known = true;
-	}
-	if (jget_bool(j, "smart_support.enabled", &passed)) {
-		h->ata.smart_enabled = passed;
-		h->ata.smart_support_known = true;
-	}
+}
 
-	for (size_t p = 0; pages && json_object_is_type(pages, json_type_array) &&
-			   p < json_object_array_length(pages); p++) {
+/* one valid entry of Device Statistics page num at offset off */
+static void devstat_value(json_object *e, uint64_t num, uint64_t off, ww_health_t *h)
+{
+	uint64_t v;
+	int64_t sv;
+
+	/* values wider than the log's field (ACS-4 9.10: power-on hours 4
+	 * bytes, sector counts 6, temperature 1 signed, as src/decode/ata.c
+	 * reads them) are not readings; the finish step multiplies hours by
+	 * 3600 */
+	devstat_entry(e, num, off, &h->ata);
+	if (num == 1 && off == 0x10 && jget_u64(e, "value", &v) && v <= UINT32_MAX)
+		WW_SET(h->ata.devstat_power_on_hours, v,
+		       SRC("ata_device_statistics page 1 offset 0x10"));
+	else if (num == 1 && off == 0x18 && jget_u64(e, "value", &v) && v >> 48 == 0)
+		WW_SET(h->ata.devstat_logical_sectors_written, v,
+		       SRC("ata_device_statistics page 1 offset 0x18"));
+	else if (num == 1 && off == 0x28 && jget_u64(e, "value", &v) && v >> 48 == 0)
+		WW_SET(h->ata.devstat_logical_sectors_read, v,
+		       SRC("ata_device_statistics page 1 offset 0x28"));
+	else if (num == 5 && off == 0x08 && jget_i64(e, "value", &sv) &&
+		 sv >= INT8_MIN && sv <= INT8_MAX)
+		WW_SET(h->ata.devstat_temperature_celsius, sv,
+		       SRC("ata_device_statistics page 5 offset 0x08"));
+	else if (num == 7 && off == 0x08 && jget_u64(e, "value", &v))
+		WW_SET(h->ata.devstat_percentage_used, v,
+		       SRC("ata_device_statistics page 7 offset 0x08"));
+}
+
+/* ata_device_statistics.pages: every entry the drive flags valid */
+static void parse_ata_devstats(json_object *pages, ww_health_t *h)
+{
+	for (size_t p = 0; p < json_object_array_length(pages); p++) {
 		json_object *pg = json_object_array_get_idx(pages, p);
 		json_object *tb = jget(pg, "table");
 		uint64_t num;
@@ -297,8 +316,7 @@ static void parse_ata(json_object *j, ww_health_t *h)
 		h->ata.devstat_supported = true;
 		for (size_t i = 0; i < json_object_array_length(tb); i++) {
 			json_object *e = json_object_array_get_idx(tb, i);
-			uint64_t off, v, fl = 0;
-			int64_t sv;
+			uint64_t off, fl = 0;
 			bool valid = true;
 
 			if (!jget_u64(e, "offset", &off))
@@ -306,31 +324,30 @@ static void parse_ata(json_object *j, ww_health_t *h)
 			if (jget_u64(e, "flags.value", &fl))
 				valid = (fl & 0xc0) == 0xc0;
 			jget_bool(e, "flags.valid", &valid);
-			if (!valid)
-				continue;
-			/* values wider than the log's field (ACS-4 9.10: power-on
-			 * hours 4 bytes, sector counts 6, temperature 1 signed,
-			 * as src/decode/ata.c reads them) are not readings; the
-			 * finish step multiplies hours by 3600 */
-			devstat_entry(e, num, off, &h->ata);
-			if (num == 1 && off == 0x10 && jget_u64(e, "value", &v) && v <= UINT32_MAX)
-				WW_SET(h->ata.devstat_power_on_hours, v,
-				       SRC("ata_device_statistics page 1 offset 0x10"));
-			else if (num == 1 && off == 0x18 && jget_u64(e, "value", &v) && v >> 48 == 0)
-				WW_SET(h->ata.devstat_logical_sectors_written, v,
-				       SRC("ata_device_statistics page 1 offset 0x18"));
-			else if (num == 1 && off == 0x28 && jget_u64(e, "value", &v) && v >> 48 == 0)
-				WW_SET(h->ata.devstat_logical_sectors_read, v,
-				       SRC("ata_device_statistics page 1 offset 0x28"));
-			else if (num == 5 && off == 0x08 && jget_i64(e, "value", &sv) &&
-				 sv >= INT8_MIN && sv <= INT8_MAX)
-				WW_SET(h->ata.devstat_temperature_celsius, sv,
-				       SRC("ata_device_statistics page 5 offset 0x08"));
-			else if (num == 7 && off == 0x08 && jget_u64(e, "value", &v))
-				WW_SET(h->ata.devstat_percentage_used, v,
-				       SRC("ata_device_statistics page 7 offset 0x08"));
+			if (valid)
+				devstat_value(e, num, off, h);
 		}
 	}
+}
+
+static void parse_ata(json_object *j, ww_health_t *h)
+{
+	json_object *t = jget(j, "ata_smart_attributes.table");
+	json_object *pages = jget(j, "ata_device_statistics.pages");
+	bool passed;
+
+	if (t && json_object_is_type(t, json_type_array))
+		parse_ata_attrs(t, h);
+	if (jget_bool(j, "smart_support.available", &passed)) {
+		h->ata.smart_supported = passed;
+		h->ata.smart_support_known = true;
+	}
+	if (jget_bool(j, "smart_support.enabled", &passed)) {
+		h->ata.smart_enabled = passed;
+		h->ata.smart_support_known = true;
+	}
+	if (pages && json_object_is_type(pages, json_type_array))
+		parse_ata_devstats(pages, h);
 	if (jget_bool(j, "smart_status.passed", &passed))
 		h->ata.return_status = passed ? WW_SMART_PASSED : WW_SMART_FAILED;
 }
