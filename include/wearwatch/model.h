@@ -435,7 +435,9 @@ typedef struct ww_vreason {
 } ww_vreason_t;
 
 typedef struct ww_verdict {
-	ww_status_t status;           /* the most severe reason's; ok without any */
+	ww_status_t status;           /* the most severe reason's; ok without any,
+					 unknown when the only ones were silenced
+					 reasons of severity unknown (no values) */
 	size_t n;                     /* reasons, most severe first, then in
 					 ww_reason_t order */
 	ww_vreason_t r[WW_VERDICT_MAX];

@@ -193,6 +193,11 @@ bool ww_endurance_get(ww_endurance_svc_t *s, const char *id, ww_endurance_t *out
  * generation, tells a renderer's cache that an endurance figure changed. */
 uint64_t ww_endurance_generation(ww_endurance_svc_t *s);
 
+/** The thresholds changed (a reload): bumps the generation, so that every
+ * verdict rendered from now on uses them, without waiting for the next
+ * collection. NULL is a no-op. */
+void ww_endurance_touch(ww_endurance_svc_t *s);
+
 /** History of the service (NULL when disabled). */
 ww_history_t *ww_endurance_history(ww_endurance_svc_t *s);
 

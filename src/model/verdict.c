@@ -156,6 +156,7 @@ void vadd(struct vctx *x, ww_reason_t code, ww_status_t sev, unsigned item, cons
 
 	if ((x->cfg->silenced >> code) & 1) {
 		o->silenced |= 1ull << code;
+		x->unknown_silenced |= sev == WW_STATUS_UNKNOWN;
 		return;
 	}
 	if (o->n == WW_VERDICT_MAX) {
@@ -294,4 +295,8 @@ void ww_verdict(const ww_verdict_in_t *in, time_t now, ww_verdict_t *out)
 	out->status = WW_STATUS_OK;
 	if (out->n)
 		out->status = out->r[0].severity;
+	/* silence drops the sentence, not the fact: a drive with no values is
+	 * unknown, never ok */
+	else if (x.unknown_silenced)
+		out->status = WW_STATUS_UNKNOWN;
 }

@@ -16,6 +16,7 @@ struct vctx {
 	const ww_health_cfg_t *cfg;  /* never NULL */
 	time_t now;
 	ww_verdict_t *out;
+	bool unknown_silenced;       /* a silenced reason said "no data" */
 };
 
 /** Add a reason (severity sev, ATA attribute item or 0) with its sentence;

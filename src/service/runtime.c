@@ -465,6 +465,9 @@ int ww_runtime_reload(ww_runtime_t *rt, const ww_conf_t *c)
 	}
 	g->older = old;
 	__atomic_store_n(&rt->gen, g, __ATOMIC_RELEASE);
+	/* the verdicts shown follow the new thresholds now (notifications
+	 * compare at the next collection of each drive) */
+	ww_endurance_touch(rt->endurance);
 	configure_events(rt, &g->conf);
 	drop_excluded(rt, &g->conf);
 	apply_smartctl(&rt->opts, c);

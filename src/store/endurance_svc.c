@@ -208,6 +208,15 @@ bool ww_endurance_get(ww_endurance_svc_t *s, const char *id, ww_endurance_t *out
 	return found;
 }
 
+void ww_endurance_touch(ww_endurance_svc_t *s)
+{
+	if (!s)
+		return;
+	pthread_mutex_lock(&s->lock);
+	s->generation++;
+	pthread_mutex_unlock(&s->lock);
+}
+
 uint64_t ww_endurance_generation(ww_endurance_svc_t *s)
 {
 	uint64_t g;

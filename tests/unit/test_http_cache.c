@@ -1,6 +1,6 @@
 /* The render cache of /metrics and /api/v1/drives (src/http/route.c) and the
  * gzip layer (src/http/gzip.c): a cached body is served until the store
- * changes and never after; a shared body stays valid for the request that
+ * changes (or the thresholds do: a reload) and never after; a shared body stays valid for the request that
  * holds it while a newer one replaces it; the JSON follows the clock
  * (values_age_seconds); gzip output inflates (zlib) back to the body, and
  * Accept-Encoding is read as RFC 9110 12.5.3 says (q=0 refuses). */
@@ -70,6 +70,50 @@ static void test_metrics_follow_the_store(void)
 	ww_store_free(s);
 }
 
+static const ww_health_cfg_t *thresholds(void *ctx, const ww_drive_t *d)
+{
+	(void)d;
+	return ctx;
+}
+
+/* new thresholds (a reload) show at the next render, not the next
+ * collection: ww_endurance_touch is part of what the cache compares */
+static void test_metrics_follow_the_thresholds(void)
+{
+	ww_store_t *s = ww_store_new(0);
+	ww_endurance_svc_t *svc = ww_endurance_svc_new(NULL, NULL, NULL);
+	ww_health_cfg_t cfg;
+	ww_drive_t d;
+	ww_health_t h;
+	ww_route_reply_t a, b;
+	const char *line = "wearwatch_drive_health_status{drive=\"" ID "\"";
+
+	ww_health_cfg_defaults(&cfg);
+	ww_endurance_set_health(svc, thresholds, &cfg);
+	ww_endurance_set_global(svc);
+	memset(&d, 0, sizeof(d));
+	snprintf(d.id, sizeof(d.id), ID);
+	d.protocol = WW_PROTO_NVME;
+	memset(&h, 0, sizeof(h));
+	h.protocol = WW_PROTO_NVME;
+	WW_SET(h.temperature_celsius, 40, "test");
+	CHECK_EQ_I64(ww_store_sync(s, &d, 1, T0), 0);
+	CHECK_EQ_I64(ww_store_update(s, ID, 0, &h, NULL, 0.01, T0), 0);
+	CHECK_EQ_I64(ww_route_render_shared(s, "/metrics", T0, &a), 0);
+	CHECK(value_of(a.body, line) == WW_STATUS_OK);
+	cfg.has_temp_warning = true;
+	cfg.temp_warning_celsius = 35;
+	ww_endurance_touch(svc);
+	CHECK_EQ_I64(ww_route_render_shared(s, "/metrics", T0 + 1, &b), 0);
+	CHECK(b.body != a.body);
+	CHECK(value_of(b.body, line) == WW_STATUS_WARNING);
+	a.release(a.release_arg);
+	b.release(b.release_arg);
+	ww_endurance_set_global(NULL);
+	ww_endurance_svc_free(svc);
+	ww_store_free(s);
+}
+
 static void test_accept_encoding(void)
 {
 	static const struct {
@@ -129,6 +173,7 @@ static void test_gzip_round_trip(void)
 int main(void)
 {
 	test_metrics_follow_the_store();
+	test_metrics_follow_the_thresholds();
 	test_accept_encoding();
 	test_gzip_round_trip();
 	return ww_test_done("test_http_cache");

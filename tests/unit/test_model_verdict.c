@@ -94,6 +94,18 @@ static void test_state(void)
 	ww_verdict(&in, T0, &v);
 	CHECK_STR(v.r[0].text, "not read: in standby when captured, with no values read before (a "
 		  "drive in standby is not woken)");
+	/* silenced, the reason goes, the drive stays unknown (never ok) */
+	{
+		ww_health_cfg_t cfg;
+
+		ww_health_cfg_defaults(&cfg);
+		cfg.silenced = 1ull << WW_R_STANDBY_NEVER_READ;
+		in.cfg = &cfg;
+		ww_verdict(&in, T0, &v);
+		CHECK(v.status == WW_STATUS_UNKNOWN && v.n == 0 &&
+		      v.silenced == 1ull << WW_R_STANDBY_NEVER_READ);
+		in.cfg = NULL;
+	}
 	/* hung: a warning on top of what the values say (a failing attribute) */
 	ata_record();
 	attr(5, 0x0033, 0, true)->value = 10;
