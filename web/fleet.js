@@ -122,12 +122,13 @@ function notConfigured(root) {
 	root.replaceChildren(el('h1', {}, 'Fleet'), el('div', { class: 'banner', id: 'fleet-setup' },
 		el('p', {}, 'The fleet page shows the drives of every host your Prometheus scrapes. ',
 			'This wearwatch does not know where Prometheus is yet.'),
-		el('p', {}, 'Add to /etc/wearwatch/wearwatch.conf:'),
+		el('p', {}, 'Add to the configuration file (/etc/wearwatch/wearwatch.conf, or the one ' +
+			'given with --config):'),
 		el('pre', {}, '[fleet]\nprometheus = http://prometheus.example.net:9090\n' +
 			'# when it needs credentials:\n#basic_auth_user = wearwatch\n' +
 			'#basic_auth_password_file = /etc/wearwatch/prometheus.password\n' +
 			'#bearer_token_file = /etc/wearwatch/prometheus.token'),
-		el('p', {}, 'then run systemctl reload wearwatch-web (or restart wearwatch serve). ',
+		el('p', {}, 'then reload: systemctl reload wearwatch-web, or SIGHUP to wearwatch serve. ',
 			'Only wearwatch itself talks to Prometheus, with a fixed set of queries; see wearwatch.conf(5).')));
 	document.body.dataset.loaded = 'unconfigured';
 }

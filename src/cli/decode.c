@@ -433,8 +433,13 @@ int ww_cli_decode(int argc, char **argv)
 			tname = argv[++i];
 		else if (!strcmp(argv[i], "--config") && i + 1 < argc)
 			config = argv[++i];
-		else if (!x.file)
+		else if (!x.file && (argv[i][0] != '-' || !argv[i][1]))
 			x.file = argv[i];
+		else {
+			fprintf(stderr, "wearwatch decode: unexpected argument '%s' (one FILE)\n",
+				argv[i]);
+			return 2;
+		}
 	}
 	if (!x.file) {
 		usage_decode(stderr);

@@ -64,6 +64,9 @@ def test_config(tmp):
         check(r.returncode == 2 and f"{bad}:{line}: {msg}" in r.stderr,
               f"start: '{text.strip()}' -> exit 2, {bad}:{line}: {msg} ({r.returncode}: "
               f"{r.stderr.strip()[-160:]})")
+    r = run("decode", f"{CAPTURE}/{DRIVE}.capture", "extra")
+    check(r.returncode == 2 and "unexpected argument 'extra'" in r.stderr,
+          f"decode FILE extra -> exit 2, not the extra word ignored ({r.returncode})")
     r = run("collector", "--config", tmp, "--sysroot", f"{tmp}/root")
     check(r.returncode == 2 and "a directory, expected the configuration file" in r.stderr,
           f"--config DIR -> exit 2 ({r.returncode}: {r.stderr.strip()[-120:]})")
