@@ -163,7 +163,7 @@ static void print_text(const struct cli *c, const char *path, const ww_probe_sum
 		       const ww_probe_burst_t *b, double secs, double cpu_s)
 {
 	printf("%s: %" PRIu64 " reads of %" PRIu64 " bytes at queue depth %" PRIu64
-	       ", %u errors, %.1f s, %.0f IOPS\n",
+	       ", %u errors, %.3f s, %.0f IOPS\n",
 	       path, s->reads_total, c->bs, c->qd, b->errors, secs,
 	       secs > 0 ? (double)b->completed / secs : 0);
 	printf("latency us: min %.1f  mean %.1f  max %.1f  stddev %.1f\n",
