@@ -68,6 +68,31 @@ static void g_window(ww_prom_t *w, const ww_metric_t *m, const ww_mdrive_t *d)
 	ww_prom_sample(w, "_count", NULL, ww_pv_u64(p->window_reads));
 }
 
+/* the probe's latest news of a drive is a skip (st->probe, also before any
+ * burst ran: a drive whose device cannot be opened never has one) */
+static const char *skipped(const ww_mdrive_t *d)
+{
+	const ww_drive_state_t *st = d->st;
+
+	return st->has_probe && st->present ? st->probe.skip_reason : NULL;
+}
+
+static bool any_skipped(const ww_mdrive_t *d, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (skipped(&d[i]))
+			return true;
+	return false;
+}
+
+static void g_skipped(ww_prom_t *w, const ww_metric_t *m, const ww_mdrive_t *d)
+{
+	const char *why = skipped(d);
+
+	if (why)
+		ww_prom_sample(w, NULL, &why, ww_pv_u64(1));
+}
+
 static void g_errors(ww_prom_t *w, const ww_metric_t *m, const ww_mdrive_t *d)
 {
 	if (d->p)
@@ -87,6 +112,9 @@ const ww_metric_t ww_metrics_probe[] = {
 	{ .name = "wearwatch_probe_errors_total", .type = "counter",
 	  .help = "Probe reads that failed or returned fewer bytes than asked.",
 	  .get = g_errors, .when = any_probe },
+	{ .name = "wearwatch_probe_skipped", .type = "gauge",
+	  .help = "1 while the latency probe's last due burst of the drive was not sent, with why (reason: open failed, standby, runtime-suspended, busy, rotational, ...); absent once a burst ran.",
+	  .labels = { "reason" }, .get = g_skipped, .when = any_skipped },
 	{ 0 }
 };
 

@@ -86,8 +86,27 @@ int main(void)
 		CHECK(strstr(txt, "quantile=\"0.999\"") == NULL);   /* 1000 < 10000 reads */
 		CHECK(strstr(txt, "ata-NEVER_PROBED\",le") == NULL);
 		CHECK(strstr(txt, "wearwatch_probe_errors_total{drive=\"ata-NEVER_PROBED\"}") == NULL);
+		CHECK(strstr(txt, "wearwatch_probe_skipped") == NULL); /* nothing skipped */
 		promtool(txt);
 	}
+	free(txt);
+	ww_snapshot_release(snap);
+
+	/* a drive whose device could not be opened: no burst ever, the skip
+	 * and its reason in /metrics (as the scheduler publishes it) */
+	{
+		ww_probe_summary_t sk = { 0 };
+
+		sk.skip_reason = "open failed";
+		sk.skip_time = 1000;
+		CHECK(ww_store_set_probe(st, d[1].id, &sk, 1000) == 0);
+	}
+	snap = ww_store_acquire(st);
+	txt = ww_metrics_render(snap, 1000, NULL);
+	CHECK(txt && has_line(txt, "wearwatch_probe_skipped{drive=\"ata-NEVER_PROBED\",reason=\"open failed\"} 1"));
+	CHECK(txt && !strstr(txt, "wearwatch_probe_skipped{drive=\"nvme-eui.0001\""));
+	if (txt)
+		promtool(txt);
 	free(txt);
 
 	js = ww_json_render_drive(snap, d[0].id, 1000, &(bool){ false });
