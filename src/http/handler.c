@@ -326,6 +326,7 @@ static MHD_RESULT fetch_begin(struct ww_req *q, struct MHD_Connection *c, const 
 	rc = ww_jobq_submit(pool, &q->job);
 	if (rc) {
 		q->busy = true;
+		q->rc = rc;
 		resume(q);
 	}
 	return MHD_YES;
@@ -334,6 +335,9 @@ static MHD_RESULT fetch_begin(struct ww_req *q, struct MHD_Connection *c, const 
 static MHD_RESULT fetched(struct ww_req *q, struct MHD_Connection *c)
 {
 	q->state = WW_REQ_READY;
+	/* a reload or stop drained the pools: no fault of the collector */
+	if (q->rc == -ESHUTDOWN)
+		return text(q, c, MHD_HTTP_SERVICE_UNAVAILABLE, "reloading or stopping; try again\n");
 	if (q->busy)
 		return text(q, c, MHD_HTTP_SERVICE_UNAVAILABLE, q->fleet ?
 			    "busy: too many fleet queries\n" : "busy: too many requests waiting "

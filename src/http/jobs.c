@@ -115,17 +115,28 @@ int ww_jobq_submit(ww_jobq_t *q, ww_job_t *job)
 	return rc;
 }
 
-void ww_jobq_stop(ww_jobq_t *q)
+void ww_jobq_drain(ww_jobq_t *q)
 {
+	unsigned n;
+
 	if (!q)
 		return;
 	pthread_mutex_lock(&q->lock);
 	q->stopping = true;
+	n = q->n_threads;
+	q->n_threads = 0;
 	pthread_cond_broadcast(&q->cond);
 	pthread_mutex_unlock(&q->lock);
 	/* the workers drain the queue (as cancelled) before they return */
-	for (unsigned i = 0; i < q->n_threads; i++)
+	for (unsigned i = 0; i < n; i++)
 		pthread_join(q->threads[i], NULL);
+}
+
+void ww_jobq_stop(ww_jobq_t *q)
+{
+	if (!q)
+		return;
+	ww_jobq_drain(q);
 	pthread_mutex_destroy(&q->lock);
 	pthread_cond_destroy(&q->cond);
 	free(q->threads);

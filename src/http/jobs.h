@@ -33,8 +33,13 @@ ww_jobq_t *ww_jobq_start(unsigned threads, unsigned max_queued, bool background,
 /** Queue a job. Returns 0, -EBUSY (queue full) or -ESHUTDOWN (stopping). */
 int ww_jobq_submit(ww_jobq_t *q, ww_job_t *job);
 
-/** Stop taking jobs, run the queued ones as cancelled, wait for the running
- * ones to return, join the threads and free. NULL is a no-op. */
+/** Stop taking jobs (ww_jobq_submit answers -ESHUTDOWN from now on), run
+ * the queued ones as cancelled, wait for the running ones to return and
+ * join the threads; the pool stays allocated, so that threads still
+ * submitting to it meet a refusal, not freed memory. NULL is a no-op. */
+void ww_jobq_drain(ww_jobq_t *q);
+
+/** ww_jobq_drain, then free. NULL is a no-op. */
 void ww_jobq_stop(ww_jobq_t *q);
 
 /** CLOCK_MONOTONIC in milliseconds (deadlines of the front end). */

@@ -193,13 +193,21 @@ static int start(ww_webfront_t *w, int fd)
 	return 0;
 }
 
-/* hands the listening socket back (not closed) */
+/* Hands the listening socket back (not closed). libmicrohttpd's threads
+ * serve the open connections until MHD_stop_daemon returns, and submit
+ * jobs meanwhile: the pools are drained first (every suspended connection
+ * resumed, as MHD_stop_daemon needs; later submits are refused and answered
+ * 503), freed only after the daemon stopped. */
 static int stop(ww_webfront_t *w)
 {
 	int fd = MHD_quiesce_daemon(w->mhd);
 
-	stop_parts(w);
+	ww_jobq_drain(w->authq);
+	ww_jobq_drain(w->fastq);
+	ww_jobq_drain(w->slowq);
+	ww_jobq_drain(w->fleetq);
 	MHD_stop_daemon(w->mhd);
+	stop_parts(w);
 	ww_guard_stop(w->guard);
 	w->mhd = NULL;
 	w->guard = NULL;
