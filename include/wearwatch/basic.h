@@ -15,6 +15,7 @@
 #define WEARWATCH_BASIC_H
 
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <time.h>
 
@@ -121,6 +122,21 @@ typedef double (*ww_mono_clock_fn)(void *ctx);
 
 /** CLOCK_MONOTONIC in seconds: the default ww_mono_clock_fn (ctx unused). */
 double ww_clock_monotonic(void *ctx);
+
+/* ---------------------------------------------------------------- files --- */
+
+/** Open a file someone else wrote (configuration, credentials, ratings,
+ * captures) for reading, without blocking on what is not a file: open() of
+ * a FIFO waits for a writer forever, /dev/zero never ends. Only a regular
+ * file, or /dev/null (the usual "no file"), is opened; links are followed.
+ * Returns a FILE (close-on-exec) or NULL with errno: EISDIR for a
+ * directory, EINVAL for anything else that is no regular file, or open's. */
+FILE *ww_fopen_regular(const char *path);
+
+/** The same test without opening (for files another library opens, like
+ * SQLite's): 0 for a regular file, -ENOENT when absent, -EISDIR, -EINVAL
+ * for anything else. */
+int ww_check_regular(const char *path);
 
 #ifdef __cplusplus
 }

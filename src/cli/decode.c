@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "wearwatch/basic.h"
 #include "wearwatch/collect.h"
 #include "cli/cli.h"
 #include "wearwatch/decode.h"
@@ -235,7 +236,7 @@ static int decode_file(struct dec *x, const struct stat *sb, const ww_decoder_t 
 	FILE *f;
 	int rc;
 
-	f = fopen(x->file, "rb");
+	f = ww_fopen_regular(x->file);
 	if (!f)
 		return -errno;
 	buf = malloc((size_t)sb->st_size + 1);

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "wearwatch/basic.h"
 #include "collect/drivedb.h"
 
 extern const char ww_builtin_attribute_quirks_tsv[];
@@ -156,9 +157,9 @@ static void load(void)
 
 	db_loaded = true;
 	if (db_path)
-		f = fopen(db_path, "r");
+		f = ww_fopen_regular(db_path);
 	for (size_t i = 0; !db_path && !f && i < sizeof(paths) / sizeof(*paths); i++)
-		f = fopen(paths[i], "r");
+		f = ww_fopen_regular(paths[i]);
 	if (!f)
 		return;
 	if (fseek(f, 0, SEEK_END) || (n = ftell(f)) <= 0 || fseek(f, 0, SEEK_SET) ||

@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "wearwatch/basic.h"
 #include "wearwatch/collect.h"
 #include "wearwatch/transport.h"
 
@@ -167,7 +168,7 @@ static int enum_by_name(const char *v, bool proto)
 static int load_facts(const char *file, ww_drive_t *d, char *runtime, size_t rlen)
 {
 	char line[512];
-	FILE *f = fopen(file, "r");
+	FILE *f = ww_fopen_regular(file);
 
 	if (!f)
 		return -errno;
@@ -294,6 +295,11 @@ static int add_file(const char *path)
 	ww_xport_t x;
 	int bad = 0, rc;
 
+	/* a FIFO blocked the open, /dev/zero never ended */
+	if (ww_check_regular(path)) {
+		skipped(path, "not a regular file");
+		return -EINVAL;
+	}
 	if (ww_replay_load_drive(path, &d) < 0) {
 		skipped(path, "no \"fact id\" line: not a capture (docs/capture-format.md)");
 		return -EINVAL;
@@ -358,6 +364,11 @@ static int add_dir(const char *dir, int depth)
 		if (l > 8 && !strcmp(name + l - 8, ".capture")) {
 			if (add_file(p) > 0)
 				added++;
+		} else if (depth > 0 && name[0] != '.' && lstat(p, &sb) == 0 &&
+			   S_ISLNK(sb.st_mode) && stat(p, &sb) == 0 && S_ISDIR(sb.st_mode)) {
+			/* links to directories are not followed: twenty links
+			 * to "." made 8421 drives of one capture */
+			skipped(p, "a link to a directory (not followed)");
 		} else if (depth > 0 && name[0] != '.' && stat(p, &sb) == 0 &&
 			   S_ISDIR(sb.st_mode)) {
 			int k = add_dir(p, depth - 1);

@@ -14,6 +14,7 @@
 
 #include <ini.h>
 
+#include "wearwatch/basic.h"
 #include "wearwatch/conf.h"
 #include "wearwatch/model.h"
 
@@ -454,25 +455,22 @@ static int finish(struct parse_ctx *x, int rc, const char *name, char *err, size
 int ww_conf_load(ww_conf_t *c, const char *path, bool optional, char *err, size_t errlen)
 {
 	struct parse_ctx x = { .c = c };
-	FILE *f = fopen(path, "re");
-	struct stat sb;
+	/* a directory read as empty (the defaults ran), a FIFO blocked the
+	 * open forever: only a file is read (or /dev/null, "no file") */
+	FILE *f = ww_fopen_regular(path);
 	int rc;
 
 	if (!f) {
 		rc = -errno;
 		if (rc == -ENOENT && optional)
 			return 0;
+		if (rc == -EISDIR || rc == -EINVAL) {
+			snprintf(err, errlen, "%s: %s, expected the configuration file", path,
+				 rc == -EISDIR ? "a directory" : "not a regular file");
+			return -EINVAL;
+		}
 		snprintf(err, errlen, "%s: %s", path, strerror(-rc));
 		return rc;
-	}
-	/* fopen() opens a directory, and inih then reads nothing: the defaults
-	 * ran as if the file were empty. /dev/null is the usual "no file". */
-	if (fstat(fileno(f), &sb) == 0 && !S_ISREG(sb.st_mode) &&
-	    !(S_ISCHR(sb.st_mode) && sb.st_rdev == makedev(1, 3))) {
-		fclose(f);
-		snprintf(err, errlen, "%s: %s, expected the configuration file", path,
-			 S_ISDIR(sb.st_mode) ? "a directory" : "not a regular file");
-		return -EINVAL;
 	}
 	rc = ini_parse_file(f, handler, &x);
 	fclose(f);

@@ -9,6 +9,7 @@
 
 #include <yaml.h>
 
+#include "wearwatch/basic.h"
 #include "wearwatch/conf.h"
 
 /* a valid hash of an unguessable password, to spend the same time on
@@ -90,7 +91,7 @@ static int bcrypt_check(const char *h, char *why, size_t len)
 
 static char *read_file(const char *path, int *rc)
 {
-	FILE *f = fopen(path, "re");
+	FILE *f = ww_fopen_regular(path);
 	char *b = NULL;
 	size_t len = 0, cap = 0, n;
 	struct stat sb;
@@ -245,7 +246,12 @@ int ww_webcfg_load(ww_webcfg_t *w, const char *path, char *err, size_t errlen)
 	bool have_doc = false;
 
 	memset(w, 0, sizeof(*w));
-	f = fopen(path, "re");
+	f = ww_fopen_regular(path);
+	if (!f && (errno == EISDIR || errno == EINVAL)) {
+		snprintf(err, errlen, "%s: %s, expected the web.config file", path,
+			 errno == EISDIR ? "a directory" : "not a regular file");
+		return -EINVAL;
+	}
 	if (!f) {
 		rc = -errno;
 		snprintf(err, errlen, "%s: %s", path, strerror(errno));

@@ -12,6 +12,7 @@
 
 #include <sqlite3.h>
 
+#include "wearwatch/basic.h"
 #include "history/priv.h"
 
 /* The file as version 0 wrote it (a new file starts there and migrates). */
@@ -194,8 +195,15 @@ static void defaults(ww_history_t *h, const ww_history_cfg_t *cfg)
 static int open_writer(ww_history_t *h, char *why, size_t len)
 {
 	char *err = NULL;
-	int rc;
+	int rc = ww_check_regular(h->path);
 
+	/* SQLite's open of a FIFO waits for a writer, holding the history's
+	 * lock (and with it every collection) for good */
+	if (rc && rc != -ENOENT) {
+		snprintf(why, len, "%s", rc == -EISDIR ? "a directory, not a database file" :
+			 "not a regular file");
+		return SQLITE_CANTOPEN;
+	}
 	/* WAL: a commit appends its pages, readers beside the writer;
 	 * synchronous=NORMAL: no fsync per commit (kill -9 keeps what was
 	 * committed; power loss may drop the last commits, never corrupts) */
@@ -233,6 +241,9 @@ static sqlite3 *open_reader(const char *path)
 	char uri[3 * 4096 + 32];
 	sqlite3 *db = NULL;
 	size_t o = 5;
+
+	if (ww_check_regular(path))
+		return NULL;
 
 	/* a URI: '%', '?' and '#' of the path escaped */
 	memcpy(uri, "file:", 5);

@@ -67,7 +67,7 @@ static size_t on_data(char *d, size_t size, size_t n, void *ctx)
 /* first line of a secret file, without its newline; 0 or -errno */
 static int read_secret(const char *path, char *out, size_t len)
 {
-	FILE *f = fopen(path, "re");
+	FILE *f = ww_fopen_regular(path);
 	int rc = 0;
 
 	if (!f)

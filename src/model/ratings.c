@@ -11,6 +11,7 @@
 #include <strings.h>
 #include <sys/stat.h>
 
+#include "wearwatch/basic.h"
 #include "wearwatch/model.h"
 
 const char *ww_rating_source_name(ww_rating_source_t s)
@@ -186,7 +187,7 @@ int ww_ratings_parse(ww_ratings_t *t, const char *text, const char *origin,
 
 int ww_ratings_load_file(ww_ratings_t *t, const char *path, char *err, size_t errlen)
 {
-	FILE *f = fopen(path, "re");
+	FILE *f = ww_fopen_regular(path);
 	char *buf = NULL, what[256] = "";
 	size_t len = 0;
 	unsigned line = 0;

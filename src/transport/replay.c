@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "wearwatch/basic.h"
 #include "wearwatch/transport.h"
 
 struct ww_rblock {
@@ -219,7 +220,7 @@ int ww_xport_open_replay(const char *file, ww_xport_t *out, int *bad_line)
 
 	if (!file || !out)
 		return -EINVAL;
-	f = fopen(file, "r");
+	f = ww_fopen_regular(file); /* a FIFO or /dev/zero would never end */
 	if (!f)
 		return -errno;
 	r = calloc(1, sizeof(*r));

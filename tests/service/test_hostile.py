@@ -17,7 +17,7 @@ the smallest input that showed the fault (docs/security.md lists them):
   come at once, /metrics requests fail together at their timeout (not one
   after the other).
 Loopback only (127.0.0.0/8). usage: test_hostile.py WEARWATCH_BINARY"""
-import os, re, shutil, signal, socket, sqlite3, subprocess, sys, tempfile, threading, time
+import json, os, re, shutil, signal, socket, sqlite3, subprocess, sys, tempfile, threading, time
 
 from svc_common import FAILS, HASH, NOBODY, check, free_port, read_all, stop, wait_for
 
@@ -64,6 +64,10 @@ def test_config(tmp):
         check(r.returncode == 2 and f"{bad}:{line}: {msg}" in r.stderr,
               f"start: '{text.strip()}' -> exit 2, {bad}:{line}: {msg} ({r.returncode}: "
               f"{r.stderr.strip()[-160:]})")
+    os.mkfifo(f"{tmp}/fifo.capture")
+    r = run("decode", f"{tmp}/fifo.capture")
+    check(r.returncode != 0 and "fifo.capture" in r.stderr,
+          f"decode of a FIFO: an error at once, not a wait for a writer ({r.returncode})")
     r = run("decode", f"{CAPTURE}/{DRIVE}.capture", "extra")
     check(r.returncode == 2 and "unexpected argument 'extra'" in r.stderr,
           f"decode FILE extra -> exit 2, not the extra word ignored ({r.returncode})")
@@ -171,6 +175,9 @@ def test_serve(tmp):
     shutil.copy(f"{SRC}/tests/fuzz/regress/capture-double-st.capture", f"{replay}/bad.capture")
     with open(f"{replay}/notes.txt", "w") as f:
         f.write("not a capture\n")
+    os.mkfifo(f"{replay}/fifo.capture")          # open() waited for a writer forever
+    os.symlink("/dev/zero", f"{replay}/zero.capture")  # never ended
+    os.symlink(".", f"{replay}/loop")             # links to "." multiplied the drives
     conf = f"{tmp}/serve.conf"
     with open(conf, "w") as f:  # a section naming a drive that is not there
         f.write("[drive ata-NO_SUCH_DRIVE]\nexclude = yes\n")
@@ -186,6 +193,11 @@ def test_serve(tmp):
         check("notes.txt skipped: not a *.capture file" in text and
               "bad.capture skipped: " in text,
               "serve --replay: files that are no capture are logged, not dropped silently")
+        check("fifo.capture skipped: not a regular file" in text and
+              "zero.capture skipped: not a regular file" in text and
+              "loop skipped: a link to a directory" in text and
+              len(json.loads(http(port, "/api/v1/drives", ok)[1])) == 1,
+              "serve --replay: a FIFO, /dev/zero and a link to '.' are skipped (one drive)")
         check(text.count("[drive ata-NO_SUCH_DRIVE] matches no drive found") == 1,
               "a [drive] section that names no drive is logged once")
         # a user whose hash has cost 16: only the logins that need it wait

@@ -104,6 +104,18 @@ static void test_conf(void)
 	CHECK_EQ_I64(conf_text("[drive ata-X]\nprobe = max_iops=50,interval=0\n", err,
 			       sizeof(err)), -EINVAL);
 	CHECK(strstr(err, "probe interval: invalid value '0'"));
+	/* a FIFO is refused at once (open() waited for a writer forever) */
+	{
+		ww_conf_t *c = malloc(sizeof(*c));
+
+		snprintf(path, sizeof(path), "%s/fifo.conf", dir);
+		CHECK(mkfifo(path, 0600) == 0);
+		ww_conf_defaults(c);
+		CHECK_EQ_I64(ww_conf_load(c, path, false, err, sizeof(err)), -EINVAL);
+		CHECK(strstr(err, "fifo.conf: not a regular file, expected the configuration file"));
+		unlink(path);
+		free(c);
+	}
 	/* /dev/null is "no file", not an error */
 	{
 		ww_conf_t *c = malloc(sizeof(*c));

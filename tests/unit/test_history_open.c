@@ -318,6 +318,27 @@ static void test_flapping(void)
 		fprintf(stderr, "log was:\n%s", log);
 }
 
+/* a FIFO where the file should be: SQLite's open would wait for a writer
+ * forever, holding the history's lock (every collection with it) */
+static void test_fifo(void)
+{
+	char path[200], note[9216];
+	ww_history_cfg_t cfg = { .retry_s = 60, .commit_each = true };
+	ww_history_t *h = NULL;
+	ww_hpoint_t *p = NULL;
+	ww_health_t rec = sample(7);
+
+	snprintf(path, sizeof(path), "%s/fifo.db", dir);
+	CHECK(mkfifo(path, 0600) == 0);
+	CHECK_EQ_I64(ww_history_open(path, &cfg, &h, note, sizeof(note)), 0);
+	CHECK(strstr(note, "not a regular file") && strstr(note, "no history until then"));
+	CHECK(!ww_history_writable(h));
+	CHECK_EQ_I64(ww_history_append(h, "ata-A", &rec, true, T0, NULL), -EIO);
+	CHECK_EQ_I64(ww_history_query(h, "ata-A", WW_HM_WRITTEN, T0, T0 + 60, 10, &p), -EAGAIN);
+	ww_history_close(h);
+	unlink(path);
+}
+
 int main(void)
 {
 	char cmd[160];
@@ -329,6 +350,7 @@ int main(void)
 	test_full_at_start();
 	test_corrupt();
 	test_flapping();
+	test_fifo();
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
 	if (system(cmd))
 		fprintf(stderr, "cannot remove %s\n", dir);
