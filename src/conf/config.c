@@ -438,6 +438,55 @@ static int check_health(const ww_conf_t *c, const char *name, char *err, size_t 
 	return 0;
 }
 
+/* Lines for inih from a FILE or a string. Debian's inih reads at most
+ * ~200 bytes a line and parses the rest as a line of its own (the end of a
+ * long comment became a live key): a longer line stops the parse here and
+ * is an error with its number. */
+struct ini_src {
+	FILE *f;
+	const char *s;
+	unsigned line, long_line, max;
+};
+
+static char *read_line(char *str, int num, void *stream)
+{
+	struct ini_src *r = stream;
+	size_t n = 0;
+	int ch;
+
+	if (r->long_line || num < 4)
+		return NULL;
+	r->max = (unsigned)num - 3; /* room for '\r', '\n' and the NUL */
+	for (;;) {
+		ch = r->f ? getc(r->f) : *r->s ? (unsigned char)*r->s++ : EOF;
+		if (ch == EOF)
+			break;
+		if (ch != '\n' && ch != '\r' && n >= r->max) {
+			r->long_line = r->line + 1;
+			return NULL;
+		}
+		str[n++] = (char)ch;
+		if (ch == '\n')
+			break;
+	}
+	if (!n)
+		return NULL;
+	str[n] = '\0';
+	r->line++;
+	return str;
+}
+
+static int parse(struct parse_ctx *x, struct ini_src *src)
+{
+	int rc = ini_parse_stream(read_line, src, handler, x);
+
+	if (!rc && src->long_line) {
+		snprintf(x->msg, sizeof(x->msg), "line longer than %u characters", src->max);
+		return (int)src->long_line;
+	}
+	return rc;
+}
+
 static int finish(struct parse_ctx *x, int rc, const char *name, char *err, size_t errlen)
 {
 	if (rc == 0)
@@ -472,7 +521,7 @@ int ww_conf_load(ww_conf_t *c, const char *path, bool optional, char *err, size_
 		snprintf(err, errlen, "%s: %s", path, strerror(-rc));
 		return rc;
 	}
-	rc = ini_parse_file(f, handler, &x);
+	rc = parse(&x, &(struct ini_src){ .f = f });
 	fclose(f);
 	for (size_t i = 0; !rc && i < c->n_drives; i++)
 		if (c->drives[i].warranty_start[0] && !c->drives[i].rating[0]) {
@@ -491,7 +540,7 @@ int ww_conf_load_string(ww_conf_t *c, const char *text, const char *name, char *
 {
 	struct parse_ctx x = { .c = c };
 
-	return finish(&x, ini_parse_string(text, handler, &x), name, err, errlen);
+	return finish(&x, parse(&x, &(struct ini_src){ .s = text }), name, err, errlen);
 }
 
 static bool all_of(const char *s, const char *set)

@@ -86,6 +86,15 @@ static void test_conf(void)
 	CHECK_EQ_I64(conf_text("[poll]\ninterval = 60\n[drive (((a{1,100}){1,100}){1,100})]\n"
 			       "rating = 1:5\n", err, sizeof(err)), -EINVAL);
 	CHECK(strstr(err, "wearwatch.conf:4: rating: pattern over the limits"));
+	/* a line longer than inih reads (its rest was parsed as a line of its
+	 * own: the end of a comment became a key) is an error with its number */
+	{
+		char text[600];
+
+		snprintf(text, sizeof(text), "[web]\n# %0300d listen = 127.0.0.1:19111\n", 0);
+		CHECK_EQ_I64(conf_text(text, err, sizeof(err)), -EINVAL);
+		CHECK(strstr(err, "wearwatch.conf:2: line longer than "));
+	}
 	/* a key before any section names itself */
 	CHECK_EQ_I64(conf_text("interval = 60\n[poll]\n", err, sizeof(err)), -EINVAL);
 	CHECK(strstr(err, "wearwatch.conf:1: 'interval' comes before any [section]"));
