@@ -8,8 +8,9 @@
  *
  * Writes: samples and probe bursts are kept in memory and written together,
  * in one transaction, every commit_s seconds (WW_HISTORY_COMMIT_S by
- * default: hourly, with the thinning), before any read of the file
- * (queries, counts, baselines), by ww_history_flush() and at close. Each
+ * default: hourly, with the thinning), before counts and baselines are
+ * read, by ww_history_flush() and at close; history queries read the
+ * pending rows from memory beside the file, without a commit. Each
  * commit rewrites whole pages (in the WAL, again at the checkpoint, and the
  * WAL index), so a commit per poll wrote 16-47 MB per drive per day for a
  * few hundred bytes of samples; an hourly commit of 1 KiB pages stays under
@@ -20,7 +21,8 @@
  * process being killed (kill -9), samples not yet committed do not (at most
  * commit_s seconds of them; SIGTERM commits them); an OS crash or power loss
  * can lose the last transactions too (never corrupt the file). One
- * connection, serialised by a mutex; every call is thread-safe. Times are
+ * writing connection, serialised by a mutex, and a read-only one for the
+ * queries; every call is thread-safe. Times are
  * the `now` arguments.
  *
  * Cost per call: no SQL is parsed after a statement's first use; the latest

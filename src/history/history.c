@@ -79,6 +79,17 @@ static const char *const stmt_sql[HS_QUERY0] = {
 	[HS_PCOUNT] = "SELECT tier, count(*) FROM probe_rows WHERE n=?1 GROUP BY tier",
 	[HS_KNOWN] = "SELECT EXISTS(SELECT 1 FROM sample_rows WHERE n=?1)"
 		     " OR EXISTS(SELECT 1 FROM probe_rows WHERE n=?1)",
+	/* the reader connection's copy of one drive's pending rows, in memory
+	 * (query.c): queries see them without a commit of their own */
+	[HS_PEND_SETUP] = "PRAGMA temp_store=MEMORY;"
+			  " CREATE TEMP TABLE IF NOT EXISTS pend_sample AS SELECT * FROM sample_rows"
+			  " WHERE 0; CREATE TEMP TABLE IF NOT EXISTS pend_probe AS SELECT * FROM"
+			  " probe_rows WHERE 0;",
+	[HS_PEND_CLEAR] = "DELETE FROM temp.pend_sample; DELETE FROM temp.pend_probe;",
+	[HS_PEND_SAMPLE] = "INSERT INTO temp.pend_sample(n, t, tier, segment, " COLS
+			   ") VALUES(?1, ?2, 0, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
+	[HS_PEND_PROBE] = "INSERT INTO temp.pend_probe(n, t, tier, " PCOLS
+			  ") VALUES(?1, ?2, 0, ?3, ?4, ?5, ?6, ?7)",
 };
 
 /* probe_rows column of each WW_HM_PROBE_* metric */
@@ -91,7 +102,7 @@ static const char *const probe_cols[] = { "p50_seconds", "p99_seconds", "max_sec
  * or a plain gauge's query, so SQLite takes value and segment from the row
  * it picks: the bucket's last; a bucket_max gauge adds max(value) and uses
  * only that. */
-static char query_sql[2 * WW_HM_MAX][320];
+static char query_sql[2 * WW_HM_MAX][512];
 static pthread_once_t query_once = PTHREAD_ONCE_INIT;
 
 static void make_queries(void)
@@ -102,14 +113,19 @@ static void make_queries(void)
 		const char *seg = probe ? "0" : "segment";
 		const char *table = probe ? "probe_rows" : "sample_rows";
 
-		snprintf(query_sql[m], sizeof(query_sql[m]), "SELECT t, %s, %s FROM %s WHERE n=?1"
-			 " AND t>=?2 AND t<=?3 ORDER BY t LIMIT ?4", col, seg, table);
+		char rows[320];
+
+		/* the file's rows and the ones still pending (temp tables of the
+		 * reader connection, filled per query: query.c) */
+		snprintf(rows, sizeof(rows), "(SELECT t, %s AS v, %s AS seg FROM %s WHERE n=?1 AND"
+			 " t>=?2 AND t<=?3 UNION ALL SELECT t, %s, %s FROM temp.%s WHERE n=?1 AND"
+			 " t>=?2 AND t<=?3)", col, seg, table, col, seg,
+			 probe ? "pend_probe" : "pend_sample");
+		snprintf(query_sql[m], sizeof(query_sql[m]), "SELECT t, v, seg FROM %s ORDER BY t"
+			 " LIMIT ?4", rows);
 		snprintf(query_sql[WW_HM_MAX + m], sizeof(query_sql[0]),
-			 "SELECT max(t), %s, %s, avg(%s), %s%s%s FROM %s WHERE n=?1 AND t>=?2"
-			 " AND t<=?3 GROUP BY (t - ?2) * ?4 / ?5 ORDER BY 1", col, seg, col,
-			 ww_hmetrics[m].bucket_max ? "max(" : "NULL",
-			 ww_hmetrics[m].bucket_max ? col : "",
-			 ww_hmetrics[m].bucket_max ? ")" : "", table);
+			 "SELECT max(t), v, seg, avg(v), %s FROM %s GROUP BY (t - ?2) * ?4 / ?5"
+			 " ORDER BY 1", ww_hmetrics[m].bucket_max ? "max(v)" : "NULL", rows);
 	}
 }
 
@@ -207,12 +223,31 @@ bool ww_hist_changed_locked(ww_history_t *h)
 	return true;
 }
 
-static void bind_v(sqlite3_stmt *st, int i, const struct psample *p, int c)
+void ww_hist_bind_sample(sqlite3_stmt *st, int64_t n, const struct psample *p)
 {
-	if (p->has & (1u << c))
-		sqlite3_bind_int64(st, i, p->v[c]);
-	else
-		sqlite3_bind_null(st, i);
+	sqlite3_bind_int64(st, 1, n);
+	sqlite3_bind_int64(st, 2, p->t);
+	sqlite3_bind_int64(st, 3, p->segment);
+	for (int c = 0; c < WW_HS_COLS; c++)
+		if (p->has & (1u << c))
+			sqlite3_bind_int64(st, 4 + c, p->v[c]);
+		else
+			sqlite3_bind_null(st, 4 + c);
+}
+
+void ww_hist_bind_probe(sqlite3_stmt *st, int64_t n, const struct pprobe *p)
+{
+	const double q[3] = { p->p.p50_s, p->p.p99_s, p->p.max_s };
+
+	sqlite3_bind_int64(st, 1, n);
+	sqlite3_bind_int64(st, 2, p->t);
+	for (int k = 0; k < 3; k++)
+		if (p->p.has_latency)
+			sqlite3_bind_double(st, 3 + k, q[k]);
+		else
+			sqlite3_bind_null(st, 3 + k);
+	sqlite3_bind_int64(st, 6, p->p.reads);
+	sqlite3_bind_int64(st, 7, p->p.errors);
 }
 
 /* give every drive of the pending rows its number in the file */
@@ -241,29 +276,16 @@ static int write_pending(ww_history_t *h)
 
 		if (number_drives(h, p->d) || !(st = ww_hist_stmt(h, HS_INSERT)))
 			return -EIO;
-		sqlite3_bind_int64(st, 1, p->d->n);
-		sqlite3_bind_int64(st, 2, p->t);
-		sqlite3_bind_int64(st, 3, p->segment);
-		for (int c = 0; c < WW_HS_COLS; c++)
-			bind_v(st, 4 + c, p, c);
+		ww_hist_bind_sample(st, p->d->n, p);
 		if (ww_hist_done(st, sqlite3_step(st)) != SQLITE_DONE)
 			return -EIO;
 	}
 	for (size_t i = 0; i < h->n_pp; i++) {
 		const struct pprobe *p = &h->pp[i];
-		const double q[3] = { p->p.p50_s, p->p.p99_s, p->p.max_s };
 
 		if (number_drives(h, p->d) || !(st = ww_hist_stmt(h, HS_PINSERT)))
 			return -EIO;
-		sqlite3_bind_int64(st, 1, p->d->n);
-		sqlite3_bind_int64(st, 2, p->t);
-		for (int k = 0; k < 3; k++)
-			if (p->p.has_latency)
-				sqlite3_bind_double(st, 3 + k, q[k]);
-			else
-				sqlite3_bind_null(st, 3 + k);
-		sqlite3_bind_int64(st, 6, p->p.reads);
-		sqlite3_bind_int64(st, 7, p->p.errors);
+		ww_hist_bind_probe(st, p->d->n, p);
 		if (ww_hist_done(st, sqlite3_step(st)) != SQLITE_DONE)
 			return -EIO;
 	}

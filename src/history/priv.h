@@ -11,7 +11,9 @@
  *    again only when it left its window, with one index search;
  *  - samples and probe bursts wait in memory and are written together, one
  *    INSERT per row in one transaction, every commit_s seconds (and before
- *    any read of the database, at close and by ww_history_flush());
+ *    counts and baselines are read, at close and by ww_history_flush());
+ *    the API's queries copy one drive's pending rows into temp tables of
+ *    their connection instead of committing them;
  *  - thinning visits, per drive, only the rows between the previous cut and
  *    this one (the primary key is (drive number, t), so each is one range).
  *
@@ -45,6 +47,7 @@ enum hstmt {
 	HS_DRIVES, HS_COUNT, HS_PCOUNT, HS_KNOWN,
 	/* the API's queries, on the reader connection (query.c): one per
 	 * metric, every row in a range, and the same in buckets */
+	HS_PEND_SETUP, HS_PEND_CLEAR, HS_PEND_SAMPLE, HS_PEND_PROBE,
 	HS_QUERY0, /* HS_QUERY0 + ww_hmetric_t */
 	HS_BUCKET0 = HS_QUERY0 + WW_HM_MAX,
 	HS_MAX = HS_BUCKET0 + WW_HM_MAX
@@ -149,6 +152,12 @@ void ww_hist_tell_notice(ww_history_t *h, time_t now);
 unsigned ww_hist_query_budget_ms(ww_history_t *h);
 sqlite3 *ww_hist_reader_lock(ww_history_t *h);
 void ww_hist_reader_unlock(ww_history_t *h, int sqlite_rc);
+
+/* history.c: a pending row's values bound as ?1 (drive number n), ?2 (t),
+ * then the row's columns (HS_INSERT, HS_PINSERT, the reader's temp
+ * tables) */
+void ww_hist_bind_sample(sqlite3_stmt *st, int64_t n, const struct psample *p);
+void ww_hist_bind_probe(sqlite3_stmt *st, int64_t n, const struct pprobe *p);
 
 /* history.c */
 sqlite3_stmt *ww_hist_stmt(ww_history_t *h, enum hstmt which);

@@ -1,5 +1,7 @@
 /* Reading history for the API and tests: queries, counts, baselines. Each
- * first writes what is pending, so it sees every sample appended before.
+ * sees every sample appended before: counts and baselines (tests, the
+ * windows' check) write what is pending first; the API's queries read it
+ * from memory beside the file (no commit per query).
  *
  * The API's queries are bounded: at most max_points rows leave SQLite (more
  * are bucketed by it, GROUP BY), each query is a range of the primary key
@@ -10,6 +12,7 @@
  * Old ranges read few rows anyway: thinning leaves one per hour, then one
  * per day. */
 #include <errno.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -115,14 +118,15 @@ static int prepare(sqlite3 *db, int which, sqlite3_stmt **st)
 	return rc == SQLITE_OK ? 0 : -rc;
 }
 
-/* the drive's number in the file: > 0, 0 when it has no rows at all (in
- * either table), or -SQLite code */
-static int64_t reader_drive(sqlite3 *db, const char *id)
+/* the drive's number in the file (> 0), 0 when it is not there, or -SQLite
+ * code; *known: it has rows in either table */
+static int64_t reader_drive(sqlite3 *db, const char *id, bool *known)
 {
 	sqlite3_stmt *st = NULL;
 	int64_t n = 0;
 	int rc;
 
+	*known = false;
 	if ((rc = prepare(db, HS_DRIVE_FIND, &st)) < 0)
 		return rc;
 	sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
@@ -136,10 +140,78 @@ static int64_t reader_drive(sqlite3 *db, const char *id)
 		return rc;
 	sqlite3_bind_int64(st, 1, n);
 	rc = sqlite3_step(st);
-	if (rc == SQLITE_ROW && !sqlite3_column_int(st, 0))
-		n = 0;
+	*known = rc == SQLITE_ROW && sqlite3_column_int(st, 0);
 	sqlite3_finalize(st);
 	return rc == SQLITE_ROW ? n : -rc;
+}
+
+/* One drive's rows still pending (written with the next commit), copied
+ * under the writer's lock: a query sees them without committing them, so
+ * a dashboard asking every 30 s costs no write (it made one commit per
+ * poll instead of one an hour). */
+struct pend {
+	struct psample *s;
+	struct pprobe *p;
+	size_t ns, np;
+};
+
+static int copy_pending(ww_history_t *h, const char *id, struct pend *pd)
+{
+	struct hdrive *d;
+	int rc = 0;
+
+	memset(pd, 0, sizeof(*pd));
+	pthread_mutex_lock(&h->lock);
+	d = ww_hist_drive_locked(h, id, false);
+	for (size_t i = 0; d && i < h->n_ps; i++)
+		pd->ns += h->ps[i].d == d;
+	for (size_t i = 0; d && i < h->n_pp; i++)
+		pd->np += h->pp[i].d == d;
+	pd->s = pd->ns ? malloc(pd->ns * sizeof(*pd->s)) : NULL;
+	pd->p = pd->np ? malloc(pd->np * sizeof(*pd->p)) : NULL;
+	if ((pd->ns && !pd->s) || (pd->np && !pd->p)) {
+		rc = -ENOMEM;
+	} else {
+		size_t k = 0, q = 0;
+
+		for (size_t i = 0; d && i < h->n_ps; i++)
+			if (h->ps[i].d == d)
+				pd->s[k++] = h->ps[i];
+		for (size_t i = 0; d && i < h->n_pp; i++)
+			if (h->pp[i].d == d)
+				pd->p[q++] = h->pp[i];
+	}
+	pthread_mutex_unlock(&h->lock);
+	return rc;
+}
+
+/* the pending rows into the reader's temp tables as drive n; 0 or -SQLite
+ * code */
+static int load_pending(sqlite3 *db, int64_t n, const struct pend *pd)
+{
+	sqlite3_stmt *st = NULL;
+	int rc = sqlite3_exec(db, ww_history_sql(HS_PEND_SETUP), NULL, NULL, NULL);
+
+	if (rc == SQLITE_OK)
+		rc = sqlite3_exec(db, ww_history_sql(HS_PEND_CLEAR), NULL, NULL, NULL);
+	for (int t = 0; t < 2 && rc == SQLITE_OK; t++) {
+		size_t cnt = t ? pd->np : pd->ns;
+
+		if (!cnt)
+			continue;
+		if ((rc = -prepare(db, t ? HS_PEND_PROBE : HS_PEND_SAMPLE, &st)) != SQLITE_OK)
+			break;
+		for (size_t i = 0; i < cnt && rc == SQLITE_OK; i++) {
+			if (t)
+				ww_hist_bind_probe(st, n, &pd->p[i]);
+			else
+				ww_hist_bind_sample(st, n, &pd->s[i]);
+			rc = sqlite3_step(st) == SQLITE_DONE ? SQLITE_OK : sqlite3_errcode(db);
+			sqlite3_reset(st);
+		}
+		sqlite3_finalize(st);
+	}
+	return rc == SQLITE_OK ? 0 : -rc;
 }
 
 /* rows of (t, value, segment[, mean, largest]) into pts, at most cap; the
@@ -195,6 +267,8 @@ long ww_history_query(ww_history_t *h, const char *id, ww_hmetric_t m, time_t fr
 {
 	long long deadline;
 	ww_hpoint_t *pts;
+	struct pend pd;
+	bool known, unknown;
 	int64_t dn;
 	sqlite3 *db;
 	long n;
@@ -204,31 +278,39 @@ long ww_history_query(ww_history_t *h, const char *id, ww_hmetric_t m, time_t fr
 	    max_points > WW_HISTORY_MAX_POINTS)
 		return -EINVAL;
 	pts = calloc((size_t)max_points + 1, sizeof(*pts));
-	if (!pts)
+	if (!pts || copy_pending(h, id, &pd)) {
+		free(pts);
 		return -ENOMEM;
-	/* what is pending first, under the writer's lock: a short commit */
-	pthread_mutex_lock(&h->lock);
-	ww_hist_flush_locked(h);
-	pthread_mutex_unlock(&h->lock);
+	}
 	deadline = mono_ms() + ww_hist_query_budget_ms(h);
 	db = ww_hist_reader_lock(h);
 	if (!db) {
 		ww_hist_reader_unlock(h, SQLITE_OK);
-		free(pts);
-		return -EAGAIN;
+		n = -EAGAIN;
+		goto out;
 	}
 	sqlite3_progress_handler(db, 1000, over_budget, &deadline);
-	dn = reader_drive(db, id);
-	n = dn <= 0 ? (long)dn : query_points(db, dn, m, from, to, max_points, pts);
+	dn = reader_drive(db, id, &known);
+	unknown = dn >= 0 && !known && !pd.ns && !pd.np;
+	n = dn < 0 ? (long)dn : 0;
+	if (dn >= 0 && !unknown) {
+		/* a drive not in the file yet has only pending rows: number -1 */
+		n = load_pending(db, dn > 0 ? dn : -1, &pd);
+		if (!n)
+			n = query_points(db, dn > 0 ? dn : -1, m, from, to, max_points, pts);
+	}
 	sqlite3_progress_handler(db, 0, NULL, NULL);
 	ww_hist_reader_unlock(h, n < 0 ? (int)-n : SQLITE_OK);
-	if (n <= 0 && dn <= 0) {
-		free(pts);
-		return dn == 0 ? -ENOENT : dn == -SQLITE_INTERRUPT ? -ETIME : -EIO;
-	}
+	if (n < 0) /* a SQLite code */
+		n = n == -SQLITE_INTERRUPT ? -ETIME : -EIO;
+	else if (unknown)
+		n = -ENOENT;
+out:
+	free(pd.s);
+	free(pd.p);
 	if (n < 0) {
 		free(pts);
-		return n == -SQLITE_INTERRUPT ? -ETIME : -EIO;
+		return n;
 	}
 	*out = pts;
 	return n;
