@@ -187,8 +187,11 @@ static int auth_begin(struct ww_req *q, struct MHD_Connection *c)
 	explicit_bzero(pass, strlen(pass));
 	MHD_free(pass);
 	MHD_free(user);
-	if (!q->user || !q->pass || ww_guard_auth_key(q->w->guard, q->user, q->pass, q->key))
+	if (!q->user || !q->pass)
 		return text(q, c, MHD_HTTP_SERVICE_UNAVAILABLE, "out of memory\n");
+	/* crypt_r takes at most 512 bytes of user:password: longer is no login */
+	if (ww_guard_auth_key(q->w->guard, q->user, q->pass, q->key))
+		return text(q, c, MHD_HTTP_UNAUTHORIZED, "unauthorized\n");
 	if (ww_guard_cache_has(q->w->guard, q->key))
 		return -1;
 	rc = ww_guard_auth_admit(q->w->guard, (struct sockaddr *)&q->addr, &retry);

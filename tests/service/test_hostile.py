@@ -214,6 +214,9 @@ def test_serve(tmp):
         check(max(lat) < 0.5 and [r[0] for r in res] == [401, 401],
               f"two logins checked at bcrypt cost 16 ({max(r[2] for r in res):.1f} s each): a "
               f"cached login's /metrics meanwhile in at most {max(lat):.3f} s (before: 3.7 s)")
+        # a password longer than crypt_r takes: no login (it answered 503)
+        st = http(port, "/metrics", "alice:" + "x" * 600)[0]
+        check(st == 401, f"a 600-byte password: 401 ({st})")
         # 500 query arguments: 414 at once (before: no answer, held 15 s)
         q = "&".join(f"a{i}=1" for i in range(500))
         st, _, dt = http(port, f"/api/v1/drives/{DRIVE}/history?{q}", ok)
