@@ -68,10 +68,15 @@ int ww_route_render_shared(ww_store_t *store, const char *path, time_t now,
 bool ww_http_accepts_gzip(const char *accept_encoding);
 
 /** body (len bytes) of `path` compressed into *out (malloc'd, *outlen
- * bytes). The last body of each path and its compressed form are kept, so
- * scrapes of an unchanged body compress nothing (a compare instead).
+ * bytes). For /metrics and /api/v1/drives (rendered once per change) the
+ * last body and its compressed form are kept, so scrapes of an unchanged
+ * body compress nothing (a compare instead); other paths each time.
  * Returns 0, or -ENOMEM / -EIO (the caller sends the body as it is). */
 int ww_http_gzip(const char *path, const char *body, size_t len, char **out, size_t *outlen);
+
+/** Bodies compressed since start (a test's count: an unchanged /metrics
+ * is compressed once). */
+uint64_t ww_http_gzip_compressions(void);
 
 /* Collector <-> web protocol on a Unix stream socket. One request per
  * connection, text header, then the body:

@@ -32,14 +32,23 @@ bool ww_http_accepts_gzip(const char *v)
 	return false;
 }
 
-/* one body per path: the last one sent and its compressed form */
-#define SLOTS 4
+/* The last body of each path that is rendered once per change (route.c's
+ * render cache) and its compressed form. Only these: slots taken by the
+ * first paths asked for (a drive, a history query) left /metrics to be
+ * compressed again at every scrape. Other bodies are compressed each time. */
+static const char *const cached_paths[] = { "/metrics", "/api/v1/drives", "/api/v1/drives/" };
+#define SLOTS (sizeof(cached_paths) / sizeof(cached_paths[0]))
 static struct slot {
-	char path[64];
 	char *plain, *gz;
 	size_t len, gzlen;
 } slots[SLOTS];
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static uint64_t compressions;
+
+uint64_t ww_http_gzip_compressions(void)
+{
+	return __atomic_load_n(&compressions, __ATOMIC_RELAXED);
+}
 
 static int compress_gzip(const char *body, size_t len, char **out, size_t *outlen)
 {
@@ -48,6 +57,7 @@ static int compress_gzip(const char *body, size_t len, char **out, size_t *outle
 	char *buf;
 	int rc;
 
+	__atomic_add_fetch(&compressions, 1, __ATOMIC_RELAXED);
 	memset(&z, 0, sizeof(z));
 	/* 15 + 16: the gzip wrapper; level 1: a 1 MB /metrics in a few ms, and
 	 * it is done once per body */
@@ -76,15 +86,10 @@ static int compress_gzip(const char *body, size_t len, char **out, size_t *outle
 
 static struct slot *slot_for(const char *path)
 {
-	struct slot *free_slot = NULL;
-
-	for (int i = 0; i < SLOTS; i++) {
-		if (!strcmp(slots[i].path, path))
+	for (size_t i = 0; i < SLOTS; i++)
+		if (!strcmp(cached_paths[i], path))
 			return &slots[i];
-		if (!slots[i].path[0] && !free_slot)
-			free_slot = &slots[i];
-	}
-	return free_slot; /* NULL: more paths than slots, compressed each time */
+	return NULL;
 }
 
 int ww_http_gzip(const char *path, const char *body, size_t len, char **out, size_t *outlen)
@@ -95,7 +100,7 @@ int ww_http_gzip(const char *path, const char *body, size_t len, char **out, siz
 	if (len > UINT32_MAX)
 		return -EIO;
 	pthread_mutex_lock(&lock);
-	s = strlen(path) < sizeof(s->path) ? slot_for(path) : NULL;
+	s = slot_for(path);
 	if (!s) {
 		pthread_mutex_unlock(&lock);
 		return compress_gzip(body, len, out, outlen);
@@ -112,7 +117,6 @@ int ww_http_gzip(const char *path, const char *body, size_t len, char **out, siz
 		memcpy(plain, body, len);
 		free(s->plain);
 		free(s->gz);
-		strcpy(s->path, path);
 		s->plain = plain;
 		s->len = len;
 		s->gz = gz;
