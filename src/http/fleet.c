@@ -3,7 +3,8 @@
  * fixed list of queries below; nothing the browser sends reaches Prometheus,
  * so the page cannot be used to run arbitrary PromQL with the configured
  * credentials. The collector has no network: only `web` and `serve` do this.
- * HTTP client: libcurl. JSON: json-c. */
+ * HTTP client: libcurl, loaded on first use. JSON: json-c. */
+#include <dlfcn.h>
 #include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -79,9 +80,44 @@ static int read_secret(const char *path, char *out, size_t len)
 	return rc;
 }
 
+/* libcurl is loaded when the fleet page first asks Prometheus, not linked:
+ * linked, it mapped libcurl and the twenty libraries behind it (Kerberos,
+ * LDAP, SSH, RTMP, HTTP/2, ...) into every wearwatch process, the collector
+ * included, about 2 MB resident, for a page most hosts never configure. */
+static struct {
+	CURLcode (*global_init)(long flags);
+	CURL *(*easy_init)(void);
+	CURLcode (*easy_setopt)(CURL *h, CURLoption opt, ...);
+	CURLcode (*easy_perform)(CURL *h);
+	CURLcode (*easy_getinfo)(CURL *h, CURLINFO info, ...);
+	void (*easy_cleanup)(CURL *h);
+	const char *(*easy_strerror)(CURLcode cc);
+	char *(*easy_escape)(CURL *h, const char *s, int len);
+	void (*free)(void *p);
+} cu;
+static bool cu_loaded;
+
 static void curl_init_once(void)
 {
-	curl_global_init(CURL_GLOBAL_DEFAULT);
+	void *lib = dlopen("libcurl.so.4", RTLD_NOW | RTLD_LOCAL);
+	struct { void **fn; const char *name; } sym[] = {
+		{ (void **)&cu.global_init, "curl_global_init" },
+		{ (void **)&cu.easy_init, "curl_easy_init" },
+		{ (void **)&cu.easy_setopt, "curl_easy_setopt" },
+		{ (void **)&cu.easy_perform, "curl_easy_perform" },
+		{ (void **)&cu.easy_getinfo, "curl_easy_getinfo" },
+		{ (void **)&cu.easy_cleanup, "curl_easy_cleanup" },
+		{ (void **)&cu.easy_strerror, "curl_easy_strerror" },
+		{ (void **)&cu.easy_escape, "curl_easy_escape" },
+		{ (void **)&cu.free, "curl_free" },
+	};
+
+	if (!lib)
+		return;
+	for (size_t i = 0; i < sizeof(sym) / sizeof(sym[0]); i++)
+		if (!(*sym[i].fn = dlsym(lib, sym[i].name)))
+			return;
+	cu_loaded = cu.global_init(CURL_GLOBAL_DEFAULT) == CURLE_OK;
 }
 
 /* credentials and transport options of [fleet]; 0, or -errno with err set */
@@ -90,21 +126,21 @@ static int setup(CURL *h, const ww_conf_fleet_t *f, char *secret, size_t slen, c
 {
 	int rc;
 
-	curl_easy_setopt(h, CURLOPT_PROTOCOLS_STR, "http,https");
-	curl_easy_setopt(h, CURLOPT_FOLLOWLOCATION, 0L);
-	curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
-	curl_easy_setopt(h, CURLOPT_TIMEOUT, (long)(f->timeout_s ? f->timeout_s : 10));
-	curl_easy_setopt(h, CURLOPT_USERAGENT, "wearwatch-fleet");
+	cu.easy_setopt(h, CURLOPT_PROTOCOLS_STR, "http,https");
+	cu.easy_setopt(h, CURLOPT_FOLLOWLOCATION, 0L);
+	cu.easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
+	cu.easy_setopt(h, CURLOPT_TIMEOUT, (long)(f->timeout_s ? f->timeout_s : 10));
+	cu.easy_setopt(h, CURLOPT_USERAGENT, "wearwatch-fleet");
 	if (f->ca_file[0])
-		curl_easy_setopt(h, CURLOPT_CAINFO, f->ca_file);
+		cu.easy_setopt(h, CURLOPT_CAINFO, f->ca_file);
 	if (f->bearer_token_file[0]) {
 		if ((rc = read_secret(f->bearer_token_file, secret, slen))) {
 			snprintf(err, errlen, "bearer_token_file %s: %s", f->bearer_token_file,
 				 strerror(-rc));
 			return rc;
 		}
-		curl_easy_setopt(h, CURLOPT_HTTPAUTH, CURLAUTH_BEARER);
-		curl_easy_setopt(h, CURLOPT_XOAUTH2_BEARER, secret);
+		cu.easy_setopt(h, CURLOPT_HTTPAUTH, CURLAUTH_BEARER);
+		cu.easy_setopt(h, CURLOPT_XOAUTH2_BEARER, secret);
 	} else if (f->user[0]) {
 		secret[0] = 0;
 		if (f->password_file[0] && (rc = read_secret(f->password_file, secret, slen))) {
@@ -112,9 +148,9 @@ static int setup(CURL *h, const ww_conf_fleet_t *f, char *secret, size_t slen, c
 				 strerror(-rc));
 			return rc;
 		}
-		curl_easy_setopt(h, CURLOPT_HTTPAUTH, CURLAUTH_BASIC);
-		curl_easy_setopt(h, CURLOPT_USERNAME, f->user);
-		curl_easy_setopt(h, CURLOPT_PASSWORD, secret);
+		cu.easy_setopt(h, CURLOPT_HTTPAUTH, CURLAUTH_BASIC);
+		cu.easy_setopt(h, CURLOPT_USERNAME, f->user);
+		cu.easy_setopt(h, CURLOPT_PASSWORD, secret);
 	}
 	return 0;
 }
@@ -124,26 +160,26 @@ static int setup(CURL *h, const ww_conf_fleet_t *f, char *secret, size_t slen, c
 static json_object *query(CURL *h, const char *base, const char *promql, char *err,
 			  size_t errlen)
 {
-	char *q = curl_easy_escape(h, promql, 0), *url = NULL;
+	char *q = cu.easy_escape(h, promql, 0), *url = NULL;
 	struct buf b = { 0 };
 	json_object *o = NULL, *st, *data, *res = NULL;
 	long code = 0;
 	CURLcode cc;
 
 	if (!q || asprintf(&url, "%s/api/v1/query?query=%s", base, q) < 0) {
-		curl_free(q);
+		cu.free(q);
 		snprintf(err, errlen, "out of memory");
 		return NULL;
 	}
-	curl_free(q);
-	curl_easy_setopt(h, CURLOPT_URL, url);
-	curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, on_data);
-	curl_easy_setopt(h, CURLOPT_WRITEDATA, &b);
-	cc = curl_easy_perform(h);
+	cu.free(q);
+	cu.easy_setopt(h, CURLOPT_URL, url);
+	cu.easy_setopt(h, CURLOPT_WRITEFUNCTION, on_data);
+	cu.easy_setopt(h, CURLOPT_WRITEDATA, &b);
+	cc = cu.easy_perform(h);
 	free(url);
-	curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &code);
+	cu.easy_getinfo(h, CURLINFO_RESPONSE_CODE, &code);
 	if (cc != CURLE_OK)
-		snprintf(err, errlen, "%s", b.over ? "answer too large" : curl_easy_strerror(cc));
+		snprintf(err, errlen, "%s", b.over ? "answer too large" : cu.easy_strerror(cc));
 	else if (!b.p || !(o = json_tokener_parse(b.p)))
 		snprintf(err, errlen, "HTTP %ld, not a Prometheus API answer", code);
 	else if (!json_object_object_get_ex(o, "status", &st) ||
@@ -189,7 +225,7 @@ static json_object *fetch_all(const ww_conf_fleet_t *f, unsigned *status)
 		    *errs = json_object_new_array();
 	char base[sizeof(f->prometheus)], shown[sizeof(f->prometheus)], secret[4096], err[512];
 	size_t ok = 0, n = sizeof(queries) / sizeof(queries[0]);
-	CURL *h = curl_easy_init();
+	CURL *h = cu_loaded ? cu.easy_init() : NULL;
 
 	base_url(f->prometheus, base, sizeof(base), false);
 	base_url(f->prometheus, shown, sizeof(shown), true);
@@ -198,7 +234,9 @@ static json_object *fetch_all(const ww_conf_fleet_t *f, unsigned *status)
 	json_object_object_add(o, "time", json_object_new_int64((int64_t)time(NULL)));
 	if (!h || setup(h, f, secret, sizeof(secret), err, sizeof(err))) {
 		json_object_array_add(errs,
-				      json_object_new_string(h ? err : "cannot start libcurl"));
+				      json_object_new_string(h ? err : cu_loaded ? "cannot start "
+							     "libcurl" : "libcurl.so.4 (Debian's "
+							     "libcurl4) cannot be loaded"));
 		n = 0;
 	}
 	for (size_t i = 0; i < n; i++) {
@@ -222,7 +260,7 @@ static json_object *fetch_all(const ww_conf_fleet_t *f, unsigned *status)
 	}
 	explicit_bzero(secret, sizeof(secret));
 	if (h)
-		curl_easy_cleanup(h);
+		cu.easy_cleanup(h);
 	json_object_object_add(o, "queries", qs);
 	json_object_object_add(o, "errors", errs);
 	*status = ok ? 200 : 502;

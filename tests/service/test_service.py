@@ -146,8 +146,13 @@ def main():
             web.send_signal(signal.SIGHUP)
             check(wait_for(lambda: json.loads(curl(f"http://127.0.0.1:{port1}/api/v1/host")[1] or "{}")
                            .get("fleet") is True), "reload picks up [fleet]")
+            def maps_curl():
+                with open(f"/proc/{web.pid}/maps") as f:
+                    return "libcurl" in f.read()
+            check(not maps_curl(), "libcurl is not mapped before the fleet page asks Prometheus")
             code, body = curl(f"http://127.0.0.1:{port1}/api/v1/fleet")
             fl = json.loads(body) if code == "502" else {}
+            check(maps_curl(), "libcurl loaded for the fleet page's first query")
             # libcurl's words only: the first query's name ("info: ") meant
             # nothing to the page, which shows "Prometheus: " + the error
             check(fl.get("configured") is True and
