@@ -30,7 +30,10 @@ typedef enum MHD_Result MHD_RESULT;
 #define WW_HTTP_IO_THREADS 2
 #define WW_HTTP_CONN_LIMIT 1024     /* at most, and below the fd limit (each
 				       polling thread takes an equal share) */
-#define WW_HTTP_CONN_PER_IP 8
+/* per client address: a browser opens 6 per page context, and a reverse
+ * proxy or an office behind NAT is one address for everyone (8 turned the
+ * dashboard's own test away); tricklers are cut by the request deadline */
+#define WW_HTTP_CONN_PER_IP 64
 #define WW_HTTP_IDLE_S 10           /* libmicrohttpd's inactivity timeout */
 #define WW_HTTP_MAX_ARGS 8          /* query arguments (the routes take 4) */
 #define WW_HTTP_FETCH_MS 8000       /* a route from the collector, queue included */
