@@ -39,8 +39,8 @@ int ww_cli_parse_opts(int argc, char **argv, ww_cli_opts_t *o, const char *usage
  * namespace), a stable id (bare or /dev/disk/by-id/ID), a symlink to a node,
  * or a device scan leaves out (loop, dm, ...). Discovers under sysroot ("" =
  * the real /sys). Returns a pointer into *all (caller frees *all, also on
- * NULL) or NULL when nothing matches; *err is -errno when discovery failed,
- * else 0. (lookup.c) */
+ * NULL) or NULL when nothing matches, said on stderr; *err is -errno when
+ * discovery failed, else 0. (lookup.c) */
 const ww_drive_t *ww_cli_lookup_drive(const char *sysroot, const char *want,
 				      ww_drive_t **all, int *err);
 

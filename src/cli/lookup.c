@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "cli/cli.h"
@@ -65,6 +66,7 @@ const ww_drive_t *ww_cli_lookup_drive(const char *sysroot, const char *want,
 	n = discover(sysroot, NULL, all);
 	if (n < 0) {
 		*err = n;
+		fprintf(stderr, "wearwatch: cannot list drives: %s\n", strerror(-n));
 		return NULL;
 	}
 	x = find_drive(*all, n, want);
@@ -79,5 +81,7 @@ const ww_drive_t *ww_cli_lookup_drive(const char *sysroot, const char *want,
 		n = discover(sysroot, inc, all);
 		x = n > 0 ? find_drive(*all, n, want) : NULL;
 	}
+	if (!x)
+		fprintf(stderr, "wearwatch: no drive matches '%s' (see `wearwatch scan`)\n", want);
 	return x;
 }

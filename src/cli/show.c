@@ -44,12 +44,10 @@ int ww_cli_show(int argc, char **argv)
 	}
 	x = ww_cli_lookup_drive(o.sysroot, o.arg, &d, &n);
 	if (n < 0) {
-		fprintf(stderr, "wearwatch: cannot list drives: %s\n", strerror(-n));
 		free(d);
 		return WW_EXIT_READ_FAILED;
 	}
 	if (!x) {
-		fprintf(stderr, "wearwatch: no drive matches '%s' (see `wearwatch scan`)\n", o.arg);
 		free(d);
 		return WW_EXIT_USAGE;
 	}

@@ -217,11 +217,6 @@ int ww_cli_verify(int argc, char **argv)
 		return code;
 	d = ww_cli_lookup_drive(sysroot, dev, &all, &err);
 	if (!d) {
-		if (err)
-			fprintf(stderr, "wearwatch: cannot list drives: %s\n", strerror(-err));
-		else
-			fprintf(stderr, "wearwatch: no drive matches '%s' (see `wearwatch scan`)\n",
-				dev);
 		free(all);
 		return 2;
 	}
