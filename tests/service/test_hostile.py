@@ -17,7 +17,7 @@ the smallest input that showed the fault (docs/security.md lists them):
   come at once, /metrics requests fail together at their timeout (not one
   after the other).
 Loopback only (127.0.0.0/8). usage: test_hostile.py WEARWATCH_BINARY"""
-import json, os, re, shutil, signal, socket, sqlite3, subprocess, sys, tempfile, threading, time
+import base64, json, os, re, shutil, signal, socket, sqlite3, subprocess, sys, tempfile, threading, time
 
 from svc_common import FAILS, HASH, NOBODY, check, free_port, read_all, stop, wait_for
 
@@ -39,7 +39,6 @@ def http(port, path, auth=None, src="127.0.0.1", timeout=10):
                                      source_address=(src, 0))
         hdr = f"GET {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n"
         if auth:
-            import base64
             hdr += "Authorization: Basic " + base64.b64encode(auth.encode()).decode() + "\r\n"
         s.sendall((hdr + "\r\n").encode())
         data = read_all(s)
@@ -258,7 +257,7 @@ def test_serve(tmp):
         # browser with several pages): 24 connections open at once are all
         # answered (8 per address turned the dashboard's test away)
         socks = [socket.create_connection(("127.0.0.1", port), timeout=10) for _ in range(24)]
-        auth = "Authorization: Basic " + __import__("base64").b64encode(ok.encode()).decode()
+        auth = "Authorization: Basic " + base64.b64encode(ok.encode()).decode()
         for s_ in socks:
             s_.sendall(f"GET /healthz HTTP/1.1\r\nHost: x\r\n{auth}\r\nConnection: close\r\n\r\n"
                        .encode())

@@ -25,15 +25,6 @@
 
 #define T0 1700006400
 
-static int count(const char *hay, const char *needle)
-{
-	int n = 0;
-
-	for (const char *p = hay; (p = strstr(p, needle)); p++)
-		n++;
-	return n;
-}
-
 static char *slurp(const char *path)
 {
 	static char buf[65536];
@@ -134,11 +125,11 @@ int main(void)
 	close(saved_err);
 	log = slurp(logf);
 	/* one warning for six failures, naming the file and SQLite's reason */
-	CHECK_EQ_I64(count(log, "history write failed"), 1);
+	CHECK_EQ_I64(ww_count(log, "history write failed"), 1);
 	CHECK(strstr(log, "wearwatch[warning]: history write failed (sample of ata-A): "));
 	CHECK(strstr(log, db));
-	CHECK_EQ_I64(count(log, "history writes work again (5 failures not logged)"), 1);
-	CHECK_EQ_I64(count(log, "wearwatch["), 2);
+	CHECK_EQ_I64(ww_count(log, "history writes work again (5 failures not logged)"), 1);
+	CHECK_EQ_I64(ww_count(log, "wearwatch["), 2);
 	if (ww_t_fail)
 		fprintf(stderr, "log was:\n%s", log);
 

@@ -66,15 +66,6 @@ static const char *log_back(void)
 	return buf;
 }
 
-static int count(const char *hay, const char *needle)
-{
-	int n = 0;
-
-	for (const char *p = hay; (p = strstr(p, needle)); p++)
-		n++;
-	return n;
-}
-
 static ww_health_t sample(uint64_t written)
 {
 	ww_health_t h;
@@ -263,10 +254,10 @@ static void test_corrupt(void)
 	free(p);
 	ww_history_close(h);
 	log = log_back();
-	CHECK_EQ_I64(count(log, "history write failed"), failed);
-	CHECK_EQ_I64(count(log, "a new database was started") + count(note, "a new database was "
+	CHECK_EQ_I64(ww_count(log, "history write failed"), failed);
+	CHECK_EQ_I64(ww_count(log, "a new database was started") + ww_count(note, "a new database was "
 								 "started"), 1);
-	CHECK_EQ_I64(count(log, "history writes work again"), failed);
+	CHECK_EQ_I64(ww_count(log, "history writes work again"), failed);
 	CHECK_EQ_I64(corrupt_files(sub), 2);
 	if (ww_t_fail)
 		fprintf(stderr, "log was:\n%s", log);
@@ -312,8 +303,8 @@ static void test_flapping(void)
 	ww_history_close(h);
 	log = log_back();
 	/* before: 10 "failed" and 10 "works again" lines */
-	CHECK_EQ_I64(count(log, "history write failed"), 2);
-	CHECK_EQ_I64(count(log, "history writes work again"), 2);
+	CHECK_EQ_I64(ww_count(log, "history write failed"), 2);
+	CHECK_EQ_I64(ww_count(log, "history writes work again"), 2);
 	if (ww_t_fail)
 		fprintf(stderr, "log was:\n%s", log);
 }

@@ -158,4 +158,14 @@ static inline size_t ww_load_hex(const char *path, unsigned char *out, size_t ma
 	return n;
 }
 
+/** How often needle occurs in hay (log lines read back by a test). */
+static inline int ww_count(const char *hay, const char *needle)
+{
+	int n = 0;
+
+	for (const char *p = hay; (p = strstr(p, needle)); p++)
+		n++;
+	return n;
+}
+
 #endif
