@@ -54,6 +54,10 @@ bool ww_route_path_valid(const char *path);
  * Returns 0 or -ENOMEM; r->body is the caller's to free. */
 int ww_route_render(ww_store_t *store, const char *path, time_t now, ww_route_reply_t *r);
 
+/** True for the paths the render cache keeps (/metrics, /api/v1/drives):
+ * rendered once per change, so worth keeping compressed too. */
+bool ww_route_cached(const char *path);
+
 /** ww_route_render(), except that /metrics and /api/v1/drives come as the
  * render cache's own buffer (r->release set), not a copy: a scrape of an
  * unchanged snapshot allocates and copies nothing. */
@@ -68,11 +72,14 @@ int ww_route_render_shared(ww_store_t *store, const char *path, time_t now,
 bool ww_http_accepts_gzip(const char *accept_encoding);
 
 /** body (len bytes) of `path` compressed into *out (malloc'd, *outlen
- * bytes). For /metrics and /api/v1/drives (rendered once per change) the
- * last body and its compressed form are kept, so scrapes of an unchanged
- * body compress nothing (a compare instead); other paths each time.
- * Returns 0, or -ENOMEM / -EIO (the caller sends the body as it is). */
-int ww_http_gzip(const char *path, const char *body, size_t len, char **out, size_t *outlen);
+ * bytes). With keep (a path of the render cache: ww_route_cached, also on
+ * the web side, whose bodies come from the collector) the path's last body
+ * and its compressed form are kept,
+ * so scrapes of an unchanged body compress nothing (a compare instead);
+ * other bodies are compressed each time. Returns 0, or -ENOMEM / -EIO (the
+ * caller sends the body as it is). */
+int ww_http_gzip(const char *path, const char *body, size_t len, bool keep, char **out,
+		 size_t *outlen);
 
 /** Bodies compressed since start (a test's count: an unchanged /metrics
  * is compressed once). */

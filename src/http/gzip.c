@@ -32,13 +32,13 @@ bool ww_http_accepts_gzip(const char *v)
 	return false;
 }
 
-/* The last body of each path that is rendered once per change (route.c's
- * render cache) and its compressed form. Only these: slots taken by the
+/* The last body of each path the render cache serves (the caller says
+ * which: `keep`, from ww_route_cached) and its compressed form. Only those: slots taken by the
  * first paths asked for (a drive, a history query) left /metrics to be
  * compressed again at every scrape. Other bodies are compressed each time. */
-static const char *const cached_paths[] = { "/metrics", "/api/v1/drives", "/api/v1/drives/" };
-#define SLOTS (sizeof(cached_paths) / sizeof(cached_paths[0]))
+#define SLOTS 8
 static struct slot {
+	char path[64];
 	char *plain, *gz;
 	size_t len, gzlen;
 } slots[SLOTS];
@@ -86,13 +86,21 @@ static int compress_gzip(const char *body, size_t len, char **out, size_t *outle
 
 static struct slot *slot_for(const char *path)
 {
-	for (size_t i = 0; i < SLOTS; i++)
-		if (!strcmp(cached_paths[i], path))
+	struct slot *free_slot = NULL;
+
+	if (strlen(path) >= sizeof(slots[0].path))
+		return NULL;
+	for (size_t i = 0; i < SLOTS; i++) {
+		if (!strcmp(slots[i].path, path))
 			return &slots[i];
-	return NULL;
+		if (!slots[i].path[0] && !free_slot)
+			free_slot = &slots[i];
+	}
+	return free_slot;
 }
 
-int ww_http_gzip(const char *path, const char *body, size_t len, char **out, size_t *outlen)
+int ww_http_gzip(const char *path, const char *body, size_t len, bool keep, char **out,
+		 size_t *outlen)
 {
 	struct slot *s;
 	int rc = 0;
@@ -100,7 +108,7 @@ int ww_http_gzip(const char *path, const char *body, size_t len, char **out, siz
 	if (len > UINT32_MAX)
 		return -EIO;
 	pthread_mutex_lock(&lock);
-	s = slot_for(path);
+	s = keep ? slot_for(path) : NULL;
 	if (!s) {
 		pthread_mutex_unlock(&lock);
 		return compress_gzip(body, len, out, outlen);
@@ -117,6 +125,7 @@ int ww_http_gzip(const char *path, const char *body, size_t len, char **out, siz
 		memcpy(plain, body, len);
 		free(s->plain);
 		free(s->gz);
+		snprintf(s->path, sizeof(s->path), "%s", path);
 		s->plain = plain;
 		s->len = len;
 		s->gz = gz;

@@ -89,7 +89,8 @@ static MHD_RESULT reply_route(struct ww_req *q, struct MHD_Connection *c)
 	if (r.status == MHD_HTTP_OK && r.len >= GZIP_MIN_BYTES &&
 	    ww_http_accepts_gzip(MHD_lookup_connection_value(c, MHD_HEADER_KIND,
 							     MHD_HTTP_HEADER_ACCEPT_ENCODING)) &&
-	    ww_http_gzip(q->path, r.body, r.len, &gz, &gzlen) == 0) {
+	    ww_http_gzip(q->path, r.body, r.len, ww_route_cached(q->path), &gz,
+			 &gzlen) == 0) {
 		if (r.release)
 			r.release(r.release_arg);
 		else

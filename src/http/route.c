@@ -146,6 +146,11 @@ static struct cached *cached_route(const char *path)
 	return NULL;
 }
 
+bool ww_route_cached(const char *path)
+{
+	return path && cached_route(path) != NULL;
+}
+
 static char *render_uncached(const struct cached *c, const ww_snapshot_t *snap, time_t now,
 			     size_t *len)
 {

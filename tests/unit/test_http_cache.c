@@ -145,27 +145,31 @@ static void test_gzip_round_trip(void)
 
 	for (size_t i = 0; i < n; i++)
 		body[i] = "wearwatch_drive_info{drive=\"x\"} 1\n"[i % 36];
-	CHECK_EQ_I64(ww_http_gzip("/metrics", body, n, &z, &zl), 0);
+	CHECK_EQ_I64(ww_http_gzip("/metrics", body, n, true, &z, &zl), 0);
 	CHECK(zl > 18 && zl < n / 10 && (unsigned char)z[0] == 0x1f && (unsigned char)z[1] == 0x8b);
-	/* other paths first (drives, history queries): /metrics keeps its
-	 * compressed form all the same (its slot is its own) */
-	for (int k = 0; k < 6; k++) {
+	/* the paths kept compressed are the render cache's */
+	CHECK(ww_route_cached("/metrics") && ww_route_cached("/api/v1/drives") &&
+	      ww_route_cached("/api/v1/drives/"));
+	CHECK(!ww_route_cached("/api/v1/drives/d0") && !ww_route_cached("/healthz"));
+	/* other bodies first (drives, history queries: not of the render
+	 * cache): /metrics keeps its compressed form all the same */
+	for (int k = 0; k < 12; k++) {
 		char path[64], *o;
 		size_t ol;
 
 		snprintf(path, sizeof(path), "/api/v1/drives/d%d", k);
-		CHECK_EQ_I64(ww_http_gzip(path, body, n, &o, &ol), 0);
+		CHECK_EQ_I64(ww_http_gzip(path, body, n, false, &o, &ol), 0);
 		free(o);
 	}
 	{
 		uint64_t before = ww_http_gzip_compressions();
 
-		CHECK_EQ_I64(ww_http_gzip("/metrics", body, n, &z2, &zl2), 0);
+		CHECK_EQ_I64(ww_http_gzip("/metrics", body, n, true, &z2, &zl2), 0);
 		CHECK_EQ_U64(ww_http_gzip_compressions(), before);
 		free(z2);
 	}
 	/* the same body again: the kept compressed form */
-	CHECK_EQ_I64(ww_http_gzip("/metrics", body, n, &z2, &zl2), 0);
+	CHECK_EQ_I64(ww_http_gzip("/metrics", body, n, true, &z2, &zl2), 0);
 	CHECK(zl2 == zl && !memcmp(z, z2, zl));
 	memset(&s, 0, sizeof(s));
 	CHECK(inflateInit2(&s, 15 + 16) == Z_OK);
@@ -179,7 +183,7 @@ static void test_gzip_round_trip(void)
 	/* a changed body is compressed again */
 	body[5] = 'X';
 	free(z2);
-	CHECK_EQ_I64(ww_http_gzip("/metrics", body, n, &z2, &zl2), 0);
+	CHECK_EQ_I64(ww_http_gzip("/metrics", body, n, true, &z2, &zl2), 0);
 	CHECK(zl2 != zl || memcmp(z, z2, zl));
 	free(z);
 	free(z2);
