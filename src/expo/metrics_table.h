@@ -88,7 +88,7 @@ extern const ww_metric_t ww_metrics_endurance[]; /* metrics_endurance.c */
 extern const ww_metric_t ww_metrics_health[];    /* metrics_health.c */
 extern const ww_metric_t ww_metrics_probe[];     /* probe_expo.c */
 extern const ww_metric_t ww_metrics_backend[];   /* metrics_backend.c */
-extern const ww_metric_t ww_metrics_process[];   /* metrics_history.c */
+extern const ww_metric_t ww_metrics_process[];   /* metrics_process.c */
 extern const ww_metric_t ww_metrics_self[];      /* process_metrics.c: process_* */
 
 /** The endurance service's latest result of drive id into *e; false when
