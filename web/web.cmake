@@ -37,4 +37,3 @@ add_custom_command(OUTPUT ${WW_WEB_C}
   COMMENT "Embedding web assets and Chart.js"
   VERBATIM)
 target_sources(ww_web PRIVATE ${WW_WEB_C})
-

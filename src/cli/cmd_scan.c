@@ -171,4 +171,3 @@ int ww_cli_scan(int argc, char **argv)
 	free(d);
 	return 0;
 }
-

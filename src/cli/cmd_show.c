@@ -100,4 +100,3 @@ out:
 	free(d);
 	return code;
 }
-

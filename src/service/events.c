@@ -145,4 +145,3 @@ int ww_events_wait(pid_t pid, unsigned timeout_s, char *desc, size_t len)
 	snprintf(desc, len, "not a running notification program");
 	return -ECHILD;
 }
-
