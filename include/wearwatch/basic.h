@@ -10,11 +10,15 @@
  * repeats per drive (chrony's LOG_RateLimited).
  *
  * sd_notify: every call is a no-op when NOTIFY_SOCKET is unset (not started
- * by systemd with Type=notify), so callers make them unconditionally. */
+ * by systemd with Type=notify), so callers make them unconditionally.
+ *
+ * ww_idmap: the per-drive table kept sorted by drive id that several folders
+ * keep (events, history's cache, the endurance service). */
 #ifndef WEARWATCH_BASIC_H
 #define WEARWATCH_BASIC_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdint.h>
 #include <time.h>
@@ -137,6 +141,67 @@ FILE *ww_fopen_regular(const char *path);
  * SQLite's): 0 for a regular file, -ENOENT when absent, -EISDIR, -EINVAL
  * for anything else. */
 int ww_check_regular(const char *path);
+
+/* --------------------------------------------------------------- idmap --- */
+
+/** A map from a drive id string to one fixed-size element the map owns,
+ * kept sorted by id (strcmp order). The id is a char array inside the
+ * element, at id_off, of id_size bytes (NUL included): usually the first
+ * member, `struct entry { char id[160]; ... }`.
+ *
+ * Elements are allocated one by one, so a pointer the map returns stays
+ * valid (and keeps its address) until that id is removed or the map is
+ * freed; inserting or removing other ids does not move it. Not thread-safe:
+ * the owner holds its lock around every call.
+ *
+ * Cost with n ids: find O(log n); insert and remove O(log n) compares plus
+ * O(n) pointer moves and one allocation or free; the table of pointers
+ * doubles when full (no fixed limit). Fields are private: use the calls. */
+typedef struct ww_idmap {
+	void **v;                  /* elements, sorted by id */
+	size_t n, cap;
+	size_t elem_size, id_off, id_size;
+	void (*drop)(void *elem);  /* frees what an element owns, or NULL */
+} ww_idmap_t;
+
+/** ww_idmap_init's shape arguments for `type` keyed by its char array
+ * `member`: WW_IDMAP_OF(struct entry, id). */
+#define WW_IDMAP_OF(type, member) \
+	sizeof(type), offsetof(type, member), sizeof(((type *)0)->member)
+
+/** An empty map of elements of elem_size bytes with the id at id_off
+ * (id_size bytes, > 0). drop, when not NULL, is called on an element before
+ * the map frees it (remove, free) so the element's own allocations go with
+ * it; it must not free the element itself. Allocates nothing. */
+void ww_idmap_init(ww_idmap_t *m, size_t elem_size, size_t id_off, size_t id_size,
+		   void (*drop)(void *elem));
+
+/** The element of id, or NULL when absent (an id of id_size bytes or more is
+ * never present). */
+void *ww_idmap_find(const ww_idmap_t *m, const char *id);
+
+/** The element of id; when absent, a new one is inserted, all zero bytes
+ * except its id, and *created (when not NULL) is set to true (else false).
+ * NULL with errno ENOMEM when out of memory, ENAMETOOLONG when id does not
+ * fit in id_size bytes with its NUL; the map is unchanged then. */
+void *ww_idmap_get(ww_idmap_t *m, const char *id, bool *created);
+
+/** Remove id's element (drop, then free). Returns false when id was absent.
+ * Pointers to other elements stay valid; indexes of ww_idmap_at past it
+ * shift down by one. */
+bool ww_idmap_remove(ww_idmap_t *m, const char *id);
+
+/** Number of ids in the map. */
+size_t ww_idmap_count(const ww_idmap_t *m);
+
+/** The i-th element in id order, NULL when i >= ww_idmap_count(). To visit
+ * all: for (i = 0; i < ww_idmap_count(m); i++) e = ww_idmap_at(m, i). An
+ * insert or remove during the walk changes which element an index names. */
+void *ww_idmap_at(const ww_idmap_t *m, size_t i);
+
+/** Drop and free every element and the table. The map stays initialised
+ * (same shape and drop) and empty, ready for reuse. */
+void ww_idmap_free(ww_idmap_t *m);
 
 #ifdef __cplusplus
 }

@@ -7,60 +7,9 @@
 
 #include "history/priv.h"
 
-static int cmp_id(const void *key, const void *elem)
-{
-	return strcmp(key, (*(struct hdrive *const *)elem)->id);
-}
-
-/* position of id in the sorted table, or where it would go */
-static size_t slot_of(const ww_history_t *h, const char *id, bool *found)
-{
-	size_t lo = 0, hi = h->n_drives;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		int c = cmp_id(id, &h->drives[mid]);
-
-		if (!c) {
-			*found = true;
-			return mid;
-		}
-		if (c < 0)
-			hi = mid;
-		else
-			lo = mid + 1;
-	}
-	*found = false;
-	return lo;
-}
-
 struct hdrive *ww_hist_drive_locked(ww_history_t *h, const char *id, bool create)
 {
-	bool found;
-	size_t at = slot_of(h, id, &found);
-	struct hdrive *d;
-
-	if (found)
-		return h->drives[at];
-	if (!create || strlen(id) >= sizeof(d->id))
-		return NULL;
-	if (h->n_drives == h->cap_drives) {
-		size_t nc = h->cap_drives ? h->cap_drives * 2 : 16;
-		struct hdrive **nd = realloc(h->drives, nc * sizeof(*nd));
-
-		if (!nd)
-			return NULL;
-		h->drives = nd;
-		h->cap_drives = nc;
-	}
-	d = calloc(1, sizeof(*d));
-	if (!d)
-		return NULL;
-	snprintf(d->id, sizeof(d->id), "%s", id);
-	memmove(&h->drives[at + 1], &h->drives[at], (h->n_drives - at) * sizeof(*h->drives));
-	h->drives[at] = d;
-	h->n_drives++;
-	return d;
+	return create ? ww_idmap_get(&h->drives, id, NULL) : ww_idmap_find(&h->drives, id);
 }
 
 /* forget what slot k of d read ahead */
@@ -70,16 +19,22 @@ static void drop_ahead(struct hdrive *d, int k)
 		d->ahead[k]->n = d->ahead[k]->pos = 0;
 }
 
+static void drop_drive(void *elem)
+{
+	struct hdrive *d = elem;
+
+	for (int k = 0; k < WW_HBASE; k++)
+		free(d->ahead[k]);
+}
+
+void ww_hist_drives_init(ww_history_t *h)
+{
+	ww_idmap_init(&h->drives, WW_IDMAP_OF(struct hdrive, id), drop_drive);
+}
+
 void ww_hist_drives_free(ww_history_t *h)
 {
-	for (size_t i = 0; i < h->n_drives; i++) {
-		for (int k = 0; k < WW_HBASE; k++)
-			free(h->drives[i]->ahead[k]);
-		free(h->drives[i]);
-	}
-	free(h->drives);
-	h->drives = NULL;
-	h->n_drives = h->cap_drives = 0;
+	ww_idmap_free(&h->drives);
 }
 
 /* the drive's number in the file: > 0, 0 when it has none, -EIO */
@@ -197,8 +152,8 @@ int ww_hist_load_locked(ww_history_t *h, struct hdrive *d)
  * connection changed the file): what may name them is read again. */
 void ww_hist_forget_locked(ww_history_t *h, time_t older_than, bool all)
 {
-	for (size_t i = 0; i < h->n_drives; i++) {
-		struct hdrive *d = h->drives[i];
+	for (size_t i = 0; i < ww_idmap_count(&h->drives); i++) {
+		struct hdrive *d = ww_idmap_at(&h->drives, i);
 
 		if (all || (d->has_latest && d->latest.t < older_than))
 			d->loaded = false;

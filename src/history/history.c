@@ -390,9 +390,13 @@ static int flush_locked(ww_history_t *h, time_t now, int thin, struct hook_call 
 		if (code == SQLITE_CORRUPT || code == SQLITE_NOTADB)
 			h->corrupt = true;
 		run(h, HS_ROLLBACK);
-		for (size_t i = 0; i < h->n_drives; i++) /* numbers given in the rollback */
-			if (h->drives[i]->n && ww_hist_drive_n_locked(h, h->drives[i]->id) <= 0)
-				h->drives[i]->n = 0;
+		for (size_t i = 0; i < ww_idmap_count(&h->drives); i++) {
+			struct hdrive *d = ww_idmap_at(&h->drives, i);
+
+			/* numbers given in the rollback */
+			if (d->n && ww_hist_drive_n_locked(h, d->id) <= 0)
+				d->n = 0;
+		}
 		keep_pending(h);
 		h->thin_lo[0] = lo[0];
 		h->thin_lo[1] = lo[1];

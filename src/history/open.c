@@ -288,8 +288,8 @@ static void close_all_locked(ww_history_t *h)
 	h->db = NULL;
 	h->state = H_CLOSED;
 	ww_hist_forget_locked(h, 0, true);
-	for (size_t i = 0; i < h->n_drives; i++)
-		h->drives[i]->n = 0;
+	for (size_t i = 0; i < ww_idmap_count(&h->drives); i++)
+		((struct hdrive *)ww_idmap_at(&h->drives, i))->n = 0;
 }
 
 /* "<path>.corrupt-<unix time>" with its -wal and -shm beside it: kept for
@@ -403,6 +403,7 @@ int ww_history_open(const char *path, const ww_history_cfg_t *cfg, ww_history_t 
 		return -ENAMETOOLONG;
 	}
 	snprintf(h->path, sizeof(h->path), "%s", path);
+	ww_hist_drives_init(h);
 	defaults(h, cfg);
 	pthread_mutex_init(&h->lock, NULL);
 	pthread_mutex_init(&h->qlock, NULL);

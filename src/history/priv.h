@@ -32,6 +32,7 @@
 
 #include <sqlite3.h>
 
+#include "wearwatch/basic.h"
 #include "wearwatch/history.h"
 
 /* Prepared statements, by job; SQL in history.c's stmt_sql[]. */
@@ -122,8 +123,7 @@ struct ww_history {
 	bool write_failing;        /* the last write failed */
 	ww_history_error_fn hook;
 	void *hook_ctx;
-	struct hdrive **drives;    /* sorted by id */
-	size_t n_drives, cap_drives;
+	ww_idmap_t drives;         /* struct hdrive by id; pointers stay put */
 	struct psample *ps;        /* pending samples, oldest first */
 	size_t n_ps, cap_ps;
 	struct pprobe *pp;         /* pending probe bursts */
@@ -170,6 +170,7 @@ struct hdrive *ww_hist_drive_locked(ww_history_t *h, const char *id, bool create
 int ww_hist_load_locked(ww_history_t *h, struct hdrive *d);
 int64_t ww_hist_drive_n_locked(ww_history_t *h, const char *id);
 void ww_hist_forget_locked(ww_history_t *h, time_t older_than, bool all);
+void ww_hist_drives_init(ww_history_t *h);
 void ww_hist_drives_free(ww_history_t *h);
 void ww_hist_row_to_sample(sqlite3_stmt *st, int c0, ww_sample_t *s);
 void ww_hist_note_sample(struct hdrive *d, const struct psample *p);

@@ -30,19 +30,24 @@ struct dstate {
 };
 
 struct ww_events {
-	struct dstate *d;           /* sorted by id */
-	size_t n, cap;
+	ww_idmap_t d;               /* struct dstate by id */
 	char exec[256], spool[512];
 	unsigned flap_limit, flap_window_s;
 	ww_verdict_t v;             /* scratch */
 	ww_event_t ev;
 };
 
+static void drop_dstate(void *elem)
+{
+	free(((struct dstate *)elem)->r);
+}
+
 ww_events_t *ww_events_new(void)
 {
 	ww_events_t *ev = calloc(1, sizeof(*ev));
 
 	if (ev) {
+		ww_idmap_init(&ev->d, WW_IDMAP_OF(struct dstate, id), drop_dstate);
 		ev->flap_limit = 4;
 		ev->flap_window_s = 3600;
 	}
@@ -53,10 +58,8 @@ void ww_events_free(ww_events_t *ev)
 {
 	if (!ev)
 		return;
-	for (size_t i = 0; i < ev->n; i++)
-		free(ev->d[i].r);
+	ww_idmap_free(&ev->d);
 	ww_event_clear(&ev->ev);
-	free(ev->d);
 	free(ev);
 }
 
@@ -69,62 +72,23 @@ void ww_events_configure(ww_events_t *ev, const char *exec, const char *spool,
 	ev->flap_window_s = flap_window_s ? flap_window_s : 3600;
 }
 
-static size_t find(const ww_events_t *ev, const char *id, bool *found)
-{
-	size_t lo = 0, hi = ev->n;
-
-	*found = false;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		int c = strcmp(ev->d[mid].id, id);
-
-		if (!c)
-			return *found = true, mid;
-		if (c < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
 /* the drive's entry; a new one starts as "unknown, no reasons" so the first
  * real verdict is compared with that */
 static struct dstate *entry(ww_events_t *ev, const char *id)
 {
-	bool found;
-	size_t i = find(ev, id, &found);
+	bool created;
+	struct dstate *d = ww_idmap_get(&ev->d, id, &created);
 
-	if (found)
-		return &ev->d[i];
-	if (ev->n == ev->cap) {
-		size_t cap = ev->cap ? 2 * ev->cap : 16;
-		struct dstate *nd = realloc(ev->d, cap * sizeof(*nd));
-
-		if (!nd)
-			return NULL;
-		ev->d = nd;
-		ev->cap = cap;
+	if (d && created) {
+		d->status = d->notified = WW_STATUS_UNKNOWN;
+		d->evaluated = -1;
 	}
-	memmove(&ev->d[i + 1], &ev->d[i], (ev->n - i) * sizeof(*ev->d));
-	memset(&ev->d[i], 0, sizeof(ev->d[i]));
-	snprintf(ev->d[i].id, sizeof(ev->d[i].id), "%s", id);
-	ev->d[i].status = ev->d[i].notified = WW_STATUS_UNKNOWN;
-	ev->d[i].evaluated = -1;
-	ev->n++;
-	return &ev->d[i];
+	return d;
 }
 
 void ww_events_forget(ww_events_t *ev, const char *id)
 {
-	bool found;
-	size_t i = find(ev, id, &found);
-
-	if (!found)
-		return;
-	free(ev->d[i].r);
-	memmove(&ev->d[i], &ev->d[i + 1], (ev->n - i - 1) * sizeof(*ev->d));
-	ev->n--;
+	ww_idmap_remove(&ev->d, id);
 }
 
 static void send(ww_events_t *ev, struct dstate *d, const ww_event_change_t *c, time_t now)
@@ -174,8 +138,8 @@ static int flush(ww_events_t *ev, time_t now)
 {
 	int n = 0;
 
-	for (size_t i = 0; i < ev->n; i++) {
-		struct dstate *d = &ev->d[i];
+	for (size_t i = 0; i < ww_idmap_count(&ev->d); i++) {
+		struct dstate *d = ww_idmap_at(&ev->d, i);
 		ww_verdict_t *v = &ev->v;
 		char msg[512];
 
