@@ -156,7 +156,7 @@ static void on_read(void *ctx, const ww_probe_read_t *r)
 {
 	struct acc *a = ctx;
 
-	ww_probe_stats_add(&a->st, r->res >= 0 && r->res > 0, r->lat_ns);
+	ww_probe_stats_add(&a->st, r->res > 0, r->lat_ns);
 }
 
 static void print_text(const struct cli *c, const char *path, const ww_probe_summary_t *s,

@@ -22,8 +22,7 @@ static void row(const char *name, bool a_has, long long a, bool b_has, long long
 		snprintf(x, sizeof(x), "%lld", a);
 	if (b_has)
 		snprintf(y, sizeof(y), "%lld", b);
-	printf("%-22s %-22s %-22s %s%s\n", name, x, y, diff ? "DIFF" : "same",
-	       diff && why ? "" : "");
+	printf("%-22s %-22s %-22s %s\n", name, x, y, diff ? "DIFF" : "same");
 	if (diff) {
 		n_diff++;
 		if (why)

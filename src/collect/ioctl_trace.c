@@ -22,11 +22,12 @@ int ww_ioctl_trace_block(const char *text, size_t len, const char *name,
 			 uint8_t *out, size_t max)
 {
 	char start[96];
-	const char *p, *end = text + len;
+	const char *p, *end;
 	size_t n = 0;
 
 	if (!text || !name || !out)
 		return -EINVAL;
+	end = text + len;
 	snprintf(start, sizeof(start), "===== [%s] DATA START", name);
 	p = memmem(text, len, start, strlen(start));
 	if (!p)

@@ -133,7 +133,7 @@ int ww_read_ata(ww_xport_t *x, const ww_drive_t *d, ww_health_t *h, ww_read_repo
 {
 	uint8_t buf[512];
 	ww_cmd_status_t st;
-	ww_smart_status_t status = WW_SMART_UNKNOWN;
+	ww_smart_status_t status;
 	ww_ata_regs_t regs;
 	uint8_t mode;
 	int rc;

@@ -23,7 +23,7 @@
 void ww_conf_defaults(ww_conf_t *c)
 {
 	memset(c, 0, sizeof(*c));
-	snprintf(c->listen, sizeof(c->listen), ":%u", WW_HTTP_DEFAULT_PORT);
+	snprintf(c->listen, sizeof(c->listen), ":%d", WW_HTTP_DEFAULT_PORT);
 	snprintf(c->socket_path, sizeof(c->socket_path), "%s", WW_CONF_DEFAULT_SOCKET);
 	snprintf(c->state_dir, sizeof(c->state_dir), "%s", WW_CONF_DEFAULT_STATE_DIR);
 	c->workers = 4;

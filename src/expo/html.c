@@ -70,7 +70,7 @@ char *ww_html_render_index(const ww_snapshot_t *snap, time_t now)
 	      "<a href=\"/api/v1/drives\">/api/v1/drives</a></p>\n<table>\n"
 	      "<tr><th>drive</th><th>health</th><th>model</th><th>transport</th><th>temperature</th>"
 	      "<th>endurance used</th><th>written</th><th>state</th><th>last collected</th></tr>\n", f);
-	for (size_t i = 0; snap && v && i < snap->n; i++) {
+	for (size_t i = 0; snap && i < snap->n; i++) {
 		const ww_drive_state_t *st = &snap->drives[i];
 		const ww_health_t *h = st->has_health ? &st->health : NULL;
 

@@ -220,6 +220,7 @@ char *ww_json_render_history(const char *id, const char *metric, const char *fro
 		 * undefined outside it: 1e19 is printed as a double) */
 		if (!pts[i].has_value)
 			json_object_array_add(p, NULL);
+		/* cppcheck-suppress incorrectLogicOperator ; cppcheck 2.10 misreads hex floats */
 		else if (v >= -0x1p63 && v < 0x1p63 && v == (double)(int64_t)v)
 			json_object_array_add(p, json_object_new_int64((int64_t)v));
 		else {

@@ -163,6 +163,7 @@ void ww_metric_end_double(ww_prom_t *w, const ww_metric_t *m, const ww_mdrive_t 
 	const ww_endurance_t *e = end_has(m, d);
 
 	if (e)
+		/* cppcheck-suppress invalidPointerCast ; m->off is the offset of a double member */
 		end_sample(w, m, e, ww_pv_double(*AT(e, m->off, double), WW_DBL_G17));
 }
 

@@ -93,14 +93,14 @@ void ww_hist_note_sample(struct hdrive *d, const struct psample *p)
 
 	pending_to_sample(p, &s);
 	for (int k = 0; k < WW_HBASE; k++) {
-		if (new_seg)
+		if (new_seg) {
 			drop_ahead(d, k);
-		if (new_seg)
 			d->base_state[k] = s.has_written ? BASE_FOUND : BASE_NONE;
-		else if (d->base_state[k] == BASE_NONE && s.has_written)
+		} else if (d->base_state[k] == BASE_NONE && s.has_written) {
 			d->base_state[k] = BASE_FOUND;
-		else
+		} else {
 			continue;
+		}
 		d->base[k] = s;
 	}
 	d->latest = s;

@@ -301,7 +301,7 @@ static int write_pending(ww_history_t *h)
 static ww_history_error_fn write_done_locked(ww_history_t *h, int ret, uint64_t rows,
 					     time_t now, void **ctx)
 {
-	bool tell = ret < 0;
+	bool report = ret < 0;
 
 	if (ret < 0) {
 		__atomic_add_fetch(&h->write_errors, rows, __ATOMIC_RELAXED);
@@ -310,15 +310,15 @@ static ww_history_error_fn write_done_locked(ww_history_t *h, int ret, uint64_t 
 	} else if (h->write_failing || h->ok_pending) {
 		if (!h->ok_since)
 			h->ok_since = now;
-		tell = !h->told_ok_at || now - h->told_ok_at >= WW_HISTORY_FLAP_S ||
-		       now - h->ok_since >= WW_HISTORY_HEAL_S;
-		h->ok_pending = !tell;
-		if (tell)
+		report = !h->told_ok_at || now - h->told_ok_at >= WW_HISTORY_FLAP_S ||
+			 now - h->ok_since >= WW_HISTORY_HEAL_S;
+		h->ok_pending = !report;
+		if (report)
 			h->told_ok_at = now;
 	}
 	h->write_failing = ret < 0;
 	*ctx = h->hook_ctx;
-	return tell ? h->hook : NULL;
+	return report ? h->hook : NULL;
 }
 
 /* Pending rows a failing file keeps for the next try, at most: beyond, the
@@ -355,7 +355,7 @@ enum { THIN_NONE = 0, THIN_PERIODIC, THIN_EXACT };
 static int flush_locked(ww_history_t *h, time_t now, int thin, struct hook_call *call)
 {
 	uint64_t rows = h->n_ps + h->n_pp;
-	time_t lo[2] = { h->thin_lo[0], h->thin_lo[1] };
+	const time_t lo[2] = { h->thin_lo[0], h->thin_lo[1] };
 	int ret;
 
 	memset(call, 0, sizeof(*call));

@@ -283,6 +283,7 @@ void ww_verdict(const ww_verdict_in_t *in, time_t now, ww_verdict_t *out)
 	memset(out, 0, sizeof(*out));
 	if (!in->cfg)
 		ww_health_cfg_defaults(&defaults);
+	/* cppcheck-suppress uninitvar ; defaults is used only when in->cfg is NULL, set then */
 	x.cfg = in->cfg ? in->cfg : &defaults;
 	if (state_reasons(&x)) {
 		vsig_common(&x);

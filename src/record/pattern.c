@@ -39,6 +39,7 @@ static void *counted_malloc(size_t n, void *data)
 		return NULL;
 	b->size = n;
 	p->used += n;
+	/* cppcheck-suppress memleak ; counted_free frees b from this pointer */
 	return b->align;
 }
 
@@ -93,7 +94,7 @@ static int compile_with(ww_pattern_t *p, const char *re, unsigned flags, char *e
 		return 0;
 	pcre2_get_error_message(code, msg, sizeof(msg));
 	if (over_limit(code)) {
-		snprintf(err, errlen, "pattern over the limits (%u bytes, %u nested groups, "
+		snprintf(err, errlen, "pattern over the limits (%d bytes, %d nested groups, "
 			 "%u KiB to compile): %s", WW_PATTERN_MAX_LEN, WW_PATTERN_MAX_NEST,
 			 WW_PATTERN_COMPILE_BYTES / 1024, (const char *)msg);
 		return -E2BIG;
@@ -117,7 +118,7 @@ int ww_pattern_compile(const char *re, unsigned flags, ww_pattern_t **out, char 
 	if (!re)
 		return -EINVAL;
 	if (strlen(re) > WW_PATTERN_MAX_LEN) {
-		snprintf(err, errlen, "pattern over the limits (longer than %u bytes)",
+		snprintf(err, errlen, "pattern over the limits (longer than %d bytes)",
 			 WW_PATTERN_MAX_LEN);
 		return -E2BIG;
 	}

@@ -94,7 +94,7 @@ void ww_events_forget(ww_events_t *ev, const char *id)
 static void send(ww_events_t *ev, struct dstate *d, const ww_event_change_t *c, time_t now)
 {
 	ww_event_drive_t who = { d->id, d->device, d->model, d->serial };
-	int rc = 0;
+	int rc;
 
 	if (!ev->exec[0])
 		return;

@@ -74,7 +74,7 @@ static size_t build_opts(struct option *o)
 	const struct option *c = ww_conf_options();
 	size_t n = 0;
 
-	for (; c[n].name && n < MAX_OPTS; n++)
+	for (; n < MAX_OPTS && c[n].name; n++)
 		o[n] = c[n];
 	for (size_t i = 0; i < sizeof(own) / sizeof(own[0]) && n < MAX_OPTS; i++)
 		o[n++] = own[i];

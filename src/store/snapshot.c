@@ -154,6 +154,7 @@ const ww_drive_state_t *ww_snapshot_find(const ww_snapshot_t *snap, const char *
 	if (!snap || !id || !snap->n)
 		return NULL;
 	snprintf(key.drive.id, sizeof(key.drive.id), "%s", id);
+	/* cppcheck-suppress uninitvar ; cmp_state reads key.drive.id only */
 	return bsearch(&key, snap->drives, snap->n, sizeof(*snap->drives), cmp_state);
 }
 
