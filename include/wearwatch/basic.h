@@ -127,6 +127,31 @@ typedef double (*ww_mono_clock_fn)(void *ctx);
 /** CLOCK_MONOTONIC in seconds: the default ww_mono_clock_fn (ctx unused). */
 double ww_clock_monotonic(void *ctx);
 
+/** The wall clock in seconds since the epoch: the time values, history
+ * samples, events and renders are stamped with. Schedulers take one beside
+ * the monotonic clock, so tests stamp with a date of their choosing. */
+typedef time_t (*ww_wall_clock_fn)(void *ctx);
+
+/** time(2): the default ww_wall_clock_fn (ctx unused). Outside latency
+ * timing (the probe engine, command durations), this file is the one reader
+ * of the clocks. */
+time_t ww_clock_wall(void *ctx);
+
+/** CLOCK_MONOTONIC in milliseconds: deadlines and timeouts. */
+long long ww_clock_monotonic_ms(void);
+
+/** The wall clock with nanoseconds (CLOCK_REALTIME): names that sort in
+ * the order things happened. */
+struct timespec ww_clock_wall_ts(void);
+
+/** CLOCK_REALTIME `ms` milliseconds from now: the absolute time
+ * pthread_cond_timedwait() takes. */
+struct timespec ww_clock_deadline_ms(long long ms);
+
+/** The wall time the machine booted at, in seconds since the epoch
+ * (CLOCK_REALTIME less CLOCK_BOOTTIME), or -1. */
+long long ww_clock_boot_time(void);
+
 /* ---------------------------------------------------------------- files --- */
 
 /** Open a file someone else wrote (configuration, credentials, ratings,

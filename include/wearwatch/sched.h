@@ -56,6 +56,10 @@ typedef struct ww_poller_cfg {
 	 * CLOCK_MONOTONIC. */
 	ww_mono_clock_fn clock;
 	void *clock_ctx;
+	/* the wall clock the store, history and logs are stamped with (every
+	 * `now` the poller hands on). NULL = ww_clock_wall. */
+	ww_wall_clock_fn wall;
+	void *wall_ctx;
 } ww_poller_cfg_t;
 
 #define WW_POLLER_MAX_EXTRA_WORKERS 16
@@ -112,6 +116,10 @@ typedef struct ww_probe_sched_cfg {
 	 * CLOCK_MONOTONIC (ww_probe_now_ns). */
 	ww_mono_clock_fn clock;
 	void *clock_ctx;
+	/* the wall clock summaries, history and logs are stamped with. NULL =
+	 * ww_clock_wall. */
+	ww_wall_clock_fn wall;
+	void *wall_ctx;
 } ww_probe_sched_cfg_t;
 
 /** Start the probe thread: every second it takes the store's snapshot, sends

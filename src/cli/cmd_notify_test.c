@@ -78,7 +78,7 @@ int ww_cli_notify_test(int argc, char **argv)
 		.message = "wearwatch notify-test: this is a test notification",
 		.log_kind = WW_EV_HEALTH_CHANGE,
 	};
-	ww_event_build(&ev, &who, &ch, time(NULL));
+	ww_event_build(&ev, &who, &ch, ww_clock_wall(NULL));
 	pid = ww_events_exec(c->notify_exec, &ev);
 	if (pid < 0) {
 		fprintf(stderr, "wearwatch notify-test: cannot run %s: %s\n", c->notify_exec,

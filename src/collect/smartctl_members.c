@@ -9,6 +9,7 @@
 #include <strings.h>
 #include <time.h>
 
+#include "wearwatch/basic.h"
 #include "wearwatch/collect.h"
 
 #define WW_MEMBERS_TIMEOUT_S 30
@@ -110,7 +111,7 @@ static int scan(ww_drive_t **out)
 
 int ww_smartctl_members_discover(const char *sysroot, ww_drive_t **out, unsigned rescan_s)
 {
-	time_t now = time(NULL);
+	time_t now = ww_clock_wall(NULL);
 	int n;
 
 	if (!out)

@@ -16,6 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "wearwatch/basic.h"
 #include "wearwatch/collect.h"
 
 #define WW_SMARTCTL_MAX_OUT (4u << 20)
@@ -45,10 +46,7 @@ void ww_smartctl_set_max_children(unsigned n)
 
 static uint64_t now_ms(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+	return (uint64_t)ww_clock_monotonic_ms();
 }
 
 /* caller holds ww_sc_lock */
@@ -93,12 +91,7 @@ static int slot_acquire(uint64_t deadline)
 			break;
 		}
 		/* stuck children are only noticed by polling waitpid */
-		clock_gettime(CLOCK_REALTIME, &ts);
-		ts.tv_nsec += 100 * 1000000L;
-		if (ts.tv_nsec >= 1000000000L) {
-			ts.tv_sec++;
-			ts.tv_nsec -= 1000000000L;
-		}
+		ts = ww_clock_deadline_ms(100);
 		pthread_cond_timedwait(&ww_sc_cond, &ww_sc_lock, &ts);
 		reap_locked();
 	}

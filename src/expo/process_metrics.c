@@ -14,6 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "wearwatch/basic.h"
 #include "expo/metrics_table.h"
 
 /* fields 14 (utime) .. 24 (rss) of /proc/self/stat; 0 or -1 */
@@ -58,7 +59,6 @@ static long long boot_time(void)
 {
 	char line[256];
 	long long bt = -1;
-	struct timespec rt, bo;
 	FILE *f = fopen("/proc/stat", "re");
 
 	while (f && bt < 0 && fgets(line, sizeof(line), f))
@@ -66,8 +66,8 @@ static long long boot_time(void)
 			bt = -1;
 	if (f)
 		fclose(f);
-	if (bt < 0 && !clock_gettime(CLOCK_REALTIME, &rt) && !clock_gettime(CLOCK_BOOTTIME, &bo))
-		bt = (long long)rt.tv_sec - (long long)bo.tv_sec - (rt.tv_nsec < bo.tv_nsec);
+	if (bt < 0)
+		bt = ww_clock_boot_time();
 	return bt;
 }
 

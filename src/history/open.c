@@ -407,7 +407,7 @@ int ww_history_open(const char *path, const ww_history_cfg_t *cfg, ww_history_t 
 	defaults(h, cfg);
 	pthread_mutex_init(&h->lock, NULL);
 	pthread_mutex_init(&h->qlock, NULL);
-	open_heal_locked(h, time(NULL), h->notice, sizeof(h->notice));
+	open_heal_locked(h, ww_clock_wall(NULL), h->notice, sizeof(h->notice));
 	if (errmsg)
 		snprintf(errmsg, errlen, "%s", h->notice);
 	h->notice[0] = '\0';

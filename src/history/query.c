@@ -17,6 +17,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "wearwatch/basic.h"
 #include "history/priv.h"
 
 /* the drive's number after writing what is pending: > 0, 0 unknown, -EIO */
@@ -98,10 +99,7 @@ static bool is_probe(int m)
 
 static long long mono_ms(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000LL + ts.tv_nsec / 1000000;
+	return ww_clock_monotonic_ms();
 }
 
 static int over_budget(void *arg)

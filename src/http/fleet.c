@@ -231,7 +231,7 @@ static json_object *fetch_all(const ww_conf_fleet_t *f, unsigned *status)
 	base_url(f->prometheus, shown, sizeof(shown), true);
 	json_object_object_add(o, "configured", json_object_new_boolean(1));
 	json_object_object_add(o, "prometheus", json_object_new_string(shown));
-	json_object_object_add(o, "time", json_object_new_int64((int64_t)time(NULL)));
+	json_object_object_add(o, "time", json_object_new_int64((int64_t)ww_clock_wall(NULL)));
 	if (!h || setup(h, f, secret, sizeof(secret), err, sizeof(err))) {
 		json_object_array_add(errs,
 				      json_object_new_string(h ? err : cu_loaded ? "cannot start "
@@ -282,7 +282,7 @@ int ww_fleet_fetch(const ww_conf_fleet_t *f, char **body, size_t *len, unsigned 
 {
 	static pthread_once_t once = PTHREAD_ONCE_INIT;
 	char key[sizeof(cache.key)];
-	time_t now = time(NULL);
+	time_t now = ww_clock_wall(NULL);
 	json_object *o;
 	char *b;
 

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/socket.h>
 
+#include "wearwatch/basic.h"
 #include "http/guard.h"
 #include "http/jobs.h"
 
@@ -76,10 +77,7 @@ static void *reaper(void *arg)
 				g->reaped++;
 			}
 		}
-		clock_gettime(CLOCK_REALTIME, &ts);
-		ts.tv_nsec += REAP_TICK_MS * 1000000L;
-		ts.tv_sec += ts.tv_nsec / 1000000000L;
-		ts.tv_nsec %= 1000000000L;
+		ts = ww_clock_deadline_ms(REAP_TICK_MS);
 		pthread_cond_timedwait(&g->cond, &g->lock, &ts);
 	}
 	pthread_mutex_unlock(&g->lock);

@@ -350,13 +350,13 @@ static MHD_RESULT fetched(struct ww_req *q, struct MHD_Connection *c)
 		return q->rc < 0 ? text(q, c, MHD_HTTP_SERVICE_UNAVAILABLE, "out of memory\n") :
 				   reply_route(q, c);
 	if (q->rc < 0) {
-		ww_log_failure("collector", time(NULL), "collector at %s: %s",
+		ww_log_failure("collector", ww_clock_wall(NULL), "collector at %s: %s",
 			       q->w->conf.socket_path, strerror(-q->rc));
 		return text(q, c, MHD_HTTP_SERVICE_UNAVAILABLE,
 			    q->rc == -ETIMEDOUT ? "collector did not answer in time\n" :
 						  "collector unavailable\n");
 	}
-	ww_log_failure_ok("collector", time(NULL), "collector answers again");
+	ww_log_failure_ok("collector", ww_clock_wall(NULL), "collector answers again");
 	return reply_route(q, c);
 }
 

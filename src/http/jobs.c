@@ -7,6 +7,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "wearwatch/basic.h"
 #include "http/jobs.h"
 
 struct ww_jobq {
@@ -21,10 +22,7 @@ struct ww_jobq {
 
 long long ww_http_now_ms(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000LL + ts.tv_nsec / 1000000;
+	return ww_clock_monotonic_ms();
 }
 
 static void *worker(void *arg)

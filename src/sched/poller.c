@@ -46,6 +46,12 @@ static double sched_now(const ww_poller_t *p)
 	return p->cfg.clock(p->cfg.clock_ctx);
 }
 
+/* the wall clock every `now` handed on is read from (cfg.wall) */
+static time_t wall(const ww_poller_t *p)
+{
+	return p->cfg.wall(p->cfg.wall_ctx);
+}
+
 static struct pdrive *find(ww_poller_t *p, const char *id)
 {
 	for (size_t i = 0; i < p->n; i++)
@@ -62,7 +68,7 @@ static unsigned interval_of(const ww_poller_t *p, const ww_drive_t *d)
 static void collected(ww_poller_t *p, const ww_drive_t *d, int rc,
 		      const ww_read_report_t *r, double dt)
 {
-	time_t now = time(NULL);
+	time_t now = wall(p);
 
 	if (rc < 0) {
 		ww_log_drive_failure(d->id, now, "read of %s failed: %s (%.1f s)",
@@ -120,9 +126,9 @@ static void *worker(void *arg)
 		rc = collect(p->cfg.sysroot, &j->d, h, r);
 		dt = ww_clock_monotonic(NULL) - t0;
 		ww_store_update(p->store, j->d.id, rc, rc == 0 ? h : NULL,
-				rc == 0 ? r : NULL, dt, time(NULL));
+				rc == 0 ? r : NULL, dt, wall(p));
 		if (p->cfg.after_collect)
-			p->cfg.after_collect(p->cfg.after_collect_arg, p->store, &j->d, rc, time(NULL));
+			p->cfg.after_collect(p->cfg.after_collect_arg, p->store, &j->d, rc, wall(p));
 		collected(p, &j->d, rc, r, dt);
 
 		pthread_mutex_lock(&p->lock);
@@ -176,12 +182,12 @@ static void rediscover(ww_poller_t *p, double mono)
 	int n = discover(p->cfg.sysroot, p->cfg.include, &list);
 
 	if (n < 0) {
-		ww_log_drive_failure("discovery", time(NULL), "drive discovery failed: %s",
+		ww_log_drive_failure("discovery", wall(p), "drive discovery failed: %s",
 				     strerror(-n));
 		return;
 	}
-	ww_log_drive_ok("discovery", time(NULL));
-	if (ww_store_sync(p->store, list, (size_t)n, time(NULL)) == 0)
+	ww_log_drive_ok("discovery", wall(p));
+	if (ww_store_sync(p->store, list, (size_t)n, wall(p)) == 0)
 		schedule(p, list, (size_t)n, mono);
 	free(list);
 }
@@ -281,7 +287,7 @@ void ww_poller_tick(ww_poller_t *p)
 	for (size_t i = 0; i < n_hung; i++) {
 		ww_log(WW_LOG_WARNING, "%s: read outstanding for more than %u s, marked hung",
 		       newly_hung[i].id, p->cfg.hung_after_s);
-		ww_store_set_hung(p->store, newly_hung[i].id, true, time(NULL));
+		ww_store_set_hung(p->store, newly_hung[i].id, true, wall(p));
 	}
 	free(newly_hung);
 }
@@ -334,6 +340,8 @@ ww_poller_t *ww_poller_start(const ww_poller_cfg_t *cfg, ww_store_t *store)
 		p->cfg.hung_after_s = 30;
 	if (!p->cfg.clock)
 		p->cfg.clock = ww_clock_monotonic;
+	if (!p->cfg.wall)
+		p->cfg.wall = ww_clock_wall;
 	p->store = store;
 	pthread_mutex_init(&p->lock, NULL);
 	pthread_cond_init(&p->work, NULL);
@@ -356,8 +364,7 @@ bool ww_poller_stop(ww_poller_t *p, unsigned timeout_s)
 
 	if (!p)
 		return true;
-	clock_gettime(CLOCK_REALTIME, &dl);
-	dl.tv_sec += timeout_s;
+	dl = ww_clock_deadline_ms((long long)timeout_s * 1000);
 	pthread_mutex_lock(&p->lock);
 	p->stop = true;
 	pthread_cond_broadcast(&p->work);

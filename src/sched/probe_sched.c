@@ -50,6 +50,12 @@ struct ww_probe_sched {
 	atomic_bool stop;
 };
 
+/* the wall clock summaries and logs are stamped with (cfg.wall) */
+static time_t wall(const ww_probe_sched_t *s)
+{
+	return s->cfg.wall(s->cfg.wall_ctx);
+}
+
 static struct entry *entry_get(ww_probe_sched_t *s, const char *id, uint32_t window)
 {
 	struct entry *e;
@@ -71,7 +77,7 @@ static struct entry *entry_get(ww_probe_sched_t *s, const char *id, uint32_t win
 
 static void publish(ww_probe_sched_t *s, struct entry *e)
 {
-	ww_store_set_probe(s->store, e->id, &e->sum, time(NULL));
+	ww_store_set_probe(s->store, e->id, &e->sum, wall(s));
 }
 
 static void skip(ww_probe_sched_t *s, struct entry *e, const char *why, uint64_t next)
@@ -79,7 +85,7 @@ static void skip(ww_probe_sched_t *s, struct entry *e, const char *why, uint64_t
 	bool changed = e->sum.skip_reason != why;
 
 	e->sum.skip_reason = why;
-	e->sum.skip_time = time(NULL);
+	e->sum.skip_time = wall(s);
 	e->next_due = next;
 	if (changed)
 		publish(s, e);
@@ -137,7 +143,7 @@ static void start(ww_probe_sched_t *s, struct entry *e, const ww_drive_state_t *
 		return skip(s, e, "empty range", now + p->interval_s * 1000000000ull);
 	fd = open(st->drive.dev_path, O_RDONLY | O_DIRECT | O_CLOEXEC | O_NONBLOCK);
 	if (fd < 0) {
-		ww_log_drive_failure(e->id, time(NULL), "probe: open %s O_DIRECT: %s",
+		ww_log_drive_failure(e->id, wall(s), "probe: open %s O_DIRECT: %s",
 				     st->drive.dev_path, strerror(errno));
 		return skip(s, e, errno == EINVAL ? "no O_DIRECT" : "open failed",
 			    now + 10ull * p->interval_s * 1000000000ull);
@@ -181,7 +187,7 @@ static void complete(ww_probe_sched_t *s, struct entry *e)
 	s->qd_active -= b->qd;
 	ww_probe_stats_summary(&e->ls->stats, &e->sum);
 	e->sum.has_last = true;
-	e->sum.last_time = time(NULL);
+	e->sum.last_time = wall(s);
 	e->sum.last_reads = b->completed - b->errors;
 	e->sum.last_errors = b->errors;
 	e->sum.last_max_s = (double)b->max_ns / 1e9;
@@ -194,10 +200,10 @@ static void complete(ww_probe_sched_t *s, struct entry *e)
 	if (b->hung) {
 		/* its read stays in the kernel; send nothing more to it */
 		e->hung = true;
-		ww_log_drive_failure(e->id, time(NULL), "probe: read outstanding > %u s; probes stopped",
+		ww_log_drive_failure(e->id, wall(s), "probe: read outstanding > %u s; probes stopped",
 				     (unsigned)(b->timeout_ns / 1000000000ull));
 	} else if (b->errors) {
-		ww_log_drive_failure(e->id, time(NULL), "probe: %u of %u reads failed: %s",
+		ww_log_drive_failure(e->id, wall(s), "probe: %u of %u reads failed: %s",
 				     b->errors, b->completed, strerror(-b->last_error));
 	}
 	ww_probe_sysfs_ios(s->cfg.sysroot, e->block, &e->last_ios);
@@ -294,6 +300,8 @@ ww_probe_sched_t *ww_probe_sched_start(const ww_probe_sched_cfg_t *cfg, ww_store
 		s->cfg.sysroot = "";
 	if (!s->cfg.clock)
 		s->cfg.clock = ww_clock_monotonic;
+	if (!s->cfg.wall)
+		s->cfg.wall = ww_clock_wall;
 	s->store = store;
 	s->eng = ww_probe_engine_new(RING_ENTRIES, err);
 	if (!s->eng) {

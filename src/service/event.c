@@ -150,7 +150,7 @@ int ww_events_spool(const char *dir, const ww_event_t *ev)
 
 	if (mkdir(dir, 0700) < 0 && errno != EEXIST)
 		return -errno;
-	clock_gettime(CLOCK_REALTIME, &ts);
+	ts = ww_clock_wall_ts();
 	/* names sort in the order the events happened */
 	snprintf(path, sizeof(path), "%s/%011lld.%09ld-%d-%u.event", dir, (long long)ts.tv_sec,
 		 ts.tv_nsec, (int)getpid(), seq++);

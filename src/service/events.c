@@ -22,7 +22,7 @@ extern char **environ;
 static struct {
 	pid_t pid;
 	time_t started;
-	struct timespec t0; /* CLOCK_MONOTONIC at start, for the timeout */
+	long long t0_ms;    /* CLOCK_MONOTONIC at start, for the timeout */
 	bool killed;        /* SIGKILLed for running over the timeout */
 } children[MAX_CHILDREN];
 
@@ -59,8 +59,8 @@ pid_t ww_events_exec(const char *prog, const ww_event_t *ev)
 	for (int i = 0; i < MAX_CHILDREN; i++)
 		if (!children[i].pid) {
 			children[i].pid = pid;
-			children[i].started = time(NULL);
-			clock_gettime(CLOCK_MONOTONIC, &children[i].t0);
+			children[i].started = ww_clock_wall(NULL);
+			children[i].t0_ms = ww_clock_monotonic_ms();
 			children[i].killed = false;
 			break;
 		}
@@ -86,7 +86,6 @@ void ww_events_status_text(int status, bool timed_out, unsigned timeout_s, char 
  * run timeout_s seconds or more (0 = no limit) and returns 0 while it runs. */
 static int reap_slot(int i, unsigned timeout_s, bool *ok, char *desc, size_t len)
 {
-	struct timespec now;
 	int status;
 	long long ms;
 
@@ -96,9 +95,7 @@ static int reap_slot(int i, unsigned timeout_s, bool *ok, char *desc, size_t len
 		children[i].pid = 0;
 		return 1;
 	}
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	ms = (long long)(now.tv_sec - children[i].t0.tv_sec) * 1000 +
-	     (now.tv_nsec - children[i].t0.tv_nsec) / 1000000;
+	ms = ww_clock_monotonic_ms() - children[i].t0_ms;
 	if (timeout_s && !children[i].killed && ms >= (long long)timeout_s * 1000) {
 		/* the whole group (ww_events_exec made one per program); the
 		 * child itself too, should it have left the group */
