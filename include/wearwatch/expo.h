@@ -45,12 +45,13 @@ void ww_text_render_verdict(FILE *f, const ww_verdict_t *v, const char *indent);
 /** Content-Type of ww_metrics_render()'s output. */
 #define WW_METRICS_CONTENT_TYPE "text/plain; version=0.0.4; charset=utf-8"
 
-/** Prometheus text exposition format 0.0.4 of every drive in snap (see
- * docs/metrics.md for each family, unit, label and source). Values of
- * drives that are missing or were never read are omitted, never NaN. Returns
- * malloc'd text (NUL-terminated, *len bytes without the NUL; len may be NULL)
- * or NULL on allocation failure. */
-char *ww_metrics_render(const ww_snapshot_t *snap, time_t now, size_t *len);
+/** Prometheus text exposition format 0.0.4 of every drive in ctx->snap (see
+ * docs/metrics.md for each family, unit, label and source), with the
+ * endurance results, verdicts and thresholds of ctx. Values of drives that
+ * are missing or were never read are omitted, never NaN. Returns malloc'd
+ * text (NUL-terminated, *len bytes without the NUL; len may be NULL) or NULL
+ * on allocation failure. */
+char *ww_metrics_render(const ww_render_ctx_t *ctx, size_t *len);
 
 /** Family i (0, 1, ...) of ww_metrics_render(), in the order written: its
  * name and type ("gauge", "counter", "histogram", "summary"). false past the
@@ -69,27 +70,30 @@ const char *ww_metrics_source_label(const ww_health_t *h, const ww_u64 *field,
 /** JSON for GET /api/v1/drives: an array with one object per drive (identity,
  * present/missing_since, standby/since, hung/since, last collect, values age,
  * counters and a summary of key values). See docs/api.md. Malloc'd or NULL. */
-char *ww_json_render_drives(const ww_snapshot_t *snap, time_t now);
+char *ww_json_render_drives(const ww_render_ctx_t *ctx);
 
 /** JSON for GET /api/v1/drives/{id}: the state object of the list plus
  * "health" (as ww_json_render_health) when values exist. NULL when id is
  * unknown (*found = false) or on allocation failure (*found = true). */
-char *ww_json_render_drive(const ww_snapshot_t *snap, const char *id, time_t now,
-			   bool *found);
+char *ww_json_render_drive(const ww_render_ctx_t *ctx, const char *id, bool *found);
 
-/** The "endurance" object of one drive for the JSON API, or NULL when the
- * service has no result (src/expo/json_endurance.c). Returns a json_object *
- * as void * so this header needs no json-c. */
-void *ww_json_endurance_object(const char *id);
+/** The "endurance" object of one drive for the JSON API, or NULL when svc
+ * (may be NULL) has no result (src/expo/json_endurance.c). Returns a
+ * json_object * as void * so this header needs no json-c. */
+void *ww_json_endurance_object(ww_endurance_svc_t *svc, const char *id);
 
-/** JSON of a history query (GET /api/v1/drives/{id}/history): *status gets
- * the HTTP status (200, 400, 404, 503). Malloc'd body. */
-char *ww_json_render_history(const char *id, const char *metric, const char *from,
-			     const char *to, const char *max_points, time_t now, unsigned *status);
+/** JSON of a history query (GET /api/v1/drives/{id}/history) over the
+ * history of ctx->endurance (503 "history disabled" without one), `to`
+ * defaulting to ctx->now: *status gets the HTTP status (200, 400, 404,
+ * 503). Malloc'd body. */
+char *ww_json_render_history(const ww_render_ctx_t *ctx, const char *id, const char *metric,
+			     const char *from, const char *to, const char *max_points,
+			     unsigned *status);
 
 
-/** Minimal HTML page listing the drives of snap (GET /). Malloc'd or NULL. */
-char *ww_html_render_index(const ww_snapshot_t *snap, time_t now);
+/** Minimal HTML page listing the drives of ctx->snap (GET /). Malloc'd or
+ * NULL. */
+char *ww_html_render_index(const ww_render_ctx_t *ctx);
 
 #ifdef __cplusplus
 }

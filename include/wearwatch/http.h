@@ -50,9 +50,21 @@ typedef struct ww_route_reply {
  * all. Everything else (other queries, "..", encoded bytes) is false. */
 bool ww_route_path_valid(const char *path);
 
-/** Render `path` (must be valid) from the store's current snapshot at `now`.
- * Returns 0 or -ENOMEM; r->body is the caller's to free. */
-int ww_route_render(ww_store_t *store, const char *path, time_t now, ww_route_reply_t *r);
+/** Where the routes' answers come from, handed to every render: the store
+ * (its current snapshot), the endurance service (NULL = no endurance
+ * figures, no history) and the verdict's thresholds (NULL = defaults). The
+ * service replaces `thresholds` at a reload with __atomic_store_n; a render
+ * reads it once with __atomic_load_n. */
+typedef struct ww_route_src {
+	ww_store_t *store;
+	ww_endurance_svc_t *endurance;
+	const ww_thresholds_t *thresholds;
+} ww_route_src_t;
+
+/** Render `path` (must be valid) from src's current snapshot at `now` (wall
+ * clock, seconds). Returns 0 or -ENOMEM; r->body is the caller's to free. */
+int ww_route_render(const ww_route_src_t *src, const char *path, time_t now,
+		    ww_route_reply_t *r);
 
 /** True for the paths the render cache keeps (/metrics, /api/v1/drives):
  * rendered once per change, so worth keeping compressed too. */
@@ -61,7 +73,7 @@ bool ww_route_cached(const char *path);
 /** ww_route_render(), except that /metrics and /api/v1/drives come as the
  * render cache's own buffer (r->release set), not a copy: a scrape of an
  * unchanged snapshot allocates and copies nothing. */
-int ww_route_render_shared(ww_store_t *store, const char *path, time_t now,
+int ww_route_render_shared(const ww_route_src_t *src, const char *path, time_t now,
 			   ww_route_reply_t *r);
 
 /* gzip of response bodies (RFC 1952 through zlib) for clients that send
@@ -104,14 +116,15 @@ uint64_t ww_http_gzip_compressions(void);
 typedef struct ww_ipc_server ww_ipc_server_t;
 
 /** Bind `path` (an existing socket file is replaced), chmod 0666, and answer
- * requests from `store` on a thread of its own, up to 32 connections at once;
+ * requests from `src` (kept by the caller until ww_ipc_server_stop) on a
+ * thread of its own, up to 32 connections at once;
  * a connection has 1 s to send its request line and 5 s to take the answer,
  * and when all are busy a new one replaces the oldest still sending its
  * request (idle or slow local clients cannot keep others out, see ipc.c).
  * History queries are rendered on a pool of 2 threads (8 waiting at most,
  * then "WW1 503"), so they never hold the other routes.
  * NULL with *err = -errno. */
-ww_ipc_server_t *ww_ipc_server_start(const char *path, ww_store_t *store, int *err);
+ww_ipc_server_t *ww_ipc_server_start(const char *path, const ww_route_src_t *src, int *err);
 
 /** Stop the thread, close and unlink the socket. NULL is a no-op. */
 void ww_ipc_server_stop(ww_ipc_server_t *s);
@@ -184,8 +197,8 @@ void ww_webfront_close(ww_webfront_t *w);
  * timeout per query. Returns 0 or -ENOMEM. */
 int ww_fleet_fetch(const ww_conf_fleet_t *f, char **body, size_t *len, unsigned *status);
 
-/** Fetch function for `serve`: ctx is the ww_store_t (timeout unused: the
- * history's own time budget bounds a query). */
+/** Fetch function for `serve`: ctx is the ww_route_src_t (timeout unused:
+ * the history's own time budget bounds a query). */
 int ww_webfront_fetch_store(void *ctx, const ww_conf_t *conf, const char *path,
 			    int timeout_ms, ww_route_reply_t *r);
 

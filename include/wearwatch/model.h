@@ -352,6 +352,34 @@ typedef struct ww_health_cfg {
 /** The defaults above. */
 void ww_health_cfg_defaults(ww_health_cfg_t *c);
 
+/** Whether a [drive NAME] section names a drive: NAME (a leading "/dev/"
+ * ignored) is the drive's stable id or its block device name. id and block
+ * may be NULL or "". Pure. */
+bool ww_drive_name_matches(const char *name, const char *id, const char *block);
+
+/** One [drive NAME] section's thresholds ([health] with its keys on top). */
+typedef struct ww_threshold_rule {
+	const char *name;             /* as written: id or block device name */
+	const ww_health_cfg_t *cfg;
+} ww_threshold_rule_t;
+
+/** The verdict's thresholds of every drive, as data: what the service builds
+ * from its configuration and hands to renderers and to the verdict (no
+ * lookup hook, no process-wide state). Valid while the configuration
+ * generation that holds it lives (the service keeps every one until it
+ * stops). */
+typedef struct ww_thresholds {
+	const ww_health_cfg_t *dflt;  /* [health]; NULL = ww_health_cfg_defaults() */
+	const ww_threshold_rule_t *rules; /* first match wins, as in the file */
+	size_t n;
+} ww_thresholds_t;
+
+/** The thresholds of the drive with stable id `id` and block device `block`
+ * (either may be NULL): its section's, else the default; NULL means the
+ * built-in defaults (t NULL, or no default given). Pure, O(sections). */
+const ww_health_cfg_t *ww_thresholds_for(const ww_thresholds_t *t, const char *id,
+					 const char *block);
+
 /** Whether ATA attribute id is in one of the id sets. */
 static inline bool ww_attr_in(const uint8_t set[32], unsigned id)
 {

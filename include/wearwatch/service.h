@@ -18,6 +18,7 @@
 #include "wearwatch/probe.h"
 #include "wearwatch/store.h"
 #include "wearwatch/history.h"
+#include "wearwatch/http.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -118,6 +119,11 @@ ww_runtime_t *ww_runtime_start(const ww_conf_t *c, ww_runtime_opts_t *o, char *e
 			       size_t errlen);
 
 ww_store_t *ww_runtime_store(ww_runtime_t *rt);
+
+/** What the routes render from (store, endurance service, the current
+ * thresholds; a reload replaces the thresholds in place): for the
+ * collector's socket and serve's front end. Valid until ww_runtime_stop. */
+const ww_route_src_t *ww_runtime_route_src(ww_runtime_t *rt);
 
 /** One main-loop step: poller tick, events (journal and notification
  * program, ww_events_update), STATUS=, reap children. Returns the seconds
@@ -225,12 +231,12 @@ void ww_events_free(ww_events_t *ev);
 void ww_events_configure(ww_events_t *ev, const char *exec, const char *spool,
 			 unsigned flap_limit, unsigned flap_window_s);
 
-/** One pass at now over the current snapshot: verdicts (through svc, may be
- * NULL) compared with the last notified, events logged and sent; prev (may
- * be NULL) only for the standby journal entries. Also sends the summaries of
- * flapping drives whose window ended. Returns the number of events logged. */
-int ww_events_update(ww_events_t *ev, ww_endurance_svc_t *svc, const ww_snapshot_t *prev,
-		     const ww_snapshot_t *cur, time_t now);
+/** One pass at ctx->now over the current snapshot ctx->snap: verdicts
+ * (ww_drive_verdict with ctx) compared with the last notified, events
+ * logged and sent; prev (may be NULL) only for the standby journal entries.
+ * Also sends the summaries of flapping drives whose window ended. Returns
+ * the number of events logged. */
+int ww_events_update(ww_events_t *ev, const ww_render_ctx_t *ctx, const ww_snapshot_t *prev);
 
 /** Forget a drive (dropped by configuration): no event for it, and a fresh
  * start if it comes back. */

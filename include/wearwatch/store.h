@@ -152,11 +152,9 @@ int64_t ww_drive_state_values_age(const ww_drive_state_t *st, time_t now);
  * database and the model after each successful collection, and keeps the
  * latest ww_endurance_t per drive for the renderers (/metrics, JSON API),
  * which never query the database on a scrape. It also keeps, per drive, what
- * the health verdict remembers of earlier reads (ww_vmemory_t).
- *
- * The renderers' signatures are shared and take only a snapshot, so the
- * running service registers itself process-wide (ww_endurance_set_global);
- * with none registered the endurance families are simply absent. */
+ * the health verdict remembers of earlier reads (ww_vmemory_t). Renderers
+ * are handed it in their ww_render_ctx_t; without one the endurance families
+ * are simply absent. */
 
 typedef struct ww_endurance_svc ww_endurance_svc_t;
 
@@ -167,13 +165,14 @@ ww_endurance_svc_t *ww_endurance_svc_new(ww_ratings_t *table, ww_ratings_t *over
 					 ww_history_t *hist);
 void ww_endurance_svc_free(ww_endurance_svc_t *s);
 
-/** The poller hook: after ww_store_update() of drive d with rc (0 = new
- * values). Appends a history sample and folds the read into the verdict's
- * memory (rc == 0), recomputes the model from the store's latest state and
- * the history baselines, and publishes the result.
- * `now` is the wall clock of the collection. */
-void ww_endurance_after_collect(void *svc, ww_store_t *store, const ww_drive_t *d, int rc,
-				time_t now);
+/** After ww_store_update() of drive d with rc (0 = new values): appends a
+ * history sample and folds the read into the verdict's memory (rc == 0,
+ * over the increase window of the drive's thresholds in t, NULL = defaults),
+ * recomputes the model from the store's latest state and the history
+ * baselines, and publishes the result. `now` is the wall clock of the
+ * collection. */
+void ww_endurance_after_collect(ww_endurance_svc_t *svc, const ww_thresholds_t *t,
+				ww_store_t *store, const ww_drive_t *d, int rc, time_t now);
 
 /** Recompute one drive from a state (history baselines from the database when
  * present). Used by the hook and by tests. */
@@ -201,26 +200,25 @@ void ww_endurance_touch(ww_endurance_svc_t *s);
 /** History of the service (NULL when disabled). */
 ww_history_t *ww_endurance_history(ww_endurance_svc_t *s);
 
-void ww_endurance_set_global(ww_endurance_svc_t *s);
-ww_endurance_svc_t *ww_endurance_global(void);
+/* What every renderer and the verdict read, passed in: no renderer reads a
+ * clock, a process-wide service or a configuration of its own, so its
+ * signature says everything its output depends on. */
 
-/* The health verdict of a drive (model.h ww_verdict) from its state here:
- * the latest record, the endurance result, what the service remembers of
- * earlier reads (ww_verdict_remember after each read that returned data) and
- * the drive's thresholds. Every output asks this one function. */
+/** One render's inputs. snap is held by the caller for the call. */
+typedef struct ww_render_ctx {
+	const ww_snapshot_t *snap;          /* the drives (NULL = none) */
+	ww_endurance_svc_t *endurance;      /* endurance results, the verdict's
+					       memory, history; NULL = none */
+	const ww_thresholds_t *thresholds;  /* NULL = default thresholds */
+	time_t now;                         /* wall clock of the render */
+} ww_render_ctx_t;
 
-/** The thresholds of drive d ([health] with its [drive] section on top), or
- * NULL for the defaults. Called from any thread; the result must stay valid
- * while the service runs. */
-typedef const ww_health_cfg_t *ww_health_cfg_fn(void *ctx, const ww_drive_t *d);
-
-/** Where the service finds each drive's thresholds (the runtime's
- * configuration); fn NULL = defaults for every drive. */
-void ww_endurance_set_health(ww_endurance_svc_t *s, ww_health_cfg_fn *fn, void *ctx);
-
-/** The verdict of one drive at now. s may be NULL (no endurance figures, no
- * memory of earlier reads, default thresholds). */
-void ww_drive_verdict(ww_endurance_svc_t *s, const ww_drive_state_t *st, time_t now,
+/** The health verdict of a drive (model.h ww_verdict) from its state in
+ * ctx->snap: the latest record, the endurance result and what the service
+ * remembers of earlier reads (ww_verdict_remember after each read that
+ * returned data) from ctx->endurance, and the drive's thresholds from
+ * ctx->thresholds, at ctx->now. Every output asks this one function. */
+void ww_drive_verdict(const ww_render_ctx_t *ctx, const ww_drive_state_t *st,
 		      ww_verdict_t *out);
 
 #ifdef __cplusplus

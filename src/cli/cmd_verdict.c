@@ -8,6 +8,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "wearwatch/basic.h"
 #include "cli/cli.h"
 #include "wearwatch/conf.h"
 #include "wearwatch/store.h"
@@ -15,12 +16,9 @@
 struct cfgs {
 	ww_conf_t conf;
 	ww_health_cfg_t drive;   /* [health] with the drive's section on top */
+	ww_threshold_rule_t rule; /* the drive's id -> drive */
+	ww_thresholds_t thresholds;
 };
-
-static const ww_health_cfg_t *health_of(void *ctx, const ww_drive_t *d)
-{
-	return &((struct cfgs *)ctx)->drive;
-}
 
 /* built-in ratings table, and the file's [drive] ratings as overrides */
 static ww_endurance_svc_t *service(const ww_conf_t *c)
@@ -45,7 +43,7 @@ int ww_cli_verdict(const char *config, const ww_drive_t *d, const ww_health_t *h
 	ww_store_t *store = NULL;
 	ww_endurance_svc_t *svc = NULL;
 	ww_snapshot_t *snap;
-	time_t now = time(NULL);
+	time_t now = ww_clock_wall(NULL);
 	char err[512];
 	int ret = -ENOMEM;
 
@@ -60,17 +58,21 @@ int ww_cli_verdict(const char *config, const ww_drive_t *d, const ww_health_t *h
 	x->drive = x->conf.health;
 	if ((sec = ww_conf_drive_find(&x->conf, d->id, d->block)))
 		ww_conf_health_overlay(&x->drive, &sec->health);
+	x->rule = (ww_threshold_rule_t){ .name = d->id, .cfg = &x->drive };
+	x->thresholds = (ww_thresholds_t){ .dflt = &x->drive, .rules = &x->rule, .n = 1 };
 	store = ww_store_new(0);
 	svc = service(&x->conf);
 	if (store && svc && ww_store_sync(store, d, 1, now) == 0) {
 		/* "reached, no SMART" (-ENODATA) is a read with the identity only */
 		int r = rc == -ENODATA ? 0 : rc;
 
-		ww_endurance_set_health(svc, health_of, x);
+		ww_render_ctx_t ctx = { .endurance = svc, .thresholds = &x->thresholds, .now = now };
+
 		ww_store_update(store, d->id, r, r == 0 ? h : NULL, NULL, 0, now);
-		ww_endurance_after_collect(svc, store, d, r, now);
+		ww_endurance_after_collect(svc, &x->thresholds, store, d, r, now);
 		snap = ww_store_acquire(store);
-		ww_drive_verdict(svc, ww_snapshot_find(snap, d->id), now, v);
+		ctx.snap = snap;
+		ww_drive_verdict(&ctx, ww_snapshot_find(snap, d->id), v);
 		ww_snapshot_release(snap);
 		ret = 0;
 	}

@@ -578,14 +578,9 @@ int ww_conf_drive_rating_spec(const ww_conf_drive_t *d, char *buf, size_t len)
 
 const ww_conf_drive_t *ww_conf_drive_find(const ww_conf_t *c, const char *id, const char *block)
 {
-	for (size_t i = 0; i < c->n_drives; i++) {
-		const char *n = c->drives[i].name;
-
-		if (!strncmp(n, "/dev/", 5))
-			n += 5;
-		if ((id && !strcmp(n, id)) || (block && *block && !strcmp(n, block)))
+	for (size_t i = 0; i < c->n_drives; i++)
+		if (ww_drive_name_matches(c->drives[i].name, id, block))
 			return &c->drives[i];
-	}
 	return NULL;
 }
 

@@ -37,9 +37,10 @@ static void td_time(FILE *f, time_t t, time_t now)
 }
 
 /* status, then each reason's sentence */
-static void td_verdict(FILE *f, const ww_drive_state_t *st, time_t now, ww_verdict_t *v)
+static void td_verdict(FILE *f, const ww_render_ctx_t *ctx, const ww_drive_state_t *st,
+		       ww_verdict_t *v)
 {
-	ww_drive_verdict(ww_endurance_global(), st, now, v);
+	ww_drive_verdict(ctx, st, v);
 	fprintf(f, "<td class=\"health %s\"><b>%s</b>", ww_status_name(v->status),
 		ww_status_name(v->status));
 	for (size_t k = 0; k < v->n; k++) {
@@ -49,8 +50,10 @@ static void td_verdict(FILE *f, const ww_drive_state_t *st, time_t now, ww_verdi
 	fputs("</td>", f);
 }
 
-char *ww_html_render_index(const ww_snapshot_t *snap, time_t now)
+char *ww_html_render_index(const ww_render_ctx_t *ctx)
 {
+	const ww_snapshot_t *snap = ctx->snap;
+	time_t now = ctx->now;
 	char *buf = NULL, hb[32];
 	size_t n = 0;
 	FILE *f = open_memstream(&buf, &n);
@@ -79,7 +82,7 @@ char *ww_html_render_index(const ww_snapshot_t *snap, time_t now)
 		fputs("\">", f);
 		esc(f, st->drive.id);
 		fputs("</a></td>", f);
-		td_verdict(f, st, now, v);
+		td_verdict(f, ctx, st, v);
 		fputs("<td>", f);
 		esc(f, h && h->model[0] ? h->model : st->drive.sysfs_model);
 		fprintf(f, "</td><td>%s</td>", ww_transport_name(ww_drive_transport(&st->drive, h)));

@@ -534,21 +534,22 @@ static json_object *j_time(time_t t)
 }
 
 /* the drive's health verdict (the one ww_drive_verdict gives every output) */
-static json_object *verdict_of(const ww_drive_state_t *st, time_t now)
+static json_object *verdict_of(const ww_render_ctx_t *ctx, const ww_drive_state_t *st)
 {
 	ww_verdict_t *v = malloc(sizeof(*v));
 	json_object *o = NULL;
 
 	if (v) {
-		ww_drive_verdict(ww_endurance_global(), st, now, v);
+		ww_drive_verdict(ctx, st, v);
 		o = ww_json_verdict_object(v);
 	}
 	free(v);
 	return o;
 }
 
-static json_object *state_object(const ww_drive_state_t *st, time_t now)
+static json_object *state_object(const ww_render_ctx_t *ctx, const ww_drive_state_t *st)
 {
+	time_t now = ctx->now;
 	const ww_drive_t *d = &st->drive;
 	const ww_health_t *h = st->has_health ? &st->health : NULL;
 	json_object *o = json_object_new_object(), *e;
@@ -598,31 +599,30 @@ static json_object *state_object(const ww_drive_state_t *st, time_t now)
 	}
 	add(o, "summary", e);
 	add(o, "probe", ww_json_probe_object(st));
-	add(o, "endurance", ww_json_endurance_object(d->id));
-	add(o, "verdict", verdict_of(st, now));
+	add(o, "endurance", ww_json_endurance_object(ctx->endurance, d->id));
+	add(o, "verdict", verdict_of(ctx, st));
 	return o;
 }
 
-char *ww_json_render_drives(const ww_snapshot_t *snap, time_t now)
+char *ww_json_render_drives(const ww_render_ctx_t *ctx)
 {
 	json_object *a = json_object_new_array();
 
-	for (size_t i = 0; snap && i < snap->n; i++)
-		json_object_array_add(a, state_object(&snap->drives[i], now));
+	for (size_t i = 0; ctx->snap && i < ctx->snap->n; i++)
+		json_object_array_add(a, state_object(ctx, &ctx->snap->drives[i]));
 	return to_text(a);
 }
 
-char *ww_json_render_drive(const ww_snapshot_t *snap, const char *id, time_t now,
-			   bool *found)
+char *ww_json_render_drive(const ww_render_ctx_t *ctx, const char *id, bool *found)
 {
-	const ww_drive_state_t *st = ww_snapshot_find(snap, id);
+	const ww_drive_state_t *st = ww_snapshot_find(ctx->snap, id);
 	json_object *o;
 
 	if (found)
 		*found = st != NULL;
 	if (!st)
 		return NULL;
-	o = state_object(st, now);
+	o = state_object(ctx, st);
 	add(o, "drive", drive_identity(&st->drive, st->has_health ? &st->health : NULL));
 	if (st->has_health)
 		add(o, "health", health_object(NULL, &st->health, &st->report, NULL));

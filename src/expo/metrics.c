@@ -204,14 +204,17 @@ bool ww_metrics_family(size_t i, const char **name, const char **type)
 	return false;
 }
 
-static void render_family(ww_prom_t *w, const ww_metric_t *m, const ww_mdrive_t *d, size_t n)
+static void render_family(ww_prom_t *w, const ww_render_ctx_t *ctx, const ww_metric_t *m,
+			  const ww_mdrive_t *d, size_t n)
 {
 	if (m->when && !m->when(d, n))
 		return;
 	ww_prom_family(w, m->name, m->type, m->help, m->labels);
 	if (m->no_drive) {
+		ww_mdrive_t none = { .ctx = ctx };
+
 		ww_prom_drive(w, NULL);
-		m->get(w, m, NULL);
+		m->get(w, m, &none);
 		return;
 	}
 	for (size_t i = 0; i < n; i++) {
@@ -221,10 +224,10 @@ static void render_family(ww_prom_t *w, const ww_metric_t *m, const ww_mdrive_t 
 }
 
 /* one drive's verdict, as the families need it */
-static void mverdict(ww_endurance_svc_t *svc, const ww_drive_state_t *st, time_t now,
+static void mverdict(const ww_render_ctx_t *ctx, const ww_drive_state_t *st,
 		     ww_verdict_t *scratch, ww_mverdict_t *mv)
 {
-	ww_drive_verdict(svc, st, now, scratch);
+	ww_drive_verdict(ctx, st, scratch);
 	memset(mv, 0, sizeof(*mv));
 	mv->status = scratch->status;
 	for (size_t k = 0; k < scratch->n; k++) {
@@ -238,30 +241,32 @@ static void mverdict(ww_endurance_svc_t *svc, const ww_drive_state_t *st, time_t
 
 /* each drive's view; endurance results copied into e, verdicts into v (n
  * entries each) */
-static void drive_views(const ww_snapshot_t *snap, ww_endurance_svc_t *svc, time_t now,
-			ww_mdrive_t *d, ww_endurance_t *e, ww_mverdict_t *v)
+static void drive_views(const ww_render_ctx_t *ctx, ww_mdrive_t *d, ww_endurance_t *e,
+			ww_mverdict_t *v)
 {
 	ww_verdict_t *scratch = malloc(sizeof(*scratch));
+	ww_endurance_svc_t *svc = ctx->endurance;
 
-	for (size_t i = 0; i < snap->n; i++) {
-		const ww_drive_state_t *st = &snap->drives[i];
+	for (size_t i = 0; i < ctx->snap->n; i++) {
+		const ww_drive_state_t *st = &ctx->snap->drives[i];
 
+		d[i].ctx = ctx;
 		d[i].st = st;
 		d[i].h = st->present && st->has_health ? &st->health : NULL;
 		d[i].p = st->has_probe && st->probe.has_last && st->present ? &st->probe : NULL;
 		d[i].e = svc && ww_expo_endurance(svc, st->drive.id, &e[i]) ? &e[i] : NULL;
 		if (scratch) {
-			mverdict(svc, st, now, scratch, &v[i]);
+			mverdict(ctx, st, scratch, &v[i]);
 			d[i].v = &v[i];
 		}
 	}
 	free(scratch);
 }
 
-char *ww_metrics_render(const ww_snapshot_t *snap, time_t now, size_t *len)
+char *ww_metrics_render(const ww_render_ctx_t *ctx, size_t *len)
 {
-	ww_endurance_svc_t *svc = ww_endurance_global();
-	size_t n = snap ? snap->n : 0;
+	ww_endurance_svc_t *svc = ctx ? ctx->endurance : NULL;
+	size_t n = ctx && ctx->snap ? ctx->snap->n : 0;
 	ww_mdrive_t *d = calloc(n ? n : 1, sizeof(*d));
 	ww_endurance_t *e = n && svc ? malloc(n * sizeof(*e)) : NULL;
 	ww_mverdict_t *v = calloc(n ? n : 1, sizeof(*v));
@@ -274,11 +279,11 @@ char *ww_metrics_render(const ww_snapshot_t *snap, time_t now, size_t *len)
 		free(v);
 		return NULL;
 	}
-	if (snap) {
-		drive_views(snap, svc, now, d, e, v);
+	if (ctx && ctx->snap) {
+		drive_views(ctx, d, e, v);
 		for (size_t t = 0; t < N_TABLES; t++)
 			for (const ww_metric_t *m = tables[t]; m->name; m++)
-				render_family(&w, m, d, n);
+				render_family(&w, ctx, m, d, n);
 	}
 	free(d);
 	free(e);

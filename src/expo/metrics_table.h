@@ -28,8 +28,10 @@ typedef struct ww_mverdict {
 	uint8_t sev[WW_R_MAX];
 } ww_mverdict_t;
 
-/** One drive as the families see it, built once per render. */
+/** One drive as the families see it, built once per render. A family
+ * without drive label (no_drive) gets one with only ctx set. */
 typedef struct ww_mdrive {
+	const ww_render_ctx_t *ctx;  /* the render's inputs */
 	const ww_drive_state_t *st;
 	const ww_health_t *h;        /* values shown: present and read at least
 					once, else NULL */
@@ -42,8 +44,8 @@ typedef struct ww_mdrive {
 
 typedef struct ww_metric ww_metric_t;
 
-/** Writes the samples of family m for drive d (NULL for a family without
- * drive label) through w: zero or more ww_prom_sample() calls. */
+/** Writes the samples of family m for drive d (d->st NULL for a family
+ * without drive label) through w: zero or more ww_prom_sample() calls. */
 typedef void ww_metric_get_fn(ww_prom_t *w, const ww_metric_t *m, const ww_mdrive_t *d);
 
 struct ww_metric {

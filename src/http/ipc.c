@@ -21,7 +21,7 @@ struct ipc_done;
 struct ww_ipc_server {
 	int fd, stop_pipe[2], wake_pipe[2];
 	char path[sizeof(((struct sockaddr_un *)0)->sun_path)];
-	ww_store_t *store;
+	const ww_route_src_t *src;
 	pthread_t thread;
 	unsigned long long accepted; /* connections so far (server thread only) */
 	ww_jobq_t *slow;             /* history queries */
@@ -31,10 +31,7 @@ struct ww_ipc_server {
 
 static long long now_ms(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000LL + ts.tv_nsec / 1000000;
+	return ww_clock_monotonic_ms();
 }
 
 /* read until '\n' or max bytes, with a deadline; returns length without '\n' */
@@ -141,7 +138,8 @@ static void conn_close(struct ipc_conn *c)
 
 /* the header and body answering req (a complete line without '\n') into
  * *out (malloc'd); 0 or -errno */
-static int render_answer(ww_store_t *store, const char *req, char **out, size_t *out_len)
+static int render_answer(const ww_route_src_t *src, const char *req, char **out,
+			 size_t *out_len)
 {
 	ww_route_reply_t r = { 0 };
 	char hdr[160];
@@ -149,7 +147,7 @@ static int render_answer(ww_store_t *store, const char *req, char **out, size_t 
 
 	if (strncmp(req, "GET ", 4) || !ww_route_path_valid(req + 4)) {
 		h = snprintf(hdr, sizeof(hdr), "WW1 400 0 text/plain\n");
-	} else if (ww_route_render(store, req + 4, time(NULL), &r) < 0) {
+	} else if (ww_route_render(src, req + 4, ww_clock_wall(NULL), &r) < 0) {
 		free(r.body);
 		memset(&r, 0, sizeof(r));
 		h = snprintf(hdr, sizeof(hdr), "WW1 500 0 text/plain\n");
@@ -177,7 +175,7 @@ static void slow_job(ww_job_t *j, bool cancelled)
 	ww_ipc_server_t *s = d->s;
 	static const char busy[] = "WW1 503 0 text/plain\n";
 
-	if (cancelled || render_answer(s->store, d->req, &d->out, &d->out_len) < 0) {
+	if (cancelled || render_answer(s->src, d->req, &d->out, &d->out_len) < 0) {
 		d->out = strdup(busy);
 		d->out_len = d->out ? strlen(busy) : 0;
 	}
@@ -197,7 +195,7 @@ static int conn_answer(ww_ipc_server_t *s, struct ipc_conn *c, int idx)
 
 	if (strncmp(c->req, "GET ", 4) || !strstr(c->req, "/history")) {
 		c->out_off = 0;
-		return render_answer(s->store, c->req, &c->out, &c->out_len);
+		return render_answer(s->src, c->req, &c->out, &c->out_len);
 	}
 	d = calloc(1, sizeof(*d));
 	if (!d)
@@ -414,7 +412,7 @@ static void server_free(ww_ipc_server_t *s)
 	free(s);
 }
 
-ww_ipc_server_t *ww_ipc_server_start(const char *path, ww_store_t *store, int *err)
+ww_ipc_server_t *ww_ipc_server_start(const char *path, const ww_route_src_t *src, int *err)
 {
 	struct sockaddr_un a = { .sun_family = AF_UNIX };
 	ww_ipc_server_t *s;
@@ -433,7 +431,7 @@ ww_ipc_server_t *ww_ipc_server_start(const char *path, ww_store_t *store, int *e
 	pthread_mutex_init(&s->lock, NULL);
 	strcpy(a.sun_path, path);
 	strcpy(s->path, path);
-	s->store = store;
+	s->src = src;
 	s->fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
 	if (s->fd < 0 || pipe2(s->stop_pipe, O_CLOEXEC) < 0 ||
 	    pipe2(s->wake_pipe, O_CLOEXEC | O_NONBLOCK) < 0)

@@ -128,6 +128,7 @@ static struct cached {
 	const char *path;
 	bool uses_now;
 	uint64_t gen, egen, herr;
+	const ww_thresholds_t *thresholds;
 	time_t now;
 	struct rbody *body;    /* NULL until rendered */
 } cache[] = {
@@ -151,14 +152,13 @@ bool ww_route_cached(const char *path)
 	return path && cached_route(path) != NULL;
 }
 
-static char *render_uncached(const struct cached *c, const ww_snapshot_t *snap, time_t now,
-			     size_t *len)
+static char *render_uncached(const struct cached *c, const ww_render_ctx_t *ctx, size_t *len)
 {
 	char *b;
 
 	if (c == &cache[0])
-		return ww_metrics_render(snap, now, len);
-	b = ww_json_render_drives(snap, now);
+		return ww_metrics_render(ctx, len);
+	b = ww_json_render_drives(ctx);
 	*len = b ? strlen(b) : 0;
 	return b;
 }
@@ -179,11 +179,13 @@ static void release_body(void *arg)
 	pthread_mutex_unlock(&cache_lock);
 }
 
-/* c's body for snap at now (rendered when stale), with a reference for the
- * caller, or NULL */
-static struct rbody *from_cache(struct cached *c, const ww_snapshot_t *snap, time_t now)
+/* c's body for ctx (rendered when stale), with a reference for the caller,
+ * or NULL */
+static struct rbody *from_cache(struct cached *c, const ww_render_ctx_t *ctx)
 {
-	ww_endurance_svc_t *svc = ww_endurance_global();
+	const ww_snapshot_t *snap = ctx->snap;
+	ww_endurance_svc_t *svc = ctx->endurance;
+	time_t now = ctx->now;
 	uint64_t egen = ww_endurance_generation(svc);
 	uint64_t herr = svc && ww_endurance_history(svc) ?
 			ww_history_write_errors(ww_endurance_history(svc)) : 0;
@@ -191,16 +193,17 @@ static struct rbody *from_cache(struct cached *c, const ww_snapshot_t *snap, tim
 
 	pthread_mutex_lock(&cache_lock);
 	if (!c->body || c->gen != snap->generation || c->egen != egen || c->herr != herr ||
-	    (c->uses_now && c->now != now)) {
+	    c->thresholds != ctx->thresholds || (c->uses_now && c->now != now)) {
 		struct rbody *nb = calloc(1, sizeof(*nb));
 
-		if (nb && (nb->data = render_uncached(c, snap, now, &nb->len))) {
+		if (nb && (nb->data = render_uncached(c, ctx, &nb->len))) {
 			nb->refs = 1;
 			unref(c->body);
 			c->body = nb;
 			c->gen = snap->generation;
 			c->egen = egen;
 			c->herr = herr;
+			c->thresholds = ctx->thresholds;
 			c->now = now;
 		} else {
 			free(nb);
@@ -215,10 +218,10 @@ static struct rbody *from_cache(struct cached *c, const ww_snapshot_t *snap, tim
 }
 
 /* the reply for a cached route: the cache's buffer, or a copy of it */
-static void cached_reply(struct cached *c, const ww_snapshot_t *snap, time_t now, bool shared,
+static void cached_reply(struct cached *c, const ww_render_ctx_t *ctx, bool shared,
 			 ww_route_reply_t *r)
 {
-	struct rbody *b = from_cache(c, snap, now);
+	struct rbody *b = from_cache(c, ctx);
 	char *copy = NULL;
 
 	set(r, 200, c == &cache[0] ? WW_METRICS_CONTENT_TYPE : "application/json", NULL, 0);
@@ -238,11 +241,12 @@ static void cached_reply(struct cached *c, const ww_snapshot_t *snap, time_t now
 		release_body(b);
 }
 
-static int render(ww_store_t *store, const char *path, time_t now, bool shared,
+static int render(const ww_route_src_t *src, const char *path, time_t now, bool shared,
 		  ww_route_reply_t *r)
 {
 	struct cached *c;
 	ww_snapshot_t *snap;
+	ww_render_ctx_t ctx;
 	char *b = NULL;
 
 	memset(r, 0, sizeof(*r));
@@ -256,9 +260,11 @@ static int render(ww_store_t *store, const char *path, time_t now, bool shared,
 		set(r, 200, "text/plain; charset=utf-8", b, b ? strlen(b) : 0);
 		return b ? 0 : -ENOMEM;
 	}
-	snap = ww_store_acquire(store);
+	snap = ww_store_acquire(src->store);
+	ctx = (ww_render_ctx_t){ .snap = snap, .endurance = src->endurance, .now = now,
+				 .thresholds = __atomic_load_n(&src->thresholds, __ATOMIC_ACQUIRE) };
 	if ((c = cached_route(path))) {
-		cached_reply(c, snap, now, shared, r);
+		cached_reply(c, &ctx, shared, r);
 	} else if (strchr(path, '?') || (strlen(path) > sizeof(HISTORY) - 1 &&
 		   !strcmp(path + strlen(path) - (sizeof(HISTORY) - 1), HISTORY))) {
 		/* GET /api/v1/drives/{drive}/history?metric=&from=&to=&max_points=
@@ -273,19 +279,19 @@ static int render(ww_store_t *store, const char *path, time_t now, bool shared,
 			 idp);
 		if (q)
 			q++;
-		b = ww_json_render_history(id, query_get(q, "metric", m, sizeof(m)),
+		b = ww_json_render_history(&ctx, id, query_get(q, "metric", m, sizeof(m)),
 					   query_get(q, "from", f, sizeof(f)),
 					   query_get(q, "to", t, sizeof(t)),
-					   query_get(q, "max_points", mp, sizeof(mp)), now, &status);
+					   query_get(q, "max_points", mp, sizeof(mp)), &status);
 		set(r, status, "application/json", b, b ? strlen(b) : 0);
 	} else if (!strcmp(path, "/") || !strcmp(path, "/index.html") || !strcmp(path, "/table")) {
-		b = ww_html_render_index(snap, now);
+		b = ww_html_render_index(&ctx);
 		set(r, 200, "text/html; charset=utf-8", b, b ? strlen(b) : 0);
 	} else {
 		const char *id = path + sizeof(DRIVES);
 		bool found = false;
 
-		b = ww_json_render_drive(snap, id, now, &found);
+		b = ww_json_render_drive(&ctx, id, &found);
 		if (found) {
 			set(r, 200, "application/json", b, b ? strlen(b) : 0);
 		} else {
@@ -303,13 +309,14 @@ static int render(ww_store_t *store, const char *path, time_t now, bool shared,
 	return r->body ? 0 : -ENOMEM;
 }
 
-int ww_route_render(ww_store_t *store, const char *path, time_t now, ww_route_reply_t *r)
+int ww_route_render(const ww_route_src_t *src, const char *path, time_t now,
+		    ww_route_reply_t *r)
 {
-	return render(store, path, now, false, r);
+	return render(src, path, now, false, r);
 }
 
-int ww_route_render_shared(ww_store_t *store, const char *path, time_t now,
+int ww_route_render_shared(const ww_route_src_t *src, const char *path, time_t now,
 			   ww_route_reply_t *r)
 {
-	return render(store, path, now, true, r);
+	return render(src, path, now, true, r);
 }

@@ -24,7 +24,7 @@ int ww_webfront_fetch_store(void *ctx, const ww_conf_t *conf, const char *path,
 {
 	(void)conf;
 	(void)timeout_ms;
-	return ww_route_render_shared(ctx, path, time(NULL), r);
+	return ww_route_render_shared(ctx, path, ww_clock_wall(NULL), r);
 }
 
 /* The request line is in: the request's state starts here. A URI longer
@@ -99,7 +99,7 @@ static void mhd_log(void *cls, const char *fmt, va_list ap)
 	n = strlen(msg);
 	while (n && msg[n - 1] == '\n')
 		msg[--n] = '\0';
-	ww_log_failure("libmicrohttpd", time(NULL), "http: %s", msg);
+	ww_log_failure("libmicrohttpd", ww_clock_wall(NULL), "http: %s", msg);
 }
 
 static void stop_parts(ww_webfront_t *w)

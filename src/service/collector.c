@@ -37,7 +37,7 @@ static void move_socket(struct collector *c)
 
 	if (!strcmp(c->next.socket_path, c->conf.socket_path))
 		return;
-	n = ww_ipc_server_start(c->next.socket_path, ww_runtime_store(c->rt), &rc);
+	n = ww_ipc_server_start(c->next.socket_path, ww_runtime_route_src(c->rt), &rc);
 	if (n) {
 		ww_ipc_server_stop(c->ipc);
 		c->ipc = n;
@@ -106,7 +106,7 @@ int ww_collector_main(int argc, char **argv)
 	c->rt = ww_runtime_start(&c->conf, &opts, err, sizeof(err));
 	if (!c->rt)
 		return ww_log(WW_LOG_ERR, "%s", err), free(c), 1;
-	c->ipc = ww_ipc_server_start(c->conf.socket_path, ww_runtime_store(c->rt), &rc);
+	c->ipc = ww_ipc_server_start(c->conf.socket_path, ww_runtime_route_src(c->rt), &rc);
 	if (!c->ipc) {
 		ww_log(WW_LOG_ERR, "cannot listen on %s: %s", c->conf.socket_path, strerror(-rc));
 		ww_runtime_stop(c->rt);

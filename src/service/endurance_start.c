@@ -66,7 +66,6 @@ ww_endurance_svc_t *ww_endurance_serve_start(ww_endurance_opts_t *o)
 		ww_history_close(hist);
 		goto fail;
 	}
-	ww_endurance_set_global(s);
 	return s;
 fail:
 	ww_ratings_free(&table);

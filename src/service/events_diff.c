@@ -290,8 +290,9 @@ static void identity(struct dstate *d, const ww_drive_state_t *st)
 }
 
 /* one drive: 1 when an event was logged */
-static int drive(ww_events_t *ev, ww_endurance_svc_t *svc, const ww_drive_state_t *st, time_t now)
+static int drive(ww_events_t *ev, const ww_render_ctx_t *ctx, const ww_drive_state_t *st)
 {
+	time_t now = ctx->now;
 	static ww_vreason_t added[WW_VERDICT_MAX], cleared[WW_VERDICT_MAX];
 	struct dstate *d = entry(ev, st->drive.id);
 	ww_verdict_t *v = &ev->v;
@@ -302,7 +303,7 @@ static int drive(ww_events_t *ev, ww_endurance_svc_t *svc, const ww_drive_state_
 		return 0;
 	d->evaluated = now;
 	identity(d, st);
-	ww_drive_verdict(svc, st, now, v);
+	ww_drive_verdict(ctx, st, v);
 	na = minus(v->r, v->n, d->r, d->n, added);
 	nc = minus(d->r, d->n, v->r, v->n, cleared);
 	if (!classify(d, v, added, na, cleared, nc, &c)) {
@@ -322,9 +323,10 @@ static int drive(ww_events_t *ev, ww_endurance_svc_t *svc, const ww_drive_state_
 	return 1;
 }
 
-int ww_events_update(ww_events_t *ev, ww_endurance_svc_t *svc, const ww_snapshot_t *prev,
-		     const ww_snapshot_t *cur, time_t now)
+int ww_events_update(ww_events_t *ev, const ww_render_ctx_t *ctx, const ww_snapshot_t *prev)
 {
+	const ww_snapshot_t *cur = ctx->snap;
+	time_t now = ctx->now;
 	int n = 0;
 
 	for (size_t i = 0; cur && i < cur->n; i++) {
@@ -336,7 +338,7 @@ int ww_events_update(ww_events_t *ev, ww_endurance_svc_t *svc, const ww_snapshot
 				     "in standby or suspended; left alone");
 			n++;
 		}
-		n += drive(ev, svc, c, now);
+		n += drive(ev, ctx, c);
 	}
 	return n + flush(ev, now);
 }

@@ -23,6 +23,8 @@ struct gen {
 	const char *include[WW_CONF_MAX_INCLUDE + WW_CONF_MAX_DRIVES + 1];
 	ww_probe_policy_t policy[WW_CONF_MAX_DRIVES];
 	ww_health_cfg_t health[WW_CONF_MAX_DRIVES]; /* [health] + the [drive] section */
+	ww_threshold_rule_t rules[WW_CONF_MAX_DRIVES]; /* name -> health[i] */
+	ww_thresholds_t thresholds; /* what renders and the verdict are handed */
 	bool told_unmatched;        /* sections that match no drive: logged */
 	struct gen *older;
 };
@@ -34,6 +36,7 @@ struct ww_runtime {
 	ww_poller_t *poller;
 	ww_probe_sched_t *probe;
 	ww_endurance_svc_t *endurance;
+	ww_route_src_t src;         /* store, endurance, the current gen's thresholds */
 	ww_events_t *events;
 	ww_snapshot_t *prev;
 	bool woken;            /* a wake is pending for the next tick (atomic) */
@@ -98,8 +101,11 @@ static struct gen *new_gen(const ww_conf_t *c)
 			ww_probe_policy_parse(&g->policy[i], d->probe, e, sizeof(e));
 		g->health[i] = g->conf.health;
 		ww_conf_health_overlay(&g->health[i], &d->health);
+		g->rules[i] = (ww_threshold_rule_t){ .name = d->name, .cfg = &g->health[i] };
 	}
 	g->include[n] = NULL;
+	g->thresholds = (ww_thresholds_t){ .dflt = &g->conf.health, .rules = g->rules,
+					   .n = c->n_drives };
 	return g;
 }
 
@@ -198,16 +204,6 @@ static const ww_probe_policy_t *policy_of(void *ctx, const ww_drive_t *drv)
 	return d ? &g->policy[d - g->conf.drives] : &g->conf.probe;
 }
 
-/* the endurance service's thresholds lookup (any thread) */
-static const ww_health_cfg_t *health_of(void *ctx, const ww_drive_t *drv)
-{
-	ww_runtime_t *rt = ctx;
-	struct gen *g = __atomic_load_n(&rt->gen, __ATOMIC_ACQUIRE);
-	const ww_conf_drive_t *d = ww_conf_drive_find(&g->conf, drv->id, drv->block);
-
-	return d ? &g->health[d - g->conf.drives] : &g->conf.health;
-}
-
 /* [notify] for the events: run exec here, or queue for wearwatch-notify */
 static void configure_events(ww_runtime_t *rt, const ww_conf_t *c)
 {
@@ -227,7 +223,9 @@ static void after_collect(void *arg, ww_store_t *store, const ww_drive_t *d, int
 	ww_runtime_t *rt = arg;
 
 	if (rt->endurance)
-		ww_endurance_after_collect(rt->endurance, store, d, rc, now);
+		ww_endurance_after_collect(rt->endurance,
+					   __atomic_load_n(&rt->src.thresholds, __ATOMIC_ACQUIRE),
+					   store, d, rc, now);
 	/* one wake per tick: every signal wakes the main thread, even one
 	 * that is folded into the coming tick */
 	if (!__atomic_exchange_n(&rt->woken, true, __ATOMIC_ACQ_REL))
@@ -320,7 +318,8 @@ ww_runtime_t *ww_runtime_start(const ww_conf_t *c, ww_runtime_opts_t *o, char *e
 		snprintf(err, errlen, "cannot start the endurance model (ratings file?)");
 		goto fail;
 	}
-	ww_endurance_set_health(rt->endurance, health_of, rt);
+	rt->src = (ww_route_src_t){ .store = rt->store, .endurance = rt->endurance,
+				    .thresholds = &rt->gen->thresholds };
 	rt->events = ww_events_new();
 	if (!rt->events) {
 		snprintf(err, errlen, "out of memory");
@@ -354,6 +353,11 @@ ww_store_t *ww_runtime_store(ww_runtime_t *rt)
 	return rt->store;
 }
 
+const ww_route_src_t *ww_runtime_route_src(ww_runtime_t *rt)
+{
+	return &rt->src;
+}
+
 static void status(ww_store_t *store)
 {
 	ww_snapshot_t *s = ww_store_acquire(store);
@@ -373,13 +377,16 @@ static void status(ww_store_t *store)
 double ww_runtime_tick(ww_runtime_t *rt)
 {
 	ww_snapshot_t *cur;
+	ww_render_ctx_t ctx;
 
 	__atomic_store_n(&rt->woken, false, __ATOMIC_RELEASE);
 	ww_poller_tick(rt->poller);
 	cur = ww_store_acquire(rt->store);
 	/* every tick: a drive whose state did not change costs a comparison,
 	 * and a flapping drive's summary is due when its window ends */
-	ww_events_update(rt->events, rt->endurance, rt->prev, cur, time(NULL));
+	ctx = (ww_render_ctx_t){ .snap = cur, .endurance = rt->endurance,
+				 .thresholds = &rt->gen->thresholds, .now = ww_clock_wall(NULL) };
+	ww_events_update(rt->events, &ctx, rt->prev);
 	if (!rt->prev || cur->generation != rt->prev->generation) {
 		status(rt->store);
 		/* what this round's reads freed in the middle of the heap goes
@@ -433,7 +440,7 @@ static void note_restart_only(const ww_conf_t *old, const ww_conf_t *c)
 static void drop_excluded(ww_runtime_t *rt, const ww_conf_t *c)
 {
 	ww_snapshot_t *s = ww_store_acquire(rt->store);
-	time_t now = time(NULL);
+	time_t now = ww_clock_wall(NULL);
 
 	for (size_t i = 0; i < s->n; i++) {
 		const ww_drive_t *d = &s->drives[i].drive;
@@ -465,6 +472,7 @@ int ww_runtime_reload(ww_runtime_t *rt, const ww_conf_t *c)
 	}
 	g->older = old;
 	__atomic_store_n(&rt->gen, g, __ATOMIC_RELEASE);
+	__atomic_store_n(&rt->src.thresholds, &g->thresholds, __ATOMIC_RELEASE);
 	/* the verdicts shown follow the new thresholds now (notifications
 	 * compare at the next collection of each drive) */
 	ww_endurance_touch(rt->endurance);

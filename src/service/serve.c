@@ -281,7 +281,8 @@ static int serve(struct serve *s, int argc, char **argv)
 		ww_log(WW_LOG_ERR, "%s", err);
 		return 1;
 	}
-	s->web = ww_webfront_open(&s->conf, -1, ww_webfront_fetch_store, ww_runtime_store(s->rt),
+	s->web = ww_webfront_open(&s->conf, -1, ww_webfront_fetch_store,
+				 (void *)ww_runtime_route_src(s->rt),
 				  err, sizeof(err));
 	if (!s->web) {
 		ww_log(WW_LOG_ERR, "%s", err);

@@ -16,25 +16,11 @@ struct entry {
 struct ww_endurance_svc {
 	ww_ratings_t table, overrides;
 	ww_history_t *hist;
-	ww_health_cfg_fn *health;  /* thresholds per drive, NULL = defaults */
-	void *health_ctx;
 	pthread_mutex_t lock;
 	struct entry *v;           /* sorted by id: a lookup is a binary search */
 	size_t n, cap;
 	uint64_t generation;       /* results published */
 };
-
-static ww_endurance_svc_t *global_svc;
-
-void ww_endurance_set_global(ww_endurance_svc_t *s)
-{
-	__atomic_store_n(&global_svc, s, __ATOMIC_RELEASE);
-}
-
-ww_endurance_svc_t *ww_endurance_global(void)
-{
-	return __atomic_load_n(&global_svc, __ATOMIC_ACQUIRE);
-}
 
 ww_endurance_svc_t *ww_endurance_svc_new(ww_ratings_t *table, ww_ratings_t *overrides,
 					 ww_history_t *hist)
@@ -60,8 +46,6 @@ void ww_endurance_svc_free(ww_endurance_svc_t *s)
 {
 	if (!s)
 		return;
-	if (ww_endurance_global() == s)
-		ww_endurance_set_global(NULL);
 	ww_ratings_free(&s->table);
 	ww_ratings_free(&s->overrides);
 	ww_history_close(s->hist);
@@ -167,17 +151,11 @@ static struct entry *entry_of(ww_endurance_svc_t *s, const char *id)
 	return &s->v[i];
 }
 
-static const ww_health_cfg_t *health_of(ww_endurance_svc_t *s, const ww_drive_t *d)
-{
-	return s && s->health ? s->health(s->health_ctx, d) : NULL;
-}
-
 /* publish e; with h (a read that returned data at t) fold it into the
  * verdict's memory too */
-static void publish(ww_endurance_svc_t *s, const ww_drive_t *d, const ww_endurance_t *e,
-		    const ww_health_t *h, time_t t)
+static void publish(ww_endurance_svc_t *s, const ww_health_cfg_t *cfg, const ww_drive_t *d,
+		    const ww_endurance_t *e, const ww_health_t *h, time_t t)
 {
-	const ww_health_cfg_t *cfg = health_of(s, d);
 	struct entry *x;
 
 	pthread_mutex_lock(&s->lock);
@@ -229,10 +207,9 @@ uint64_t ww_endurance_generation(ww_endurance_svc_t *s)
 	return g;
 }
 
-void ww_endurance_after_collect(void *arg, ww_store_t *store, const ww_drive_t *d, int rc,
-				time_t now)
+void ww_endurance_after_collect(ww_endurance_svc_t *s, const ww_thresholds_t *t,
+				ww_store_t *store, const ww_drive_t *d, int rc, time_t now)
 {
-	ww_endurance_svc_t *s = arg;
 	ww_drive_state_t *st;
 	ww_sample_t latest, *lp = NULL;
 	ww_endurance_t *e;
@@ -248,7 +225,8 @@ void ww_endurance_after_collect(void *arg, ww_store_t *store, const ww_drive_t *
 		    ww_history_append(s->hist, d->id, &st->health, st->present, now, &latest) == 0)
 			lp = &latest;
 		ww_endurance_compute_state(s, st, lp, now, e);
-		publish(s, &st->drive, e, rc == 0 && st->has_health ? &st->health : NULL, now);
+		publish(s, ww_thresholds_for(t, d->id, d->block), &st->drive, e,
+			rc == 0 && st->has_health ? &st->health : NULL, now);
 	}
 	free(e);
 	free(st);
@@ -260,16 +238,6 @@ void ww_endurance_probe_burst(void *svc, const char *id, const ww_hprobe_t *p, t
 
 	if (s && s->hist && id && p)
 		ww_history_append_probe(s->hist, id, p, now);
-}
-
-void ww_endurance_set_health(ww_endurance_svc_t *s, ww_health_cfg_fn *fn, void *ctx)
-{
-	if (!s)
-		return;
-	pthread_mutex_lock(&s->lock);
-	s->health = fn;
-	s->health_ctx = ctx;
-	pthread_mutex_unlock(&s->lock);
 }
 
 /* the drive's endurance result and memory, copied under the lock */
@@ -293,9 +261,10 @@ static bool lookup(ww_endurance_svc_t *s, const char *id, ww_endurance_t *e, boo
 	return found;
 }
 
-void ww_drive_verdict(ww_endurance_svc_t *s, const ww_drive_state_t *st, time_t now,
+void ww_drive_verdict(const ww_render_ctx_t *ctx, const ww_drive_state_t *st,
 		      ww_verdict_t *out)
 {
+	ww_endurance_svc_t *s = ctx ? ctx->endurance : NULL;
 	struct { ww_endurance_t e; ww_vmemory_t mem; } *x = malloc(sizeof(*x));
 	ww_verdict_in_t in = { 0 };
 	bool has_e = false, has_mem = x && lookup(s, st->drive.id, &x->e, &has_e, &x->mem);
@@ -303,7 +272,7 @@ void ww_drive_verdict(ww_endurance_svc_t *s, const ww_drive_state_t *st, time_t 
 	in.h = st->has_health ? &st->health : NULL;
 	in.e = has_e ? &x->e : NULL;
 	in.mem = has_mem ? &x->mem : NULL;
-	in.cfg = health_of(s, &st->drive);
+	in.cfg = ww_thresholds_for(ctx ? ctx->thresholds : NULL, st->drive.id, st->drive.block);
 	in.protocol = st->drive.protocol;
 	in.no_health_reason = st->drive.no_health_reason;
 	in.smartctl_type = st->drive.smartctl_type;
@@ -317,6 +286,6 @@ void ww_drive_verdict(ww_endurance_svc_t *s, const ww_drive_state_t *st, time_t 
 	in.last_failed = st->collections_total && !st->last_success;
 	in.last_rc = st->last_rc;
 	in.values_time = st->values_time;
-	ww_verdict(&in, now, out);
+	ww_verdict(&in, ctx ? ctx->now : 0, out);
 	free(x);
 }

@@ -16,12 +16,13 @@
 #include "wearwatch/history.h"
 #include "fuzz_file.h"
 
-static ww_store_t *store, *empty;
+static ww_route_src_t full, empty; /* one drive with history; none */
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
 	char dir[] = "/tmp/ww-fuzz-route-XXXXXX", path[128];
 	ww_history_t *h = NULL;
+	ww_endurance_svc_t *svc;
 	ww_health_t rec;
 
 	(void)argc;
@@ -38,7 +39,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 		ww_history_append(h, "ata-X", &rec, true, 1700000000 + i * 60, NULL);
 	}
 	/* one drive with a record: the drive routes render it */
-	empty = ww_store_new(0);
+	empty.store = ww_store_new(0);
 	{
 		ww_drive_t d;
 		ww_read_report_t r;
@@ -49,11 +50,12 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 		snprintf(d.block, sizeof(d.block), "sda");
 		d.protocol = WW_PROTO_ATA;
 		snprintf(rec.model, sizeof(rec.model), "FUZZ DISK");
-		store = ww_store_new(0);
-		ww_store_sync(store, &d, 1, 1700000000);
-		ww_store_update(store, "ata-X", 0, &rec, &r, 0.1, 1700000000);
+		full.store = ww_store_new(0);
+		ww_store_sync(full.store, &d, 1, 1700000000);
+		ww_store_update(full.store, "ata-X", 0, &rec, &r, 0.1, 1700000000);
 	}
-	ww_endurance_set_global(ww_endurance_svc_new(NULL, NULL, h));
+	svc = ww_endurance_svc_new(NULL, NULL, h);
+	full.endurance = empty.endurance = svc;
 	return 0;
 }
 
@@ -68,7 +70,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		ww_route_reply_t r;
 
 		if (ww_route_path_valid(s) &&
-		    ww_route_render(data[0] % 4 ? empty : store, s, 1700100000, &r) == 0)
+		    ww_route_render(data[0] % 4 ? &empty : &full, s, 1700100000, &r) == 0)
 			free(r.body);
 	} else {
 		unsigned status;

@@ -31,8 +31,7 @@ static char *point_of(ww_endurance_svc_t *svc, const char *id, double v)
 	char *body;
 
 	ww_endurance_probe_burst(svc, id, &b, T0 + 100);
-	body = ww_json_render_history(id, "probe_latency_max_seconds", "1700006400", "1700006600",
-				      NULL, T0 + 200, &status);
+	body = ww_json_render_history(&(ww_render_ctx_t){ .endurance = svc, .now = T0 + 200 }, id, "probe_latency_max_seconds", "1700006400", "1700006600", NULL, &status);
 	CHECK_EQ_I64(status, 200);
 	return body;
 }
@@ -60,7 +59,6 @@ int main(void)
 	CHECK(svc != NULL);
 	if (!svc)
 		return ww_test_done("test_expo_history_json");
-	ww_endurance_set_global(svc);
 
 	expect(svc, "d1", 1e19, "[1700006500,1e+19,0]");
 	expect(svc, "d2", -1e19, "[1700006500,-1e+19,0]");
@@ -78,8 +76,7 @@ int main(void)
 		unsigned status = 0;
 
 		for (int k = 0; k < 2; k++) {
-			char *body = ww_json_render_history("d1", ask[k], NULL, NULL, NULL, T0 + 200,
-							    &status);
+			char *body = ww_json_render_history(&(ww_render_ctx_t){ .endurance = svc, .now = T0 + 200 }, "d1", ask[k], NULL, NULL, NULL, &status);
 
 			CHECK_EQ_I64(status, 400);
 			CHECK(body && !strncmp(body, want[k], strlen(want[k])));
@@ -92,7 +89,6 @@ int main(void)
 		}
 	}
 
-	ww_endurance_set_global(NULL);
 	ww_endurance_svc_free(svc);
 	unlink(path);
 	{

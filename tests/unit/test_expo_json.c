@@ -212,7 +212,7 @@ static void test_api(void)
 	ww_store_sync(s, d, 1, t0 + 90);                           /* b gone */
 
 	snap = ww_store_acquire(s);
-	txt = ww_json_render_drives(snap, t0 + 100);
+	txt = ww_json_render_drives(&(ww_render_ctx_t){ .snap = snap, .now = t0 + 100 });
 	o = txt ? json_tokener_parse(txt) : NULL;
 	CHECK(o && json_object_is_type(o, json_type_array));
 	CHECK_EQ_U64(o ? json_object_array_length(o) : 0, 2);
@@ -244,7 +244,7 @@ static void test_api(void)
 	v.no_health_reason = "virtio-blk has no health interface";
 	ww_store_sync(s, &v, 1, t0 + 95);
 	snap = ww_store_acquire(s);
-	txt = ww_json_render_drives(snap, t0 + 100);
+	txt = ww_json_render_drives(&(ww_render_ctx_t){ .snap = snap, .now = t0 + 100 });
 	o = txt ? json_tokener_parse(txt) : NULL;
 	CHECK_STR(gstr(o, "0.id"), "dev-vda");
 	CHECK_STR(gstr(o, "0.protocol"), "none");
@@ -255,7 +255,7 @@ static void test_api(void)
 	ww_store_sync(s, d, 2, t0 + 96);
 	snap = ww_store_acquire(s);
 
-	txt = ww_json_render_drive(snap, "nvme-a", t0 + 100, &found);
+	txt = ww_json_render_drive(&(ww_render_ctx_t){ .snap = snap, .now = t0 + 100 }, "nvme-a", &found);
 	CHECK(found && txt);
 	o = txt ? json_tokener_parse(txt) : NULL;
 	CHECK_STR(gstr(o, "drive.cmd_path"), "/dev/nvme0");
@@ -264,7 +264,7 @@ static void test_api(void)
 	json_object_put(o);
 	free(txt);
 
-	txt = ww_json_render_drive(snap, "nope", t0, &found);
+	txt = ww_json_render_drive(&(ww_render_ctx_t){ .snap = snap, .now = t0 }, "nope", &found);
 	CHECK(!found && txt == NULL);
 	ww_snapshot_release(snap);
 	ww_store_free(s);

@@ -130,7 +130,7 @@ static char *render(ww_store_t *s)
 {
 	ww_snapshot_t *snap = ww_store_acquire(s);
 	size_t len = 0;
-	char *txt = ww_metrics_render(snap, 1700000100, &len);
+	char *txt = ww_metrics_render(&(ww_render_ctx_t){ .snap = snap, .now = 1700000100 }, &len);
 
 	ww_snapshot_release(snap);
 	CHECK(txt != NULL);

@@ -68,7 +68,7 @@ int main(void)
 	CHECK(ww_store_set_probe(st, "no-such-drive", &sum, 1000) == -ENOENT);
 
 	snap = ww_store_acquire(st);
-	txt = ww_metrics_render(snap, 1000, NULL);
+	txt = ww_metrics_render(&(ww_render_ctx_t){ .snap = snap, .now = 1000 }, NULL);
 	CHECK(txt != NULL);
 	if (txt) {
 		CHECK(has_line(txt, "# TYPE wearwatch_probe_read_latency_seconds histogram"));
@@ -102,14 +102,14 @@ int main(void)
 		CHECK(ww_store_set_probe(st, d[1].id, &sk, 1000) == 0);
 	}
 	snap = ww_store_acquire(st);
-	txt = ww_metrics_render(snap, 1000, NULL);
+	txt = ww_metrics_render(&(ww_render_ctx_t){ .snap = snap, .now = 1000 }, NULL);
 	CHECK(txt && has_line(txt, "wearwatch_probe_skipped{drive=\"ata-NEVER_PROBED\",reason=\"open failed\"} 1"));
 	CHECK(txt && !strstr(txt, "wearwatch_probe_skipped{drive=\"nvme-eui.0001\""));
 	if (txt)
 		promtool(txt);
 	free(txt);
 
-	js = ww_json_render_drive(snap, d[0].id, 1000, &(bool){ false });
+	js = ww_json_render_drive(&(ww_render_ctx_t){ .snap = snap, .now = 1000 }, d[0].id, &(bool){ false });
 	j = js ? json_tokener_parse(js) : NULL;
 	CHECK(j && json_object_object_get_ex(j, "probe", &p));
 	if (j && p && json_object_object_get_ex(p, "window", &w)) {

@@ -93,7 +93,7 @@ static void collect_round(ww_store_t *store, ww_endurance_svc_t *svc, ww_drive_t
 	for (int k = 0; k < NDRIVES; k++) {
 		rec(&h, (uint64_t)i * (1u << 20) * (k + 1), 3600 + (uint64_t)i * 60);
 		CHECK_EQ_I64(ww_store_update(store, d[k].id, 0, &h, NULL, 0.001, now), 0);
-		ww_endurance_after_collect(svc, store, &d[k], 0, now);
+		ww_endurance_after_collect(svc, NULL, store, &d[k], 0, now);
 	}
 }
 

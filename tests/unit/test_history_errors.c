@@ -70,7 +70,6 @@ int main(void)
 	if (!h)
 		return ww_test_done("test_history_errors");
 	svc = ww_endurance_svc_new(NULL, NULL, h);
-	ww_endurance_set_global(svc);
 	ww_log_set_journal(0);
 	ww_history_log_attach(h, db);
 
@@ -106,7 +105,7 @@ int main(void)
 
 	/* published: the counter as it stands */
 	snap = ww_store_acquire(store);
-	m = ww_metrics_render(snap, T0 + 400, &len);
+	m = ww_metrics_render(&(ww_render_ctx_t){ .snap = snap, .endurance = svc, .now = T0 + 400 }, &len);
 	ww_snapshot_release(snap);
 	CHECK(m && strstr(m, "# TYPE wearwatch_history_write_errors_total counter\n"));
 	CHECK(m && strstr(m, "\nwearwatch_history_write_errors_total 6\n"));
@@ -133,7 +132,6 @@ int main(void)
 	if (ww_t_fail)
 		fprintf(stderr, "log was:\n%s", log);
 
-	ww_endurance_set_global(NULL);
 	ww_endurance_svc_free(svc);
 	ww_store_free(store);
 	unlink(logf);

@@ -40,40 +40,34 @@ static void test_metrics_follow_the_store(void)
 	WW_SET(h.temperature_celsius, 40, "test");
 	CHECK_EQ_I64(ww_store_sync(s, &d, 1, T0), 0);
 
-	CHECK_EQ_I64(ww_route_render_shared(s, "/metrics", T0, &a), 0);
+	CHECK_EQ_I64(ww_route_render_shared(&(ww_route_src_t){ .store = s }, "/metrics", T0, &a), 0);
 	CHECK(a.release != NULL);
 	CHECK(value_of(a.body, line) == 0);
 	/* unchanged store: the same buffer */
-	CHECK_EQ_I64(ww_route_render_shared(s, "/metrics", T0 + 5, &b), 0);
+	CHECK_EQ_I64(ww_route_render_shared(&(ww_route_src_t){ .store = s }, "/metrics", T0 + 5, &b), 0);
 	CHECK(b.body == a.body && b.len == a.len);
 	b.release(b.release_arg);
 	/* a collection: a new body, while the old one stays readable */
 	CHECK_EQ_I64(ww_store_update(s, ID, 0, &h, NULL, 0.01, T0 + 10), 0);
-	CHECK_EQ_I64(ww_route_render_shared(s, "/metrics", T0 + 10, &b), 0);
+	CHECK_EQ_I64(ww_route_render_shared(&(ww_route_src_t){ .store = s }, "/metrics", T0 + 10, &b), 0);
 	CHECK(b.body != a.body);
 	CHECK(value_of(b.body, line) == 1);
 	CHECK(value_of(a.body, line) == 0);
 	a.release(a.release_arg);
 	/* the copying form gives the same bytes, the caller's to free */
-	CHECK_EQ_I64(ww_route_render(s, "/metrics", T0 + 10, &c), 0);
+	CHECK_EQ_I64(ww_route_render(&(ww_route_src_t){ .store = s }, "/metrics", T0 + 10, &c), 0);
 	CHECK(c.release == NULL && c.len == b.len && !memcmp(c.body, b.body, b.len));
 	free(c.body);
 	b.release(b.release_arg);
 
 	/* the JSON list: values_age_seconds moves with the clock */
-	CHECK_EQ_I64(ww_route_render(s, "/api/v1/drives", T0 + 20, &a), 0);
-	CHECK_EQ_I64(ww_route_render(s, "/api/v1/drives/", T0 + 21, &b), 0);
+	CHECK_EQ_I64(ww_route_render(&(ww_route_src_t){ .store = s }, "/api/v1/drives", T0 + 20, &a), 0);
+	CHECK_EQ_I64(ww_route_render(&(ww_route_src_t){ .store = s }, "/api/v1/drives/", T0 + 21, &b), 0);
 	CHECK(a.body && strstr(a.body, "\"values_age_seconds\":10"));
 	CHECK(b.body && strstr(b.body, "\"values_age_seconds\":11"));
 	free(a.body);
 	free(b.body);
 	ww_store_free(s);
-}
-
-static const ww_health_cfg_t *thresholds(void *ctx, const ww_drive_t *d)
-{
-	(void)d;
-	return ctx;
 }
 
 /* new thresholds (a reload) show at the next render, not the next
@@ -82,15 +76,15 @@ static void test_metrics_follow_the_thresholds(void)
 {
 	ww_store_t *s = ww_store_new(0);
 	ww_endurance_svc_t *svc = ww_endurance_svc_new(NULL, NULL, NULL);
-	ww_health_cfg_t cfg;
+	ww_health_cfg_t cfg, hot;
+	ww_thresholds_t t_cfg = { .dflt = &cfg }, t_hot = { .dflt = &hot };
+	ww_route_src_t src = { .store = s, .endurance = svc, .thresholds = &t_cfg };
 	ww_drive_t d;
 	ww_health_t h;
 	ww_route_reply_t a, b;
 	const char *line = "wearwatch_drive_health_status{drive=\"" ID "\"";
 
 	ww_health_cfg_defaults(&cfg);
-	ww_endurance_set_health(svc, thresholds, &cfg);
-	ww_endurance_set_global(svc);
 	memset(&d, 0, sizeof(d));
 	snprintf(d.id, sizeof(d.id), ID);
 	d.protocol = WW_PROTO_NVME;
@@ -99,17 +93,18 @@ static void test_metrics_follow_the_thresholds(void)
 	WW_SET(h.temperature_celsius, 40, "test");
 	CHECK_EQ_I64(ww_store_sync(s, &d, 1, T0), 0);
 	CHECK_EQ_I64(ww_store_update(s, ID, 0, &h, NULL, 0.01, T0), 0);
-	CHECK_EQ_I64(ww_route_render_shared(s, "/metrics", T0, &a), 0);
+	CHECK_EQ_I64(ww_route_render_shared(&src, "/metrics", T0, &a), 0);
 	CHECK(value_of(a.body, line) == WW_STATUS_OK);
-	cfg.has_temp_warning = true;
-	cfg.temp_warning_celsius = 35;
-	ww_endurance_touch(svc);
-	CHECK_EQ_I64(ww_route_render_shared(s, "/metrics", T0 + 1, &b), 0);
+	/* a reload: the service hands the renders the new generation's thresholds */
+	hot = cfg;
+	hot.has_temp_warning = true;
+	hot.temp_warning_celsius = 35;
+	__atomic_store_n(&src.thresholds, &t_hot, __ATOMIC_RELEASE);
+	CHECK_EQ_I64(ww_route_render_shared(&src, "/metrics", T0 + 1, &b), 0);
 	CHECK(b.body != a.body);
 	CHECK(value_of(b.body, line) == WW_STATUS_WARNING);
 	a.release(a.release_arg);
 	b.release(b.release_arg);
-	ww_endurance_set_global(NULL);
 	ww_endurance_svc_free(svc);
 	ww_store_free(s);
 }

@@ -106,7 +106,7 @@ static void test_slow_clients(void)
 
 	CHECK(mkdtemp(dir) != NULL);
 	snprintf(sock_path, sizeof(sock_path), "%s/c.sock", dir);
-	srv = ww_ipc_server_start(sock_path, st, &err);
+	srv = ww_ipc_server_start(sock_path, &(ww_route_src_t){ .store = st }, &err);
 	CHECK(srv != NULL);
 	if (!srv)
 		return;
@@ -181,9 +181,8 @@ static void test_history_loops(void)
 	CHECK_EQ_I64(ww_history_open(path, NULL, &h, NULL, 0), 0);
 	seed(path, (long long)time(NULL));
 	svc = ww_endurance_svc_new(NULL, NULL, h);
-	ww_endurance_set_global(svc);
 	snprintf(sock_path, sizeof(sock_path), "%s/c.sock", dir);
-	srv = ww_ipc_server_start(sock_path, st, &err);
+	srv = ww_ipc_server_start(sock_path, &(ww_route_src_t){ .store = st, .endurance = svc }, &err);
 	CHECK(srv != NULL);
 	for (long k = 0; k < 4; k++)
 		pthread_create(&th[k], NULL, loop, (void *)k);
@@ -209,7 +208,6 @@ static void test_history_loops(void)
 	CHECK(total > 0);
 	CHECK(worst < 1000);
 	ww_ipc_server_stop(srv);
-	ww_endurance_set_global(NULL);
 	ww_endurance_svc_free(svc);
 	ww_store_free(st);
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);

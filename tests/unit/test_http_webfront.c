@@ -135,6 +135,7 @@ static void test_slow_clients_leave_room(uint16_t port)
 int main(void)
 {
 	ww_store_t *s = ww_store_new(0);
+	ww_route_src_t src = { 0 };
 	ww_drive_t d;
 	ww_health_t *h = calloc(1, sizeof(*h));
 	ww_webfront_t *srv;
@@ -158,7 +159,8 @@ int main(void)
 
 	ww_conf_defaults(&conf);
 	snprintf(conf.listen, sizeof(conf.listen), "127.0.0.1:0");
-	srv = ww_webfront_open(&conf, -1, ww_webfront_fetch_store, s, errbuf, sizeof(errbuf));
+	src.store = s;
+	srv = ww_webfront_open(&conf, -1, ww_webfront_fetch_store, &src, errbuf, sizeof(errbuf));
 	CHECK(srv != NULL);
 	if (!srv) {
 		fprintf(stderr, "cannot start server: %s\n", errbuf);

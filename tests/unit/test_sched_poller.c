@@ -240,7 +240,7 @@ int main(void)
 
 	/* a scrape during the hang: rendered from the snapshot, says hung */
 	size_t len = 0;
-	char *text = ww_metrics_render(s, time(NULL), &len);
+	char *text = ww_metrics_render(&(ww_render_ctx_t){ .snap = s, .now = time(NULL) }, &len);
 	CHECK(text && len > 0);
 	CHECK(text && strstr(text, "wearwatch_drive_hung{drive=\"drive-b-hangs\"} 1"));
 	CHECK(text && strstr(text, "wearwatch_drive_temperature_celsius{drive=\"drive-a\"} 30"));

@@ -139,7 +139,7 @@ static inline int ww_fleet_build(ww_store_t *s, const ww_fleet_opts_t *o)
 			rc = ww_store_set_probe(s, d[i].id, &sum, WW_FLEET_T0 + 20);
 	}
 	for (size_t i = 0; !rc && o->svc && i < o->n; i++)
-		ww_endurance_after_collect(o->svc, s, &d[i], k[i % nk].rc, WW_FLEET_T0 + 10);
+		ww_endurance_after_collect(o->svc, NULL, s, &d[i], k[i % nk].rc, WW_FLEET_T0 + 10);
 	if (!rc && o->missing)
 		rc = ww_store_sync(s, d, o->n - o->missing, WW_FLEET_T0 + 50);
 	free(k);
@@ -148,8 +148,8 @@ static inline int ww_fleet_build(ww_store_t *s, const ww_fleet_opts_t *o)
 }
 
 /* An endurance service without history whose rating overrides cover the QEMU
- * models of the captures (so the rated families have values), registered
- * process-wide. NULL on failure. */
+ * models of the captures (so the rated families have values), for the
+ * tests' render contexts. NULL on failure. */
 static inline ww_endurance_svc_t *ww_fleet_endurance(ww_history_t *hist)
 {
 	static const char *const ov[] = { "QEMU NVMe Ctrl=1:5", "WWSATA_DISK=0.3:3",
@@ -165,8 +165,6 @@ static inline ww_endurance_svc_t *ww_fleet_endurance(ww_history_t *hist)
 			return NULL;
 		}
 	svc = ww_endurance_svc_new(NULL, &o, hist);
-	if (svc)
-		ww_endurance_set_global(svc);
 	return svc;
 }
 
