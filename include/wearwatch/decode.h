@@ -593,9 +593,10 @@ void ww_scsi_finish(ww_health_t *h);
  * table in sg_logs): which command returns the bytes, the page's identifier,
  * a short name, the decoder and the finish step that derives the normalised
  * fields. Readers pick the pages they ask for from it (SCSI VPD and LOG
- * SENSE pages, ATA Device Statistics pages), `wearwatch decode --type NAME`
- * takes its names and help from it, and the fuzz harness fuzzes every row.
- * A new page is a row here plus its decoder. */
+ * SENSE pages, ATA Device Statistics pages, every NVMe Identify and log with
+ * its read-when predicate), `wearwatch decode --type NAME` takes its names
+ * and help from it, and the fuzz harness fuzzes every row. A new page is a
+ * row here plus its decoder. */
 
 /** The command whose data a row decodes; id and sub name the page within it
  * the way its spec does. */
@@ -623,6 +624,47 @@ typedef enum ww_decoder_cmd {
  * predate it). LOG SENSE pages are always asked for only when listed. */
 #define WW_DEC_LISTED_ONLY (1u << 0)
 
+/** Row flag (NVMe): the read stands or falls with this row. When its command
+ * or its decoder fails, the reader sends no later row and returns that error
+ * (the SMART / Health log 02h: without it there is no health to report). */
+#define WW_DEC_REQUIRED (1u << 1)
+
+/** Row flag (NVMe): sent once per namespace of the drive (discovery's list,
+ * in its order), NSID = the namespace's; the decoder appends one
+ * h->nvme_ns[] entry, which the reader then names (nsid, block_name). */
+#define WW_DEC_EACH_NS (1u << 2)
+
+/** The command of an NVMe row as the reader sends it (NVMe Base 2.0 Identify,
+ * Get Log Page); the CNS or Log Identifier is the row's id. */
+typedef struct ww_nvme_args {
+	uint32_t nsid;  /* the row's nvme.nsid, or the namespace's (WW_DEC_EACH_NS) */
+	uint16_t lsi;   /* Log Specific Identifier (CDW11 bits 31:16); 0 = none,
+			   else sent through the transport's nvme_get_log_lsi */
+	size_t len;     /* bytes to transfer, starts as the row's len; 1 to
+			   WW_NVME_IDENTIFY_LEN, a multiple of 4 for a log */
+} ww_nvme_args_t;
+
+/** How the NVMe reader sends a row (WW_DEC_NVME_IDENTIFY and _LOG rows);
+ * rows without `what` are decoded, never read. */
+typedef struct ww_decoder_nvme {
+	/** Read when: false = not sent. Looks only at what the rows before it
+	 * decoded (Identify Controller fields such as OACS, LPA, CTRATT, ELPE;
+	 * the namespaces' ENDGID) and may set a's len and lsi from it (the
+	 * Error Information log's entries from ELPE, log 09h's ENDGID). NULL =
+	 * always, as the row says. Pure. */
+	bool (*when)(const ww_health_t *h, ww_nvme_args_t *a);
+	uint32_t nsid;          /* 0 (Identify Controller), WW_NVME_NSID_ALL */
+	const char *what;       /* the read report's name of the command:
+				   "Get Log Page 02h"; " <nsid>" is added for
+				   WW_DEC_EACH_NS, " <lsi_name> <lsi>" with an LSI */
+	const char *lsi_name;   /* what the LSI is ("ENDGID"); NULL = none */
+	/** When the decoder answers -ENOTSUP, the drive's page under this id has
+	 * another layout (a vendor's own C0h): the command is noted
+	 * "<what> (<other_layout>)" as unsupported, not as a decode error.
+	 * NULL = -ENOTSUP is a decode error like any other. */
+	const char *other_layout;
+} ww_decoder_nvme_t;
+
 typedef struct ww_decoder {
 	ww_protocol_t protocol;
 	ww_decoder_cmd_t cmd;
@@ -641,10 +683,13 @@ typedef struct ww_decoder {
 	 * decoded (ww_nvme_finish, ww_ata_finish, ww_scsi_finish); NULL = none. */
 	void (*finish)(ww_health_t *h);
 	unsigned flags;     /* WW_DEC_* flags */
+	ww_decoder_nvme_t nvme; /* NVMe rows: how the reader sends the command */
 } ww_decoder_t;
 
-/** Every row (src/decode/registry.c), grouped by protocol and ordered by
- * command and identifier, which is the order readers ask in. */
+/** Every row (src/decode/registry.c), grouped by protocol. SCSI and ATA rows
+ * are ordered by command and identifier, NVMe rows in the order the reader
+ * sends them (a row's `when` sees what the rows above it decoded); either
+ * way the order readers ask in. */
 extern const ww_decoder_t ww_decoders[];
 extern const size_t ww_n_decoders;
 

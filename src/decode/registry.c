@@ -1,7 +1,10 @@
 /* The decoder registry (wearwatch/decode.h): one row per page or log. To add
  * a page: its decoder (a LOG SENSE page: a parameter walker in scsi_log.c,
- * declared in scsi_log.h), its fields in the record, and a row here. Readers,
- * `wearwatch decode --type`, its help and the fuzz harness follow. */
+ * declared in scsi_log.h), its fields in the record, and a row here (an NVMe
+ * log: where in the read order, with its read-when predicate below; its Log
+ * Identifier must be in the transport's allow-list, lid_allowed() in
+ * src/transport/nvme.c). Readers, `wearwatch decode --type`, its help and
+ * the fuzz harness follow. */
 #include <errno.h>
 #include <string.h>
 
@@ -45,35 +48,104 @@ static int scsi_defect12_row(const uint8_t *buf, size_t len, ww_health_t *h)
 	return ww_decode_scsi_defect_header(buf, len, true, h);
 }
 
-#define NVME(cmd, id, name, title, fn) \
-	{ WW_PROTO_NVME, cmd, id, 0, name, title, 512, fn, NULL, ww_nvme_finish, 0 }
-#define ATA(cmd, id, sub, name, title, fn) \
-	{ WW_PROTO_ATA, cmd, id, sub, name, title, WW_ATA_SECTOR, fn, NULL, ww_ata_finish, 0 }
-#define SCSI(cmd, id, name, title, len, fn, flags) \
-	{ WW_PROTO_SCSI, cmd, id, 0, name, title, len, fn, NULL, ww_scsi_finish, flags }
-#define SCSI_LOG(page, subpage, name, title, walk)                                 \
-	{ WW_PROTO_SCSI, WW_DEC_SCSI_LOG, page, subpage, name, title, 0,             \
-	  ww_decode_scsi_log_page, walk, ww_scsi_finish, 0 }
+/* Read-when predicates of the NVMe rows: over what the rows before them
+ * decoded, as the reader walks them. */
+
+/* Identify Namespace: while the record has room for one more namespace */
+static bool nvme_ns_room(const ww_health_t *h, ww_nvme_args_t *a)
+{
+	(void)a;
+	return h->n_nvme_ns < WW_NVME_MAX_NS;
+}
+
+/* Endurance Group Information log (09h): only where Identify Controller
+ * CTRATT bit 4 says endurance groups exist and a namespace names its group;
+ * LSI = the first ENDGID. A controller that rejects it (QEMU 7.2 answers
+ * Invalid Log Page) is "unsupported", a capability. */
+static bool nvme_endurance_when(const ww_health_t *h, ww_nvme_args_t *a)
+{
+	uint16_t endgid = 0;
+
+	if (!h->has_nvme_ctrl || !(h->nvme_ctrl.ctratt & WW_NVME_CTRATT_ENDURANCE_GROUPS))
+		return false;
+	for (size_t i = 0; i < h->n_nvme_ns && !endgid; i++)
+		endgid = h->nvme_ns[i].endgid;
+	a->lsi = endgid;
+	return endgid != 0;
+}
+
+/* Error Information log (01h): the newest 16 entries at most, as smartctl
+ * reads them; the controller keeps ELPE + 1 (Identify Controller byte 262). */
+static bool nvme_error_log_when(const ww_health_t *h, ww_nvme_args_t *a)
+{
+	size_t n = 16;
+
+	if (!h->has_nvme_ctrl)
+		return false;
+	if ((size_t)h->nvme_ctrl.elpe + 1 < n)
+		n = (size_t)h->nvme_ctrl.elpe + 1;
+	a->len = n * WW_NVME_ERROR_ENTRY_LEN;
+	return true;
+}
+
+/* Device Self-test log (06h): only where Identify Controller OACS bit 4 says
+ * the controller has device self-test */
+static bool nvme_selftest_when(const ww_health_t *h, ww_nvme_args_t *a)
+{
+	(void)a;
+	return h->has_nvme_ctrl && (h->nvme_ctrl.oacs & WW_NVME_OACS_SELFTEST);
+}
+
+/* An NVMe row: the Identify (CNS) or Get Log Page (LID) the reader sends;
+ * the rest are ww_decoder_nvme_t's fields, designated */
+#define NVME(c, ident, n, t, l, fn, fl, ...)                                         \
+	{ .protocol = WW_PROTO_NVME, .cmd = c, .id = ident, .name = n, .title = t,   \
+	  .len = l, .decode = fn, .finish = ww_nvme_finish, .flags = fl,             \
+	  .nvme = { __VA_ARGS__ } }
+#define ATA(c, ident, subid, n, t, fn)                                               \
+	{ .protocol = WW_PROTO_ATA, .cmd = c, .id = ident, .sub = subid, .name = n,  \
+	  .title = t, .len = WW_ATA_SECTOR, .decode = fn, .finish = ww_ata_finish }
+#define SCSI(c, ident, n, t, l, fn, fl)                                              \
+	{ .protocol = WW_PROTO_SCSI, .cmd = c, .id = ident, .name = n, .title = t,   \
+	  .len = l, .decode = fn, .finish = ww_scsi_finish, .flags = fl }
+#define SCSI_LOG(page, subpage, n, t, walk)                                          \
+	{ .protocol = WW_PROTO_SCSI, .cmd = WW_DEC_SCSI_LOG, .id = page,             \
+	  .sub = subpage, .name = n, .title = t, .decode = ww_decode_scsi_log_page,  \
+	  .log_params = walk, .finish = ww_scsi_finish }
 
 const ww_decoder_t ww_decoders[] = {
-	{ WW_PROTO_NVME, WW_DEC_NVME_IDENTIFY, WW_NVME_CNS_NS, 0, "nvme-id-ns",
-	  "Identify Namespace (CNS 00h)", WW_NVME_IDENTIFY_LEN, nvme_id_ns_row, NULL,
-	  ww_nvme_finish, 0 },
-	{ WW_PROTO_NVME, WW_DEC_NVME_IDENTIFY, WW_NVME_CNS_CTRL, 0, "nvme-id-ctrl",
-	  "Identify Controller (CNS 01h)", WW_NVME_IDENTIFY_LEN, ww_decode_nvme_id_ctrl, NULL,
-	  ww_nvme_finish, 0 },
-	{ WW_PROTO_NVME, WW_DEC_NVME_LOG, WW_NVME_LID_ERROR, 0, "nvme-error-log",
-	  "Error Information log (01h), 64 bytes per entry", 0, ww_decode_nvme_error_log, NULL,
-	  ww_nvme_finish, 0 },
+	/* NVMe, in the order the reader sends them: Identify Controller first
+	 * (the predicates read it), the namespaces (09h needs an ENDGID), the
+	 * SMART / Health log without which the read fails, then the rest. C0h
+	 * goes to every controller: it is a read, and the only way to learn
+	 * whether a drive has the OCP log (ww_decode_ocp_smart_ext checks its
+	 * GUID and version); 09h after it, so that where a drive has both, the
+	 * standard log's Endurance Estimate and Media Units Written win. */
+	NVME(WW_DEC_NVME_IDENTIFY, WW_NVME_CNS_CTRL, "nvme-id-ctrl",
+	     "Identify Controller (CNS 01h)", WW_NVME_IDENTIFY_LEN, ww_decode_nvme_id_ctrl, 0,
+	     .nsid = 0, .what = "Identify Controller"),
+	NVME(WW_DEC_NVME_IDENTIFY, WW_NVME_CNS_NS, "nvme-id-ns", "Identify Namespace (CNS 00h)",
+	     WW_NVME_IDENTIFY_LEN, nvme_id_ns_row, WW_DEC_EACH_NS,
+	     .when = nvme_ns_room, .what = "Identify Namespace"),
 	NVME(WW_DEC_NVME_LOG, WW_NVME_LID_SMART, "nvme-smart",
-	     "SMART / Health Information log (02h)", ww_decode_nvme_smart_log),
-	{ WW_PROTO_NVME, WW_DEC_NVME_LOG, WW_NVME_LID_SELFTEST, 0, "nvme-selftest-log",
-	  "Device Self-test log (06h)", WW_NVME_SELFTEST_LOG_LEN, ww_decode_nvme_selftest_log,
-	  NULL, ww_nvme_finish, 0 },
-	NVME(WW_DEC_NVME_LOG, WW_NVME_LID_ENDURANCE_GROUP, "nvme-endurance-group",
-	     "Endurance Group Information log (09h)", ww_decode_nvme_endurance_group),
+	     "SMART / Health Information log (02h)", WW_NVME_SMART_LOG_LEN,
+	     ww_decode_nvme_smart_log, WW_DEC_REQUIRED,
+	     .nsid = WW_NVME_NSID_ALL, .what = "Get Log Page 02h"),
 	NVME(WW_DEC_NVME_LOG, WW_NVME_LID_OCP_SMART_EXT, "nvme-ocp-smart-ext",
-	     "OCP SMART / Health Information Extended log (C0h)", ww_decode_ocp_smart_ext),
+	     "OCP SMART / Health Information Extended log (C0h)", WW_NVME_OCP_C0_LEN,
+	     ww_decode_ocp_smart_ext, 0,
+	     .nsid = WW_NVME_NSID_ALL, .what = "Get Log Page C0h", .other_layout = "not OCP"),
+	NVME(WW_DEC_NVME_LOG, WW_NVME_LID_ENDURANCE_GROUP, "nvme-endurance-group",
+	     "Endurance Group Information log (09h)", WW_NVME_ENDURANCE_LOG_LEN,
+	     ww_decode_nvme_endurance_group, 0,
+	     .when = nvme_endurance_when, .nsid = 0, .what = "Get Log Page 09h",
+	     .lsi_name = "ENDGID"),
+	NVME(WW_DEC_NVME_LOG, WW_NVME_LID_ERROR, "nvme-error-log",
+	     "Error Information log (01h), 64 bytes per entry", 0, ww_decode_nvme_error_log, 0,
+	     .when = nvme_error_log_when, .nsid = WW_NVME_NSID_ALL, .what = "Get Log Page 01h"),
+	NVME(WW_DEC_NVME_LOG, WW_NVME_LID_SELFTEST, "nvme-selftest-log",
+	     "Device Self-test log (06h)", WW_NVME_SELFTEST_LOG_LEN, ww_decode_nvme_selftest_log, 0,
+	     .when = nvme_selftest_when, .nsid = WW_NVME_NSID_ALL, .what = "Get Log Page 06h"),
 
 	ATA(WW_DEC_ATA_IDENTIFY, 0, 0, "ata-identify", "IDENTIFY DEVICE data",
 	    ww_decode_ata_identify),
@@ -125,9 +197,9 @@ const ww_decoder_t ww_decoders[] = {
 	     WW_DEC_LISTED_ONLY),
 	SCSI(WW_DEC_SCSI_READ_CAPACITY, 0, "scsi-read-capacity",
 	     "READ CAPACITY (16) parameter data", 32, ww_decode_scsi_read_capacity16, 0),
-	{ WW_PROTO_SCSI, WW_DEC_SCSI_LOG, WW_DEC_ANY, WW_DEC_ANY, "scsi-log",
-	  "any LOG SENSE page below, by its header", 0, ww_decode_scsi_log_page, NULL,
-	  ww_scsi_finish, 0 },
+	{ .protocol = WW_PROTO_SCSI, .cmd = WW_DEC_SCSI_LOG, .id = WW_DEC_ANY,
+	  .sub = WW_DEC_ANY, .name = "scsi-log", .title = "any LOG SENSE page below, by its header",
+	  .decode = ww_decode_scsi_log_page, .finish = ww_scsi_finish },
 	SCSI_LOG(0x00, 0x00, "scsi-supported-pages", "Supported Log Pages log page (00h)",
 		 ww_scsi_log_supported),
 	SCSI_LOG(0x00, 0xff, "scsi-supported-subpages",
@@ -144,9 +216,9 @@ const ww_decoder_t ww_decoders[] = {
 		 ww_scsi_log_environment),
 	SCSI_LOG(0x0e, 0x00, "scsi-start-stop", "Start-Stop Cycle Counter log page (0Eh)",
 		 ww_scsi_log_start_stop),
-	{ WW_PROTO_SCSI, WW_DEC_SCSI_LOG, 0x0e, 0x01, "scsi-utilization",
-	  "Utilization log page (0Eh/01h)", 0, ww_decode_scsi_utilization, NULL,
-	  ww_scsi_finish, 0 },
+	{ .protocol = WW_PROTO_SCSI, .cmd = WW_DEC_SCSI_LOG, .id = 0x0e, .sub = 0x01,
+	  .name = "scsi-utilization", .title = "Utilization log page (0Eh/01h)",
+	  .decode = ww_decode_scsi_utilization, .finish = ww_scsi_finish },
 	SCSI_LOG(0x10, 0x00, "scsi-self-test", "Self-Test Results log page (10h)",
 		 ww_scsi_log_self_test),
 	SCSI_LOG(0x11, 0x00, "scsi-ssd-media", "Solid State Media log page (11h)",
