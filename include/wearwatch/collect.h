@@ -25,22 +25,18 @@ extern "C" {
 /** Append a command outcome to the report and count it. */
 void ww_report_cmd(ww_read_report_t *r, const char *what, const ww_cmd_status_t *st);
 
-/** NVMe: Identify Controller, Identify Namespace for each namespace in
- * d->namespaces, SMART / Health log (02h, NSID FFFFFFFFh), then the endurance
- * logs (ww_read_nvme_endurance), the Error Information log (01h, up to 16
- * entries, ELPE + 1 at most) and, where OACS bit 4 is set, the Device
- * Self-test log (06h). x is the controller.
+/** NVMe: the NVMe rows of the decoder registry (wearwatch/decode.h,
+ * ww_decoders[]) in their order, each sent when its read-when predicate says
+ * so over what was decoded before it: Identify Controller, Identify
+ * Namespace for each namespace in d->namespaces, SMART / Health log (02h,
+ * NSID FFFFFFFFh), the OCP SMART extended log C0h (every controller; decoded
+ * only when its GUID/version match, else noted "unsupported"), the Endurance
+ * Group Information log 09h (LSI = first namespace ENDGID, where CTRATT bit
+ * 4 is set), the Error Information log (01h, up to 16 entries, ELPE + 1 at
+ * most) and, where OACS bit 4 is set, the Device Self-test log (06h). Nothing
+ * after 02h is sent when 02h fails. x is the controller.
  * Returns 0 when the SMART log was read, -errno otherwise (report says why). */
 int ww_read_nvme(ww_xport_t *x, const ww_drive_t *d, ww_health_t *h, ww_read_report_t *r);
-
-/** NVMe endurance logs (src/collect/read_nvme_endurance.c): the OCP SMART
- * extended log C0h (512 bytes, NSID FFFFFFFFh) on every controller, decoded
- * only when its GUID/version match (else noted "unsupported"), then the
- * Endurance Group Information log 09h (LSI = first namespace ENDGID) only
- * when h->nvme_ctrl.ctratt bit 4 is set; fill endurance_estimate_bytes,
- * media_written_bytes, capacitor health, PLP start count. Called by
- * ww_read_nvme after the SMART log. */
-void ww_read_nvme_endurance(ww_xport_t *x, ww_health_t *h, ww_read_report_t *r);
 
 /** ATA through SAT: CHECK POWER MODE (stop if standby: returns 0 with
  * r->standby set), IDENTIFY DEVICE, SMART RETURN STATUS, SMART READ DATA,

@@ -1,7 +1,10 @@
-/* NVMe reader (contract in collect.h): Identify Controller, Identify
- * Namespace per namespace, SMART / Health log, the endurance logs, the Error
- * Information and Device Self-test logs. Nothing but Identify and Get Log
- * Page is ever sent. */
+/* NVMe reader (contract in collect.h): the NVMe rows of the decoder registry
+ * (ww_decoders[]) in their order, each sent when its read-when predicate
+ * says so over what the rows before it decoded: Identify Controller,
+ * Identify Namespace per namespace, the SMART / Health log, the endurance
+ * logs, the Error Information and Device Self-test logs. Nothing but
+ * Identify and Get Log Page is ever sent, Get Log Page with RAE = 1 (the
+ * transport's allow-list): nothing is cleared. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,28 +13,80 @@
 #include "wearwatch/decode.h"
 #include "wearwatch/collect.h"
 
-/* Issue one command (Get Log Page when is_log, else Identify), note it in the
- * report, and return 0 when want bytes arrived, else -errno. */
-static int run(ww_xport_t *x, ww_read_report_t *r, const char *what, int is_log,
-	       uint8_t code, uint32_t nsid, uint8_t *buf, size_t want)
+/* Send row d's command as a says (Get Log Page with an LSI, Get Log Page, or
+ * Identify). st holds the outcome; returns 0 when a->len bytes arrived, else
+ * -errno (-EMSGSIZE for a short transfer). */
+static int send(ww_xport_t *x, const ww_decoder_t *d, const ww_nvme_args_t *a, uint8_t *buf,
+		ww_cmd_status_t *st)
 {
-	ww_cmd_status_t st = { 0 };
-	int rc;
+	const ww_xport_ops_t *o = x->ops;
+	uint8_t code = (uint8_t)d->id;
+	int rc = -ENOTSUP;
 
-	memset(buf, 0, want);
-	if (is_log)
-		rc = x->ops->nvme_get_log ?
-			x->ops->nvme_get_log(x, code, nsid, buf, want, &st) : -ENOTSUP;
-	else
-		rc = x->ops->nvme_identify ?
-			x->ops->nvme_identify(x, code, nsid, buf, want, &st) : -ENOTSUP;
+	memset(buf, 0, a->len);
+	memset(st, 0, sizeof(*st));
+	if (a->lsi && !o->nvme_get_log_lsi) {
+		/* a capture or replay: cannot send an LSI; not sent, no errno */
+		st->result = WW_CMD_UNSUPPORTED;
+		return -ENOTSUP;
+	}
+	if (a->lsi)
+		rc = o->nvme_get_log_lsi(x, code, a->nsid, a->lsi, buf, a->len, st);
+	else if (d->cmd == WW_DEC_NVME_LOG && o->nvme_get_log)
+		rc = o->nvme_get_log(x, code, a->nsid, buf, a->len, st);
+	else if (d->cmd == WW_DEC_NVME_IDENTIFY && o->nvme_identify)
+		rc = o->nvme_identify(x, code, a->nsid, buf, a->len, st);
 	if (rc < 0)
-		ww_cmd_status_not_issued(&st, rc);
-	ww_report_cmd(r, what, &st);
-	rc = ww_cmd_errno(&st);
-	if (rc == 0 && st.data_len < want)
+		ww_cmd_status_not_issued(st, rc);
+	rc = ww_cmd_errno(st);
+	if (rc == 0 && st->data_len < a->len)
 		rc = -EMSGSIZE;
 	return rc;
+}
+
+/* Read and decode one row; ns names the namespace of a WW_DEC_EACH_NS row
+ * (nsid in a). The command is noted after decoding, because a page of
+ * another layout (d->nvme.other_layout) is noted as such. Returns the
+ * command's or the decoder's error for a WW_DEC_REQUIRED row, else 0. */
+static int read_row(ww_xport_t *x, const ww_decoder_t *d, ww_nvme_args_t *a, const char *ns,
+		    ww_health_t *h, ww_read_report_t *r)
+{
+	uint8_t buf[WW_NVME_IDENTIFY_LEN];
+	ww_cmd_status_t st;
+	size_t n_ns = h->n_nvme_ns;
+	char what[64];
+	int rc, drc = 0;
+
+	if (d->nvme.when && !d->nvme.when(h, a))
+		return 0;
+	if (!a->len || a->len > sizeof(buf))
+		return 0; /* not a row the reader can send (test_decode_registry) */
+	if (ns)
+		snprintf(what, sizeof(what), "%s %u", d->nvme.what, a->nsid);
+	else if (a->lsi && d->nvme.lsi_name)
+		snprintf(what, sizeof(what), "%s %s %u", d->nvme.what, d->nvme.lsi_name, a->lsi);
+	else
+		snprintf(what, sizeof(what), "%s", d->nvme.what);
+	rc = send(x, d, a, buf, &st);
+	if (rc == 0)
+		drc = ww_decoder_run(d, buf, a->len, h);
+	if (drc == -ENOTSUP && d->nvme.other_layout) {
+		st.result = WW_CMD_UNSUPPORTED;
+		snprintf(what + strlen(what), sizeof(what) - strlen(what), " (%s)",
+			 d->nvme.other_layout);
+		drc = 0;
+	}
+	ww_report_cmd(r, what, &st);
+	if (drc < 0)
+		r->n_decode_errors++;
+	if (drc == 0 && rc == 0 && ns && h->n_nvme_ns == n_ns + 1) {
+		h->nvme_ns[n_ns].nsid = a->nsid;
+		snprintf(h->nvme_ns[n_ns].block_name, sizeof(h->nvme_ns[n_ns].block_name), "%s",
+			 ns);
+	}
+	if (!(d->flags & WW_DEC_REQUIRED))
+		return 0;
+	return rc ? rc : drc;
 }
 
 /* NSID from a namespace block name: "nvme0n3" -> 3, "nvme1c2n5" -> 5. */
@@ -50,76 +105,42 @@ static uint32_t nsid_of(const char *name)
 	return (uint32_t)v;
 }
 
-/* Error Information log (01h): the newest 16 entries at most, as smartctl
- * reads them (ELPE + 1 are kept); the Device Self-test log (06h) only where
- * OACS bit 4 says the controller has device self-test. Get Log Page with
- * RAE = 1: nothing is cleared. */
-static void read_nvme_logs(ww_xport_t *x, ww_health_t *h, ww_read_report_t *r)
+/* A WW_DEC_EACH_NS row for every namespace of d with a number, in order */
+static int read_each_ns(ww_xport_t *x, const ww_decoder_t *row, const ww_drive_t *d,
+			ww_health_t *h, ww_read_report_t *r)
 {
-	uint8_t buf[16 * WW_NVME_ERROR_ENTRY_LEN];
-	size_t n = 16;
+	int rc = 0;
 
-	if (!h->has_nvme_ctrl)
-		return;
-	if ((size_t)h->nvme_ctrl.elpe + 1 < n)
-		n = (size_t)h->nvme_ctrl.elpe + 1;
-	if (run(x, r, "Get Log Page 01h", 1, WW_NVME_LID_ERROR, WW_NVME_NSID_ALL, buf,
-		n * WW_NVME_ERROR_ENTRY_LEN) == 0 &&
-	    ww_decode_nvme_error_log(buf, n * WW_NVME_ERROR_ENTRY_LEN, h) < 0)
-		r->n_decode_errors++;
-	if (!(h->nvme_ctrl.oacs & WW_NVME_OACS_SELFTEST))
-		return;
-	if (run(x, r, "Get Log Page 06h", 1, WW_NVME_LID_SELFTEST, WW_NVME_NSID_ALL, buf,
-		WW_NVME_SELFTEST_LOG_LEN) == 0 &&
-	    ww_decode_nvme_selftest_log(buf, WW_NVME_SELFTEST_LOG_LEN, h) < 0)
-		r->n_decode_errors++;
+	for (size_t i = 0; i < d->n_namespaces && i < WW_NVME_MAX_NS && rc == 0; i++) {
+		ww_nvme_args_t a = { .nsid = nsid_of(d->namespaces[i]), .len = row->len };
+
+		if (a.nsid)
+			rc = read_row(x, row, &a, d->namespaces[i], h, r);
+	}
+	return rc;
 }
 
 int ww_read_nvme(ww_xport_t *x, const ww_drive_t *d, ww_health_t *h, ww_read_report_t *r)
 {
-	uint8_t buf[WW_NVME_IDENTIFY_LEN];
-	char what[48];
-	int rc;
+	int rc = 0;
 
 	if (!x || !x->ops || !d || !h || !r)
 		return -EINVAL;
 	h->protocol = WW_PROTO_NVME;
 
-	if (run(x, r, "Identify Controller", 0, WW_NVME_CNS_CTRL, 0, buf,
-		sizeof(buf)) == 0 &&
-	    ww_decode_nvme_id_ctrl(buf, sizeof(buf), h) < 0)
-		r->n_decode_errors++;
+	for (size_t i = 0; i < ww_n_decoders && rc == 0; i++) {
+		const ww_decoder_t *row = &ww_decoders[i];
+		ww_nvme_args_t a = { .nsid = row->nvme.nsid, .len = row->len };
 
-	for (size_t i = 0; i < d->n_namespaces && i < WW_NVME_MAX_NS; i++) {
-		uint32_t nsid = nsid_of(d->namespaces[i]);
-		ww_nvme_ns_t ns = { 0 };
-
-		if (!nsid || h->n_nvme_ns >= WW_NVME_MAX_NS)
+		if (row->protocol != WW_PROTO_NVME || !row->nvme.what)
 			continue;
-		snprintf(what, sizeof(what), "Identify Namespace %u", nsid);
-		if (run(x, r, what, 0, WW_NVME_CNS_NS, nsid, buf, sizeof(buf)))
+		if (row->cmd != WW_DEC_NVME_IDENTIFY && row->cmd != WW_DEC_NVME_LOG)
 			continue;
-		if (ww_decode_nvme_id_ns(buf, sizeof(buf), &ns) < 0) {
-			r->n_decode_errors++;
-			continue;
-		}
-		ns.nsid = nsid;
-		snprintf(ns.block_name, sizeof(ns.block_name), "%s", d->namespaces[i]);
-		h->nvme_ns[h->n_nvme_ns++] = ns;
+		if (row->flags & WW_DEC_EACH_NS)
+			rc = read_each_ns(x, row, d, h, r);
+		else
+			rc = read_row(x, row, &a, NULL, h, r);
 	}
-
-	rc = run(x, r, "Get Log Page 02h", 1, WW_NVME_LID_SMART, WW_NVME_NSID_ALL,
-		 buf, WW_NVME_SMART_LOG_LEN);
-	if (rc == 0) {
-		rc = ww_decode_nvme_smart_log(buf, WW_NVME_SMART_LOG_LEN, h);
-		if (rc < 0)
-			r->n_decode_errors++;
-	}
-
 	ww_nvme_finish(h);
-	if (rc == 0) {
-		ww_read_nvme_endurance(x, h, r);
-		read_nvme_logs(x, h, r);
-	}
 	return rc;
 }

@@ -13,7 +13,8 @@
  * extended test that failed in a segment (result 7) at 90 h, failing LBA
  * 4096 (NVMe Base 2.0 Self-test Result Data Structure); written as capture
  * blocks so the reader's commands and what it was answered read as a
- * capture.
+ * capture. Where a test needs Get Log Page with an LSI (log 09h), a
+ * recording transport in front of the fake answers it (struct rec).
  * No ../shared/fixtures needed. */
 #include "ww_test.h"
 #include "ww_fake_device.h"
@@ -34,6 +35,8 @@ struct nvme_drive {
 	bool has_c0;			/* C0h answered with c0[], else Invalid Log Page */
 	uint8_t c0[512];
 	bool self_test;			/* OACS bit 4, 06h answered */
+	bool endurance_groups;		/* CTRATT bit 4, namespace 1 in ENDGID 1 */
+	bool ctrl_unsupported;		/* Identify Controller: Invalid Opcode */
 };
 
 static void put_le(uint8_t *p, uint64_t v, int n)
@@ -107,8 +110,16 @@ static void open_drive(const struct nvme_drive *dr, ww_fake_t *f)
 
 	ww_cap_open(&c);
 	id_ctrl(buf, dr->self_test);
-	ww_cap_ok(&c, ww_req_nvme_identify(req, sizeof(req), WW_NVME_CNS_CTRL, 0), buf, 4096);
+	if (dr->endurance_groups)
+		put_le(buf + 96, WW_NVME_CTRATT_ENDURANCE_GROUPS, 4);
+	ww_req_nvme_identify(req, sizeof(req), WW_NVME_CNS_CTRL, 0);
+	if (dr->ctrl_unsupported)
+		ww_cap_nvme_status(&c, req, WW_CMD_UNSUPPORTED, 0x0001);
+	else
+		ww_cap_ok(&c, req, buf, 4096);
 	id_ns(buf, 1);
+	if (dr->endurance_groups)
+		put_le(buf + 102, 1, 2); /* ENDGID */
 	ww_cap_ok(&c, ww_req_nvme_identify(req, sizeof(req), WW_NVME_CNS_NS, 1), buf, 4096);
 	if (dr->ns2_inactive)
 		memset(buf, 0, sizeof(buf));
@@ -452,6 +463,207 @@ static void test_read_self_test(void)
 	CHECK_EQ_U64(l->failing_lba, 4096);
 }
 
+/* A transport in front of the fake device that can also send Get Log Page
+ * with a Log Specific Identifier (capture and replay cannot) and records
+ * every command in the order sent: "identify cns=C nsid=N len=L" or "log
+ * lid=I nsid=N len=L lsi=S". Log 09h is answered with an Endurance Group
+ * Information log (NVMe Base 2.0 Figure 209, spec-constructed): Endurance
+ * Estimate 3840 (units of 10^9 bytes) at bytes 32-47, Media Units Written
+ * 12 at 80-95. */
+struct rec {
+	ww_xport_t x;		/* first: what the reader gets */
+	ww_xport_ops_t ops;
+	ww_fake_t *f;
+	char sent[32][64];
+	size_t n;
+};
+
+/* the next line of t->sent (the last one again when full) */
+static char *rec_line(struct rec *t)
+{
+	return t->sent[t->n < 32 ? t->n++ : 31];
+}
+
+static int rec_identify(ww_xport_t *x, uint8_t cns, uint32_t nsid, uint8_t *buf, size_t len,
+			ww_cmd_status_t *st)
+{
+	struct rec *t = (struct rec *)x;
+
+	snprintf(rec_line(t), sizeof(t->sent[0]), "identify cns=%u nsid=%u len=%zu", cns, nsid,
+		 len);
+	return t->f->x.ops->nvme_identify(&t->f->x, cns, nsid, buf, len, st);
+}
+
+static int rec_log(ww_xport_t *x, uint8_t lid, uint32_t nsid, uint8_t *buf, size_t len,
+		   ww_cmd_status_t *st)
+{
+	struct rec *t = (struct rec *)x;
+
+	snprintf(rec_line(t), sizeof(t->sent[0]), "log lid=%u nsid=%u len=%zu lsi=0", lid, nsid,
+		 len);
+	return t->f->x.ops->nvme_get_log(&t->f->x, lid, nsid, buf, len, st);
+}
+
+static int rec_log_lsi(ww_xport_t *x, uint8_t lid, uint32_t nsid, uint16_t lsi, uint8_t *buf,
+		       size_t len, ww_cmd_status_t *st)
+{
+	struct rec *t = (struct rec *)x;
+
+	snprintf(rec_line(t), sizeof(t->sent[0]), "log lid=%u nsid=%u len=%zu lsi=%u", lid, nsid,
+		 len, lsi);
+	memset(st, 0, sizeof(*st));
+	if (lid != WW_NVME_LID_ENDURANCE_GROUP || lsi != 1 || len != 512) {
+		st->result = WW_CMD_UNSUPPORTED;
+		return 0;
+	}
+	memset(buf, 0, len);
+	put_le(buf + 32, 3840, 8);
+	put_le(buf + 80, 12, 8);
+	st->result = WW_CMD_OK;
+	st->data_len = len;
+	return 0;
+}
+
+static void rec_open(struct rec *t, ww_fake_t *f)
+{
+	memset(t, 0, sizeof(*t));
+	t->f = f;
+	t->ops = *f->x.ops;
+	t->ops.nvme_identify = rec_identify;
+	t->ops.nvme_get_log = rec_log;
+	t->ops.nvme_get_log_lsi = rec_log_lsi;
+	t->x.ops = &t->ops;
+	t->x.fd = -1;
+}
+
+/* Sent command k is row d's: Identify of its CNS or Get Log Page of its LID */
+static bool sent_is_row(const struct rec *t, size_t k, const ww_decoder_t *d)
+{
+	char want[32];
+
+	snprintf(want, sizeof(want), "%s=%u ", d->cmd == WW_DEC_NVME_IDENTIFY ?
+		 "identify cns" : "log lid", d->id);
+	return k < t->n && !strncmp(t->sent[k], want, strlen(want));
+}
+
+/* The read is the registry's NVMe rows, in their order: on a drive where
+ * every predicate holds (self-test, endurance groups, an OCP C0h), every
+ * row is sent (a WW_DEC_EACH_NS row once per namespace) and noted under
+ * the row's name. */
+static void test_read_walks_registry(void)
+{
+	static struct nvme_drive dr;
+	static ww_health_t h;
+	static ww_read_report_t r;
+	static struct rec t;
+	size_t k = 0, rows = 0;
+	ww_fake_t f;
+	ww_drive_t d;
+
+	memset(&dr, 0, sizeof(dr));
+	CHECK(load_smart(dr.smart));
+	dr.log_result = WW_CMD_OK;
+	dr.self_test = dr.endurance_groups = dr.has_c0 = true;
+	ocp_c0(dr.c0);
+	open_drive(&dr, &f);
+	rec_open(&t, &f);
+	setup(&d);
+	memset(&h, 0, sizeof(h));
+	memset(&r, 0, sizeof(r));
+	CHECK_EQ_I64(ww_read_nvme(&t.x, &d, &h, &r), 0);
+	ww_fake_close(&f);
+
+	for (size_t i = 0; i < ww_n_decoders; i++) {
+		const ww_decoder_t *row = &ww_decoders[i];
+		size_t times = row->flags & WW_DEC_EACH_NS ? d.n_namespaces : 1;
+
+		if (row->protocol != WW_PROTO_NVME || !row->nvme.what)
+			continue;
+		rows++;
+		for (size_t j = 0; j < times; j++, k++) {
+			CHECK(sent_is_row(&t, k, row));
+			CHECK(k < r.n_cmds &&
+			      !strncmp(r.cmds[k].what, row->nvme.what, strlen(row->nvme.what)));
+		}
+	}
+	CHECK_EQ_U64(rows, 7);
+	CHECK_EQ_U64(t.n, k);
+	CHECK_EQ_U64(r.n_cmds, k);
+	CHECK_EQ_U64(r.n_errors + r.n_unsupported + r.n_decode_errors, 0);
+
+	/* 09h: NSID 0, LSI = namespace 1's ENDGID, after C0h; its estimate wins */
+	for (k = 0; k < t.n && !strstr(t.sent[k], "lid=9 "); k++)
+		;
+	CHECK(k < t.n && k > 0 && strstr(t.sent[k - 1], "lid=192 "));
+	CHECK_STR(t.sent[k], "log lid=9 nsid=0 len=512 lsi=1");
+	CHECK_STR(r.cmds[k].what, "Get Log Page 09h ENDGID 1");
+	CHECK_EQ_U64(h.endurance_estimate_bytes.value, 3840000000000ull);
+	CHECK_EQ_U64(h.media_written_bytes.value, 12000000000ull);
+	CHECK_EQ_U64(h.plp_start_count.value, 12); /* from C0h */
+	CHECK_STR(r.cmds[r.n_cmds - 1].what, "Get Log Page 06h");
+}
+
+/* A row whose predicate is false is not sent: with Identify Controller
+ * rejected nothing is known of OACS, CTRATT or ELPE, so 01h, 06h and 09h
+ * stay unsent; C0h, whose row has no predicate, still goes. Through the
+ * capture transport (no LSI): 09h, where its predicate holds, is noted
+ * unsupported without being sent. */
+static void test_read_predicates(void)
+{
+	static struct nvme_drive dr;
+	static ww_health_t h;
+	static ww_read_report_t r;
+	static struct rec t;
+	ww_fake_t f;
+	ww_drive_t d;
+	size_t skipped = 0;
+
+	memset(&dr, 0, sizeof(dr));
+	CHECK(load_smart(dr.smart));
+	dr.log_result = WW_CMD_OK;
+	dr.self_test = dr.endurance_groups = dr.ctrl_unsupported = true;
+	open_drive(&dr, &f);
+	rec_open(&t, &f);
+	setup(&d);
+	memset(&h, 0, sizeof(h));
+	memset(&r, 0, sizeof(r));
+	CHECK_EQ_I64(ww_read_nvme(&t.x, &d, &h, &r), 0);
+	ww_fake_close(&f);
+	CHECK(!h.has_nvme_ctrl);
+	for (size_t i = 0; i < ww_n_decoders; i++) {
+		const ww_decoder_t *row = &ww_decoders[i];
+		ww_nvme_args_t a = { .nsid = row->nvme.nsid, .len = row->len };
+
+		if (row->protocol != WW_PROTO_NVME || !row->nvme.when || row->nvme.when(&h, &a))
+			continue;
+		skipped++;
+		for (size_t k = 0; k < t.n; k++)
+			CHECK(!sent_is_row(&t, k, row));
+	}
+	CHECK_EQ_U64(skipped, 3);
+	CHECK_EQ_U64(t.n, 5); /* Identify Controller, 2 namespaces, 02h, C0h */
+	CHECK(strstr(t.sent[4], "lid=192 "));
+	CHECK_STR(r.cmds[4].what, "Get Log Page C0h");
+
+	/* CTRATT bit 4 and an ENDGID, but no LSI in the capture transport */
+	memset(&dr, 0, sizeof(dr));
+	CHECK(load_smart(dr.smart));
+	dr.log_result = WW_CMD_OK;
+	dr.endurance_groups = true;
+	open_drive(&dr, &f);
+	setup(&d);
+	memset(&h, 0, sizeof(h));
+	memset(&r, 0, sizeof(r));
+	CHECK_EQ_I64(ww_read_nvme(&f.x, &d, &h, &r), 0);
+	CHECK_EQ_U64(ww_fake_sent(&f), 6); /* ... 02h, C0h, 01h */
+	ww_fake_close(&f);
+	CHECK_EQ_U64(r.n_cmds, 7);
+	CHECK_STR(r.cmds[5].what, "Get Log Page 09h ENDGID 1");
+	CHECK(r.cmds[5].result == WW_CMD_UNSUPPORTED);
+	CHECK_EQ_U64(r.cmds[5].os_errno, 0);
+	CHECK_STR(r.cmds[6].what, "Get Log Page 01h");
+}
+
 int main(void)
 {
 	test_read_ok();
@@ -459,5 +671,7 @@ int main(void)
 	test_read_failures();
 	test_read_ocp_c0();
 	test_read_c0_not_ocp();
+	test_read_walks_registry();
+	test_read_predicates();
 	return ww_test_done("test_collect_read_nvme");
 }
