@@ -139,7 +139,7 @@ void ww_health_cfg_defaults(ww_health_cfg_t *c)
 	c->read_failing_after_s = 3600;
 }
 
-void vfmt_time(time_t t, char *buf, size_t len)
+void ww_verdict_fmt_time(time_t t, char *buf, size_t len)
 {
 	struct tm tm;
 
@@ -147,8 +147,8 @@ void vfmt_time(time_t t, char *buf, size_t len)
 		snprintf(buf, len, "@%lld", (long long)t);
 }
 
-void vadd(struct vctx *x, ww_reason_t code, ww_status_t sev, unsigned item, const char *source,
-	  const char *fmt, ...)
+void ww_verdict_add(struct vctx *x, ww_reason_t code, ww_status_t sev, unsigned item,
+		    const char *source, const char *fmt, ...)
 {
 	ww_verdict_t *o = x->out;
 	ww_vreason_t *r;
@@ -198,15 +198,15 @@ static void no_data(struct vctx *x)
 
 	if (h->protocol == WW_PROTO_ATA && h->ata.smart_supported && !h->ata.smart_enabled &&
 	    !h->no_smart)
-		vadd(x, WW_R_NO_SMART, WW_STATUS_UNKNOWN, 0, "ATA IDENTIFY DEVICE word 85 bit 0",
-		     "not monitored: SMART is supported but disabled on the drive");
+		ww_verdict_add(x, WW_R_NO_SMART, WW_STATUS_UNKNOWN, 0, "ATA IDENTIFY DEVICE word 85 bit 0",
+			       "not monitored: SMART is supported but disabled on the drive");
 	else if (t && *t)
-		vadd(x, WW_R_NO_SMART, WW_STATUS_UNKNOWN, 0, "smartctl",
-		     "not monitored: the drive answers through smartctl -d %s but reports no SMART "
-		     "or health data", t);
+		ww_verdict_add(x, WW_R_NO_SMART, WW_STATUS_UNKNOWN, 0, "smartctl",
+			       "not monitored: the drive answers through smartctl -d %s but reports no SMART "
+			       "or health data", t);
 	else
-		vadd(x, WW_R_NO_SMART, WW_STATUS_UNKNOWN, 0, "health read",
-		     "not monitored: the drive answers but reports no SMART or health data");
+		ww_verdict_add(x, WW_R_NO_SMART, WW_STATUS_UNKNOWN, 0, "health read",
+			       "not monitored: the drive answers but reports no SMART or health data");
 }
 
 /* Missing, hung, never read, no interface, failing reads. Returns true when
@@ -217,44 +217,45 @@ static bool state_reasons(struct vctx *x)
 	char t[40];
 
 	if (!in->present) {
-		vfmt_time(in->missing_since, t, sizeof(t));
-		vadd(x, WW_R_MISSING, WW_STATUS_CRITICAL, 0, "discovery",
-		     "no longer listed by discovery since %s", in->missing_since ? t : "the last scan");
+		ww_verdict_fmt_time(in->missing_since, t, sizeof(t));
+		ww_verdict_add(x, WW_R_MISSING, WW_STATUS_CRITICAL, 0, "discovery",
+			       "no longer listed by discovery since %s",
+			       in->missing_since ? t : "the last scan");
 		return false;
 	}
 	if (in->hung) {
-		vfmt_time(in->hung_since, t, sizeof(t));
-		vadd(x, WW_R_HUNG, WW_STATUS_WARNING, 0, "poller",
-		     "a read has not returned since %s (%lld s)", t,
-		     (long long)(x->now > in->hung_since ? x->now - in->hung_since : 0));
+		ww_verdict_fmt_time(in->hung_since, t, sizeof(t));
+		ww_verdict_add(x, WW_R_HUNG, WW_STATUS_WARNING, 0, "poller",
+			       "a read has not returned since %s (%lld s)", t,
+			       (long long)(x->now > in->hung_since ? x->now - in->hung_since : 0));
 	}
 	if (in->protocol == WW_PROTO_NONE && !x->h) {
-		vadd(x, WW_R_NO_HEALTH_INTERFACE, WW_STATUS_UNKNOWN, 0, "discovery",
-		     "not monitored: %s", in->no_health_reason ? in->no_health_reason :
-		     "no health interface known for this device");
+		ww_verdict_add(x, WW_R_NO_HEALTH_INTERFACE, WW_STATUS_UNKNOWN, 0, "discovery",
+			       "not monitored: %s", in->no_health_reason ? in->no_health_reason :
+			       "no health interface known for this device");
 		return false;
 	}
 	if (!x->h) {
-		vfmt_time(in->standby_since, t, sizeof(t));
+		ww_verdict_fmt_time(in->standby_since, t, sizeof(t));
 		if (in->standby)
-			vadd(x, WW_R_STANDBY_NEVER_READ, WW_STATUS_UNKNOWN, 0, "poller",
-			     "not read: in standby %s%s, with no values read before (a drive "
-			     "in standby is not woken)", in->captured ? "when captured" :
-			     in->standby_since ? "since " : "", in->captured ? "" :
-			     in->standby_since ? t : "now");
+			ww_verdict_add(x, WW_R_STANDBY_NEVER_READ, WW_STATUS_UNKNOWN, 0, "poller",
+				       "not read: in standby %s%s, with no values read before (a drive "
+				       "in standby is not woken)", in->captured ? "when captured" :
+				       in->standby_since ? "since " : "", in->captured ? "" :
+				       in->standby_since ? t : "now");
 		else if (in->last_failed)
-			vadd(x, WW_R_NEVER_READ, WW_STATUS_UNKNOWN, 0, "poller",
-			     "not read: every read so far failed (%s)", strerror(-in->last_rc));
+			ww_verdict_add(x, WW_R_NEVER_READ, WW_STATUS_UNKNOWN, 0, "poller",
+				       "not read: every read so far failed (%s)", strerror(-in->last_rc));
 		else
-			vadd(x, WW_R_NEVER_READ, WW_STATUS_UNKNOWN, 0, "poller", "not read yet");
+			ww_verdict_add(x, WW_R_NEVER_READ, WW_STATUS_UNKNOWN, 0, "poller", "not read yet");
 		return false;
 	}
 	if (in->last_failed && in->values_time &&
 	    x->now - in->values_time >= (time_t)x->cfg->read_failing_after_s) {
-		vfmt_time(in->values_time, t, sizeof(t));
-		vadd(x, WW_R_READ_FAILING, WW_STATUS_WARNING, 0, "poller",
-		     "reads are failing (%s); the values shown were read at %s",
-		     strerror(-in->last_rc), t);
+		ww_verdict_fmt_time(in->values_time, t, sizeof(t));
+		ww_verdict_add(x, WW_R_READ_FAILING, WW_STATUS_WARNING, 0, "poller",
+			       "reads are failing (%s); the values shown were read at %s",
+			       strerror(-in->last_rc), t);
 	}
 	if (!has_health_data(x->h)) {
 		no_data(x);
@@ -286,11 +287,11 @@ void ww_verdict(const ww_verdict_in_t *in, time_t now, ww_verdict_t *out)
 	/* cppcheck-suppress uninitvar ; defaults is used only when in->cfg is NULL, set then */
 	x.cfg = in->cfg ? in->cfg : &defaults;
 	if (state_reasons(&x)) {
-		vsig_common(&x);
-		vsig_nvme(&x);
-		vsig_ata(&x);
-		vsig_scsi(&x);
-		vsig_endurance(&x);
+		ww_verdict_sig_common(&x);
+		ww_verdict_sig_nvme(&x);
+		ww_verdict_sig_ata(&x);
+		ww_verdict_sig_scsi(&x);
+		ww_verdict_sig_endurance(&x);
 	}
 	qsort(out->r, out->n, sizeof(out->r[0]), by_concern);
 	out->status = WW_STATUS_OK;

@@ -48,11 +48,11 @@ static void threshold(struct vctx *x, const ww_ata_attr_t *a)
 
 	if (!a->has_threshold || !a->threshold || a->value > a->threshold)
 		return;
-	vadd(x, prefail ? WW_R_ATA_PREFAIL : WW_R_ATA_OLDAGE,
-	     prefail ? WW_STATUS_CRITICAL : WW_STATUS_WARNING, a->id, attr_source(x->h),
-	     "attribute %u %s is failing now: normalised value %u at or below its threshold %u "
-	     "(%s)", a->id, a->name ? a->name : "", a->value, a->threshold,
-	     prefail ? "pre-fail: the drive predicts its failure" : "old-age");
+	ww_verdict_add(x, prefail ? WW_R_ATA_PREFAIL : WW_R_ATA_OLDAGE,
+		       prefail ? WW_STATUS_CRITICAL : WW_STATUS_WARNING, a->id, attr_source(x->h),
+		       "attribute %u %s is failing now: normalised value %u at or below its threshold %u "
+		       "(%s)", a->id, a->name ? a->name : "", a->value, a->threshold,
+		       prefail ? "pre-fail: the drive predicts its failure" : "old-age");
 }
 
 static void count(struct vctx *x, const ww_ata_attr_t *a)
@@ -67,18 +67,18 @@ static void count(struct vctx *x, const ww_ata_attr_t *a)
 	if ((!c && !crit) || !ww_verdict_attr_count(a, x->cfg, &v))
 		return;
 	if (v)
-		vadd(x, c ? c->nonzero : WW_R_ATTR_COUNT, sev, a->id, attr_source(x->h),
-		     "attribute %u %s: %" PRIu64 " %s%s", a->id, a->name ? a->name : "", v,
-		     c ? c->noun : "(raw count)", crit ? " (listed in critical_attributes)" : "");
-	if (!vincreased(x, a->id, &from, &to, &when))
+		ww_verdict_add(x, c ? c->nonzero : WW_R_ATTR_COUNT, sev, a->id, attr_source(x->h),
+			       "attribute %u %s: %" PRIu64 " %s%s", a->id, a->name ? a->name : "", v,
+			       c ? c->noun : "(raw count)", crit ? " (listed in critical_attributes)" : "");
+	if (!ww_verdict_increased(x, a->id, &from, &to, &when))
 		return;
-	vfmt_time(when, t, sizeof(t));
-	vadd(x, c ? c->increased : WW_R_ATTR_COUNT_INC, sev, a->id, attr_source(x->h),
-	     "attribute %u %s rose from %" PRIu64 " to %" PRIu64 " (+%" PRIu64 "), latest at %s",
-	     a->id, a->name ? a->name : "", from, to, to - from, t);
+	ww_verdict_fmt_time(when, t, sizeof(t));
+	ww_verdict_add(x, c ? c->increased : WW_R_ATTR_COUNT_INC, sev, a->id, attr_source(x->h),
+		       "attribute %u %s rose from %" PRIu64 " to %" PRIu64 " (+%" PRIu64 "), latest at %s",
+		       a->id, a->name ? a->name : "", from, to, to - from, t);
 }
 
-void vsig_ata(struct vctx *x)
+void ww_verdict_sig_ata(struct vctx *x)
 {
 	const ww_ata_t *ata = &x->h->ata;
 

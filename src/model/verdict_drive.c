@@ -19,9 +19,9 @@ static void overall(struct vctx *x)
 		return;
 	if (WW_HAS(h->scsi.ie_asc) && (h->scsi.ie_asc.value || h->scsi.ie_ascq.value))
 		return;
-	vadd(x, WW_R_SMART_FAILED, WW_STATUS_CRITICAL, 0, h->smart_status_source,
-	     "SMART overall-health self-assessment: FAILED (%s)",
-	     h->smart_status_source ? h->smart_status_source : "the drive");
+	ww_verdict_add(x, WW_R_SMART_FAILED, WW_STATUS_CRITICAL, 0, h->smart_status_source,
+		       "SMART overall-health self-assessment: FAILED (%s)",
+		       h->smart_status_source ? h->smart_status_source : "the drive");
 }
 
 /* The limit a temperature is compared with: configured, else the drive's. */
@@ -64,13 +64,13 @@ static void temperature(struct vctx *x)
 		return;
 	t = h->temperature_celsius.value;
 	if (limit(h, true, x->cfg, &lim, &what) && t >= lim)
-		vadd(x, WW_R_TEMP_CRITICAL, WW_STATUS_CRITICAL, 0, h->temperature_celsius.source,
-		     "temperature %" PRId64 " °C at or above its critical limit %" PRId64 " °C (%s)",
-		     t, lim, what);
+		ww_verdict_add(x, WW_R_TEMP_CRITICAL, WW_STATUS_CRITICAL, 0, h->temperature_celsius.source,
+			       "temperature %" PRId64 " °C at or above its critical limit %" PRId64 " °C (%s)",
+			       t, lim, what);
 	else if (limit(h, false, x->cfg, &lim, &what) && t >= lim)
-		vadd(x, WW_R_TEMP_WARNING, WW_STATUS_WARNING, 0, h->temperature_celsius.source,
-		     "temperature %" PRId64 " °C at or above its warning limit %" PRId64 " °C (%s)",
-		     t, lim, what);
+		ww_verdict_add(x, WW_R_TEMP_WARNING, WW_STATUS_WARNING, 0, h->temperature_celsius.source,
+			       "temperature %" PRId64 " °C at or above its warning limit %" PRId64 " °C (%s)",
+			       t, lim, what);
 }
 
 /* The drive's own estimate of its life used (NVMe byte 5, ATA Device
@@ -82,16 +82,16 @@ static void percentage_used(struct vctx *x)
 	if (!WW_HAS(*p))
 		return;
 	if (p->value >= x->cfg->pct_used_critical)
-		vadd(x, WW_R_PCT_USED_EXHAUSTED, WW_STATUS_CRITICAL, 0, p->source,
-		     "percentage used %" PRIu64 " %% (the drive's own estimate of its life used) "
-		     "at or above %u %%", p->value, x->cfg->pct_used_critical);
+		ww_verdict_add(x, WW_R_PCT_USED_EXHAUSTED, WW_STATUS_CRITICAL, 0, p->source,
+			       "percentage used %" PRIu64 " %% (the drive's own estimate of its life used) "
+			       "at or above %u %%", p->value, x->cfg->pct_used_critical);
 	else if (p->value >= x->cfg->pct_used_warning)
-		vadd(x, WW_R_PCT_USED_HIGH, WW_STATUS_WARNING, 0, p->source,
-		     "percentage used %" PRIu64 " %% (the drive's own estimate of its life used) "
-		     "at or above %u %%", p->value, x->cfg->pct_used_warning);
+		ww_verdict_add(x, WW_R_PCT_USED_HIGH, WW_STATUS_WARNING, 0, p->source,
+			       "percentage used %" PRIu64 " %% (the drive's own estimate of its life used) "
+			       "at or above %u %%", p->value, x->cfg->pct_used_warning);
 }
 
-void vsig_common(struct vctx *x)
+void ww_verdict_sig_common(struct vctx *x)
 {
 	overall(x);
 	temperature(x);
@@ -106,12 +106,12 @@ static void rose(struct vctx *x, unsigned key, ww_reason_t code, const char *sou
 	time_t when;
 	char t[40];
 
-	if (!vincreased(x, key, &from, &to, &when))
+	if (!ww_verdict_increased(x, key, &from, &to, &when))
 		return;
-	vfmt_time(when, t, sizeof(t));
-	vadd(x, code, ww_reasons[code].severity, 0, source,
-	     "%s rose from %" PRIu64 " to %" PRIu64 "%s (+%" PRIu64 "), latest at %s", what, from,
-	     to, unit, to - from, t);
+	ww_verdict_fmt_time(when, t, sizeof(t));
+	ww_verdict_add(x, code, ww_reasons[code].severity, 0, source,
+		       "%s rose from %" PRIu64 " to %" PRIu64 "%s (+%" PRIu64 "), latest at %s", what, from,
+		       to, unit, to - from, t);
 }
 
 static const struct {
@@ -134,13 +134,13 @@ static void nvme_bits(struct vctx *x, uint64_t cw, const char *src)
 {
 	for (size_t i = 0; i < sizeof(cw_bits) / sizeof(cw_bits[0]); i++)
 		if (cw & cw_bits[i].bit)
-			vadd(x, cw_bits[i].code, WW_STATUS_CRITICAL, 0, src, "%s", cw_bits[i].text);
+			ww_verdict_add(x, cw_bits[i].code, WW_STATUS_CRITICAL, 0, src, "%s", cw_bits[i].text);
 	if (cw & 0xc0)
-		vadd(x, WW_R_CW_OTHER, WW_STATUS_CRITICAL, 0, src,
-		     "reserved critical warning bits set (0x%02" PRIx64 ")", cw & 0xc0);
+		ww_verdict_add(x, WW_R_CW_OTHER, WW_STATUS_CRITICAL, 0, src,
+			       "reserved critical warning bits set (0x%02" PRIx64 ")", cw & 0xc0);
 }
 
-void vsig_nvme(struct vctx *x)
+void ww_verdict_sig_nvme(struct vctx *x)
 {
 	const ww_health_t *h = x->h;
 	uint64_t cw = WW_HAS(h->critical_warning) ? h->critical_warning.value : 0;
@@ -149,23 +149,24 @@ void vsig_nvme(struct vctx *x)
 		     h->available_spare_percent.value < h->available_spare_threshold_percent.value;
 
 	if (spare)
-		vadd(x, WW_R_SPARE_LOW, WW_STATUS_CRITICAL, 0, h->available_spare_percent.source,
-		     "available spare %" PRIu64 " %% below its threshold %" PRIu64 " %%",
-		     h->available_spare_percent.value, h->available_spare_threshold_percent.value);
+		ww_verdict_add(x, WW_R_SPARE_LOW, WW_STATUS_CRITICAL, 0, h->available_spare_percent.source,
+			       "available spare %" PRIu64 " %% below its threshold %" PRIu64 " %%",
+			       h->available_spare_percent.value, h->available_spare_threshold_percent.value);
 	else if (cw & 0x01)
-		vadd(x, WW_R_SPARE_LOW, WW_STATUS_CRITICAL, 0, h->critical_warning.source,
-		     "available spare below its threshold (critical warning bit 0)");
+		ww_verdict_add(x, WW_R_SPARE_LOW, WW_STATUS_CRITICAL, 0, h->critical_warning.source,
+			       "available spare below its threshold (critical warning bit 0)");
 	nvme_bits(x, cw, h->critical_warning.source);
 	if (WW_HAS(h->capacitor_health_percent) && !h->capacitor_health_percent.value && !(cw & 0x10))
-		vadd(x, WW_R_PLP_FAILED, WW_STATUS_CRITICAL, 0, h->capacitor_health_percent.source,
-		     "capacitor health 0 %%: power-loss protection failed");
+		ww_verdict_add(x, WW_R_PLP_FAILED, WW_STATUS_CRITICAL, 0, h->capacitor_health_percent.source,
+			       "capacitor health 0 %%: power-loss protection failed");
 	if (!h->has_nvme_smart)
 		return;
 	if (h->nvme_smart.endurance_group_critical_warning)
-		vadd(x, WW_R_EG_CRITICAL_WARNING, WW_STATUS_CRITICAL, 0,
-		     "NVMe SMART/Health log 02h byte 6",
-		     "endurance group critical warning summary 0x%02x (spare, reliability or "
-		     "read-only in an endurance group)", h->nvme_smart.endurance_group_critical_warning);
+		ww_verdict_add(x, WW_R_EG_CRITICAL_WARNING, WW_STATUS_CRITICAL, 0,
+			       "NVMe SMART/Health log 02h byte 6",
+			       "endurance group critical warning summary 0x%02x (spare, reliability or "
+			       "read-only in an endurance group)",
+			       h->nvme_smart.endurance_group_critical_warning);
 	rose(x, WW_VC_NVME_MEDIA, WW_R_MEDIA_ERRORS_INC, h->media_errors.source,
 	     "media and data integrity errors", "");
 	rose(x, WW_VC_NVME_WARN_TIME, WW_R_WARN_TEMP_TIME_INC, "NVMe SMART/Health log 02h bytes 192-195",
@@ -174,7 +175,7 @@ void vsig_nvme(struct vctx *x)
 	     "time above the critical composite temperature (CCTEMP)", " min");
 }
 
-void vsig_scsi(struct vctx *x)
+void ww_verdict_sig_scsi(struct vctx *x)
 {
 	const ww_scsi_t *s = &x->h->scsi;
 	char sense[128];
@@ -185,9 +186,9 @@ void vsig_scsi(struct vctx *x)
 		sg_get_asc_ascq_str((int)s->ie_asc.value, (int)s->ie_ascq.value, sizeof(sense), sense);
 		if (!strncmp(txt, "Additional sense: ", 18))
 			txt += 18;
-		vadd(x, WW_R_SCSI_IE, WW_STATUS_CRITICAL, 0, s->ie_asc.source,
-		     "informational exception: %s (ASC 0x%02" PRIx64 ", ASCQ 0x%02" PRIx64 ")", txt,
-		     s->ie_asc.value, s->ie_ascq.value);
+		ww_verdict_add(x, WW_R_SCSI_IE, WW_STATUS_CRITICAL, 0, s->ie_asc.source,
+			       "informational exception: %s (ASC 0x%02" PRIx64 ", ASCQ 0x%02" PRIx64 ")", txt,
+			       s->ie_asc.value, s->ie_ascq.value);
 	}
 	rose(x, WW_VC_SCSI_UNC_READ, WW_R_SCSI_UNC_READ_INC, s->read_errors.uncorrected.source,
 	     "total uncorrected read errors", "");
@@ -214,12 +215,13 @@ static void rated(struct vctx *x, const ww_endurance_t *e)
 		return;
 	ww_bytes_human(h->host_written_bytes.value, w, sizeof(w));
 	ww_bytes_human(e->rated_bytes, rb, sizeof(rb));
-	vadd(x, code, ww_reasons[code].severity, 0, "endurance model (host bytes written / rated bytes)",
-	     "host writes %s are %.1f %% of the rated %s (rating: %s)", w, r * 100, rb,
-	     e->rating_note[0] ? e->rating_note : ww_rating_source_name(e->rating_source));
+	ww_verdict_add(x, code, ww_reasons[code].severity, 0,
+		       "endurance model (host bytes written / rated bytes)",
+		       "host writes %s are %.1f %% of the rated %s (rating: %s)", w, r * 100, rb,
+		       e->rating_note[0] ? e->rating_note : ww_rating_source_name(e->rating_source));
 }
 
-void vsig_endurance(struct vctx *x)
+void ww_verdict_sig_endurance(struct vctx *x)
 {
 	const ww_endurance_t *e = x->in->e;
 	time_t wo = 0;
@@ -242,8 +244,8 @@ void vsig_endurance(struct vctx *x)
 	}
 	if (!basis)
 		return;
-	vfmt_time(wo, a, sizeof(a));
-	vfmt_time(e->warranty_end, b, sizeof(b));
-	vadd(x, WW_R_WEAROUT_BEFORE_WARRANTY, WW_STATUS_WARNING, 0, "endurance model",
-	     "projected wear-out %.10s (%s) is before the warranty end %.10s", a, basis, b);
+	ww_verdict_fmt_time(wo, a, sizeof(a));
+	ww_verdict_fmt_time(e->warranty_end, b, sizeof(b));
+	ww_verdict_add(x, WW_R_WEAROUT_BEFORE_WARRANTY, WW_STATUS_WARNING, 0, "endurance model",
+		       "projected wear-out %.10s (%s) is before the warranty end %.10s", a, basis, b);
 }

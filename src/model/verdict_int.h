@@ -21,23 +21,24 @@ struct vctx {
 
 /** Add a reason (severity sev, ATA attribute item or 0) with its sentence;
  * a silenced code is only noted in out->silenced. */
-void vadd(struct vctx *x, ww_reason_t code, ww_status_t sev, unsigned item, const char *source,
-	  const char *fmt, ...) __attribute__((format(printf, 6, 7)));
+void ww_verdict_add(struct vctx *x, ww_reason_t code, ww_status_t sev, unsigned item,
+		    const char *source, const char *fmt, ...) __attribute__((format(printf, 6, 7)));
 
 /** The counter `key` rose within the increase window before now: *from is
  * the value before the rise, *to the latest, *when the latest rise. */
-bool vincreased(const struct vctx *x, unsigned key, uint64_t *from, uint64_t *to, time_t *when);
+bool ww_verdict_increased(const struct vctx *x, unsigned key, uint64_t *from, uint64_t *to,
+			  time_t *when);
 
 /** "2024-05-01 12:00:00Z" */
-void vfmt_time(time_t t, char *buf, size_t len);
+void ww_verdict_fmt_time(time_t t, char *buf, size_t len);
 
 /** Decimal bytes for people: "209.92 MB". */
 
 /* The signal groups, each adding its reasons (docs/health.md). */
-void vsig_nvme(struct vctx *x);
-void vsig_scsi(struct vctx *x);
-void vsig_ata(struct vctx *x);
-void vsig_common(struct vctx *x);     /* overall status, temperature, percentage used */
-void vsig_endurance(struct vctx *x);  /* rated endurance, wear-out before warranty */
+void ww_verdict_sig_nvme(struct vctx *x);
+void ww_verdict_sig_scsi(struct vctx *x);
+void ww_verdict_sig_ata(struct vctx *x);
+void ww_verdict_sig_common(struct vctx *x);     /* overall status, temperature, percentage used */
+void ww_verdict_sig_endurance(struct vctx *x);  /* rated endurance, wear-out before warranty */
 
 #endif

@@ -75,7 +75,8 @@ void ww_verdict_remember(ww_vmemory_t *m, const ww_health_t *h, time_t t, unsign
 	fold_u64(m, WW_VC_SCSI_UNC_VERIFY, &h->scsi.verify_errors.uncorrected, t, window_s);
 }
 
-bool vincreased(const struct vctx *x, unsigned key, uint64_t *from, uint64_t *to, time_t *when)
+bool ww_verdict_increased(const struct vctx *x, unsigned key, uint64_t *from, uint64_t *to,
+			  time_t *when)
 {
 	const ww_vmemory_t *m = x->in->mem;
 
