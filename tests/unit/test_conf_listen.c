@@ -1,4 +1,4 @@
-/* Listen-address parsing (ww_conf_parse_listen, src/conf/listen.c):
+/* Listen-address parsing (ww_conf_parse_listen, src/conf/listen_syntax.c):
  * [v6]:port, host:port, :port and a bare port; malformed forms refused. */
 #include <errno.h>
 #include <stdint.h>

@@ -1,6 +1,6 @@
-/* The live NVMe transport (src/transport/nvme.c): open errors, and the admin
- * ioctls failing on a node that is not an NVMe device (/dev/null, never a
- * drive). Always runs. */
+/* The live NVMe transport (src/transport/nvme_admin.c): open errors, and
+ * the admin ioctls failing on a node that is not an NVMe device (/dev/null,
+ * never a drive). Always runs. */
 #include <errno.h>
 #include <stdint.h>
 
