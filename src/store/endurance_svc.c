@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "wearwatch/basic.h"
 #include "wearwatch/store.h"
 
 struct entry {
@@ -17,8 +18,7 @@ struct ww_endurance_svc {
 	ww_ratings_t table, overrides;
 	ww_history_t *hist;
 	pthread_mutex_t lock;
-	struct entry *v;           /* sorted by id: a lookup is a binary search */
-	size_t n, cap;
+	ww_idmap_t v;              /* struct entry by id: a lookup is a binary search */
 	uint64_t generation;       /* results published */
 };
 
@@ -39,6 +39,7 @@ ww_endurance_svc_t *ww_endurance_svc_new(ww_ratings_t *table, ww_ratings_t *over
 	}
 	s->hist = hist;
 	pthread_mutex_init(&s->lock, NULL);
+	ww_idmap_init(&s->v, WW_IDMAP_OF(struct entry, id), NULL);
 	return s;
 }
 
@@ -50,7 +51,7 @@ void ww_endurance_svc_free(ww_endurance_svc_t *s)
 	ww_ratings_free(&s->overrides);
 	ww_history_close(s->hist);
 	pthread_mutex_destroy(&s->lock);
-	free(s->v);
+	ww_idmap_free(&s->v);
 	free(s);
 }
 
@@ -104,53 +105,6 @@ void ww_endurance_compute_state(ww_endurance_svc_t *s, const ww_drive_state_t *s
 	ww_model_compute(&in, now, out);
 }
 
-/* index of id in the results (kept sorted by id), or where it goes */
-static size_t find(const ww_endurance_svc_t *s, const char *id, bool *found)
-{
-	size_t lo = 0, hi = s->n;
-
-	*found = false;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		int c = strcmp(s->v[mid].id, id);
-
-		if (!c) {
-			*found = true;
-			return mid;
-		}
-		if (c < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
-/* the entry of id, inserted (zeroed) when new; lock held. NULL when out of
- * memory. */
-static struct entry *entry_of(ww_endurance_svc_t *s, const char *id)
-{
-	bool found;
-	size_t i = find(s, id, &found);
-
-	if (found)
-		return &s->v[i];
-	if (s->n == s->cap) {
-		size_t cap = s->cap ? 2 * s->cap : 16;
-		struct entry *nv = realloc(s->v, cap * sizeof(*nv));
-
-		if (!nv)
-			return NULL;
-		s->v = nv;
-		s->cap = cap;
-	}
-	memmove(&s->v[i + 1], &s->v[i], (s->n - i) * sizeof(*s->v));
-	memset(&s->v[i], 0, sizeof(s->v[i]));
-	snprintf(s->v[i].id, sizeof(s->v[i].id), "%s", id);
-	s->n++;
-	return &s->v[i];
-}
-
 /* publish e; with h (a read that returned data at t) fold it into the
  * verdict's memory too */
 static void publish(ww_endurance_svc_t *s, const ww_health_cfg_t *cfg, const ww_drive_t *d,
@@ -159,7 +113,7 @@ static void publish(ww_endurance_svc_t *s, const ww_health_cfg_t *cfg, const ww_
 	struct entry *x;
 
 	pthread_mutex_lock(&s->lock);
-	x = entry_of(s, d->id);
+	x = ww_idmap_get(&s->v, d->id, NULL);
 	if (x) {
 		x->e = *e;
 		x->has_e = true;
@@ -172,16 +126,16 @@ static void publish(ww_endurance_svc_t *s, const ww_health_cfg_t *cfg, const ww_
 
 bool ww_endurance_get(ww_endurance_svc_t *s, const char *id, ww_endurance_t *out)
 {
-	bool found = false;
-	size_t i;
+	const struct entry *x;
+	bool found;
 
 	if (!s || !id)
 		return false;
 	pthread_mutex_lock(&s->lock);
-	i = find(s, id, &found);
-	found = found && s->v[i].has_e;
+	x = ww_idmap_find(&s->v, id);
+	found = x && x->has_e;
 	if (found)
-		*out = s->v[i].e;
+		*out = x->e;
 	pthread_mutex_unlock(&s->lock);
 	return found;
 }
@@ -244,21 +198,20 @@ void ww_endurance_probe_burst(void *svc, const char *id, const ww_hprobe_t *p, t
 static bool lookup(ww_endurance_svc_t *s, const char *id, ww_endurance_t *e, bool *has_e,
 		   ww_vmemory_t *mem)
 {
-	bool found = false;
-	size_t i;
+	const struct entry *x;
 
 	*has_e = false;
 	if (!s)
 		return false;
 	pthread_mutex_lock(&s->lock);
-	i = find(s, id, &found);
-	if (found) {
-		*has_e = s->v[i].has_e;
-		*e = s->v[i].e;
-		*mem = s->v[i].mem;
+	x = ww_idmap_find(&s->v, id);
+	if (x) {
+		*has_e = x->has_e;
+		*e = x->e;
+		*mem = x->mem;
 	}
 	pthread_mutex_unlock(&s->lock);
-	return found;
+	return x != NULL;
 }
 
 void ww_drive_verdict(const ww_render_ctx_t *ctx, const ww_drive_state_t *st,
