@@ -10,6 +10,7 @@
 
 #include "wearwatch/expo.h"
 #include "wearwatch/store.h"
+#include "expo/fields.h"
 #include "expo/probe_expo.h"
 
 #define JFLAGS (JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE)
@@ -22,15 +23,6 @@ static json_object *j_u64(uint64_t v)
 		return json_object_new_int64((int64_t)v);
 	snprintf(buf, sizeof(buf), "%llu", (unsigned long long)v);
 	return json_object_new_string(buf);
-}
-
-static json_object *j_u128(ww_u128 v)
-{
-	char buf[48];
-
-	if (!v.hi && v.lo <= (uint64_t)INT64_MAX)
-		return json_object_new_int64((int64_t)v.lo);
-	return json_object_new_string(ww_u128_to_dec(v, buf, sizeof(buf)));
 }
 
 static json_object *j_hex(const uint8_t *b, size_t n)
@@ -76,20 +68,6 @@ static void add_u64f(json_object *o, const char *k, const ww_u64 *v, const char 
 	add_str(e, "source", v->source);
 	if (v->saturated)
 		add(e, "saturated", json_object_new_boolean(1));
-	add(o, k, e);
-}
-
-static void add_i64f(json_object *o, const char *k, const ww_i64 *v, const char *unit)
-{
-	json_object *e;
-
-	if (!WW_HAS(*v))
-		return;
-	e = json_object_new_object();
-	add(e, "value", json_object_new_int64(v->value));
-	if (unit)
-		add_str(e, "unit", unit);
-	add_str(e, "source", v->source);
 	add(o, k, e);
 }
 
@@ -150,74 +128,17 @@ static json_object *health_values(const ww_health_t *h)
 		add_str(e, "source", h->smart_status_source);
 		add(o, "smart_status", e);
 	}
-	add_i64f(o, "temperature_celsius", &h->temperature_celsius, "celsius");
-	add_i64f(o, "temperature_warning_celsius", &h->temperature_warning_celsius, "celsius");
-	add_i64f(o, "temperature_critical_celsius", &h->temperature_critical_celsius, "celsius");
-	add_i64f(o, "temperature_reference_celsius", &h->temperature_reference_celsius, "celsius");
-	add_u64f(o, "host_written_bytes", &h->host_written_bytes, "bytes");
-	add_u64f(o, "host_read_bytes", &h->host_read_bytes, "bytes");
-	add_u64f(o, "power_on_seconds", &h->power_on_seconds, "seconds");
-	add_u64f(o, "power_cycles", &h->power_cycles, "count");
-	add_u64f(o, "unsafe_shutdowns", &h->unsafe_shutdowns, "count");
-	add_u64f(o, "media_errors", &h->media_errors, "count");
-	add_u64f(o, "endurance_used_percent", &h->endurance_used_percent, "percent");
-	add_u64f(o, "available_spare_percent", &h->available_spare_percent, "percent");
-	add_u64f(o, "available_spare_threshold_percent", &h->available_spare_threshold_percent, "percent");
-	add_u64f(o, "critical_warning", &h->critical_warning, "bitfield");
-	add_u64f(o, "error_log_entries", &h->error_log_entries, "count");
+	ww_fields_json(o, ww_fields_health, h);
 	return o;
 }
-
-#define NOFF(f) offsetof(ww_nvme_smart_t, f)
 
 /* Log 02h, every field the source carried (an absent one is left out, not 0) */
 static json_object *nvme_smart_log(const ww_nvme_smart_t *n)
 {
-	static const struct {
-		const char *key;
-		size_t off;
-		int kind; /* 0 u8, 1 u16, 2 u32, 3 u128 */
-	} f[] = {
-		{ "critical_warning", NOFF(critical_warning), 0 },
-		{ "composite_temperature_kelvin", NOFF(composite_temperature_kelvin), 1 },
-		{ "available_spare_percent", NOFF(available_spare_percent), 0 },
-		{ "available_spare_threshold_percent", NOFF(available_spare_threshold_percent), 0 },
-		{ "percentage_used", NOFF(percentage_used), 0 },
-		{ "endurance_group_critical_warning", NOFF(endurance_group_critical_warning), 0 },
-		{ "data_units_read", NOFF(data_units_read), 3 },
-		{ "data_units_written", NOFF(data_units_written), 3 },
-		{ "host_read_commands", NOFF(host_read_commands), 3 },
-		{ "host_write_commands", NOFF(host_write_commands), 3 },
-		{ "controller_busy_time_minutes", NOFF(controller_busy_time_minutes), 3 },
-		{ "power_cycles", NOFF(power_cycles), 3 },
-		{ "power_on_hours", NOFF(power_on_hours), 3 },
-		{ "unsafe_shutdowns", NOFF(unsafe_shutdowns), 3 },
-		{ "media_errors", NOFF(media_errors), 3 },
-		{ "error_log_entries", NOFF(error_log_entries), 3 },
-		{ "warning_temperature_time_minutes", NOFF(warning_temperature_time_minutes), 2 },
-		{ "critical_temperature_time_minutes", NOFF(critical_temperature_time_minutes), 2 },
-		{ "thermal_mgmt_temp1_transitions", NOFF(thermal_mgmt_temp1_transitions), 2 },
-		{ "thermal_mgmt_temp2_transitions", NOFF(thermal_mgmt_temp2_transitions), 2 },
-		{ "thermal_mgmt_temp1_time_seconds", NOFF(thermal_mgmt_temp1_time_seconds), 2 },
-		{ "thermal_mgmt_temp2_time_seconds", NOFF(thermal_mgmt_temp2_time_seconds), 2 },
-	};
 	json_object *s = json_object_new_object(), *a;
 
-	for (size_t i = 0; i < sizeof(f) / sizeof(f[0]); i++) {
-		const void *p = (const char *)n + f[i].off;
-
-		if (!ww_nvme_smart_present(n, f[i].off))
-			continue;
-		if (f[i].kind == 0)
-			add(s, f[i].key, json_object_new_int(*(const uint8_t *)p));
-		else if (f[i].kind == 1)
-			add(s, f[i].key, json_object_new_int(*(const uint16_t *)p));
-		else if (f[i].kind == 2)
-			add(s, f[i].key, j_u64(*(const uint32_t *)p));
-		else
-			add(s, f[i].key, j_u128(*(const ww_u128 *)p));
-	}
-	if (ww_nvme_smart_present(n, NOFF(temperature_sensor_kelvin))) {
+	ww_fields_json(s, ww_fields_nvme_smart, n);
+	if (ww_nvme_smart_present(n, offsetof(ww_nvme_smart_t, temperature_sensor_kelvin))) {
 		a = json_object_new_array();
 		for (int i = 0; i < 8; i++)
 			json_object_array_add(a, json_object_new_int(n->temperature_sensor_kelvin[i]));
@@ -238,15 +159,8 @@ static json_object *nvme_section(const ww_health_t *h)
 		uint8_t oui[3] = { c->ieee_oui[2], c->ieee_oui[1], c->ieee_oui[0] };
 
 		s = json_object_new_object();
-		add(s, "vid", json_object_new_int(c->vid));
-		add(s, "version", j_u64(c->version));
-		add(s, "wctemp_kelvin", json_object_new_int(c->wctemp_kelvin));
-		add(s, "cctemp_kelvin", json_object_new_int(c->cctemp_kelvin));
-		add(s, "tnvmcap_bytes", j_u128(c->tnvmcap_bytes));
-		add(s, "nn", j_u64(c->nn));
+		ww_fields_json(s, ww_fields_nvme_ctrl, c);
 		add(s, "ieee_oui", j_hex(oui, 3));
-		add(s, "ctratt", j_u64(c->ctratt));
-		add(s, "lpa", json_object_new_int(c->lpa));
 		add_str(s, "source", "NVMe Identify Controller (CNS 01h)");
 		add(o, "controller", s);
 	}
@@ -255,14 +169,11 @@ static json_object *nvme_section(const ww_health_t *h)
 		const ww_nvme_ns_t *ns = &h->nvme_ns[i];
 
 		s = json_object_new_object();
-		add(s, "nsid", j_u64(ns->nsid));
-		add(s, "size_blocks", j_u64(ns->size_blocks));
-		add(s, "lba_bytes", j_u64(ns->lba_bytes));
+		ww_fields_json(s, ww_fields_nvme_ns, ns);
 		if (!all_zero(ns->eui64, sizeof(ns->eui64)))
 			add(s, "eui64", j_hex(ns->eui64, sizeof(ns->eui64)));
 		if (!all_zero(ns->nguid, sizeof(ns->nguid)))
 			add(s, "nguid", j_hex(ns->nguid, sizeof(ns->nguid)));
-		add(s, "endgid", json_object_new_int(ns->endgid));
 		add_str(s, "block_name", ns->block_name);
 		json_object_array_add(a, s);
 	}
@@ -278,14 +189,16 @@ static json_object *ata_section(const ww_ata_t *t)
 		add(o, "smart_supported", json_object_new_boolean(t->smart_supported));
 		add(o, "smart_enabled", json_object_new_boolean(t->smart_enabled));
 	}
+	/* what the reads found, for the API only: text says nothing of a
+	 * checksum smartctl's JSON never carries */
 	add(o, "smart_data_checksum_ok", json_object_new_boolean(t->smart_data_checksum_ok));
 	add(o, "has_thresholds", json_object_new_boolean(t->has_thresholds));
 	add(o, "thresholds_checksum_ok", json_object_new_boolean(t->thresholds_checksum_ok));
 	add(o, "gp_log_supported", json_object_new_boolean(t->gp_log_supported));
 	add(o, "devstat_supported", json_object_new_boolean(t->devstat_supported));
+	ww_fields_json(o, ww_fields_ata, t);
 	if (t->has_power_mode)
 		add(o, "power_mode", json_object_new_int(t->power_mode));
-	add(o, "rotation_rate", json_object_new_int(t->rotation_rate));
 	a = json_object_new_array();
 	for (size_t i = 0; i < t->n_attrs && i < WW_ATA_MAX_ATTRS; i++) {
 		const ww_ata_attr_t *at = &t->attrs[i];
@@ -317,11 +230,7 @@ static json_object *ata_section(const ww_ata_t *t)
 	}
 	add(o, "attributes", a);
 	e = json_object_new_object();
-	add_u64f(e, "power_on_hours", &t->devstat_power_on_hours, "hours");
-	add_u64f(e, "logical_sectors_written", &t->devstat_logical_sectors_written, "sectors");
-	add_u64f(e, "logical_sectors_read", &t->devstat_logical_sectors_read, "sectors");
-	add_i64f(e, "temperature_celsius", &t->devstat_temperature_celsius, "celsius");
-	add_u64f(e, "percentage_used", &t->devstat_percentage_used, "percent");
+	ww_fields_json(e, ww_fields_devstat, t);
 	a = json_object_new_array();
 	for (size_t i = 0; i < t->n_devstats && i < WW_ATA_MAX_DEVSTATS; i++) {
 		json_object *x = json_object_new_object();
@@ -341,10 +250,22 @@ static json_object *errcnt(const ww_scsi_errcnt_t *c)
 {
 	json_object *o = json_object_new_object();
 
-	add_u64f(o, "corrected_total", &c->corrected_total, "count");
-	add_u64f(o, "bytes_processed", &c->bytes_processed, "bytes");
-	add_u64f(o, "uncorrected", &c->uncorrected, "count");
+	ww_fields_json(o, ww_fields_errcnt, c);
 	return o;
+}
+
+/* page 0x18: one object per phy kept */
+static json_object *sas_phys(const ww_scsi_t *s)
+{
+	json_object *a = json_object_new_array();
+
+	for (size_t i = 0; i < s->n_sas_phys && i < WW_SCSI_MAX_SAS_PHYS; i++) {
+		json_object *e = json_object_new_object();
+
+		ww_fields_json(e, ww_fields_sas_phy, &s->sas_phys[i]);
+		json_object_array_add(a, e);
+	}
+	return a;
 }
 
 static json_object *scsi_section(const ww_scsi_t *s)
@@ -366,35 +287,17 @@ static json_object *scsi_section(const ww_scsi_t *s)
 	add(o, "write_errors", errcnt(&s->write_errors));
 	add(o, "read_errors", errcnt(&s->read_errors));
 	add(o, "verify_errors", errcnt(&s->verify_errors));
-	add_i64f(o, "temperature_celsius", &s->temperature_celsius, "celsius");
-	add_i64f(o, "reference_temperature_celsius", &s->reference_temperature_celsius, "celsius");
-	add_i64f(o, "environment_temperature_celsius", &s->env_temperature_celsius, "celsius");
-	add_u64f(o, "start_stop_cycles", &s->start_stop_cycles, "count");
-	add_u64f(o, "specified_start_stop_cycles", &s->specified_start_stop_cycles, "count");
-	add_u64f(o, "load_unload_cycles", &s->load_unload_cycles, "count");
-	add_u64f(o, "specified_load_unload_cycles", &s->specified_load_unload_cycles, "count");
-	add_u64f(o, "grown_defects", &s->grown_defects, "count");
-	for (int i = 0; i < 6; i++) {
-		char k[48];
-
-		snprintf(k, sizeof(k), "transitions_to_%s", ww_scsi_power_condition_names[i]);
-		add_u64f(o, k, &s->power_transitions[i], "count");
-	}
+	ww_fields_json(o, ww_fields_scsi, s);
 	if (s->manufacture_year[0])
 		add_str(o, "manufacture_year", s->manufacture_year);
 	if (s->manufacture_week[0])
 		add_str(o, "manufacture_week", s->manufacture_week);
-	add_u64f(o, "percentage_used", &s->percentage_used, "percent");
-	add_u64f(o, "power_on_minutes", &s->power_on_minutes, "minutes");
-	add_u64f(o, "logical_blocks_written", &s->logical_blocks_written, "blocks");
-	add_u64f(o, "logical_blocks_read", &s->logical_blocks_read, "blocks");
-	add_u64f(o, "ie_asc", &s->ie_asc, NULL);
-	add_u64f(o, "ie_ascq", &s->ie_ascq, NULL);
-	add_i64f(o, "ie_temperature_celsius", &s->ie_temperature_celsius, "celsius");
-	add(o, "peripheral_type", json_object_new_int(s->peripheral_type));
-	if (s->protocol_id != 0xff)
-		add(o, "protocol_id", json_object_new_int(s->protocol_id));
-	add(o, "medium_rotation_rate", json_object_new_int(s->medium_rotation_rate));
+	if (s->sas_phys_source) {
+		add(o, "sas_phys", sas_phys(s));
+		add_str(o, "sas_phys_source", s->sas_phys_source);
+		if (s->n_sas_phys_dropped)
+			add(o, "sas_phys_dropped", j_u64(s->n_sas_phys_dropped));
+	}
 	return o;
 }
 
@@ -409,8 +312,7 @@ static json_object *logs_object(const ww_health_t *h)
 		if (!l->source)
 			continue;
 		e = json_object_new_object();
-		add(e, "errors", j_u64(l->count));
-		add(e, "entries", j_u64(l->entries));
+		ww_fields_json(e, ww_fields_errlog, l);
 		add_str(e, "source", l->source);
 		add(a, ww_errlog_names[i], e);
 	}
@@ -422,8 +324,7 @@ static json_object *logs_object(const ww_health_t *h)
 		if (!l->source)
 			continue;
 		e = json_object_new_object();
-		add(e, "tests", j_u64(l->entries));
-		add(e, "failed", j_u64(l->failed));
+		ww_fields_json(e, ww_fields_selftest, l);
 		if (l->has_last) {
 			add(e, "last_status", json_object_new_int(l->last_status));
 			if (l->last_passed >= 0)
@@ -437,8 +338,7 @@ static json_object *logs_object(const ww_health_t *h)
 	}
 	add(o, "self_tests", a);
 	e = json_object_new_object();
-	add_u64f(e, "max", &h->link.max_bps, "bits/s");
-	add_u64f(e, "current", &h->link.current_bps, "bits/s");
+	ww_fields_json(e, ww_fields_link, &h->link);
 	add(o, "interface_speed", e);
 	if (h->has_smartctl_exit)
 		add(o, "smartctl_exit_status", json_object_new_int(h->smartctl_exit));

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "wearwatch/expo.h"
+#include "expo/fields.h"
 
 #define LBL "  %-28s "
 
@@ -14,14 +15,6 @@ static void u64_line(FILE *f, const char *label, const char *unit, const ww_u64 
 		return;
 	fprintf(f, LBL "%" PRIu64 "%s%s%s   [%s]\n", label, v->value, *unit ? " " : "",
 		unit, v->saturated ? " (saturated)" : "", v->source);
-}
-
-static void i64_line(FILE *f, const char *label, const char *unit, const ww_i64 *v)
-{
-	if (!WW_HAS(*v))
-		return;
-	fprintf(f, LBL "%" PRId64 "%s%s   [%s]\n", label, v->value, *unit ? " " : "", unit,
-		v->source);
 }
 
 static void str_line(FILE *f, const char *label, const char *s)
@@ -82,34 +75,33 @@ static void render_identity(FILE *f, const ww_health_t *h)
 /* error and self-test logs, link speed, smartctl's exit status */
 static void render_logs(FILE *f, const ww_health_t *h)
 {
-	char lbl[64];
+	char pre[64];
 
 	for (int i = 0; i < WW_ERRLOG_MAX; i++) {
 		const ww_errlog_t *l = &h->error_logs[i];
 
 		if (!l->source)
 			continue;
-		snprintf(lbl, sizeof(lbl), "error log (%s)", ww_errlog_names[i]);
-		fprintf(f, LBL "%" PRIu64 " errors, %u entries held   [%s]\n", lbl, l->count,
-			l->entries, l->source);
+		snprintf(pre, sizeof(pre), "error log (%s)", ww_errlog_names[i]);
+		fprintf(f, LBL "[%s]\n", pre, l->source);
+		ww_fields_text(f, ww_fields_errlog, l, "  ");
 	}
 	for (int i = 0; i < WW_SELFTEST_MAX; i++) {
 		const ww_selftest_log_t *l = &h->self_tests[i];
 
 		if (!l->source)
 			continue;
-		snprintf(lbl, sizeof(lbl), "self-test log (%s)", ww_selftest_names[i]);
-		fprintf(f, LBL "%u tests, %u failed", lbl, l->entries, l->failed);
+		snprintf(pre, sizeof(pre), "self-test log (%s)", ww_selftest_names[i]);
+		fprintf(f, LBL "[%s]\n", pre, l->source);
+		ww_fields_text(f, ww_fields_selftest, l, "  ");
 		if (l->has_last)
-			fprintf(f, "; newest: %s (status %u) at %" PRIu64 " h",
+			fprintf(f, LBL "%s (status %u) at %" PRIu64 " h\n", "  newest",
 				l->last_passed == 1 ? "passed" : l->last_passed == 0 ? "FAILED" :
 				"aborted or running", l->last_status, l->last_hours);
 		if (l->has_failing_lba)
-			fprintf(f, ", first failing LBA %" PRIu64, l->failing_lba);
-		fprintf(f, "   [%s]\n", l->source);
+			fprintf(f, LBL "%" PRIu64 "\n", "  first failing LBA", l->failing_lba);
 	}
-	u64_line(f, "interface speed (max)", "bit/s", &h->link.max_bps);
-	u64_line(f, "interface speed (current)", "bit/s", &h->link.current_bps);
+	ww_fields_text(f, ww_fields_link, &h->link, NULL);
 	if (h->has_smartctl_exit)
 		fprintf(f, LBL "%u   [smartctl.exit_status]\n", "smartctl exit status",
 			h->smartctl_exit);
@@ -117,111 +109,24 @@ static void render_logs(FILE *f, const ww_health_t *h)
 
 static void render_health(FILE *f, const ww_health_t *h)
 {
-	char hb[32];
-
 	fprintf(f, "Health\n");
 	if (h->smart_status != WW_SMART_UNKNOWN)
 		fprintf(f, LBL "%s   [%s]\n", "SMART overall status",
 			h->smart_status == WW_SMART_PASSED ? "PASSED" : "FAILED",
 			h->smart_status_source ? h->smart_status_source : "?");
-	i64_line(f, "temperature", "Celsius", &h->temperature_celsius);
-	i64_line(f, "warning temperature", "Celsius", &h->temperature_warning_celsius);
-	i64_line(f, "critical temperature", "Celsius", &h->temperature_critical_celsius);
-	i64_line(f, "reference temperature", "Celsius", &h->temperature_reference_celsius);
-	if (WW_HAS(h->host_written_bytes))
-		fprintf(f, LBL "%" PRIu64 " bytes (%s)%s   [%s]\n", "host written",
-			h->host_written_bytes.value,
-			ww_bytes_human(h->host_written_bytes.value, hb, sizeof(hb)),
-			h->host_written_bytes.saturated ? " (saturated)" : "",
-			h->host_written_bytes.source);
-	if (WW_HAS(h->host_read_bytes))
-		fprintf(f, LBL "%" PRIu64 " bytes (%s)%s   [%s]\n", "host read",
-			h->host_read_bytes.value,
-			ww_bytes_human(h->host_read_bytes.value, hb, sizeof(hb)),
-			h->host_read_bytes.saturated ? " (saturated)" : "",
-			h->host_read_bytes.source);
-	if (WW_HAS(h->power_on_seconds))
-		fprintf(f, LBL "%" PRIu64 " seconds (%" PRIu64 " h)   [%s]\n", "power on time",
-			h->power_on_seconds.value, h->power_on_seconds.value / 3600,
-			h->power_on_seconds.source);
-	u64_line(f, "power cycles", "", &h->power_cycles);
-	u64_line(f, "unsafe shutdowns", "", &h->unsafe_shutdowns);
-	u64_line(f, "media errors", "", &h->media_errors);
-	u64_line(f, "endurance used", "%", &h->endurance_used_percent);
-	u64_line(f, "available spare", "%", &h->available_spare_percent);
-	u64_line(f, "available spare threshold", "%", &h->available_spare_threshold_percent);
-	if (WW_HAS(h->critical_warning))
-		fprintf(f, LBL "0x%02" PRIx64 "   [%s]\n", "critical warning",
-			h->critical_warning.value, h->critical_warning.source);
-	u64_line(f, "error log entries", "", &h->error_log_entries);
+	ww_fields_text(f, ww_fields_health, h, NULL);
 	render_logs(f, h);
 }
-
-static void u128_line(FILE *f, const char *label, const char *unit, ww_u128 v)
-{
-	char b[48];
-
-	fprintf(f, LBL "%s%s%s\n", label, ww_u128_to_dec(v, b, sizeof(b)), *unit ? " " : "", unit);
-}
-
-#define HAS(field) ww_nvme_smart_present(s, offsetof(ww_nvme_smart_t, field))
 
 /* Every field of log 02h the source carried (smartctl's JSON leaves some out) */
 static void render_nvme_log(FILE *f, const ww_nvme_smart_t *s)
 {
-	static const struct {
-		const char *label, *unit;
-		size_t off;
-	} c[] = {
-		{ "data units read", "x 512000 bytes", offsetof(ww_nvme_smart_t, data_units_read) },
-		{ "data units written", "x 512000 bytes", offsetof(ww_nvme_smart_t, data_units_written) },
-		{ "host read commands", "", offsetof(ww_nvme_smart_t, host_read_commands) },
-		{ "host write commands", "", offsetof(ww_nvme_smart_t, host_write_commands) },
-		{ "controller busy time", "minutes", offsetof(ww_nvme_smart_t, controller_busy_time_minutes) },
-		{ "power cycles", "", offsetof(ww_nvme_smart_t, power_cycles) },
-		{ "power on hours", "hours", offsetof(ww_nvme_smart_t, power_on_hours) },
-		{ "unsafe shutdowns", "", offsetof(ww_nvme_smart_t, unsafe_shutdowns) },
-		{ "media and data integrity errors", "", offsetof(ww_nvme_smart_t, media_errors) },
-		{ "error log entries", "", offsetof(ww_nvme_smart_t, error_log_entries) },
-	};
-
-	if (HAS(critical_warning))
-		fprintf(f, LBL "0x%02x\n", "critical warning", s->critical_warning);
-	if (HAS(composite_temperature_kelvin))
-		fprintf(f, LBL "%u Kelvin\n", "composite temperature", s->composite_temperature_kelvin);
-	if (HAS(available_spare_percent))
-		fprintf(f, LBL "%u %%\n", "available spare", s->available_spare_percent);
-	if (HAS(available_spare_threshold_percent))
-		fprintf(f, LBL "%u %%\n", "available spare threshold",
-			s->available_spare_threshold_percent);
-	if (HAS(percentage_used))
-		fprintf(f, LBL "%u %%\n", "percentage used", s->percentage_used);
-	if (HAS(endurance_group_critical_warning))
-		fprintf(f, LBL "0x%02x\n", "endurance group crit. warning",
-			s->endurance_group_critical_warning);
-	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++)
-		if (ww_nvme_smart_present(s, c[i].off))
-			u128_line(f, c[i].label, c[i].unit,
-				  *(const ww_u128 *)((const char *)s + c[i].off));
-	if (HAS(warning_temperature_time_minutes))
-		fprintf(f, LBL "%u minutes\n", "warning temperature time",
-			s->warning_temperature_time_minutes);
-	if (HAS(critical_temperature_time_minutes))
-		fprintf(f, LBL "%u minutes\n", "critical temperature time",
-			s->critical_temperature_time_minutes);
+	ww_fields_text(f, ww_fields_nvme_smart, s, NULL);
 	for (int i = 0; i < 8; i++)
 		if (s->temperature_sensor_kelvin[i])
 			fprintf(f, "  temperature sensor %d%*s %u Kelvin\n", i + 1, 8, "",
 				s->temperature_sensor_kelvin[i]);
-	if (HAS(thermal_mgmt_temp1_transitions))
-		fprintf(f, LBL "%u / %u\n", "thermal mgmt transitions 1/2",
-			s->thermal_mgmt_temp1_transitions, s->thermal_mgmt_temp2_transitions);
-	if (HAS(thermal_mgmt_temp1_time_seconds))
-		fprintf(f, LBL "%u / %u seconds\n", "thermal mgmt time 1/2",
-			s->thermal_mgmt_temp1_time_seconds, s->thermal_mgmt_temp2_time_seconds);
 }
-
-#undef HAS
 
 static void render_nvme(FILE *f, const ww_health_t *h)
 {
@@ -230,25 +135,17 @@ static void render_nvme(FILE *f, const ww_health_t *h)
 		const ww_nvme_ctrl_t *c = &h->nvme_ctrl;
 
 		fprintf(f, "NVMe Identify Controller (CNS 01h)\n");
-		fprintf(f, LBL "0x%04x\n", "PCI vendor id", c->vid);
-		if (c->version)
-			fprintf(f, LBL "%u.%u.%u\n", "NVMe version", c->version >> 16,
-				(c->version >> 8) & 0xff, c->version & 0xff);
+		ww_fields_text(f, ww_fields_nvme_ctrl, c, NULL);
 		fprintf(f, LBL "%02x%02x%02x\n", "IEEE OUI", c->ieee_oui[2], c->ieee_oui[1],
 			c->ieee_oui[0]);
-		fprintf(f, LBL "%u\n", "namespaces (NN)", c->nn);
-		if (c->wctemp_kelvin)
-			fprintf(f, LBL "%u Kelvin\n", "WCTEMP", c->wctemp_kelvin);
-		if (c->cctemp_kelvin)
-			fprintf(f, LBL "%u Kelvin\n", "CCTEMP", c->cctemp_kelvin);
-		u128_line(f, "TNVMCAP", "bytes", c->tnvmcap_bytes);
 	}
-	for (size_t i = 0; i < h->n_nvme_ns; i++) {
+	for (size_t i = 0; i < h->n_nvme_ns && i < WW_NVME_MAX_NS; i++) {
 		const ww_nvme_ns_t *n = &h->nvme_ns[i];
+		char pre[48];
 
-		fprintf(f, LBL "nsid %u: %" PRIu64 " blocks x %u bytes%s%s\n", "namespace",
-			n->nsid, n->size_blocks, n->lba_bytes, *n->block_name ? " " : "",
-			n->block_name);
+		fprintf(f, LBL "%s\n", "namespace", *n->block_name ? n->block_name : "");
+		snprintf(pre, sizeof(pre), "  ");
+		ww_fields_text(f, ww_fields_nvme_ns, n, pre);
 	}
 	if (!h->has_nvme_smart)
 		return;
@@ -266,15 +163,8 @@ static void render_ata(FILE *f, const ww_health_t *h)
 			"not supported", a->smart_enabled ? "enabled" : "disabled");
 	if (a->has_power_mode)
 		fprintf(f, LBL "0x%02x   [CHECK POWER MODE]\n", "power mode", a->power_mode);
-	if (a->rotation_rate)
-		fprintf(f, LBL "%u%s   [IDENTIFY word 217]\n", "rotation rate", a->rotation_rate,
-			a->rotation_rate == 1 ? " (non-rotating)" : " rpm");
-	u64_line(f, "devstat power on", "hours", &a->devstat_power_on_hours);
-	u64_line(f, "devstat logical sectors written", "sectors",
-		 &a->devstat_logical_sectors_written);
-	u64_line(f, "devstat logical sectors read", "sectors", &a->devstat_logical_sectors_read);
-	i64_line(f, "devstat temperature", "Celsius", &a->devstat_temperature_celsius);
-	u64_line(f, "devstat percentage used", "%", &a->devstat_percentage_used);
+	ww_fields_text(f, ww_fields_ata, a, NULL);
+	ww_fields_text(f, ww_fields_devstat, a, NULL);
 	for (size_t i = 0; i < a->n_devstats && i < WW_ATA_MAX_DEVSTATS; i++)
 		fprintf(f, "  devstat %u 0x%03x %-44s %" PRId64 "\n", a->devstats[i].page,
 			a->devstats[i].offset, a->devstats[i].name ? a->devstats[i].name : "",
@@ -305,25 +195,12 @@ static void render_ata(FILE *f, const ww_health_t *h)
 
 static void render_scsi(FILE *f, const ww_health_t *h)
 {
+	static const char *const ops[3] = { "write ", "read ", "verify " };
 	const ww_scsi_t *s = &h->scsi;
-	static const struct {
-		const char *name;
-		size_t off;
-	} ec[] = {
-		{ "write", offsetof(ww_scsi_t, write_errors) },
-		{ "read", offsetof(ww_scsi_t, read_errors) },
-		{ "verify", offsetof(ww_scsi_t, verify_errors) },
-	};
-	char lbl[64];
+	const ww_scsi_errcnt_t *ec[3] = { &s->write_errors, &s->read_errors, &s->verify_errors };
+	char pre[48];
 
 	fprintf(f, "SCSI\n");
-	fprintf(f, LBL "%u\n", "peripheral device type", s->peripheral_type);
-	if (s->protocol_id != 0xff)
-		fprintf(f, LBL "%u%s   [VPD 0x83]\n", "protocol identifier", s->protocol_id,
-			s->protocol_id == 6 ? " (SAS)" : "");
-	if (s->medium_rotation_rate)
-		fprintf(f, LBL "%u%s   [VPD 0xB1]\n", "medium rotation rate",
-			s->medium_rotation_rate, s->medium_rotation_rate == 1 ? " (non-rotating)" : " rpm");
 	if (s->n_supported_pages) {
 		fprintf(f, LBL, "supported log pages");
 		for (size_t i = 0; i < s->n_supported_pages && i < WW_SCSI_MAX_PAGES; i++) {
@@ -335,40 +212,19 @@ static void render_scsi(FILE *f, const ww_health_t *h)
 		}
 		fputc('\n', f);
 	}
-	for (size_t i = 0; i < sizeof(ec) / sizeof(ec[0]); i++) {
-		const ww_scsi_errcnt_t *e = (const void *)((const char *)s + ec[i].off);
-
-		snprintf(lbl, sizeof(lbl), "%s errors corrected", ec[i].name);
-		u64_line(f, lbl, "", &e->corrected_total);
-		snprintf(lbl, sizeof(lbl), "%s bytes processed", ec[i].name);
-		u64_line(f, lbl, "bytes", &e->bytes_processed);
-		snprintf(lbl, sizeof(lbl), "%s errors uncorrected", ec[i].name);
-		u64_line(f, lbl, "", &e->uncorrected);
-	}
-	i64_line(f, "temperature", "Celsius", &s->temperature_celsius);
-	i64_line(f, "reference temperature", "Celsius", &s->reference_temperature_celsius);
-	i64_line(f, "environment temperature", "Celsius", &s->env_temperature_celsius);
-	u64_line(f, "start-stop cycles", "", &s->start_stop_cycles);
-	u64_line(f, "specified start-stop cycles", "", &s->specified_start_stop_cycles);
-	u64_line(f, "load-unload cycles", "", &s->load_unload_cycles);
-	u64_line(f, "specified load-unload cycles", "", &s->specified_load_unload_cycles);
-	u64_line(f, "grown defect list", "entries", &s->grown_defects);
-	for (int i = 0; i < 6; i++) {
-		snprintf(lbl, sizeof(lbl), "transitions to %s", ww_scsi_power_condition_names[i]);
-		u64_line(f, lbl, "", &s->power_transitions[i]);
-	}
+	for (int i = 0; i < 3; i++)
+		ww_fields_text(f, ww_fields_errcnt, ec[i], ops[i]);
+	ww_fields_text(f, ww_fields_scsi, s, NULL);
 	if (*s->manufacture_year)
 		fprintf(f, LBL "%s week %s   [log page 0x0E param 1]\n", "manufactured",
 			s->manufacture_year, s->manufacture_week);
-	u64_line(f, "percentage used", "%", &s->percentage_used);
-	u64_line(f, "power on", "minutes", &s->power_on_minutes);
-	u64_line(f, "logical blocks written", "blocks", &s->logical_blocks_written);
-	u64_line(f, "logical blocks read", "blocks", &s->logical_blocks_read);
-	if (WW_HAS(s->ie_asc))
-		fprintf(f, LBL "ASC 0x%02" PRIx64 " ASCQ 0x%02" PRIx64 "   [%s]\n",
-			"informational exception", s->ie_asc.value,
-			WW_HAS(s->ie_ascq) ? s->ie_ascq.value : 0, s->ie_asc.source);
-	i64_line(f, "IE temperature", "Celsius", &s->ie_temperature_celsius);
+	for (size_t i = 0; s->sas_phys_source && i < s->n_sas_phys && i < WW_SCSI_MAX_SAS_PHYS;
+	     i++) {
+		fprintf(f, LBL "port %u phy %u   [%s]\n", "SAS phy", s->sas_phys[i].port,
+			s->sas_phys[i].phy, s->sas_phys_source);
+		snprintf(pre, sizeof(pre), "  ");
+		ww_fields_text(f, ww_fields_sas_phy, &s->sas_phys[i], pre);
+	}
 }
 
 static void render_report(FILE *f, const ww_read_report_t *r)
