@@ -378,6 +378,8 @@ typedef struct ww_scsi {
 	 * to 0x0004, 0x0008, 0x0009; ww_scsi_power_condition_names) */
 	ww_u64 power_transitions[6];
 	ww_u64 grown_defects;                 /* READ DEFECT DATA GLIST entries */
+	ww_u64 non_medium_errors;             /* page 0x06 param 0x0000 (SPC-5
+						 Non-Medium Error log page) */
 	ww_selftest_log_t self_test;          /* page 0x10 (copied to
 						 self_tests[WW_SELFTEST_SCSI]) */
 	char manufacture_year[5], manufacture_week[3]; /* page 0x0E param 1 */

@@ -210,6 +210,8 @@ const ww_decoder_t ww_decoders[] = {
 		 ww_scsi_log_read_errors),
 	SCSI_LOG(0x05, 0x00, "scsi-verify-errors", "Verify Error Counter log page (05h)",
 		 ww_scsi_log_verify_errors),
+	SCSI_LOG(0x06, 0x00, "scsi-non-medium-errors", "Non-Medium Error log page (06h)",
+		 ww_scsi_log_non_medium),
 	SCSI_LOG(0x0d, 0x00, "scsi-temperature", "Temperature log page (0Dh)",
 		 ww_scsi_log_temperature),
 	SCSI_LOG(0x0d, 0x01, "scsi-environment", "Environmental Reporting log page (0Dh/01h)",

@@ -232,6 +232,17 @@ int ww_scsi_log_ssd_media(ww_scsi_log_iter_t *it, ww_scsi_t *s)
 	return rc;
 }
 
+int ww_scsi_log_non_medium(ww_scsi_log_iter_t *it, ww_scsi_t *s)
+{
+	ww_scsi_log_param_t p;
+	int rc;
+
+	while ((rc = ww_scsi_log_next(it, &p)) > 0)
+		if (p.code == 0x0000)
+			set_counter(&s->non_medium_errors, &p, "SCSI log page 0x06 param 0x0000");
+	return rc;
+}
+
 int ww_scsi_log_background_scan(ww_scsi_log_iter_t *it, ww_scsi_t *s)
 {
 	ww_scsi_log_param_t p;

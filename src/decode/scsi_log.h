@@ -42,6 +42,11 @@ int ww_scsi_log_start_stop(ww_scsi_log_iter_t *it, ww_scsi_t *s);
  * used endurance indicator. */
 int ww_scsi_log_ssd_media(ww_scsi_log_iter_t *it, ww_scsi_t *s);
 
+/* Non-Medium Error log page 0x06 (SPC-5): param 0x0000, the count of
+ * recoverable and unrecoverable errors other than medium errors (a
+ * counter of any length, saturating at 64 bits) -> non_medium_errors. */
+int ww_scsi_log_non_medium(ww_scsi_log_iter_t *it, ww_scsi_t *s);
+
 /** 0x15 Background Scan Results log page (SBC-4): param 0x0000 bytes 4-7
  * accumulated power on minutes. */
 int ww_scsi_log_background_scan(ww_scsi_log_iter_t *it, ww_scsi_t *s);

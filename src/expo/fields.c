@@ -144,6 +144,7 @@ const ww_field_t ww_fields_scsi[] = {
 	S(specified_load_unload_cycles, "specified_load_unload_cycles",
 	  "specified load-unload cycles", "count", WW_FK_U64),
 	S(grown_defects, "grown_defects", "grown defect list", "count", WW_FK_U64),
+	S(non_medium_errors, "non_medium_errors", "non-medium errors", "count", WW_FK_U64),
 	PT(0, "active"), PT(1, "idle_a"), PT(2, "idle_b"), PT(3, "idle_c"),
 	PT(4, "standby_z"), PT(5, "standby_y"),
 	S(percentage_used, "percentage_used", "percentage used", "percent", WW_FK_U64),

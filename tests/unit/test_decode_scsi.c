@@ -199,6 +199,11 @@ static void test_other_pages(void)
 	CHECK_EQ_U64(h.scsi.percentage_used.value, 3);
 	CHECK_SG("log_11_ssm.hex", "Percentage used endurance indicator", h.scsi.percentage_used.value);
 
+	CHECK_EQ_I64(decode_log("log_06_non_medium.hex", &h), 0);
+	CHECK_EQ_U64(h.scsi.non_medium_errors.value, 33);
+	CHECK_STR(h.scsi.non_medium_errors.source, "SCSI log page 0x06 param 0x0000");
+	CHECK_SG("log_06_non_medium.hex", "Non-medium error count", h.scsi.non_medium_errors.value);
+
 	CHECK_EQ_I64(decode_log("log_15_bg_scan.hex", &h), 0);
 	CHECK_EQ_U64(h.scsi.power_on_minutes.value, 259771);
 	CHECK_SG("log_15_bg_scan.hex", "Accumulated power on minutes", h.scsi.power_on_minutes.value);
@@ -772,7 +777,7 @@ int main(void)
 		"log_00_supported.hex", "log_00ff_supported_subpages.hex",
 		"log_02_write_errors.hex", "log_03_read_errors.hex", "log_05_verify_errors.hex",
 		"log_0d_temperature.hex", "log_0d01_environment.hex", "log_0e_start_stop.hex",
-		"log_11_ssm.hex", "log_15_bg_scan.hex", "log_19_gen_stats.hex",
+		"log_06_non_medium.hex", "log_11_ssm.hex", "log_15_bg_scan.hex", "log_19_gen_stats.hex",
 		"log_2f_ie_ok.hex", "log_2f_ie_failing.hex", "log_18_sas_port.hex",
 		"log_18_sas_wide_port.hex",
 	};

@@ -10,6 +10,9 @@
 
 #include <json-c/json.h>
 
+#include "wearwatch/decode.h"
+#include "wearwatch/expo.h"
+#include "wearwatch/store.h"
 #include "expo/fields.h"
 #include "ww_test.h"
 
@@ -188,9 +191,59 @@ static void test_sas_phys_in_decode(void)
 	json_object_put(o);
 }
 
+/* A page added as rows (record field, decoder, registry, field and metric
+ * rows): the Non-Medium Error page 0x06 of tests/fixtures/scsi (figure 33
+ * from the AL15SEB060N of smartmontools ticket 1653, cross-checked with
+ * sg_logs in test_decode_scsi) reaches /metrics, the drive's API object and
+ * the text of show/decode. */
+static void test_non_medium_everywhere(void)
+{
+	const char *src = getenv("WW_SOURCE_DIR");
+	char path[1024], *txt, *js, *buf = NULL;
+	uint8_t b[512];
+	size_t n, len = 0;
+	ww_health_t *h = calloc(1, sizeof(*h));
+	ww_store_t *s = ww_store_new(0);
+	ww_snapshot_t *snap;
+	ww_drive_t d;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/tests/fixtures/scsi/log_06_non_medium.hex", src ? src : ".");
+	n = ww_load_hex(path, b, sizeof(b));
+	CHECK(n == 12 && h && s);
+	if (n != 12 || !h || !s)
+		return;
+	h->protocol = WW_PROTO_SCSI;
+	CHECK_EQ_I64(ww_decode_scsi_log_page(b, n, h), 0);
+	memset(&d, 0, sizeof(d));
+	snprintf(d.id, sizeof(d.id), "scsi-AL15SEB060N");
+	d.protocol = WW_PROTO_SCSI;
+	CHECK_EQ_I64(ww_store_sync(s, &d, 1, 1700000000), 0);
+	CHECK_EQ_I64(ww_store_update(s, d.id, 0, h, NULL, 0.1, 1700000000), 0);
+	snap = ww_store_acquire(s);
+	txt = ww_metrics_render(&(ww_render_ctx_t){ .snap = snap, .now = 1700000060 }, NULL);
+	CHECK(txt && strstr(txt, "wearwatch_drive_scsi_non_medium_errors_total{drive=\"scsi-AL15SEB060N\"} 33\n"));
+	js = ww_json_render_drive(&(ww_render_ctx_t){ .snap = snap, .now = 1700000060 }, d.id,
+				  &(bool){ false });
+	CHECK(js && strstr(js, "\"non_medium_errors\":{\"value\":33,\"unit\":\"count\","));
+	f = open_memstream(&buf, &len);
+	if (f) {
+		ww_text_render_health(f, &d, h, NULL, NULL);
+		fclose(f);
+	}
+	CHECK(buf && strstr(buf, "  non-medium errors            33   [SCSI log page 0x06 param 0x0000]\n"));
+	free(buf);
+	free(js);
+	free(txt);
+	ww_snapshot_release(snap);
+	ww_store_free(s);
+	free(h);
+}
+
 int main(void)
 {
 	test_every_row_shown();
 	test_sas_phys_in_decode();
+	test_non_medium_everywhere();
 	return ww_test_done("test_expo_fields");
 }
