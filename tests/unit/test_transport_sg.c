@@ -17,7 +17,8 @@ static ww_cmd_status_t classify(const ww_sg_outcome_t *o, const uint8_t *sense, 
 	ww_cmd_status_t st;
 
 	memset(&st, 0, sizeof(st));
-	memcpy(st.sense, sense, n);
+	if (n) /* no sense: the callers pass NULL, and memcpy may not get NULL */
+		memcpy(st.sense, sense, n);
 	st.sense_len = n;
 	ww_sg_classify(o, &st);
 	return st;
