@@ -499,6 +499,8 @@ typedef struct ww_health {
 					    workload rating (reads + writes) */
 	ww_u64 plp_start_count;          /* OCP C0h bytes 160-175 */
 	ww_u64 capacitor_health_percent; /* OCP C0h bytes 128-129 */
+	ww_u64 uncorrectable_read_errors; /* OCP C0h bytes 56-63 (Uncorrectable
+					    Read Error Count) */
 
 	/* error and self-test logs (ww_errlog_names / ww_selftest_names) */
 	ww_errlog_t error_logs[WW_ERRLOG_MAX];

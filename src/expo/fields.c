@@ -39,6 +39,7 @@ const ww_field_t ww_fields_health[] = {
 	H(workload_utilization_centipercent, "workload utilization", "0.01 percent", WW_FK_U64),
 	H(plp_start_count, "PLP start count", "count", WW_FK_U64),
 	H(capacitor_health_percent, "capacitor health", "percent", WW_FK_U64),
+	H(uncorrectable_read_errors, "uncorrectable read errors", "count", WW_FK_U64),
 	{ 0 }
 };
 

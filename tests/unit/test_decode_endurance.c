@@ -47,6 +47,7 @@ static void test_c0h(void)
 	memset(b, 0, sizeof(b));
 	memset(&h, 0, sizeof(h));
 	b[0] = 0x00; b[1] = 0x10;     /* PMUW 0x1000 = 4096 bytes */
+	b[56] = 0x2a; b[57] = 0x01;   /* Uncorrectable Read Error Count 0x012a = 298 */
 	b[128] = 100;                 /* Capacitor Health 100 % */
 	b[160] = 7;                   /* PLP Start Count 7 */
 	b[182] = 0x01;                /* Endurance Estimate 2^48 = 281474976710656 bytes */
@@ -58,6 +59,9 @@ static void test_c0h(void)
 	CHECK_STR(h.endurance_estimate_bytes.label, "ocp_c0");
 	CHECK_EQ_U64(h.plp_start_count.value, 7);
 	CHECK_EQ_U64(h.capacitor_health_percent.value, 100);
+	CHECK_EQ_U64(h.uncorrectable_read_errors.value, 298);
+	CHECK_STR(h.uncorrectable_read_errors.source,
+		  "OCP C0h bytes 56-63 (Uncorrectable Read Error Count)");
 	/* version 2: no endurance estimate */
 	memset(&h, 0, sizeof(h));
 	b[494] = 2;

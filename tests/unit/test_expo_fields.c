@@ -191,52 +191,96 @@ static void test_sas_phys_in_decode(void)
 	json_object_put(o);
 }
 
-/* A page added as rows (record field, decoder, registry, field and metric
- * rows): the Non-Medium Error page 0x06 of tests/fixtures/scsi (figure 33
- * from the AL15SEB060N of smartmontools ticket 1653, cross-checked with
- * sg_logs in test_decode_scsi) reaches /metrics, the drive's API object and
- * the text of show/decode. */
-static void test_non_medium_everywhere(void)
+/* h (a record with the new value) rendered by /metrics, the drive's API
+ * object and the text of show/decode: each must contain its line */
+static void everywhere(const ww_health_t *h, const char *metric, const char *json,
+		       const char *text)
 {
-	const char *src = getenv("WW_SOURCE_DIR");
-	char path[1024], *txt, *js, *buf = NULL;
-	uint8_t b[512];
-	size_t n, len = 0;
-	ww_health_t *h = calloc(1, sizeof(*h));
+	char *txt, *js, *buf = NULL;
+	size_t len = 0;
 	ww_store_t *s = ww_store_new(0);
 	ww_snapshot_t *snap;
 	ww_drive_t d;
 	FILE *f;
 
-	snprintf(path, sizeof(path), "%s/tests/fixtures/scsi/log_06_non_medium.hex", src ? src : ".");
-	n = ww_load_hex(path, b, sizeof(b));
-	CHECK(n == 12 && h && s);
-	if (n != 12 || !h || !s)
-		return;
-	h->protocol = WW_PROTO_SCSI;
-	CHECK_EQ_I64(ww_decode_scsi_log_page(b, n, h), 0);
 	memset(&d, 0, sizeof(d));
-	snprintf(d.id, sizeof(d.id), "scsi-AL15SEB060N");
-	d.protocol = WW_PROTO_SCSI;
+	snprintf(d.id, sizeof(d.id), "trial-drive");
+	d.protocol = h->protocol;
 	CHECK_EQ_I64(ww_store_sync(s, &d, 1, 1700000000), 0);
 	CHECK_EQ_I64(ww_store_update(s, d.id, 0, h, NULL, 0.1, 1700000000), 0);
 	snap = ww_store_acquire(s);
 	txt = ww_metrics_render(&(ww_render_ctx_t){ .snap = snap, .now = 1700000060 }, NULL);
-	CHECK(txt && strstr(txt, "wearwatch_drive_scsi_non_medium_errors_total{drive=\"scsi-AL15SEB060N\"} 33\n"));
+	if (!txt || !strstr(txt, metric)) {
+		fprintf(stderr, "/metrics has no \"%s\"\n", metric);
+		CHECK(false);
+	}
 	js = ww_json_render_drive(&(ww_render_ctx_t){ .snap = snap, .now = 1700000060 }, d.id,
 				  &(bool){ false });
-	CHECK(js && strstr(js, "\"non_medium_errors\":{\"value\":33,\"unit\":\"count\","));
+	if (!js || !strstr(js, json)) {
+		fprintf(stderr, "the API has no \"%s\"\n", json);
+		CHECK(false);
+	}
 	f = open_memstream(&buf, &len);
 	if (f) {
 		ww_text_render_health(f, &d, h, NULL, NULL);
 		fclose(f);
 	}
-	CHECK(buf && strstr(buf, "  non-medium errors            33   [SCSI log page 0x06 param 0x0000]\n"));
+	if (!buf || !strstr(buf, text)) {
+		fprintf(stderr, "the text has no \"%s\"\n", text);
+		CHECK(false);
+	}
 	free(buf);
 	free(js);
 	free(txt);
 	ww_snapshot_release(snap);
 	ww_store_free(s);
+}
+
+/* A page added as rows (record field, decoder, registry, field and metric
+ * rows): the Non-Medium Error page 0x06 of tests/fixtures/scsi (figure 33
+ * from the AL15SEB060N of smartmontools ticket 1653, cross-checked with
+ * sg_logs in test_decode_scsi). */
+static void test_non_medium_everywhere(void)
+{
+	const char *src = getenv("WW_SOURCE_DIR");
+	ww_health_t *h = calloc(1, sizeof(*h));
+	char path[1024];
+	uint8_t b[512];
+	size_t n;
+
+	snprintf(path, sizeof(path), "%s/tests/fixtures/scsi/log_06_non_medium.hex", src ? src : ".");
+	n = ww_load_hex(path, b, sizeof(b));
+	CHECK(n == 12 && h);
+	if (n != 12 || !h)
+		return;
+	h->protocol = WW_PROTO_SCSI;
+	CHECK_EQ_I64(ww_decode_scsi_log_page(b, n, h), 0);
+	everywhere(h, "wearwatch_drive_scsi_non_medium_errors_total{drive=\"trial-drive\"} 33\n",
+		   "\"non_medium_errors\":{\"value\":33,\"unit\":\"count\",",
+		   "  non-medium errors            33   [SCSI log page 0x06 param 0x0000]\n");
+	free(h);
+}
+
+/* A log field added as rows: OCP C0h Uncorrectable Read Error Count (OCP
+ * Datacenter NVMe SSD Specification 2.0, SMART / Health Information
+ * Extended log, bytes 56-63), spec-constructed as in test_decode_endurance:
+ * 0x012a = 298. */
+static void test_ocp_ure_everywhere(void)
+{
+	static uint8_t b[512];
+	ww_health_t *h = calloc(1, sizeof(*h));
+
+	if (!h)
+		return;
+	b[56] = 0x2a;
+	b[57] = 0x01;
+	b[494] = 3;
+	memcpy(b + 496, ww_ocp_c0_guid, 16);
+	h->protocol = WW_PROTO_NVME;
+	CHECK_EQ_I64(ww_decode_ocp_smart_ext(b, sizeof(b), h), 0);
+	everywhere(h, "wearwatch_drive_uncorrectable_read_errors_total{drive=\"trial-drive\"} 298\n",
+		   "\"uncorrectable_read_errors\":{\"value\":298,\"unit\":\"count\",",
+		   "  uncorrectable read errors    298   [OCP C0h bytes 56-63");
 	free(h);
 }
 
@@ -245,5 +289,6 @@ int main(void)
 	test_every_row_shown();
 	test_sas_phys_in_decode();
 	test_non_medium_everywhere();
+	test_ocp_ure_everywhere();
 	return ww_test_done("test_expo_fields");
 }
