@@ -1,7 +1,8 @@
 /* basic: leaf helpers every other folder may use and that use nothing of
  * ours: the one log sink with per-key rate limiting, systemd readiness and
- * watchdog notification (sd_notify), and the monotonic clock the schedulers
- * read through a replaceable function so tests never sleep.
+ * watchdog notification (sd_notify), and the clocks: the monotonic and the
+ * wall clock the schedulers read through replaceable functions so tests
+ * never sleep, and the one reader of the clocks outside latency timing.
  *
  * Logging: the sink is the systemd journal (sd_journal_send, structured
  * fields) when stderr is the journal stream systemd gave us
