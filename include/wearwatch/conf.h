@@ -237,9 +237,9 @@ bool ww_bcrypt_verify(const char *password, const char *hash);
 /* `wearwatch serve` options of the endurance model and history:
  * --state-dir, --no-history, --rating, --ratings-file, --history-raw-days,
  * --history-hourly-days. serve.c lists WW_ENDURANCE_SERVE_OPTIONS in its
- * getopt table and hands the codes to ww_endurance_serve_opt(). The config
+ * getopt table and hands the codes to ww_conf_endurance_opt(). The config
  * file calls ww_rating_override_parse() (model.h) for rating lines
- * and ww_endurance_serve_opt() for the others. */
+ * and ww_conf_endurance_opt() for the others. */
 
 enum {
 	WW_OPT_END_FIRST = 640,
@@ -260,20 +260,20 @@ enum {
 	{ "history-raw-days", required_argument, NULL, WW_OPT_END_RAW_DAYS },   \
 	{ "history-hourly-days", required_argument, NULL, WW_OPT_END_HOURLY_DAYS }
 
-typedef struct ww_endurance_opts {
+typedef struct ww_conf_endurance_opts {
 	const char *state_dir;          /* NULL = WW_HISTORY_DEFAULT_DIR */
 	bool no_history;
 	ww_ratings_t overrides;
 	const char *files[WW_ENDURANCE_MAX_FILES];
 	size_t n_files;
 	ww_history_cfg_t hist;
-} ww_endurance_opts_t;
+} ww_conf_endurance_opts_t;
 
-void ww_endurance_serve_usage(FILE *f);
+void ww_conf_endurance_usage(FILE *f);
 
 /** Apply one option; prints the reason to stderr and returns -EINVAL on a bad
  * value, else 0. */
-int ww_endurance_serve_opt(int code, const char *arg, ww_endurance_opts_t *o);
+int ww_conf_endurance_opt(int code, const char *arg, ww_conf_endurance_opts_t *o);
 
 /* Per-drive latency probe policy from the configuration file ([drive NAME]
  * probe = ...), parsed next to the probe's serve flags (probe_opts.c) with the

@@ -80,7 +80,7 @@ char *ww_json_render_drive(const ww_render_ctx_t *ctx, const char *id, bool *fou
 /** The "endurance" object of one drive for the JSON API, or NULL when svc
  * (may be NULL) has no result (src/expo/json_endurance.c). Returns a
  * json_object * as void * so this header needs no json-c. */
-void *ww_json_endurance_object(ww_endurance_svc_t *svc, const char *id);
+void *ww_json_endurance_object(ww_store_endurance_t *svc, const char *id);
 
 /** JSON of a history query (GET /api/v1/drives/{id}/history) over the
  * history of ctx->endurance (503 "history disabled" without one), `to`

@@ -57,7 +57,7 @@ bool ww_route_path_valid(const char *path);
  * reads it once with __atomic_load_n. */
 typedef struct ww_route_src {
 	ww_store_t *store;
-	ww_endurance_svc_t *endurance;
+	ww_store_endurance_t *endurance;
 	const ww_thresholds_t *thresholds;
 } ww_route_src_t;
 

@@ -46,7 +46,7 @@ typedef struct ww_poller_cfg {
 	ww_collect_fn collect;          /* NULL = ww_collect_drive */
 	/* called on the worker after each collection's ww_store_update(), so
 	 * history and the endurance model see every read
-	 * (ww_endurance_after_collect); NULL = none */
+	 * (ww_store_endurance_after_collect); NULL = none */
 	void (*after_collect)(void *arg, ww_store_t *store, const ww_drive_t *d, int rc,
 			      time_t now);
 	void *after_collect_arg;

@@ -98,7 +98,7 @@ typedef struct ww_runtime_opts {
 	bool replay;                   /* drives from --replay captures */
 	const char *smartctl[16];      /* --smartctl DRIVE=TYPE (checked), before [drive] ones */
 	size_t n_smartctl;
-	ww_endurance_opts_t *endurance;/* --rating, --ratings-file, --no-history, ...;
+	ww_conf_endurance_opts_t *endurance;/* --rating, --ratings-file, --no-history, ...;
 					  NULL = defaults. Its overrides are consumed. */
 	bool notify_spool;             /* queue events in <state_directory>/notify for
 					  wearwatch-notify.service instead of running
@@ -279,7 +279,7 @@ void ww_history_log_attach(ww_history_t *h, const char *path);
  * globally. A history that cannot be opened is logged and the service runs
  * without it (windows then stay absent). Returns NULL on a bad ratings file or
  * out of memory. Consumes o->overrides. */
-ww_endurance_svc_t *ww_endurance_serve_start(ww_endurance_opts_t *o);
+ww_store_endurance_t *ww_service_endurance_start(ww_conf_endurance_opts_t *o);
 
 #ifdef __cplusplus
 }

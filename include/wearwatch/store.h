@@ -156,14 +156,14 @@ int64_t ww_drive_state_values_age(const ww_drive_state_t *st, time_t now);
  * are handed it in their ww_render_ctx_t; without one the endurance families
  * are simply absent. */
 
-typedef struct ww_endurance_svc ww_endurance_svc_t;
+typedef struct ww_store_endurance ww_store_endurance_t;
 
 /** New service. Takes ownership of table and overrides (moved: the caller's
  * structs are zeroed) and of hist (may be NULL: no history, windows never
  * available). Returns NULL on allocation failure. */
-ww_endurance_svc_t *ww_endurance_svc_new(ww_ratings_t *table, ww_ratings_t *overrides,
+ww_store_endurance_t *ww_store_endurance_new(ww_ratings_t *table, ww_ratings_t *overrides,
 					 ww_history_t *hist);
-void ww_endurance_svc_free(ww_endurance_svc_t *s);
+void ww_store_endurance_free(ww_store_endurance_t *s);
 
 /** After ww_store_update() of drive d with rc (0 = new values): appends a
  * history sample and folds the read into the verdict's memory (rc == 0,
@@ -171,34 +171,34 @@ void ww_endurance_svc_free(ww_endurance_svc_t *s);
  * recomputes the model from the store's latest state and the history
  * baselines, and publishes the result. `now` is the wall clock of the
  * collection. */
-void ww_endurance_after_collect(ww_endurance_svc_t *svc, const ww_thresholds_t *t,
+void ww_store_endurance_after_collect(ww_store_endurance_t *svc, const ww_thresholds_t *t,
 				ww_store_t *store, const ww_drive_t *d, int rc, time_t now);
 
 /** Recompute one drive from a state (history baselines from the database when
  * present). Used by the hook and by tests. */
-void ww_endurance_compute_state(ww_endurance_svc_t *s, const ww_drive_state_t *st,
+void ww_store_endurance_compute(ww_store_endurance_t *s, const ww_drive_state_t *st,
 				const ww_sample_t *latest, time_t now, ww_endurance_t *out);
 
 /** The probe scheduler's hook (ww_probe_sched_cfg_t.after_burst): stores one
  * finished burst of drive id in the history (nothing when history is off). */
-void ww_endurance_probe_burst(void *svc, const char *id, const ww_hprobe_t *p, time_t now);
+void ww_store_endurance_probe_burst(void *svc, const char *id, const ww_hprobe_t *p, time_t now);
 
 /** Latest published result of drive id; false when none. O(log n) in the
  * number of drives with a result (a binary search), so a render looking up
  * every drive stays O(n log n). */
-bool ww_endurance_get(ww_endurance_svc_t *s, const char *id, ww_endurance_t *out);
+bool ww_store_endurance_get(ww_store_endurance_t *s, const char *id, ww_endurance_t *out);
 
 /** Results published so far (increments with each): with the snapshot's
  * generation, tells a renderer's cache that an endurance figure changed. */
-uint64_t ww_endurance_generation(ww_endurance_svc_t *s);
+uint64_t ww_store_endurance_generation(ww_store_endurance_t *s);
 
 /** The thresholds changed (a reload): bumps the generation, so that every
  * verdict rendered from now on uses them, without waiting for the next
  * collection. NULL is a no-op. */
-void ww_endurance_touch(ww_endurance_svc_t *s);
+void ww_store_endurance_touch(ww_store_endurance_t *s);
 
 /** History of the service (NULL when disabled). */
-ww_history_t *ww_endurance_history(ww_endurance_svc_t *s);
+ww_history_t *ww_store_endurance_history(ww_store_endurance_t *s);
 
 /* What every renderer and the verdict read, passed in: no renderer reads a
  * clock, a process-wide service or a configuration of its own, so its
@@ -207,7 +207,7 @@ ww_history_t *ww_endurance_history(ww_endurance_svc_t *s);
 /** One render's inputs. snap is held by the caller for the call. */
 typedef struct ww_render_ctx {
 	const ww_snapshot_t *snap;          /* the drives (NULL = none) */
-	ww_endurance_svc_t *endurance;      /* endurance results, the verdict's
+	ww_store_endurance_t *endurance;      /* endurance results, the verdict's
 					       memory, history; NULL = none */
 	const ww_thresholds_t *thresholds;  /* NULL = default thresholds */
 	time_t now;                         /* wall clock of the render */

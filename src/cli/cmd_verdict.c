@@ -21,7 +21,7 @@ struct cfgs {
 };
 
 /* built-in ratings table, and the file's [drive] ratings as overrides */
-static ww_endurance_svc_t *service(const ww_conf_t *c)
+static ww_store_endurance_t *service(const ww_conf_t *c)
 {
 	ww_ratings_t table = { 0 }, over = { 0 };
 	unsigned bad = 0;
@@ -32,7 +32,7 @@ static ww_endurance_svc_t *service(const ww_conf_t *c)
 		if (c->drives[i].rating[0] &&
 		    !ww_conf_drive_rating_spec(&c->drives[i], spec, sizeof(spec)))
 			ww_rating_override_parse(&over, spec, e, sizeof(e));
-	return ww_endurance_svc_new(&table, &over, NULL);
+	return ww_store_endurance_new(&table, &over, NULL);
 }
 
 int ww_cli_verdict(const char *config, const ww_drive_t *d, const ww_health_t *h, int rc,
@@ -41,7 +41,7 @@ int ww_cli_verdict(const char *config, const ww_drive_t *d, const ww_health_t *h
 	struct cfgs *x = calloc(1, sizeof(*x));
 	const ww_conf_drive_t *sec;
 	ww_store_t *store = NULL;
-	ww_endurance_svc_t *svc = NULL;
+	ww_store_endurance_t *svc = NULL;
 	ww_snapshot_t *snap;
 	time_t now = ww_clock_wall(NULL);
 	char err[512];
@@ -69,14 +69,14 @@ int ww_cli_verdict(const char *config, const ww_drive_t *d, const ww_health_t *h
 		ww_render_ctx_t ctx = { .endurance = svc, .thresholds = &x->thresholds, .now = now };
 
 		ww_store_update(store, d->id, r, r == 0 ? h : NULL, NULL, 0, now);
-		ww_endurance_after_collect(svc, &x->thresholds, store, d, r, now);
+		ww_store_endurance_after_collect(svc, &x->thresholds, store, d, r, now);
 		snap = ww_store_acquire(store);
 		ctx.snap = snap;
 		ww_drive_verdict(&ctx, ww_snapshot_find(snap, d->id), v);
 		ww_snapshot_release(snap);
 		ret = 0;
 	}
-	ww_endurance_svc_free(svc);
+	ww_store_endurance_free(svc);
 	ww_store_free(store);
 	free(x);
 	return ret;

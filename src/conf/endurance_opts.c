@@ -5,7 +5,7 @@
 
 #include "wearwatch/conf.h"
 
-void ww_endurance_serve_usage(FILE *f)
+void ww_conf_endurance_usage(FILE *f)
 {
 	fprintf(f,
 		"  --state-dir DIR                 history database directory (default " WW_HISTORY_DEFAULT_DIR ")\n"
@@ -34,7 +34,7 @@ static int days(const char *opt, const char *arg, uint64_t *out)
 	return 0;
 }
 
-int ww_endurance_serve_opt(int code, const char *arg, ww_endurance_opts_t *o)
+int ww_conf_endurance_opt(int code, const char *arg, ww_conf_endurance_opts_t *o)
 {
 	char err[160];
 

@@ -25,7 +25,7 @@ static json_object *opt_t(bool has, time_t v)
 	return has ? json_object_new_int64((int64_t)v) : NULL;
 }
 
-void *ww_json_endurance_object(ww_endurance_svc_t *svc, const char *id)
+void *ww_json_endurance_object(ww_store_endurance_t *svc, const char *id)
 {
 	ww_endurance_t e;
 	json_object *o, *r, *w, *x;
@@ -153,7 +153,7 @@ char *ww_json_render_history(const ww_render_ctx_t *ctx, const char *id, const c
 			     const char *from, const char *to, const char *max_points,
 			     unsigned *status)
 {
-	ww_history_t *hist = ww_endurance_history(ctx->endurance);
+	ww_history_t *hist = ww_store_endurance_history(ctx->endurance);
 	time_t t_from, t_to = ctx->now;
 	unsigned long maxp = 500;
 	ww_hpoint_t *pts = NULL;

@@ -5,7 +5,7 @@
  * contiguous under one HELP/TYPE, and holds the generic getters most rows
  * use. Each drive's view (shown values, endurance result, probe summary) is
  * built once per render; the endurance results are looked up once per drive
- * (ww_endurance_get: a binary search), and so is the health verdict
+ * (ww_store_endurance_get: a binary search), and so is the health verdict
  * (ww_drive_verdict). */
 #include <stddef.h>
 #include <stdio.h>
@@ -245,7 +245,7 @@ static void drive_views(const ww_render_ctx_t *ctx, ww_mdrive_t *d, ww_endurance
 			ww_mverdict_t *v)
 {
 	ww_verdict_t *scratch = malloc(sizeof(*scratch));
-	ww_endurance_svc_t *svc = ctx->endurance;
+	ww_store_endurance_t *svc = ctx->endurance;
 
 	for (size_t i = 0; i < ctx->snap->n; i++) {
 		const ww_drive_state_t *st = &ctx->snap->drives[i];
@@ -265,7 +265,7 @@ static void drive_views(const ww_render_ctx_t *ctx, ww_mdrive_t *d, ww_endurance
 
 char *ww_metrics_render(const ww_render_ctx_t *ctx, size_t *len)
 {
-	ww_endurance_svc_t *svc = ctx ? ctx->endurance : NULL;
+	ww_store_endurance_t *svc = ctx ? ctx->endurance : NULL;
 	size_t n = ctx && ctx->snap ? ctx->snap->n : 0;
 	ww_mdrive_t *d = calloc(n ? n : 1, sizeof(*d));
 	ww_endurance_t *e = n && svc ? malloc(n * sizeof(*e)) : NULL;

@@ -8,9 +8,9 @@
 
 #define EOFF(field) offsetof(ww_endurance_t, field)
 
-bool ww_expo_endurance(ww_endurance_svc_t *svc, const char *id, ww_endurance_t *e)
+bool ww_expo_endurance(ww_store_endurance_t *svc, const char *id, ww_endurance_t *e)
 {
-	return svc && ww_endurance_get(svc, id, e);
+	return svc && ww_store_endurance_get(svc, id, e);
 }
 
 static void g_rating_info(ww_prom_t *w, const ww_metric_t *m, const ww_mdrive_t *d)

@@ -12,7 +12,7 @@
  * endurance service is not running */
 static void g_history_errors(ww_prom_t *w, const ww_metric_t *m, const ww_mdrive_t *d)
 {
-	ww_history_t *h = ww_endurance_history(d->ctx->endurance);
+	ww_history_t *h = ww_store_endurance_history(d->ctx->endurance);
 
 	if (h)
 		ww_prom_u64(w, NULL, ww_history_write_errors(h));

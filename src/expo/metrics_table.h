@@ -96,6 +96,6 @@ extern const ww_metric_t ww_metrics_self[];      /* process_metrics.c: process_*
 /** The endurance service's latest result of drive id into *e; false when
  * there is none (or no service). Shared by /metrics and the JSON API
  * (metrics_endurance.c). */
-bool ww_expo_endurance(ww_endurance_svc_t *svc, const char *id, ww_endurance_t *e);
+bool ww_expo_endurance(ww_store_endurance_t *svc, const char *id, ww_endurance_t *e);
 
 #endif

@@ -184,11 +184,11 @@ static void release_body(void *arg)
 static struct rbody *from_cache(struct cached *c, const ww_render_ctx_t *ctx)
 {
 	const ww_snapshot_t *snap = ctx->snap;
-	ww_endurance_svc_t *svc = ctx->endurance;
+	ww_store_endurance_t *svc = ctx->endurance;
 	time_t now = ctx->now;
-	uint64_t egen = ww_endurance_generation(svc);
-	uint64_t herr = svc && ww_endurance_history(svc) ?
-			ww_history_write_errors(ww_endurance_history(svc)) : 0;
+	uint64_t egen = ww_store_endurance_generation(svc);
+	uint64_t herr = svc && ww_store_endurance_history(svc) ?
+			ww_history_write_errors(ww_store_endurance_history(svc)) : 0;
 	struct rbody *b = NULL;
 
 	pthread_mutex_lock(&cache_lock);

@@ -8,11 +8,11 @@
 #include "wearwatch/basic.h"
 #include "wearwatch/service.h"
 
-ww_endurance_svc_t *ww_endurance_serve_start(ww_endurance_opts_t *o)
+ww_store_endurance_t *ww_service_endurance_start(ww_conf_endurance_opts_t *o)
 {
 	ww_ratings_t table = { 0 };
 	ww_history_t *hist = NULL;
-	ww_endurance_svc_t *s;
+	ww_store_endurance_t *s;
 	unsigned bad = 0;
 	int rc;
 
@@ -61,7 +61,7 @@ ww_endurance_svc_t *ww_endurance_serve_start(ww_endurance_opts_t *o)
 			ww_log(WW_LOG_INFO, "history in %s", path);
 		ww_history_log_attach(hist, path);
 	}
-	s = ww_endurance_svc_new(&table, &o->overrides, hist);
+	s = ww_store_endurance_new(&table, &o->overrides, hist);
 	if (!s) {
 		ww_history_close(hist);
 		goto fail;

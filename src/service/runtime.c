@@ -35,7 +35,7 @@ struct ww_runtime {
 	ww_store_t *store;
 	ww_poller_t *poller;
 	ww_probe_sched_t *probe;
-	ww_endurance_svc_t *endurance;
+	ww_store_endurance_t *endurance;
 	ww_route_src_t src;         /* store, endurance, the current gen's thresholds */
 	ww_events_t *events;
 	ww_snapshot_t *prev;
@@ -223,7 +223,7 @@ static void after_collect(void *arg, ww_store_t *store, const ww_drive_t *d, int
 	ww_runtime_t *rt = arg;
 
 	if (rt->endurance)
-		ww_endurance_after_collect(rt->endurance,
+		ww_store_endurance_after_collect(rt->endurance,
 					   __atomic_load_n(&rt->src.thresholds, __ATOMIC_ACQUIRE),
 					   store, d, rc, now);
 	/* one wake per tick: every signal wakes the main thread, even one
@@ -257,7 +257,7 @@ static ww_poller_t *start_poller(ww_runtime_t *rt)
  * rating overrides and ratings files come first (the first match wins), a
  * flag's history tier length wins over the file's. c outlives the service
  * (a generation's copy): the file names are kept as pointers. */
-static ww_endurance_svc_t *start_endurance(const ww_conf_t *c, ww_endurance_opts_t *o)
+static ww_store_endurance_t *start_endurance(const ww_conf_t *c, ww_conf_endurance_opts_t *o)
 {
 	char spec[512], e[200];
 
@@ -273,7 +273,7 @@ static ww_endurance_svc_t *start_endurance(const ww_conf_t *c, ww_endurance_opts
 		o->hist.hourly_s = c->history_hourly_s;
 	o->state_dir = c->state_dir;
 	o->hist.keep_s = c->retention_s;
-	return ww_endurance_serve_start(o);
+	return ww_service_endurance_start(o);
 }
 
 /* The probe thread, when the default or a [drive] section probes (at
@@ -291,7 +291,7 @@ static void start_probes(ww_runtime_t *rt)
 	pcfg.policy = rt->gen->conf.probe;
 	pcfg.lookup = policy_of;
 	pcfg.lookup_ctx = rt;
-	pcfg.after_burst = ww_endurance_probe_burst; /* burst summaries into history */
+	pcfg.after_burst = ww_store_endurance_probe_burst; /* burst summaries into history */
 	pcfg.after_burst_arg = rt->endurance;
 	rt->probe = ww_probe_sched_start(&pcfg, rt->store, &rc);
 	if (!rt->probe && rc)
@@ -302,7 +302,7 @@ ww_runtime_t *ww_runtime_start(const ww_conf_t *c, ww_runtime_opts_t *o, char *e
 			       size_t errlen)
 {
 	ww_runtime_t *rt = calloc(1, sizeof(*rt));
-	ww_endurance_opts_t defaults = { 0 };
+	ww_conf_endurance_opts_t defaults = { 0 };
 	if (!rt || ww_runtime_check_conf(c, err, errlen))
 		goto fail;
 	rt->opts = *o;
@@ -340,7 +340,7 @@ fail:
 		filter_rt = NULL;
 		if (rt->store)
 			ww_store_free(rt->store);
-		ww_endurance_svc_free(rt->endurance);
+		ww_store_endurance_free(rt->endurance);
 		ww_events_free(rt->events);
 		free(rt->gen);
 		free(rt);
@@ -475,7 +475,7 @@ int ww_runtime_reload(ww_runtime_t *rt, const ww_conf_t *c)
 	__atomic_store_n(&rt->src.thresholds, &g->thresholds, __ATOMIC_RELEASE);
 	/* the verdicts shown follow the new thresholds now (notifications
 	 * compare at the next collection of each drive) */
-	ww_endurance_touch(rt->endurance);
+	ww_store_endurance_touch(rt->endurance);
 	configure_events(rt, &g->conf);
 	drop_excluded(rt, &g->conf);
 	apply_smartctl(&rt->opts, c);
@@ -499,14 +499,14 @@ void ww_runtime_stop(ww_runtime_t *rt)
 	ww_probe_sched_stop(rt->probe);
 	/* the samples kept in memory go to the file now, even if a stuck read
 	 * keeps the rest below from being freed */
-	ww_history_flush(ww_endurance_history(rt->endurance));
+	ww_history_flush(ww_store_endurance_history(rt->endurance));
 	if (rt->poller && !ww_poller_stop(rt->poller, 5)) {
 		ww_log(WW_LOG_WARNING, "a device read is still outstanding; exiting without waiting");
 		return;
 	}
 	filter_rt = NULL;
 	ww_store_free(rt->store);
-	ww_endurance_svc_free(rt->endurance); /* closes the history database */
+	ww_store_endurance_free(rt->endurance); /* closes the history database */
 	ww_events_free(rt->events);
 	for (struct gen *g = rt->gen, *n; g; g = n) {
 		n = g->older;

@@ -45,7 +45,7 @@ static void usage(FILE *f)
 		"  --smartctl DRIVE=TYPE           read DRIVE (id, sdX or /dev path) through smartctl -d TYPE; repeatable\n"
 		"  --help                          this text\n");
 	ww_probe_serve_usage(f);
-	ww_endurance_serve_usage(f);
+	ww_conf_endurance_usage(f);
 	fprintf(f,
 		"Endpoints (docs/api.md): /metrics /healthz /api/v1/drives /api/v1/drives/{drive}\n"
 		"  /api/v1/drives/{drive}/history /api/v1/host /api/v1/fleet; pages: / /drives/{drive}\n"
@@ -105,7 +105,7 @@ struct serve {
 	char **owned;          /* "--name" strings made for cargv */
 	int nowned;
 	ww_conf_t conf, next;
-	ww_endurance_opts_t end_opts;
+	ww_conf_endurance_opts_t end_opts;
 	ww_runtime_opts_t ro;
 	ww_runtime_t *rt;
 	ww_webfront_t *web;
@@ -193,7 +193,7 @@ static int parse_flags(struct serve *s, int argc, char **argv)
 		}
 		switch (c) {
 		case WW_OPT_END_FIRST ... WW_OPT_END_LAST:
-			bad |= ww_endurance_serve_opt(c, optarg, &s->end_opts);
+			bad |= ww_conf_endurance_opt(c, optarg, &s->end_opts);
 			break;
 		case OPT_REPLAY: /* recorded drives instead of live ones */
 			bad |= add_replay(s, optarg);

@@ -14,7 +14,7 @@ struct entry {
 	ww_vmemory_t mem;          /* the verdict's memory of earlier reads */
 };
 
-struct ww_endurance_svc {
+struct ww_store_endurance {
 	ww_ratings_t table, overrides;
 	ww_history_t *hist;
 	pthread_mutex_t lock;
@@ -22,10 +22,10 @@ struct ww_endurance_svc {
 	uint64_t generation;       /* results published */
 };
 
-ww_endurance_svc_t *ww_endurance_svc_new(ww_ratings_t *table, ww_ratings_t *overrides,
+ww_store_endurance_t *ww_store_endurance_new(ww_ratings_t *table, ww_ratings_t *overrides,
 					 ww_history_t *hist)
 {
-	ww_endurance_svc_t *s = calloc(1, sizeof(*s));
+	ww_store_endurance_t *s = calloc(1, sizeof(*s));
 
 	if (!s)
 		return NULL;
@@ -43,7 +43,7 @@ ww_endurance_svc_t *ww_endurance_svc_new(ww_ratings_t *table, ww_ratings_t *over
 	return s;
 }
 
-void ww_endurance_svc_free(ww_endurance_svc_t *s)
+void ww_store_endurance_free(ww_store_endurance_t *s)
 {
 	if (!s)
 		return;
@@ -55,7 +55,7 @@ void ww_endurance_svc_free(ww_endurance_svc_t *s)
 	free(s);
 }
 
-ww_history_t *ww_endurance_history(ww_endurance_svc_t *s)
+ww_history_t *ww_store_endurance_history(ww_store_endurance_t *s)
 {
 	return s ? s->hist : NULL;
 }
@@ -74,7 +74,7 @@ static const char *iface_of(const ww_drive_state_t *st)
 	}
 }
 
-void ww_endurance_compute_state(ww_endurance_svc_t *s, const ww_drive_state_t *st,
+void ww_store_endurance_compute(ww_store_endurance_t *s, const ww_drive_state_t *st,
 				const ww_sample_t *latest, time_t now, ww_endurance_t *out)
 {
 	const ww_health_t *h = st->has_health ? &st->health : NULL;
@@ -107,7 +107,7 @@ void ww_endurance_compute_state(ww_endurance_svc_t *s, const ww_drive_state_t *s
 
 /* publish e; with h (a read that returned data at t) fold it into the
  * verdict's memory too */
-static void publish(ww_endurance_svc_t *s, const ww_health_cfg_t *cfg, const ww_drive_t *d,
+static void publish(ww_store_endurance_t *s, const ww_health_cfg_t *cfg, const ww_drive_t *d,
 		    const ww_endurance_t *e, const ww_health_t *h, time_t t)
 {
 	struct entry *x;
@@ -124,7 +124,7 @@ static void publish(ww_endurance_svc_t *s, const ww_health_cfg_t *cfg, const ww_
 	pthread_mutex_unlock(&s->lock);
 }
 
-bool ww_endurance_get(ww_endurance_svc_t *s, const char *id, ww_endurance_t *out)
+bool ww_store_endurance_get(ww_store_endurance_t *s, const char *id, ww_endurance_t *out)
 {
 	const struct entry *x;
 	bool found;
@@ -140,7 +140,7 @@ bool ww_endurance_get(ww_endurance_svc_t *s, const char *id, ww_endurance_t *out
 	return found;
 }
 
-void ww_endurance_touch(ww_endurance_svc_t *s)
+void ww_store_endurance_touch(ww_store_endurance_t *s)
 {
 	if (!s)
 		return;
@@ -149,7 +149,7 @@ void ww_endurance_touch(ww_endurance_svc_t *s)
 	pthread_mutex_unlock(&s->lock);
 }
 
-uint64_t ww_endurance_generation(ww_endurance_svc_t *s)
+uint64_t ww_store_endurance_generation(ww_store_endurance_t *s)
 {
 	uint64_t g;
 
@@ -161,7 +161,7 @@ uint64_t ww_endurance_generation(ww_endurance_svc_t *s)
 	return g;
 }
 
-void ww_endurance_after_collect(ww_endurance_svc_t *s, const ww_thresholds_t *t,
+void ww_store_endurance_after_collect(ww_store_endurance_t *s, const ww_thresholds_t *t,
 				ww_store_t *store, const ww_drive_t *d, int rc, time_t now)
 {
 	ww_drive_state_t *st;
@@ -178,7 +178,7 @@ void ww_endurance_after_collect(ww_endurance_svc_t *s, const ww_thresholds_t *t,
 		if (rc == 0 && st->has_health && s->hist &&
 		    ww_history_append(s->hist, d->id, &st->health, st->present, now, &latest) == 0)
 			lp = &latest;
-		ww_endurance_compute_state(s, st, lp, now, e);
+		ww_store_endurance_compute(s, st, lp, now, e);
 		publish(s, ww_thresholds_for(t, d->id, d->block), &st->drive, e,
 			rc == 0 && st->has_health ? &st->health : NULL, now);
 	}
@@ -186,16 +186,16 @@ void ww_endurance_after_collect(ww_endurance_svc_t *s, const ww_thresholds_t *t,
 	free(st);
 }
 
-void ww_endurance_probe_burst(void *svc, const char *id, const ww_hprobe_t *p, time_t now)
+void ww_store_endurance_probe_burst(void *svc, const char *id, const ww_hprobe_t *p, time_t now)
 {
-	ww_endurance_svc_t *s = svc;
+	ww_store_endurance_t *s = svc;
 
 	if (s && s->hist && id && p)
 		ww_history_append_probe(s->hist, id, p, now);
 }
 
 /* the drive's endurance result and memory, copied under the lock */
-static bool lookup(ww_endurance_svc_t *s, const char *id, ww_endurance_t *e, bool *has_e,
+static bool lookup(ww_store_endurance_t *s, const char *id, ww_endurance_t *e, bool *has_e,
 		   ww_vmemory_t *mem)
 {
 	const struct entry *x;
@@ -217,7 +217,7 @@ static bool lookup(ww_endurance_svc_t *s, const char *id, ww_endurance_t *e, boo
 void ww_drive_verdict(const ww_render_ctx_t *ctx, const ww_drive_state_t *st,
 		      ww_verdict_t *out)
 {
-	ww_endurance_svc_t *s = ctx ? ctx->endurance : NULL;
+	ww_store_endurance_t *s = ctx ? ctx->endurance : NULL;
 	struct { ww_endurance_t e; ww_vmemory_t mem; } *x = malloc(sizeof(*x));
 	ww_verdict_in_t in = { 0 };
 	bool has_e = false, has_mem = x && lookup(s, st->drive.id, &x->e, &has_e, &x->mem);

@@ -93,7 +93,7 @@ int main(int argc, char **argv)
 	       iters, iters ? total * 1e3 / iters : 0, best * 1e3);
 	ww_snapshot_release(snap);
 	ww_store_free(s);
-	ww_endurance_svc_free(o.svc);
+	ww_store_endurance_free(o.svc);
 	unlink(db);
 	snprintf(db, sizeof(db), "%s/history.db-wal", dir);
 	unlink(db);

@@ -22,7 +22,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
 	char dir[] = "/tmp/ww-fuzz-route-XXXXXX", path[128];
 	ww_history_t *h = NULL;
-	ww_endurance_svc_t *svc;
+	ww_store_endurance_t *svc;
 	ww_health_t rec;
 
 	(void)argc;
@@ -54,7 +54,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 		ww_store_sync(full.store, &d, 1, 1700000000);
 		ww_store_update(full.store, "ata-X", 0, &rec, &r, 0.1, 1700000000);
 	}
-	svc = ww_endurance_svc_new(NULL, NULL, h);
+	svc = ww_store_endurance_new(NULL, NULL, h);
 	full.endurance = empty.endurance = svc;
 	return 0;
 }

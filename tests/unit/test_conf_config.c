@@ -139,19 +139,19 @@ static void test_conf(void)
 
 static void test_serve_opts(void)
 {
-	ww_endurance_opts_t o;
+	ww_conf_endurance_opts_t o;
 	char path[160];
 	FILE *f;
 
 	memset(&o, 0, sizeof(o));
-	CHECK_EQ_I64(ww_endurance_serve_opt(WW_OPT_END_RATING, "M=0x1p-1000:5", &o), -EINVAL);
-	CHECK_EQ_I64(ww_endurance_serve_opt(WW_OPT_END_RATING, "M=1:5@2021-02-30", &o), -EINVAL);
-	CHECK_EQ_I64(ww_endurance_serve_opt(WW_OPT_END_RATINGS_FILE, dir, &o), -EINVAL);
+	CHECK_EQ_I64(ww_conf_endurance_opt(WW_OPT_END_RATING, "M=0x1p-1000:5", &o), -EINVAL);
+	CHECK_EQ_I64(ww_conf_endurance_opt(WW_OPT_END_RATING, "M=1:5@2021-02-30", &o), -EINVAL);
+	CHECK_EQ_I64(ww_conf_endurance_opt(WW_OPT_END_RATINGS_FILE, dir, &o), -EINVAL);
 	snprintf(path, sizeof(path), "%s/r.tsv", dir);
 	f = fopen(path, "w");
 	fwrite("^A\tsata\t\t1\t\t5\tok\n^B\0", 1, 20, f);
 	fclose(f);
-	CHECK_EQ_I64(ww_endurance_serve_opt(WW_OPT_END_RATINGS_FILE, path, &o), -EINVAL);
+	CHECK_EQ_I64(ww_conf_endurance_opt(WW_OPT_END_RATINGS_FILE, path, &o), -EINVAL);
 	CHECK_EQ_U64(o.n_files, 0);
 	unlink(path);
 	ww_ratings_free(&o.overrides);

@@ -24,19 +24,19 @@ const char *__ubsan_default_options(void)
 
 #define T0 1700006400
 
-static char *point_of(ww_endurance_svc_t *svc, const char *id, double v)
+static char *point_of(ww_store_endurance_t *svc, const char *id, double v)
 {
 	ww_hprobe_t b = { .has_latency = true, .p50_s = 1, .p99_s = 1, .max_s = v, .reads = 1 };
 	unsigned status = 0;
 	char *body;
 
-	ww_endurance_probe_burst(svc, id, &b, T0 + 100);
+	ww_store_endurance_probe_burst(svc, id, &b, T0 + 100);
 	body = ww_json_render_history(&(ww_render_ctx_t){ .endurance = svc, .now = T0 + 200 }, id, "probe_latency_max_seconds", "1700006400", "1700006600", NULL, &status);
 	CHECK_EQ_I64(status, 200);
 	return body;
 }
 
-static void expect(ww_endurance_svc_t *svc, const char *id, double v, const char *want)
+static void expect(ww_store_endurance_t *svc, const char *id, double v, const char *want)
 {
 	char *body = point_of(svc, id, v);
 
@@ -50,12 +50,12 @@ int main(void)
 {
 	char dir[] = "/tmp/ww-hjson-XXXXXX", path[256];
 	ww_history_t *h = NULL;
-	ww_endurance_svc_t *svc;
+	ww_store_endurance_t *svc;
 
 	CHECK(mkdtemp(dir) != NULL);
 	snprintf(path, sizeof(path), "%s/h.db", dir);
 	CHECK_EQ_I64(ww_history_open(path, NULL, &h, NULL, 0), 0);
-	svc = ww_endurance_svc_new(NULL, NULL, h);
+	svc = ww_store_endurance_new(NULL, NULL, h);
 	CHECK(svc != NULL);
 	if (!svc)
 		return ww_test_done("test_expo_history_json");
@@ -89,7 +89,7 @@ int main(void)
 		}
 	}
 
-	ww_endurance_svc_free(svc);
+	ww_store_endurance_free(svc);
 	unlink(path);
 	{
 		char wal[300];

@@ -103,7 +103,7 @@ static char *render_fleet(const char *kind, size_t n, size_t *len)
 		ww_snapshot_release(snap);
 	}
 	CHECK(txt != NULL);
-	ww_endurance_svc_free(o.svc); /* also unregisters it */
+	ww_store_endurance_free(o.svc); /* also unregisters it */
 	ww_store_free(s);
 	return txt;
 }
@@ -191,7 +191,7 @@ static void check_mixed(void)
 		printf("note: promtool not installed, lint of the mixed fleet skipped\n");
 	}
 	free(txt);
-	ww_endurance_svc_free(o.svc);
+	ww_store_endurance_free(o.svc);
 	ww_store_free(s);
 }
 

@@ -1,5 +1,5 @@
 /* What a collection costs, counted rather than timed: with a fake clock and
- * the service's own hook (ww_endurance_after_collect), over two days of
+ * the service's own hook (ww_store_endurance_after_collect), over two days of
  * collections at the default 60 s poll:
  *  - no collection publishes the store's snapshot (a publication copies
  *    every drive's state: ww_store_publications);
@@ -85,7 +85,7 @@ static int64_t data_version(sqlite3 *db)
 	return v;
 }
 
-static void collect_round(ww_store_t *store, ww_endurance_svc_t *svc, ww_drive_t *d, long i,
+static void collect_round(ww_store_t *store, ww_store_endurance_t *svc, ww_drive_t *d, long i,
 			  time_t now)
 {
 	static ww_health_t h;
@@ -93,7 +93,7 @@ static void collect_round(ww_store_t *store, ww_endurance_svc_t *svc, ww_drive_t
 	for (int k = 0; k < NDRIVES; k++) {
 		rec(&h, (uint64_t)i * (1u << 20) * (k + 1), 3600 + (uint64_t)i * 60);
 		CHECK_EQ_I64(ww_store_update(store, d[k].id, 0, &h, NULL, 0.001, now), 0);
-		ww_endurance_after_collect(svc, NULL, store, &d[k], 0, now);
+		ww_store_endurance_after_collect(svc, NULL, store, &d[k], 0, now);
 	}
 }
 
@@ -102,7 +102,7 @@ static void test_collections(const char *path)
 	static ww_drive_t d[NDRIVES];
 	ww_history_t *h;
 	ww_store_t *store = ww_store_new(0);
-	ww_endurance_svc_t *svc;
+	ww_store_endurance_t *svc;
 	ww_snapshot_t *snap;
 	ww_endurance_t e;
 	sqlite3 *other;
@@ -118,7 +118,7 @@ static void test_collections(const char *path)
 		d[k].capacity_bytes = 1000000000000ull; /* windows are drive writes per day */
 	}
 	CHECK_EQ_I64(ww_history_open(path, NULL, &h, NULL, 0), 0);
-	svc = ww_endurance_svc_new(NULL, NULL, h);
+	svc = ww_store_endurance_new(NULL, NULL, h);
 	CHECK(svc && store);
 	if (!svc || !store)
 		return;
@@ -165,14 +165,14 @@ static void test_collections(const char *path)
 		CHECK_EQ_I64(data_version(other), v1);
 	}
 	/* the results are there all the same, and a reader still sees them */
-	CHECK(ww_endurance_get(svc, d[1].id, &e));
+	CHECK(ww_store_endurance_get(svc, d[1].id, &e));
 	CHECK(e.has_window[WW_WIN_1D]);
 	snap = ww_store_acquire(store);
 	CHECK_EQ_U64(ww_store_publications(store) - pubs, 1);
 	CHECK(snap->n == NDRIVES && snap->drives[0].collections_total == (uint64_t)2 * per_day + 1);
 	ww_snapshot_release(snap);
 	sqlite3_close(other);
-	ww_endurance_svc_free(svc); /* closes h */
+	ww_store_endurance_free(svc); /* closes h */
 	ww_store_free(store);
 }
 

@@ -100,7 +100,7 @@ static void test_restart_keeps_windows(void)
 	static ww_drive_state_t st;
 	ww_history_t *db;
 	ww_ratings_t table = { 0 }, ov = { 0 };
-	ww_endurance_svc_t *svc;
+	ww_store_endurance_t *svc;
 	ww_endurance_t e;
 	char err[64];
 
@@ -115,20 +115,20 @@ static void test_restart_keeps_windows(void)
 
 	CHECK_EQ_I64(ww_history_open(path, NULL, &db, NULL, 0), 0);
 	CHECK_EQ_I64(ww_rating_override_parse(&ov, "nvme-x=10:5:1000000000", err, sizeof(err)), 0);
-	svc = ww_endurance_svc_new(&table, &ov, db);
+	svc = ww_store_endurance_new(&table, &ov, db);
 	memset(&st, 0, sizeof(st));
 	snprintf(st.drive.id, sizeof(st.drive.id), "nvme-x");
 	st.present = true;
 	st.first_seen = T0;
 	st.has_health = true;
 	st.health = h;
-	ww_endurance_compute_state(svc, &st, NULL, T0 + 31 * 24 * 3600, &e);
+	ww_store_endurance_compute(svc, &st, NULL, T0 + 31 * 24 * 3600, &e);
 	for (int w = 0; w < WW_WIN_MAX; w++) {
 		CHECK(e.has_window[w]);
 		CHECK(e.window_dwpd[w] > 1.9999 && e.window_dwpd[w] < 2.0001);
 	}
 	CHECK(e.has_wearout_write_rate);
-	ww_endurance_svc_free(svc);
+	ww_store_endurance_free(svc);
 }
 
 /* kill -9 loop */

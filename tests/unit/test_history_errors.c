@@ -51,7 +51,7 @@ int main(void)
 	char dir[] = "/tmp/ww-herr-XXXXXX", db[256], wal[300], logf[300];
 	struct rlimit old, lim;
 	ww_history_t *h = NULL;
-	ww_endurance_svc_t *svc;
+	ww_store_endurance_t *svc;
 	ww_store_t *store = ww_store_new(0);
 	ww_snapshot_t *snap;
 	ww_health_t rec;
@@ -69,7 +69,7 @@ int main(void)
 	CHECK_EQ_I64(ww_history_open(db, &(ww_history_cfg_t){ .commit_each = true }, &h, NULL, 0), 0);
 	if (!h)
 		return ww_test_done("test_history_errors");
-	svc = ww_endurance_svc_new(NULL, NULL, h);
+	svc = ww_store_endurance_new(NULL, NULL, h);
 	ww_log_set_journal(0);
 	ww_history_log_attach(h, db);
 
@@ -132,7 +132,7 @@ int main(void)
 	if (ww_t_fail)
 		fprintf(stderr, "log was:\n%s", log);
 
-	ww_endurance_svc_free(svc);
+	ww_store_endurance_free(svc);
 	ww_store_free(store);
 	unlink(logf);
 	unlink(db);

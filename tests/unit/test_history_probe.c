@@ -235,7 +235,7 @@ static void test_service_and_api(void)
 {
 	char path[256];
 	ww_history_t *h;
-	ww_endurance_svc_t *svc;
+	ww_store_endurance_t *svc;
 	ww_hprobe_t b = burst(3);
 	unsigned status = 0;
 	char *body;
@@ -243,13 +243,13 @@ static void test_service_and_api(void)
 
 	snprintf(path, sizeof(path), "%s/s.db", dir);
 	CHECK_EQ_I64(ww_history_open(path, NULL, &h, NULL, 0), 0);
-	svc = ww_endurance_svc_new(NULL, NULL, h);
+	svc = ww_store_endurance_new(NULL, NULL, h);
 	CHECK(svc != NULL);
 	if (!svc)
 		return;
-	ww_endurance_probe_burst(svc, "nvme-X", &b, T0 + 100);
+	ww_store_endurance_probe_burst(svc, "nvme-X", &b, T0 + 100);
 	b = burst(5);
-	ww_endurance_probe_burst(svc, "nvme-X", &b, T0 + 160);
+	ww_store_endurance_probe_burst(svc, "nvme-X", &b, T0 + 160);
 
 	body = ww_json_render_history(&(ww_render_ctx_t){ .endurance = svc, .now = T0 + 200 }, "nvme-X", "probe_latency_max_seconds", "1700006400", "1700006600", NULL, &status);
 	CHECK_EQ_I64(status, 200);
@@ -287,7 +287,7 @@ static void test_service_and_api(void)
 	body = ww_json_render_history(&(ww_render_ctx_t){ .endurance = svc, .now = T0 + 200 }, "nvme-X", "probe_latency_max_seconds", "2023-11-14T22:13:20Z", "2023-11-15T00:13:20+02:00", NULL, &status);
 	CHECK_EQ_I64(status, 200);
 	free(body);
-	ww_endurance_svc_free(svc); /* closes h, clears the global */
+	ww_store_endurance_free(svc); /* closes h, clears the global */
 }
 
 int main(void)

@@ -71,11 +71,11 @@ static void test_metrics_follow_the_store(void)
 }
 
 /* new thresholds (a reload) show at the next render, not the next
- * collection: ww_endurance_touch is part of what the cache compares */
+ * collection: ww_store_endurance_touch is part of what the cache compares */
 static void test_metrics_follow_the_thresholds(void)
 {
 	ww_store_t *s = ww_store_new(0);
-	ww_endurance_svc_t *svc = ww_endurance_svc_new(NULL, NULL, NULL);
+	ww_store_endurance_t *svc = ww_store_endurance_new(NULL, NULL, NULL);
 	ww_health_cfg_t cfg, hot;
 	ww_thresholds_t t_cfg = { .dflt = &cfg }, t_hot = { .dflt = &hot };
 	ww_route_src_t src = { .store = s, .endurance = svc, .thresholds = &t_cfg };
@@ -105,7 +105,7 @@ static void test_metrics_follow_the_thresholds(void)
 	CHECK(value_of(b.body, line) == WW_STATUS_WARNING);
 	a.release(a.release_arg);
 	b.release(b.release_arg);
-	ww_endurance_svc_free(svc);
+	ww_store_endurance_free(svc);
 	ww_store_free(s);
 }
 

@@ -170,7 +170,7 @@ static void test_history_loops(void)
 	char dir[] = "/tmp/ww-hipc-XXXXXX", path[128], cmd[160];
 	ww_store_t *st = ww_store_new(0);
 	ww_history_t *h = NULL;
-	ww_endurance_svc_t *svc;
+	ww_store_endurance_t *svc;
 	ww_ipc_server_t *srv;
 	pthread_t th[4];
 	long long worst = 0;
@@ -180,7 +180,7 @@ static void test_history_loops(void)
 	snprintf(path, sizeof(path), "%s/history.db", dir);
 	CHECK_EQ_I64(ww_history_open(path, NULL, &h, NULL, 0), 0);
 	seed(path, (long long)time(NULL));
-	svc = ww_endurance_svc_new(NULL, NULL, h);
+	svc = ww_store_endurance_new(NULL, NULL, h);
 	snprintf(sock_path, sizeof(sock_path), "%s/c.sock", dir);
 	srv = ww_ipc_server_start(sock_path, &(ww_route_src_t){ .store = st, .endurance = svc }, &err);
 	CHECK(srv != NULL);
@@ -208,7 +208,7 @@ static void test_history_loops(void)
 	CHECK(total > 0);
 	CHECK(worst < 1000);
 	ww_ipc_server_stop(srv);
-	ww_endurance_svc_free(svc);
+	ww_store_endurance_free(svc);
 	ww_store_free(st);
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
 	if (system(cmd))

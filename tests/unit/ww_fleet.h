@@ -6,7 +6,7 @@
  * there) read once through the replay transport and the real readers and
  * decoders, then copied n times with the id made unique ("<id>-fleet<i>", as
  * scripts/bench-fleet.sh does). Optionally: endurance results published by
- * the endurance service the way the poller does (ww_endurance_after_collect,
+ * the endurance service the way the poller does (ww_store_endurance_after_collect,
  * rating overrides for the QEMU models so every rated family has a value),
  * probe summaries, drives marked as read through smartctl, and drives that
  * disappeared. Everything at fixed times from WW_FLEET_T0. */
@@ -29,7 +29,7 @@ typedef struct ww_fleet_opts {
 	const char *src_dir;        /* source tree (tests/fixtures/captures under it) */
 	const char *const *kinds;   /* capture folders, NULL-terminated; NULL = all */
 	size_t n;                   /* drives, kinds cycled */
-	ww_endurance_svc_t *svc;    /* publish endurance results into it (or NULL) */
+	ww_store_endurance_t *svc;    /* publish endurance results into it (or NULL) */
 	bool probe;                 /* a probe summary on every drive */
 	size_t smartctl_every;      /* every k-th drive read "through smartctl" (0 = none) */
 	size_t missing;             /* the last `missing` drives disappear */
@@ -139,7 +139,7 @@ static inline int ww_fleet_build(ww_store_t *s, const ww_fleet_opts_t *o)
 			rc = ww_store_set_probe(s, d[i].id, &sum, WW_FLEET_T0 + 20);
 	}
 	for (size_t i = 0; !rc && o->svc && i < o->n; i++)
-		ww_endurance_after_collect(o->svc, NULL, s, &d[i], k[i % nk].rc, WW_FLEET_T0 + 10);
+		ww_store_endurance_after_collect(o->svc, NULL, s, &d[i], k[i % nk].rc, WW_FLEET_T0 + 10);
 	if (!rc && o->missing)
 		rc = ww_store_sync(s, d, o->n - o->missing, WW_FLEET_T0 + 50);
 	free(k);
@@ -150,12 +150,12 @@ static inline int ww_fleet_build(ww_store_t *s, const ww_fleet_opts_t *o)
 /* An endurance service without history whose rating overrides cover the QEMU
  * models of the captures (so the rated families have values), for the
  * tests' render contexts. NULL on failure. */
-static inline ww_endurance_svc_t *ww_fleet_endurance(ww_history_t *hist)
+static inline ww_store_endurance_t *ww_fleet_endurance(ww_history_t *hist)
 {
 	static const char *const ov[] = { "QEMU NVMe Ctrl=1:5", "WWSATA_DISK=0.3:3",
 					  "scsi_debug=10:5:68157440" };
 	ww_ratings_t o = { 0 };
-	ww_endurance_svc_t *svc;
+	ww_store_endurance_t *svc;
 	char err[256];
 
 	for (size_t i = 0; i < sizeof(ov) / sizeof(ov[0]); i++)
@@ -164,7 +164,7 @@ static inline ww_endurance_svc_t *ww_fleet_endurance(ww_history_t *hist)
 			ww_ratings_free(&o);
 			return NULL;
 		}
-	svc = ww_endurance_svc_new(NULL, &o, hist);
+	svc = ww_store_endurance_new(NULL, &o, hist);
 	return svc;
 }
 
