@@ -1,16 +1,21 @@
 /* Collector IPC server (src/http/ipc.c) against clients that misbehave:
  * idle connections, a request trickled in byte by byte, a client that never
- * reads its answer. A normal request must still be answered within 1 s
- * (the adversarial finding: 3 idle connections made the web side answer 503,
- * because the server served one connection at a time, waiting 5 s each).
+ * reads its answer. A normal request must still be answered while they are
+ * connected (the adversarial finding: 3 idle connections made the web side
+ * answer 503, because the server served one connection at a time, waiting
+ * for each to time out). The checks are orderings, not durations: the idle
+ * clients are still connected when the answer comes, and are closed by the
+ * server later, so a loaded machine changes nothing.
  *
  * History queries looped over the collector socket (src/http/ipc.c) must not
  * hold /metrics: before, the one server thread rendered each query itself
  * (web /metrics p50 1.07 s with one loop, 3.67 s with four). Four threads
  * loop history queries of a drive with 600 000 samples (inserted with SQL
  * into the service's schema, as test_history_query.c does) while /metrics is
- * asked 20 times; none may wait behind them (1 s: before, seconds). More queries than the
- * pool takes are answered 503 at once, not queued without end. */
+ * asked 20 times; most answers must come between two history answers, not
+ * after one (a query costs hundreds of /metrics renders, on any machine). */
+#include <errno.h>
+#include <poll.h>
 #include <pthread.h>
 #include <sqlite3.h>
 #include <stdlib.h>
@@ -30,6 +35,7 @@
 static char sock_path[108];
 static volatile int stop_loops;
 static int answered[4], busy[4];
+static int asked, replies; /* history requests sent, answers of any status */
 
 static int connect_raw(void)
 {
@@ -44,24 +50,23 @@ static int connect_raw(void)
 	return fd;
 }
 
-static long long ms_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000LL + ts.tv_nsec / 1000000;
-}
-
-/* GET /healthz with a 1 s budget; returns the time taken or -1 */
-static long long healthz_ms(void)
+/* GET /healthz answered "ok" (the budget only bounds a broken server) */
+static bool healthz(void)
 {
 	ww_route_reply_t r;
-	long long t0 = ms_now();
-	int rc = ww_ipc_request(sock_path, "/healthz", 1000, &r);
+	int rc = ww_ipc_request(sock_path, "/healthz", 30000, &r);
 	bool ok = !rc && r.status == 200 && r.body && !strcmp(r.body, "ok\n");
 
 	free(r.body);
-	return ok ? ms_now() - t0 : -1;
+	return ok;
+}
+
+/* the server has not closed fd (nothing to read, no end of file) */
+static bool still_open(int fd)
+{
+	char c;
+
+	return fd >= 0 && recv(fd, &c, 1, MSG_DONTWAIT) < 0 && errno == EAGAIN;
 }
 
 static void *loop(void *arg)
@@ -71,11 +76,13 @@ static void *loop(void *arg)
 	while (!stop_loops) {
 		ww_route_reply_t r;
 
+		__atomic_add_fetch(&asked, 1, __ATOMIC_SEQ_CST);
 		if (ww_ipc_request(sock_path, "/api/v1/drives/ata-BIG/history?metric="
-				   "temperature_celsius&from=0&max_points=10000", 10000, &r) == 0) {
+				   "temperature_celsius&from=0&max_points=10000", 600000, &r) == 0) {
 			answered[k] += r.status == 200;
 			busy[k] += r.status == 503;
 		}
+		__atomic_add_fetch(&replies, 1, __ATOMIC_SEQ_CST);
 		free(r.body);
 	}
 	return NULL;
@@ -95,14 +102,14 @@ static void seed(const char *path, long long now)
 	sqlite3_close(db);
 }
 
-/* idle, trickling and deaf clients: /healthz still within 1 s */
+/* idle, trickling and deaf clients: /healthz answered while they are
+ * still connected */
 static void test_slow_clients(void)
 {
 	char dir[] = "/tmp/ww-ipc-XXXXXX";
 	ww_store_t *st = ww_store_new(0);
 	ww_ipc_server_t *srv;
 	int idle[40], slow, deaf, err = 0;
-	long long t;
 
 	CHECK(mkdtemp(dir) != NULL);
 	snprintf(sock_path, sizeof(sock_path), "%s/c.sock", dir);
@@ -111,14 +118,15 @@ static void test_slow_clients(void)
 	if (!srv)
 		return;
 
-	t = healthz_ms();
-	CHECK(t >= 0 && t < 1000); /* baseline */
+	CHECK(healthz()); /* baseline */
 
-	/* 3 idle connections (the reproducer) */
+	/* 3 idle connections (the reproducer): answered before the server
+	 * gave up on them, so not after waiting them out one by one */
 	for (int i = 0; i < 3; i++)
 		idle[i] = connect_raw();
-	t = healthz_ms();
-	CHECK(t >= 0 && t < 1000);
+	CHECK(healthz());
+	for (int i = 0; i < 3; i++)
+		CHECK(still_open(idle[i]));
 
 	/* plus a client trickling "GET /metrics" one byte at a time, and one
 	 * that sends a request and never reads: neither may hold the server */
@@ -127,31 +135,27 @@ static void test_slow_clients(void)
 	deaf = connect_raw();
 	CHECK(write(deaf, "GET /api/v1/drives\n", 19) == 19);
 	shutdown(deaf, SHUT_RD);
-	t = healthz_ms();
-	CHECK(t >= 0 && t < 1000);
+	CHECK(healthz());
+	CHECK(still_open(slow));
 	CHECK(write(slow, "T", 1) == 1);
-	t = healthz_ms();
-	CHECK(t >= 0 && t < 1000);
+	CHECK(healthz());
 
 	/* more idle connections than the server keeps: the oldest are dropped,
 	 * the newcomer is answered */
 	for (int i = 3; i < 40; i++)
 		idle[i] = connect_raw();
-	t = healthz_ms();
-	CHECK(t >= 0 && t < 1000);
+	CHECK(healthz());
 
 	/* the newest idle connection was kept (the oldest were dropped) and is
-	 * closed by the server after its request deadline (EOF on read), so
-	 * idle clients cannot pin slots forever */
+	 * closed by the server at its request deadline (EOF on read), so idle
+	 * clients cannot pin slots forever; 30 s only bounds a broken server */
 	{
+		struct pollfd pf = { .fd = idle[39], .events = POLLIN };
 		char c;
-		long long t0 = ms_now();
-		ssize_t n;
 
-		n = read(idle[39], &c, 1); /* blocks until the server closes */
-		CHECK(n == 0);
-		t = ms_now() - t0;
-		CHECK(t >= 500 && t < 5000);
+		CHECK(still_open(idle[39]));
+		CHECK(poll(&pf, 1, 30000) == 1);
+		CHECK(read(idle[39], &c, 1) == 0);
 	}
 
 	for (int i = 0; i < 40; i++)
@@ -172,13 +176,14 @@ static void test_history_loops(void)
 	ww_history_t *h = NULL;
 	ww_store_endurance_t *svc;
 	ww_ipc_server_t *srv;
+	/* no query budget to run out of on a slow machine: answered, not -ETIME */
+	ww_history_cfg_t hc = { .query_budget_ms = 600000 };
 	pthread_t th[4];
-	long long worst = 0;
-	int err = 0, total = 0;
+	int err = 0, total = 0, between = 0;
 
 	CHECK(mkdtemp(dir) != NULL);
 	snprintf(path, sizeof(path), "%s/history.db", dir);
-	CHECK_EQ_I64(ww_history_open(path, NULL, &h, NULL, 0), 0);
+	CHECK_EQ_I64(ww_history_open(path, &hc, &h, NULL, 0), 0);
 	seed(path, (long long)time(NULL));
 	svc = ww_store_endurance_new(NULL, NULL, h);
 	snprintf(sock_path, sizeof(sock_path), "%s/c.sock", dir);
@@ -186,27 +191,34 @@ static void test_history_loops(void)
 	CHECK(srv != NULL);
 	for (long k = 0; k < 4; k++)
 		pthread_create(&th[k], NULL, loop, (void *)k);
-	usleep(300000);
+	/* every loop has a query out (bounded wait for the threads to start);
+	 * history renders run at SCHED_IDLE (src/http/jobs.c), so on a busy
+	 * machine they may only finish once it is idle: nothing here waits
+	 * for one before the end, where the loops are joined */
+	for (int i = 0; i < 6000 && __atomic_load_n(&asked, __ATOMIC_SEQ_CST) < 4; i++)
+		usleep(10000);
+	CHECK(__atomic_load_n(&asked, __ATOMIC_SEQ_CST) >= 4);
+	usleep(100000); /* not a bound: the requests reach the server */
 	for (int i = 0; i < 20; i++) {
 		ww_route_reply_t r;
-		long long t = ms_now();
-		int rc = ww_ipc_request(sock_path, "/metrics", 5000, &r);
+		int before = __atomic_load_n(&replies, __ATOMIC_SEQ_CST);
+		int rc = ww_ipc_request(sock_path, "/metrics", 30000, &r);
 
-		t = ms_now() - t;
 		CHECK(rc == 0 && r.status == 200);
 		free(r.body);
-		worst = t > worst ? t : worst;
-		usleep(50000);
+		/* held behind a query, /metrics would come after its answer */
+		between += __atomic_load_n(&replies, __ATOMIC_SEQ_CST) == before;
+		usleep(20000);
 	}
 	stop_loops = 1;
 	for (int k = 0; k < 4; k++) {
 		pthread_join(th[k], NULL);
 		total += answered[k];
 	}
-	printf("4 history loops over %d samples (%d answered): slowest /metrics %lld ms\n", N,
-	       total, worst);
+	printf("4 history loops over %d samples (%d answered): %d of 20 /metrics between two "
+	       "history answers\n", N, total, between);
 	CHECK(total > 0);
-	CHECK(worst < 1000);
+	CHECK(between >= 10);
 	ww_ipc_server_stop(srv);
 	ww_store_endurance_free(svc);
 	ww_store_free(st);

@@ -3,18 +3,8 @@
  * reason, a catastrophic backtracking match stops at its step limit, and the
  * drivedb.h/ratings shapes still match as POSIX extended expressions did.
  * The pattern inputs are also fuzz seeds (tests/fuzz/regress/). */
-#include <time.h>
-
 #include "wearwatch/record.h"
 #include "ww_test.h"
-
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
 
 static int compile(const char *re, unsigned flags, char *err, size_t len)
 {
@@ -41,17 +31,15 @@ int main(void)
 {
 	char err[256], big[WW_PATTERN_MAX_LEN + 8], nest[2 * WW_PATTERN_MAX_NEST + 4];
 	ww_pattern_t *p = NULL;
-	double t0;
 	int rc;
 
 	/* nested counted repetition, 29 bytes: glibc's regcomp() expands it
 	 * into an automaton that took 1.1 GB here (one level more: 2 GB and
-	 * REG_ESPACE under a 2 GB address-space limit) */
-	t0 = now_s();
+	 * REG_ESPACE under a 2 GB address-space limit); refused by the
+	 * compile memory limit, which is what bounds its cost */
 	CHECK_EQ_I64(compile("(((a{1,100}){1,100}){1,100})", 0, err, sizeof(err)), -E2BIG);
 	CHECK(strstr(err, "pattern over the limits") != NULL);
 	CHECK_EQ_I64(compile("(((a{1,100}){1,100}){1,100}){1,100}", 0, err, sizeof(err)), -E2BIG);
-	CHECK(now_s() - t0 < 1.0);
 	/* nesting and length */
 	memset(nest, 0, sizeof(nest));
 	memset(nest, '(', WW_PATTERN_MAX_NEST + 1);
@@ -69,13 +57,12 @@ int main(void)
 	CHECK_EQ_I64(compile("([", 0, err, sizeof(err)), -EINVAL);
 	CHECK(strstr(err, "bad pattern at offset 2") != NULL);
 
-	/* catastrophic backtracking: bounded by the step limit */
+	/* catastrophic backtracking: stopped at a match limit (-E2BIG), not
+	 * run to its end */
 	rc = ww_pattern_compile("(a|aa)+$", 0, &p, err, sizeof(err));
 	CHECK_EQ_I64(rc, 0);
-	t0 = now_s();
 	CHECK_EQ_I64(ww_pattern_match(p, "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa!"),
 		     -E2BIG);
-	CHECK(now_s() - t0 < 0.5);
 	CHECK_EQ_I64(ww_pattern_match(p, "xaa"), 1);
 	ww_pattern_free(p);
 
