@@ -410,12 +410,13 @@ void ww_nvme_finish(ww_health_t *h);
  *    set, and is read with Log Specific Identifier = the namespace's ENDGID.
  *  - C0h: OCP Datacenter NVMe SSD Specification 2.0, SMART / Health
  *    Information Extended log: bytes 0-15 Physical Media Units Written (bytes),
- *    128-129 Capacitor Health (%), 160-175 PLP Start Count, 176-191 Endurance
+ *    56-63 Uncorrectable Read Error Count, 128-129 Capacitor Health (%),
+ *    160-175 PLP Start Count, 176-191 Endurance
  *    Estimate (bytes), 494-495 Log Page Version, 496-511 Log Page GUID
  *    AFD514C97C6F4F9CA4F2BFEA2810AFC5 (stored little-endian: C5 AF 10 28 ...).
  *    Other vendors use C0h for unrelated layouts, so nothing is decoded unless
- *    the GUID matches; Endurance Estimate / PLP Start Count need version >= 3
- *    (the 2.0 layout).
+ *    the GUID matches; Endurance Estimate / PLP Start Count are there from
+ *    log page version 2 (the OCP 1.0 layout) on.
  */
 
 #define WW_NVME_LID_ENDURANCE_GROUP 0x09
@@ -433,9 +434,10 @@ extern const uint8_t ww_ocp_c0_guid[16];
 int ww_decode_nvme_endurance_group(const uint8_t *buf, size_t len, ww_health_t *h);
 
 /** Decode OCP C0h after checking its GUID (-ENOTSUP otherwise, nothing
- * written) and version (>= 1): media_written_bytes (bytes 0-15), capacitor
- * health; with version >= 3 also endurance_estimate_bytes (label "ocp_c0")
- * and plp_start_count. 128-bit values saturate at 2^64-1.
+ * written) and version (>= 1): media_written_bytes (bytes 0-15),
+ * uncorrectable_read_errors, capacitor health; with version >= 2 also
+ * endurance_estimate_bytes (label "ocp_c0") and plp_start_count. 128-bit
+ * values saturate at 2^64-1.
  * Errors: -EMSGSIZE (len < 512), -EINVAL, -ENOTSUP. */
 int ww_decode_ocp_smart_ext(const uint8_t *buf, size_t len, ww_health_t *h);
 

@@ -72,7 +72,11 @@ int ww_decode_ocp_smart_ext(const uint8_t *buf, size_t len, ww_health_t *h)
 	       "OCP C0h bytes 128-129 (Capacitor Health)");
 	h->uncorrectable_read_errors = ww_u128_scale((ww_u128){ le128(buf + 56).lo, 0 }, 1,
 		"OCP C0h bytes 56-63 (Uncorrectable Read Error Count)");
-	if (version >= 3) {
+	/* Endurance Estimate and PLP Start Count are in the log from its
+	 * version 2 (OCP Datacenter NVMe SSD Specification 1.0) on, as
+	 * nvme-cli's OCP plugin and illumos' ocp.h read it; later versions
+	 * only add fields past them, so any version >= 2 carries both */
+	if (version >= 2) {
 		v = le128(buf + 176);
 		if (nonzero(v)) {
 			h->endurance_estimate_bytes = ww_u128_scale(v, 1,

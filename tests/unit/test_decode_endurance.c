@@ -62,11 +62,21 @@ static void test_c0h(void)
 	CHECK_EQ_U64(h.uncorrectable_read_errors.value, 298);
 	CHECK_STR(h.uncorrectable_read_errors.source,
 		  "OCP C0h bytes 56-63 (Uncorrectable Read Error Count)");
-	/* version 2: no endurance estimate */
+	/* log page versions 2 (OCP 1.0), 3 (2.0), 4 (2.5) and a later one all
+	 * carry the Endurance Estimate and PLP Start Count at the same offsets */
+	for (unsigned v = 2; v <= 5; v++) {
+		memset(&h, 0, sizeof(h));
+		b[494] = (uint8_t)v;
+		CHECK_EQ_I64(ww_decode_ocp_smart_ext(b, sizeof(b), &h), 0);
+		CHECK_EQ_U64(h.endurance_estimate_bytes.value, 281474976710656ull);
+		CHECK_STR(h.endurance_estimate_bytes.label, "ocp_c0");
+		CHECK_EQ_U64(h.plp_start_count.value, 7);
+	}
+	/* version 1 (before OCP 1.0): neither */
 	memset(&h, 0, sizeof(h));
-	b[494] = 2;
+	b[494] = 1;
 	CHECK_EQ_I64(ww_decode_ocp_smart_ext(b, sizeof(b), &h), 0);
-	CHECK(!WW_HAS(h.endurance_estimate_bytes));
+	CHECK(!WW_HAS(h.endurance_estimate_bytes) && !WW_HAS(h.plp_start_count));
 	/* another vendor's C0h (GUID differs by one byte): nothing decoded */
 	memset(&h, 0, sizeof(h));
 	b[511] ^= 1;
