@@ -12,7 +12,6 @@
 #include "http/guard.h"
 #include "http/jobs.h"
 
-#define REAP_TICK_MS 200
 #define ADDR_SLOTS 512
 
 struct ww_gconn {
@@ -38,6 +37,8 @@ struct ww_guard {
 	bool stop;
 	ww_gconn_t *conns;
 	uint64_t reaped;
+	uint64_t wakeups;          /* passes of the reaper over the connections */
+	long long next_ms;         /* the reaper's next pass (monotonic ms), -1 none */
 	unsigned refill_ms;
 	struct addr_slot addrs[ADDR_SLOTS];
 	char salt[CRYPT_GENSALT_OUTPUT_SIZE];
@@ -56,29 +57,43 @@ static long long deadline_of(const ww_gconn_t *c)
 	}
 }
 
+/* The reaper sleeps until the earliest deadline of a connection, and
+ * without any until a connection is opened or changes phase: an idle
+ * service has no periodic wake-up (a 200 ms tick cost 5 wakeups a second
+ * for nothing). */
 static void *reaper(void *arg)
 {
 	ww_guard_t *g = arg;
 
 	pthread_mutex_lock(&g->lock);
 	while (!g->stop) {
-		long long now = ww_http_now_ms();
+		long long now = ww_http_now_ms(), next = -1;
 		struct timespec ts;
 
+		g->wakeups++;
 		for (ww_gconn_t *c = g->conns; c; c = c->next) {
 			long long d = deadline_of(c);
 
+			if (d < 0 || c->fd < 0)
+				continue;
 			/* shutdown, not close: the fd stays libmicrohttpd's, which
 			 * sees end of file and closes it; the lock keeps it from
 			 * being closed (and reused) meanwhile (conn_close) */
-			if (d >= 0 && now >= d && c->fd >= 0) {
+			if (now >= d) {
 				shutdown(c->fd, SHUT_RDWR);
 				c->fd = -1;
 				g->reaped++;
+			} else if (next < 0 || d < next) {
+				next = d;
 			}
 		}
-		ts = ww_clock_deadline_ms(REAP_TICK_MS);
-		pthread_cond_timedwait(&g->cond, &g->lock, &ts);
+		g->next_ms = next;
+		if (next < 0) {
+			pthread_cond_wait(&g->cond, &g->lock);
+		} else {
+			ts = ww_clock_deadline_ms(next - now);
+			pthread_cond_timedwait(&g->cond, &g->lock, &ts);
+		}
 	}
 	pthread_mutex_unlock(&g->lock);
 	return NULL;
@@ -96,6 +111,7 @@ ww_guard_t *ww_guard_start(unsigned refill_ms)
 		free(g);
 		return NULL;
 	}
+	g->next_ms = -1;
 	pthread_mutex_init(&g->lock, NULL);
 	pthread_cond_init(&g->cond, NULL);
 	if (pthread_create(&g->reaper, NULL, reaper, g)) {
@@ -130,6 +146,18 @@ void ww_guard_stop(ww_guard_t *g)
 	free(g);
 }
 
+/* c's deadline is new: wake the reaper when it comes before the reaper's
+ * next pass (lock held) */
+static void wake_for(ww_guard_t *g, const ww_gconn_t *c)
+{
+	long long d = deadline_of(c);
+
+	if (d >= 0 && (g->next_ms < 0 || d < g->next_ms)) {
+		g->next_ms = d;
+		pthread_cond_signal(&g->cond);
+	}
+}
+
 ww_gconn_t *ww_guard_conn_open(ww_guard_t *g, int fd, const struct sockaddr *sa)
 {
 	ww_gconn_t *c = calloc(1, sizeof(*c));
@@ -145,6 +173,7 @@ ww_gconn_t *ww_guard_conn_open(ww_guard_t *g, int fd, const struct sockaddr *sa)
 	if (g->conns)
 		g->conns->prev = c;
 	g->conns = c;
+	wake_for(g, c);
 	pthread_mutex_unlock(&g->lock);
 	return c;
 }
@@ -171,7 +200,18 @@ void ww_guard_conn_phase(ww_guard_t *g, ww_gconn_t *c, ww_gc_phase_t p)
 	pthread_mutex_lock(&g->lock);
 	c->phase = p;
 	c->since_ms = ww_http_now_ms();
+	wake_for(g, c);
 	pthread_mutex_unlock(&g->lock);
+}
+
+uint64_t ww_guard_wakeups(ww_guard_t *g)
+{
+	uint64_t n;
+
+	pthread_mutex_lock(&g->lock);
+	n = g->wakeups;
+	pthread_mutex_unlock(&g->lock);
+	return n;
 }
 
 uint64_t ww_guard_reaped(ww_guard_t *g)

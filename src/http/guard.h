@@ -61,6 +61,11 @@ void ww_guard_conn_close(ww_guard_t *g, ww_gconn_t *c);
 /** Enter a phase; its deadline counts from now. NULL ok. */
 void ww_guard_conn_phase(ww_guard_t *g, ww_gconn_t *c, ww_gc_phase_t p);
 
+/** Passes the reaper made over the connections so far: one at start, then
+ * one at each connection's deadline or first change, none while there is no
+ * connection (a test's count that an idle service does not wake). */
+uint64_t ww_guard_wakeups(ww_guard_t *g);
+
 /** Connections shut down at a deadline so far. */
 uint64_t ww_guard_reaped(ww_guard_t *g);
 

@@ -126,6 +126,41 @@ static void test_cache(ww_guard_t *g)
 	CHECK(ww_guard_cache_has(g, k2));
 }
 
+/* No connection, no wake-up: the reaper makes one pass at start and then
+ * sleeps until a connection gives it a deadline (a count, not a time: a
+ * slow machine makes fewer passes, never more). */
+static void test_idle(void)
+{
+	ww_guard_t *g = ww_guard_start(REFILL_MS);
+	uint64_t w0, w1;
+	ww_gconn_t *c;
+	int sv[2];
+
+	CHECK(g != NULL);
+	if (!g)
+		return;
+	for (int i = 0; i < 100 && !ww_guard_wakeups(g); i++)
+		usleep(10000);
+	w0 = ww_guard_wakeups(g);
+	CHECK_EQ_U64(w0, 1);
+	usleep(1000000);
+	CHECK_EQ_U64(ww_guard_wakeups(g), w0); /* the 200 ms tick made 5 */
+	CHECK(socketpair(AF_UNIX, SOCK_STREAM, 0, sv) == 0);
+	c = ww_guard_conn_open(g, sv[0], NULL);
+	for (int i = 0; i < 100 && ww_guard_wakeups(g) == w0; i++)
+		usleep(10000);
+	w1 = ww_guard_wakeups(g);
+	CHECK(w1 > w0); /* woken for the new deadline */
+	ww_guard_conn_close(g, c);
+	usleep(300000);
+	/* the pass at the closed connection's deadline (5 s away) is all that
+	 * is left: nothing meanwhile */
+	CHECK_EQ_U64(ww_guard_wakeups(g), w1);
+	close(sv[0]);
+	close(sv[1]);
+	ww_guard_stop(g);
+}
+
 int main(void)
 {
 	ww_guard_t *g = ww_guard_start(REFILL_MS);
@@ -137,5 +172,6 @@ int main(void)
 	test_cache(g);
 	test_deadline(g);
 	ww_guard_stop(g);
+	test_idle();
 	return ww_test_done("test_http_guard");
 }
