@@ -1,0 +1,84 @@
+#!/usr/bin/env python3
+"""The transport's allow-lists as docs/architecture.md's safety rules name
+them: every command cdb_allowed() (src/transport/sg.c), ww_sat_build_cdb()
+(src/transport/sat.c) and lid_allowed() (src/transport/nvme_admin.c) let
+through is in the doc's table, and the table names nothing they refuse. A
+command added to an allow-list without its line in the safety rules fails
+here. Usage: check_safety_doc.py SOURCE_DIR
+"""
+import re
+import sys
+
+
+def switch_body(text, func):
+    """the text of the first switch in function func"""
+    m = re.search(r"\b" + func + r"\s*\([^)]*\)\s*\{", text)
+    if not m:
+        raise SystemExit(f"no function {func}")
+    i = text.index("switch", m.end())
+    depth, j = 0, text.index("{", i)
+    for k in range(j, len(text)):
+        depth += {"{": 1, "}": -1}.get(text[k], 0)
+        if depth == 0:
+            return text[j:k]
+    raise SystemExit(f"{func}: unbalanced braces")
+
+
+def scsi_allowed(src):
+    body = switch_body(open(f"{src}/src/transport/sg.c").read(), "cdb_allowed")
+    return {m.group(1).split(":")[0].strip()
+            for m in re.finditer(r"case 0x[0-9a-fA-F]+:\s*/\*\s*([^*]+?)\s*\*/", body)}
+
+
+def ata_allowed(src):
+    body = switch_body(open(f"{src}/src/transport/sat.c").read(), "ww_sat_build_cdb")
+    names = set()
+    for m in re.finditer(r"case (WW_ATA_\w+):", body):
+        if m.group(1) != "WW_ATA_SMART":
+            names.add(m.group(1)[len("WW_ATA_"):].replace("_", " "))
+    for m in re.finditer(r"feature == (WW_SMART_\w+)", body):
+        names.add("SMART " + m.group(1)[len("WW_SMART_"):].replace("_", " "))
+    return names
+
+
+def lid_allowed(src):
+    body = switch_body(open(f"{src}/src/transport/nvme_admin.c").read(), "lid_allowed")
+    return {f"{int(m.group(1), 16):02X}h" for m in re.finditer(r"case 0x([0-9a-fA-F]+):", body)}
+
+
+def doc_rows(src):
+    text = open(f"{src}/docs/architecture.md").read()
+    rows = {}
+    for m in re.finditer(r"^\s*\| `(\w+)\(\)`[^|]*\| ([^|]+) \|\s*$", text, re.M):
+        rows[m.group(1)] = {it.strip() for it in m.group(2).split(";")}
+    return rows
+
+
+def main():
+    src = sys.argv[1] if len(sys.argv) > 1 else "."
+    doc = doc_rows(src)
+    code = {"cdb_allowed": scsi_allowed(src), "ww_sat_build_cdb": ata_allowed(src),
+            "lid_allowed": lid_allowed(src)}
+    bad = 0
+    for name, allowed in code.items():
+        listed = doc.get(name)
+        if listed is None:
+            print(f"docs/architecture.md: the safety rules have no row for {name}()")
+            bad += 1
+            continue
+        for c in sorted(allowed - listed):
+            print(f"{name}() lets {c} through, but docs/architecture.md's safety rules "
+                  f"do not list it")
+            bad += 1
+        for c in sorted(listed - allowed):
+            print(f"docs/architecture.md lists {c} for {name}(), which the code refuses")
+            bad += 1
+    if bad:
+        return 1
+    print("safety rules: " + "; ".join(f"{n}() {len(a)} entries" for n, a in code.items()) +
+          ", as the code lets through")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
