@@ -192,8 +192,10 @@ void ww_webfront_close(ww_webfront_t *w);
  *   {"configured": true, "prometheus": URL without credentials, "time": UNIX,
  *    "queries": {NAME: Prometheus' data.result array, ...}, "errors": [TEXT...]}
  * NAME: info, health, reasons, rated_used, own_used, wearout, warranty_end,
- * temperature, present (docs/api.md). *status is 200, or 502 when no query
- * was answered. Answers are shared for 10 s. Blocks up to the configured
+ * temperature, present (docs/api.md); each array checked and cut to the
+ * "metric" and "value" of each series, an answer over 8 MiB or not of that
+ * shape is an error of its query (http/fleet_answer.h). *status is 200, or
+ * 502 when no query was answered. Answers are shared for 10 s. Blocks up to the configured
  * timeout per query. Returns 0 or -ENOMEM. */
 int ww_fleet_fetch(const ww_conf_fleet_t *f, char **body, size_t *len, unsigned *status);
 

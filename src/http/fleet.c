@@ -17,6 +17,7 @@
 
 #include "wearwatch/http.h"
 #include "wearwatch/basic.h"
+#include "http/fleet_answer.h"
 
 /* The page's queries: raw wearwatch series (the page works without the
  * recording rules loaded), folded only where a drive has several series. The
@@ -36,12 +37,13 @@ static const struct {
 	{ "present", "wearwatch_drive_present" },
 };
 
-#define MAX_REPLY (32u << 20) /* one query's answer; a 10000-drive fleet's info is ~4 MiB */
-#define CACHE_S 10            /* answers are reused this long: tabs refreshing share them */
+#define CACHE_S 10 /* answers are reused this long: tabs refreshing share them */
 
+/* an answer as it is received, refused once over WW_FLEET_ANSWER_MAX (a
+ * Content-Length over it is refused before: CURLOPT_MAXFILESIZE_LARGE) */
 struct buf {
 	char *p;
-	size_t len;
+	size_t len, cap;
 	bool over;
 };
 
@@ -49,19 +51,24 @@ static size_t on_data(char *d, size_t size, size_t n, void *ctx)
 {
 	struct buf *b = ctx;
 	size_t add = size * n;
-	char *p;
 
-	if (b->len + add > MAX_REPLY) {
+	if (add > WW_FLEET_ANSWER_MAX - b->len) {
 		b->over = true;
 		return 0;
 	}
-	p = realloc(b->p, b->len + add + 1);
-	if (!p)
-		return 0;
-	memcpy(p + b->len, d, add);
-	b->p = p;
+	if (b->len + add > b->cap) {
+		size_t cap = b->cap ? b->cap : 16384;
+		char *p;
+
+		while (cap < b->len + add)
+			cap *= 2;
+		if (!(p = realloc(b->p, cap)))
+			return 0;
+		b->p = p;
+		b->cap = cap;
+	}
+	memcpy(b->p + b->len, d, add);
 	b->len += add;
-	p[b->len] = 0;
 	return add;
 }
 
@@ -131,6 +138,7 @@ static int setup(CURL *h, const ww_conf_fleet_t *f, char *secret, size_t slen, c
 	cu.easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
 	cu.easy_setopt(h, CURLOPT_TIMEOUT, (long)(f->timeout_s ? f->timeout_s : 10));
 	cu.easy_setopt(h, CURLOPT_USERAGENT, "wearwatch-fleet");
+	cu.easy_setopt(h, CURLOPT_MAXFILESIZE_LARGE, (curl_off_t)WW_FLEET_ANSWER_MAX);
 	if (f->ca_file[0])
 		cu.easy_setopt(h, CURLOPT_CAINFO, f->ca_file);
 	if (f->bearer_token_file[0]) {
@@ -155,14 +163,12 @@ static int setup(CURL *h, const ww_conf_fleet_t *f, char *secret, size_t slen, c
 	return 0;
 }
 
-/* one instant query: its data.result array (a new reference), or NULL with
- * err set */
-static json_object *query(CURL *h, const char *base, const char *promql, char *err,
-			  size_t errlen)
+/* one instant query: its checked data.result array as JSON text
+ * (malloc'd), or NULL with err set */
+static char *query(CURL *h, const char *base, const char *promql, char *err, size_t errlen)
 {
-	char *q = cu.easy_escape(h, promql, 0), *url = NULL;
+	char *q = cu.easy_escape(h, promql, 0), *url = NULL, *res = NULL;
 	struct buf b = { 0 };
-	json_object *o = NULL, *st, *data, *res = NULL;
 	long code = 0;
 	CURLcode cc;
 
@@ -178,25 +184,13 @@ static json_object *query(CURL *h, const char *base, const char *promql, char *e
 	cc = cu.easy_perform(h);
 	free(url);
 	cu.easy_getinfo(h, CURLINFO_RESPONSE_CODE, &code);
-	if (cc != CURLE_OK)
-		snprintf(err, errlen, "%s", b.over ? "answer too large" : cu.easy_strerror(cc));
-	else if (!b.p || !(o = json_tokener_parse(b.p)))
-		snprintf(err, errlen, "HTTP %ld, not a Prometheus API answer", code);
-	else if (!json_object_object_get_ex(o, "status", &st) ||
-		 strcmp(json_object_get_string(st), "success") ||
-		 !json_object_object_get_ex(o, "data", &data) ||
-		 !json_object_object_get_ex(data, "result", &res) ||
-		 !json_object_is_type(res, json_type_array)) {
-		json_object *e;
-
-		snprintf(err, errlen, "HTTP %ld: %s", code,
-			 json_object_object_get_ex(o, "error", &e) ? json_object_get_string(e)
-								    : "unexpected answer");
-		res = NULL;
-	}
-	if (res)
-		json_object_get(res);
-	json_object_put(o);
+	if (b.over || cc == CURLE_FILESIZE_EXCEEDED)
+		snprintf(err, errlen, "answer over %u MiB (the limit per query)",
+			 WW_FLEET_ANSWER_MAX >> 20);
+	else if (cc != CURLE_OK)
+		snprintf(err, errlen, "%s", cu.easy_strerror(cc));
+	else
+		ww_fleet_answer_parse(b.p ? b.p : "", b.len, code, &res, err, errlen);
 	free(b.p);
 	return res;
 }
@@ -219,12 +213,39 @@ static void base_url(const char *url, char *out, size_t len, bool strip_userinfo
 		out[--n] = 0;
 }
 
-static json_object *fetch_all(const ww_conf_fleet_t *f, unsigned *status)
+#define NQUERIES (sizeof(queries) / sizeof(queries[0]))
+
+/* the page's body: o (configured, prometheus, time, errors) with "queries"
+ * spliced in from the answers' texts (NULL: not answered), malloc'd or NULL */
+static char *join_body(json_object *o, char *const text[NQUERIES])
 {
-	json_object *o = json_object_new_object(), *qs = json_object_new_object(),
-		    *errs = json_object_new_array();
+	const char *head = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN);
+	size_t len = 0, n = 0;
+	char *b = NULL;
+	FILE *m = open_memstream(&b, &len);
+
+	if (!m)
+		return NULL;
+	fprintf(m, "%.*s,\"queries\":{", (int)(strlen(head) - 1), head);
+	for (size_t i = 0; i < NQUERIES; i++)
+		if (text[i])
+			fprintf(m, "%s\"%s\":%s", n++ ? "," : "", queries[i].name, text[i]);
+	fputs("}}", m);
+	if (fclose(m)) {
+		free(b);
+		return NULL;
+	}
+	return b;
+}
+
+/* every query in turn; each answer is checked and kept as text before the
+ * next is asked, so one parsed answer is in memory at a time */
+static char *fetch_all(const ww_conf_fleet_t *f, unsigned *status)
+{
+	json_object *o = json_object_new_object(), *errs = json_object_new_array();
 	char base[sizeof(f->prometheus)], shown[sizeof(f->prometheus)], secret[4096], err[512];
-	size_t ok = 0, n = sizeof(queries) / sizeof(queries[0]);
+	char *text[NQUERIES] = { 0 }, *body;
+	size_t ok = 0, n = NQUERIES;
 	CURL *h = cu_loaded ? cu.easy_init() : NULL;
 
 	base_url(f->prometheus, base, sizeof(base), false);
@@ -240,11 +261,9 @@ static json_object *fetch_all(const ww_conf_fleet_t *f, unsigned *status)
 		n = 0;
 	}
 	for (size_t i = 0; i < n; i++) {
-		json_object *r = query(h, base, queries[i].promql, err, sizeof(err));
 		char line[700];
 
-		if (r) {
-			json_object_object_add(qs, queries[i].name, r);
+		if ((text[i] = query(h, base, queries[i].promql, err, sizeof(err)))) {
 			ok++;
 			continue;
 		}
@@ -261,13 +280,16 @@ static json_object *fetch_all(const ww_conf_fleet_t *f, unsigned *status)
 	explicit_bzero(secret, sizeof(secret));
 	if (h)
 		cu.easy_cleanup(h);
-	json_object_object_add(o, "queries", qs);
 	json_object_object_add(o, "errors", errs);
 	*status = ok ? 200 : 502;
 	if (!ok)
 		ww_log(WW_LOG_WARNING, "fleet: %s: %s", shown,
 		       json_object_get_string(json_object_array_get_idx(errs, 0)));
-	return o;
+	body = join_body(o, text);
+	json_object_put(o);
+	for (size_t i = 0; i < NQUERIES; i++)
+		free(text[i]);
+	return body;
 }
 
 static pthread_mutex_t cache_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -305,9 +327,7 @@ int ww_fleet_fetch(const ww_conf_fleet_t *f, char **body, size_t *len, unsigned 
 	if (b)
 		goto out;
 	pthread_once(&once, curl_init_once);
-	o = fetch_all(f, status);
-	b = strdup(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
-	json_object_put(o);
+	b = fetch_all(f, status);
 	pthread_mutex_lock(&cache_lock);
 	free(cache.body);
 	cache.body = b ? strdup(b) : NULL;
