@@ -1,8 +1,22 @@
-# cmake -DIN=file -DOUT=file.c [-DNAME=var] -P embed_text.cmake: IN as a NUL-terminated char array
-# (NAME defaults to ww_builtin_ratings_tsv).
+# cmake -DIN=file[;file...] -DOUT=file.c [-DNAME=var] [-DMARK=ON] -P embed_text.cmake: the IN
+# files one after the other (with MARK, each after a "#@ built-in:BASENAME" line) as a
+# NUL-terminated char array (NAME defaults to ww_builtin_ratings_tsv).
 if(NOT NAME)
   set(NAME ww_builtin_ratings_tsv)
 endif()
-file(READ ${IN} _hex HEX)
+set(_all "")
+foreach(_f IN LISTS IN)
+  get_filename_component(_base ${_f} NAME)
+  file(READ ${_f} _text)
+  if(MARK)
+    string(APPEND _all "#@ built-in:${_base}\n")
+  endif()
+  string(APPEND _all "${_text}")
+  if(MARK AND NOT _text MATCHES "\n$")
+    string(APPEND _all "\n")
+  endif()
+endforeach()
+file(WRITE ${OUT}.txt "${_all}")
+file(READ ${OUT}.txt _hex HEX)
 string(REGEX REPLACE "([0-9a-f][0-9a-f])" "0x\\1," _bytes "${_hex}")
 file(WRITE ${OUT} "/* generated from ${IN} */\nconst char ${NAME}[] = {${_bytes}0x00};\n")
