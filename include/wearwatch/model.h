@@ -32,7 +32,7 @@ typedef enum ww_rating_source {
 	WW_RATING_CONFIG,       /* --rating / config file, per drive */
 	WW_RATING_NVME_EG,      /* NVMe Endurance Group Information log 09h */
 	WW_RATING_OCP_C0,       /* OCP SMART / Health Information Extended C0h */
-	WW_RATING_TABLE,        /* data/drive-ratings.tsv or a user table */
+	WW_RATING_TABLE,        /* data/ratings/NAME.tsv, ratings.d or a user table */
 	WW_RATING_MAX
 } ww_rating_source_t;
 
@@ -54,8 +54,12 @@ typedef struct ww_rating_row {
 	uint64_t rated_bytes;      /* rated bytes written (TBW x 10^12) */
 	unsigned warranty_years;
 	time_t warranty_start;     /* config only; 0 = not configured */
-	char source[160];          /* source column / "--rating" */
-	char line[320];            /* the row as written, for the JSON API */
+	char source[256];          /* source column / "--rating" */
+	char basis[16];            /* workload basis column: "jesd219", "random4k",
+				      "sequential", "not_stated"; "" = not given */
+	char origin[96];           /* file the row came from ("built-in:x.tsv") */
+	unsigned lineno;           /* its line there, 1-based; 0 for --rating */
+	char line[512];            /* the row as written, for the JSON API */
 } ww_rating_row_t;
 
 typedef struct ww_ratings {
@@ -68,18 +72,28 @@ typedef struct ww_ratings {
 #define WW_RATING_MIN_DWPD 0.01
 #define WW_RATING_MAX_DWPD 1000.0
 #define WW_RATINGS_MAX_FILE (4 << 20) /* bytes of a ratings file */
+#define WW_RATINGS_MAX_DIR_FILES 64   /* *.tsv files read from a ratings directory */
+#define WW_RATINGS_MAX_LINE 511       /* bytes of a table line */
+/* Tables the administrator keeps current between releases: read at start
+ * and at reload, before the shipped rows (so they win). */
+#define WW_RATINGS_DIR "/etc/wearwatch/ratings.d"
+/* rated bytes and DWPD x capacity x 365 x years may differ by this much
+ * (vendors round both) before the lint calls the row inconsistent */
+#define WW_RATINGS_LINT_TOLERANCE 0.01
 #define WW_DATE_MIN_YEAR 1970
 
 /** "YYYY-MM-DD", a day that exists (2021-02-30 and 2021-02-29 are refused),
  * year WW_DATE_MIN_YEAR-9999, into midnight UTC. Returns 0 or -EINVAL. */
 int ww_date_parse(const char *s, time_t *out);
 
-/** Parse a tab-separated table (columns as data/drive-ratings.tsv: model_regex,
+/** Parse a tab-separated table (columns as data/ratings/README.md: model_regex,
  * interface, capacity_bytes, rated_dwpd, rated_bytes_written, warranty_years,
- * source; '#' lines and blank lines ignored) and append its rows to t.
- * origin names the text in error messages. Returns rows added, or -EINVAL
- * (bad row or pattern), -E2BIG (pattern over the limits of record.h), both
- * with *bad_line set (1-based), or -ENOMEM. */
+ * source and, optionally, basis; '#' lines and blank lines ignored) and
+ * append its rows to t. origin names the text (row->origin); a line
+ * "#@ NAME" renames it to NAME and restarts the line count, which is how the
+ * shipped files keep their own names and lines once compiled in as one text.
+ * Returns rows added, or -EINVAL (bad row or pattern), -E2BIG (pattern over
+ * the limits of record.h), both with *bad_line set (1-based), or -ENOMEM. */
 int ww_ratings_parse(ww_ratings_t *t, const char *text, const char *origin,
 		     unsigned *bad_line);
 
@@ -88,8 +102,36 @@ int ww_ratings_parse(ww_ratings_t *t, const char *text, const char *origin,
  * -errno with "path:line: what" (or "path: what") in err. */
 int ww_ratings_load_file(ww_ratings_t *t, const char *path, char *err, size_t errlen);
 
-/** The table shipped with the project (data/drive-ratings.tsv, compiled in
- * at build time as text). */
+/** Every "*.tsv" regular file of dir in byte order of the names (so
+ * "10-site.tsv" comes before "50-vendor.tsv"), each as ww_ratings_load_file,
+ * at most WW_RATINGS_MAX_DIR_FILES. A missing dir is no table: 0. Returns
+ * rows added or -errno with "path:line: what" in err (the first bad file
+ * stops the load: a half-read directory would silently change ratings). */
+int ww_ratings_load_dir(ww_ratings_t *t, const char *dir, char *err, size_t errlen);
+
+/** One problem the lint found: origin and 1-based line (0 when the problem
+ * is the file itself), and what is wrong in words. */
+typedef void (*ww_ratings_lint_fn)(void *arg, const char *origin, unsigned line,
+				   const char *what);
+
+/** Check the tables texts[0..n) (origins[i] names texts[i]) as one set, the
+ * way a maintainer would before shipping them: every row parses (columns,
+ * plain decimal units, interface sas/sata/nvme/empty, a known basis), has a
+ * source and a basis, DWPD comes with warranty years, DWPD x capacity x 365
+ * x years is within WW_RATINGS_LINT_TOLERANCE of the rated bytes when a row
+ * gives all four, no two rows have the same pattern, interface and capacity,
+ * and no row's pattern matches another row's model (the pattern spelled out:
+ * literal text, first member of each [class]) with other figures. Calls fn
+ * per problem; returns how many, or -ENOMEM. */
+int ww_ratings_lint(const char *const *texts, const char *const *origins, size_t n,
+		    ww_ratings_lint_fn fn, void *arg);
+
+/** ww_ratings_lint on files: each read as ww_ratings_load_file reads it (a
+ * file that cannot be read is one problem, line 0). */
+int ww_ratings_lint_files(const char *const *paths, size_t n, ww_ratings_lint_fn fn, void *arg);
+
+/** The table shipped with the project (data/ratings/NAME.tsv in name order,
+ * compiled in at build time as one text with "#@ NAME" lines). */
 extern const char ww_builtin_ratings_tsv[];
 
 /** Free every row. The struct may be reused after. */
@@ -162,8 +204,8 @@ const char *ww_wstart_basis_name(ww_wstart_basis_t b); /* "config", "manufacture
 typedef struct ww_endurance {
 	time_t computed;                 /* now */
 	ww_rating_source_t rating_source;
-	char rating_row[320];            /* the table line / override used */
-	char rating_note[160];           /* source column, or "no rating known" */
+	char rating_row[512];            /* the table line / override used */
+	char rating_note[256];           /* source column, or "no rating known" */
 	ww_capacity_basis_t capacity_basis;
 	uint64_t capacity_bytes;         /* basis of DWPD figures */
 	bool has_rated_bytes;

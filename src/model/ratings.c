@@ -1,13 +1,17 @@
 /* Ratings table and per-drive overrides (contract in model.h). The table is
- * data (data/drive-ratings.tsv); this file only parses it and matches model
+ * data (data/ratings/NAME.tsv); this file only parses it, lints it and matches model
  * patterns (bounded PCRE2, record.h), like libatasmart's quirk table keyed by
  * model regex. Numbers are plain decimals in their range: strtod() alone took
  * 1e308, 0x1p-1000 and "inf"-like spellings. */
 #include <errno.h>
+#include <inttypes.h>
 #include <math.h>
+#include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
 #include <strings.h>
 #include <sys/stat.h>
 
@@ -87,18 +91,28 @@ static int num_dbl(const char *s, double min, double max, double *out)
 	return 0;
 }
 
+static const char *const bases[] = { "jesd219", "random4k", "sequential", "not_stated" };
+
+static bool known_basis(const char *b)
+{
+	for (size_t i = 0; i < sizeof(bases) / sizeof(bases[0]); i++)
+		if (!strcmp(b, bases[i]))
+			return true;
+	return false;
+}
+
 /* One table row; -EINVAL (err says why when a pattern is bad), -E2BIG
  * (pattern over the limits), -ENOMEM */
 static int parse_row(char *line, ww_rating_row_t *row, char *err, size_t errlen)
 {
-	char *col[7] = { 0 };
+	char *col[8] = { 0 };
 	size_t n = 0;
 	char *p = line, *tab;
 	uint64_t years;
 
 	memset(row, 0, sizeof(*row));
 	snprintf(row->line, sizeof(row->line), "%.*s", (int)sizeof(row->line) - 1, line);
-	while (n < 7) {
+	while (n < 8) {
 		col[n++] = p;
 		tab = strchr(p, '\t');
 		if (!tab)
@@ -117,51 +131,83 @@ static int parse_row(char *line, ww_rating_row_t *row, char *err, size_t errlen)
 	row->warranty_years = (unsigned)years;
 	if (!row->dwpd && !row->rated_bytes)
 		return -EINVAL;
-	snprintf(row->source, sizeof(row->source), "%s", n == 7 ? col[6] : "");
+	snprintf(row->source, sizeof(row->source), "%s", n >= 7 ? col[6] : "");
+	/* the basis column came later: a seven-column file stays valid */
+	if (n == 8 && (strlen(col[7]) >= sizeof(row->basis) || !known_basis(col[7]))) {
+		snprintf(err, errlen, "unknown basis '%s' (jesd219, random4k, sequential, "
+			 "not_stated)", col[7]);
+		return -EINVAL;
+	}
+	snprintf(row->basis, sizeof(row->basis), "%s", n == 8 ? col[7] : "");
 	return ww_pattern_compile(row->pattern, 0, &row->re, err, errlen);
 }
 
+/* One line of text[0..len) at *p into line (NUL-terminated, CR dropped),
+ * *p moved past it; -EINVAL with err when it cannot be a row */
+static int next_line(const char **p, const char *end, char *line, size_t size, char *err,
+		     size_t errlen)
+{
+	const char *nl = memchr(*p, '\n', (size_t)(end - *p));
+	size_t n = nl ? (size_t)(nl - *p) : (size_t)(end - *p);
+	const char *s = *p;
+
+	*p = nl ? nl + 1 : end;
+	if (memchr(s, '\0', n)) {
+		/* the rest of the file would be ignored silently */
+		snprintf(err, errlen, "NUL byte in the line");
+		return -EINVAL;
+	}
+	if (n >= size) {
+		snprintf(err, errlen, "line longer than %zu bytes", size - 1);
+		return -EINVAL;
+	}
+	memcpy(line, s, n);
+	line[n] = '\0';
+	if (n && line[n - 1] == '\r')
+		line[n - 1] = '\0';
+	return 0;
+}
+
+/* "#@ NAME": the lines after it are NAME's, counted from 1 */
+static bool origin_marker(const char *line, char *origin, size_t size, unsigned *lineno)
+{
+	if (strncmp(line, "#@ ", 3))
+		return false;
+	snprintf(origin, size, "%.*s", (int)size - 1, line + 3);
+	*lineno = 0;
+	return true;
+}
+
 /* rows of text[0..len) appended to t: how many, or -errno with *bad_line and
- * "what" in err */
-static int parse_text(ww_ratings_t *t, const char *text, size_t len, unsigned *bad_line,
-		      char *err, size_t errlen)
+ * "what" in err (and the origin of that line in origin) */
+static int parse_text(ww_ratings_t *t, const char *text, size_t len, char *origin,
+		      size_t osize, unsigned *bad_line, char *err, size_t errlen)
 {
 	const char *p = text, *end = text + len;
 	unsigned lineno = 0;
 	int added = 0, rc;
 
 	while (p < end) {
-		const char *nl = memchr(p, '\n', (size_t)(end - p));
-		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
-		char line[512];
+		char line[WW_RATINGS_MAX_LINE + 1];
 		ww_rating_row_t row;
 
 		lineno++;
 		*bad_line = lineno;
-		if (memchr(p, '\0', n)) {
-			/* the rest of the file would be ignored silently */
-			snprintf(err, errlen, "NUL byte in the line");
-			return -EINVAL;
-		}
-		if (n >= sizeof(line)) {
-			snprintf(err, errlen, "line longer than %zu bytes", sizeof(line) - 1);
-			return -EINVAL;
-		}
-		memcpy(line, p, n);
-		line[n] = '\0';
-		if (n && line[n - 1] == '\r')
-			line[n - 1] = '\0';
-		p = nl ? nl + 1 : end;
-		if (!line[0] || line[0] == '#')
+		rc = next_line(&p, end, line, sizeof(line), err, errlen);
+		if (rc < 0)
+			return rc;
+		if (origin_marker(line, origin, osize, &lineno) || !line[0] || line[0] == '#')
 			continue;
-		snprintf(err, errlen, "expected the columns of data/drive-ratings.tsv (model regex, "
-			 "interface, capacity bytes, DWPD %g-%g, rated bytes, warranty years "
-			 "1-100, source)", WW_RATING_MIN_DWPD, WW_RATING_MAX_DWPD);
+		snprintf(err, errlen, "expected the columns of data/ratings/README.md (model "
+			 "regex, interface, capacity bytes, DWPD %g-%g, rated bytes, warranty "
+			 "years 0-100, source, basis)", WW_RATING_MIN_DWPD, WW_RATING_MAX_DWPD);
 		rc = parse_row(line, &row, err, errlen);
 		if (rc < 0) {
 			ww_pattern_free(row.re);
 			return rc;
 		}
+		snprintf(row.origin, sizeof(row.origin), "%s", origin);
+		row.lineno = lineno;
 		rc = append(t, &row);
 		if (rc < 0)
 			return rc;
@@ -175,25 +221,24 @@ int ww_ratings_parse(ww_ratings_t *t, const char *text, const char *origin,
 		     unsigned *bad_line)
 {
 	unsigned line = 0;
-	char err[8];
+	char err[8], name[96];
 	int rc;
 
-	(void)origin;
-	rc = parse_text(t, text, strlen(text), &line, err, sizeof(err));
+	snprintf(name, sizeof(name), "%s", origin ? origin : "");
+	rc = parse_text(t, text, strlen(text), name, sizeof(name), &line, err, sizeof(err));
 	if (rc < 0 && bad_line)
 		*bad_line = line;
 	return rc;
 }
 
-int ww_ratings_load_file(ww_ratings_t *t, const char *path, char *err, size_t errlen)
+/* path's text, NUL-terminated, in *out (free it); -errno with "path: what" */
+static int read_table(const char *path, char **out, size_t *len, char *err, size_t errlen)
 {
 	FILE *f = ww_fopen_regular(path);
-	char *buf = NULL, what[256] = "";
-	size_t len = 0;
-	unsigned line = 0;
 	struct stat sb;
 	int rc;
 
+	*out = NULL;
 	if (!f || fstat(fileno(f), &sb) || !S_ISREG(sb.st_mode)) {
 		rc = !f ? -errno : S_ISDIR(sb.st_mode) ? -EISDIR : -EINVAL;
 		snprintf(err, errlen, "%s: %s", path, rc == -EINVAL ? "not a regular file" :
@@ -207,18 +252,72 @@ int ww_ratings_load_file(ww_ratings_t *t, const char *path, char *err, size_t er
 		snprintf(err, errlen, "%s: larger than %d bytes", path, WW_RATINGS_MAX_FILE);
 		return -EFBIG;
 	}
-	buf = malloc((size_t)sb.st_size + 1);
-	if (buf)
-		len = fread(buf, 1, (size_t)sb.st_size, f);
+	*out = malloc((size_t)sb.st_size + 1);
+	*len = *out ? fread(*out, 1, (size_t)sb.st_size, f) : 0;
 	fclose(f);
-	if (!buf)
+	if (!*out)
 		return -ENOMEM;
-	buf[len] = '\0';
-	rc = parse_text(t, buf, len, &line, what, sizeof(what));
+	(*out)[*len] = '\0';
+	return 0;
+}
+
+int ww_ratings_load_file(ww_ratings_t *t, const char *path, char *err, size_t errlen)
+{
+	char *buf, what[256] = "", origin[96];
+	size_t len = 0;
+	unsigned line = 0;
+	int rc = read_table(path, &buf, &len, err, errlen);
+
+	if (rc < 0)
+		return rc;
+	snprintf(origin, sizeof(origin), "%s", path);
+	rc = parse_text(t, buf, len, origin, sizeof(origin), &line, what, sizeof(what));
 	free(buf);
 	if (rc < 0)
-		snprintf(err, errlen, "%s:%u: %s", path, line, what);
+		snprintf(err, errlen, "%s:%u: %s", origin, line, what);
 	return rc;
+}
+
+static int name_cmp(const struct dirent **a, const struct dirent **b)
+{
+	return strcmp((*a)->d_name, (*b)->d_name);
+}
+
+static int tsv_name(const struct dirent *d)
+{
+	size_t n = strlen(d->d_name);
+
+	return d->d_name[0] != '.' && n > 4 && !strcmp(d->d_name + n - 4, ".tsv");
+}
+
+int ww_ratings_load_dir(ww_ratings_t *t, const char *dir, char *err, size_t errlen)
+{
+	struct dirent **names = NULL;
+	int n = scandir(dir, &names, tsv_name, name_cmp), added = 0, rc = 0;
+
+	if (n < 0) {
+		if (errno == ENOENT)
+			return 0;
+		rc = -errno;
+		snprintf(err, errlen, "%s: %s", dir, strerror(-rc));
+		return rc;
+	}
+	if (n > WW_RATINGS_MAX_DIR_FILES) {
+		snprintf(err, errlen, "%s: more than %d *.tsv files", dir, WW_RATINGS_MAX_DIR_FILES);
+		rc = -E2BIG;
+	}
+	for (int i = 0; i < n; i++) {
+		char path[4096];
+
+		if (rc >= 0) {
+			snprintf(path, sizeof(path), "%s/%s", dir, names[i]->d_name);
+			rc = ww_ratings_load_file(t, path, err, errlen);
+			added += rc > 0 ? rc : 0;
+		}
+		free(names[i]);
+	}
+	free(names);
+	return rc < 0 ? rc : added;
 }
 
 const ww_rating_row_t *ww_ratings_match(const ww_ratings_t *t, const char *model,
@@ -365,4 +464,198 @@ int ww_rating_override_parse(ww_ratings_t *t, const char *spec, char *err, size_
 	if (ww_pattern_compile(row.pattern, 0, &row.re, err, errlen) == -E2BIG)
 		return -E2BIG;
 	return append(t, &row);
+}
+
+/* ------------------------------------------------------------- lint --- */
+
+struct lint {
+	ww_ratings_lint_fn fn;
+	void *arg;
+	int problems;
+	ww_ratings_t rows;         /* every row that parsed, for the set checks */
+};
+
+__attribute__((format(printf, 4, 5)))
+static void say(struct lint *l, const char *origin, unsigned line, const char *fmt, ...)
+{
+	char what[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof(what), fmt, ap);
+	va_end(ap);
+	l->problems++;
+	if (l->fn)
+		l->fn(l->arg, origin, line, what);
+}
+
+/* what a maintainer must give besides a parsable row */
+static void lint_row(struct lint *l, const ww_rating_row_t *r)
+{
+	const char *i = r->interface;
+
+	if (*i && strcmp(i, "sas") && strcmp(i, "sata") && strcmp(i, "nvme"))
+		say(l, r->origin, r->lineno, "interface '%s' (sas, sata, nvme or empty)", i);
+	if (!r->source[0])
+		say(l, r->origin, r->lineno, "no source (document, revision or date, where)");
+	if (!r->basis[0])
+		say(l, r->origin, r->lineno, "no basis (8th column: jesd219, random4k, "
+		    "sequential, not_stated)");
+	if (r->dwpd && !r->warranty_years)
+		say(l, r->origin, r->lineno, "DWPD without warranty years means no rated bytes");
+	if (r->dwpd && r->rated_bytes && r->capacity_bytes && r->warranty_years) {
+		uint64_t calc = ww_model_rated_bytes(r->dwpd, r->capacity_bytes, r->warranty_years);
+		double off = fabs((double)calc - (double)r->rated_bytes) / (double)r->rated_bytes;
+
+		if (off > WW_RATINGS_LINT_TOLERANCE)
+			say(l, r->origin, r->lineno, "DWPD %g x %" PRIu64 " B x 365 x %u years = %"
+			    PRIu64 " B, but rated bytes are %" PRIu64 " (%.1f %% apart, over %g %%)",
+			    r->dwpd, r->capacity_bytes, r->warranty_years, calc, r->rated_bytes,
+			    off * 100, WW_RATINGS_LINT_TOLERANCE * 100);
+	}
+}
+
+static void lint_text(struct lint *l, const char *text, const char *name)
+{
+	const char *p = text, *end = text + strlen(text);
+	char origin[96], err[256];
+	unsigned lineno = 0;
+
+	snprintf(origin, sizeof(origin), "%s", name);
+	while (p < end) {
+		char line[WW_RATINGS_MAX_LINE + 1];
+		ww_rating_row_t row;
+		int rc;
+
+		lineno++;
+		if (next_line(&p, end, line, sizeof(line), err, sizeof(err)) < 0) {
+			say(l, origin, lineno, "%s", err);
+			continue;
+		}
+		if (origin_marker(line, origin, sizeof(origin), &lineno) || !line[0] ||
+		    line[0] == '#')
+			continue;
+		snprintf(err, sizeof(err), "not a row: model regex, interface, capacity bytes, "
+			 "DWPD %g-%g, rated bytes, years 0-100 (plain decimals; DWPD or bytes)",
+			 WW_RATING_MIN_DWPD, WW_RATING_MAX_DWPD);
+		rc = parse_row(line, &row, err, sizeof(err));
+		snprintf(row.origin, sizeof(row.origin), "%s", origin);
+		row.lineno = lineno;
+		if (rc < 0) {
+			ww_pattern_free(row.re);
+			say(l, origin, lineno, "%s", err);
+			continue;
+		}
+		lint_row(l, &row);
+		if (append(&l->rows, &row) < 0)
+			l->problems = -ENOMEM;
+	}
+}
+
+/* the model a pattern names, when it is literal text with [classes]:
+ * "^PX02SS[FU]010" -> "PX02SSF010"; false for anything looser */
+static bool spell(const char *re, char *out, size_t size)
+{
+	size_t n = 0;
+
+	re += *re == '^';
+	while (*re && n + 1 < size) {
+		if (*re == '\\' && re[1]) {
+			out[n++] = re[1];
+			re += 2;
+		} else if (*re == '[' && re[1] && re[1] != '^' && re[1] != ']') {
+			const char *close = strchr(re + 2, ']');
+
+			if (!close)
+				return false;
+			out[n++] = re[1];
+			re = close + 1;
+		} else if (*re == '$' && !re[1]) {
+			break;
+		} else if (strchr(".()|*+?{}[]$", *re)) {
+			return false;
+		} else {
+			out[n++] = *re++;
+		}
+	}
+	out[n] = '\0';
+	return n > 0 && !*re;
+}
+
+static bool same_figures(const ww_rating_row_t *a, const ww_rating_row_t *b)
+{
+	return a->dwpd == b->dwpd && a->rated_bytes == b->rated_bytes &&
+	       a->warranty_years == b->warranty_years && a->capacity_bytes == b->capacity_bytes;
+}
+
+static bool ifaces_meet(const ww_rating_row_t *a, const ww_rating_row_t *b)
+{
+	return !a->interface[0] || !b->interface[0] || !strcasecmp(a->interface, b->interface);
+}
+
+/* duplicates and rows another row's pattern shadows (first match wins) */
+static void lint_set(struct lint *l)
+{
+	const ww_rating_row_t *r = l->rows.rows;
+
+	for (size_t j = 0; j < l->rows.n; j++) {
+		char model[sizeof(r[j].pattern)];
+		bool spelt = spell(r[j].pattern, model, sizeof(model));
+
+		for (size_t i = 0; i < j; i++) {
+			if (!strcmp(r[i].pattern, r[j].pattern) &&
+			    !strcasecmp(r[i].interface, r[j].interface) &&
+			    r[i].capacity_bytes == r[j].capacity_bytes) {
+				say(l, r[j].origin, r[j].lineno, "duplicate of %s:%u (same pattern, "
+				    "interface and capacity)", r[i].origin, r[i].lineno);
+				continue;
+			}
+			if (spelt && ifaces_meet(&r[i], &r[j]) && !same_figures(&r[i], &r[j]) &&
+			    ww_pattern_match(r[i].re, model) == 1)
+				say(l, r[j].origin, r[j].lineno, "'%s' (this row's model) matches "
+				    "%s:%u first, which has other figures", model, r[i].origin,
+				    r[i].lineno);
+		}
+	}
+}
+
+int ww_ratings_lint(const char *const *texts, const char *const *origins, size_t n,
+		    ww_ratings_lint_fn fn, void *arg)
+{
+	struct lint l = { .fn = fn, .arg = arg };
+
+	for (size_t i = 0; i < n && l.problems >= 0; i++)
+		lint_text(&l, texts[i] ? texts[i] : "", origins[i] ? origins[i] : "");
+	if (l.problems >= 0)
+		lint_set(&l);
+	ww_ratings_free(&l.rows);
+	return l.problems;
+}
+
+int ww_ratings_lint_files(const char *const *paths, size_t n, ww_ratings_lint_fn fn, void *arg)
+{
+	char **texts = calloc(n ? n : 1, sizeof(*texts)), err[512];
+	int bad = 0, rc;
+
+	if (!texts)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++) {
+		size_t len;
+
+		if (read_table(paths[i], &texts[i], &len, err, sizeof(err)) < 0) {
+			bad++;
+			if (fn)
+				fn(arg, paths[i], 0, err);
+		} else if (memchr(texts[i], '\0', len)) {
+			/* the text ends at the NUL: the lines after it go unchecked */
+			bad++;
+			if (fn)
+				fn(arg, paths[i], 0, "NUL byte: the rest of the file is not a table");
+		}
+	}
+	rc = ww_ratings_lint((const char *const *)texts, paths, n, fn, arg);
+	for (size_t i = 0; i < n; i++)
+		free(texts[i]);
+	free(texts);
+	return rc < 0 ? rc : rc + bad;
 }
