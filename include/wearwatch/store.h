@@ -165,6 +165,10 @@ ww_store_endurance_t *ww_store_endurance_new(ww_ratings_t *table, ww_ratings_t *
 					 ww_history_t *hist);
 void ww_store_endurance_free(ww_store_endurance_t *s);
 
+/** Replace the ratings table (moved: *table is zeroed); the old one is freed.
+ * Collections after it match against the new rows. */
+void ww_store_endurance_set_table(ww_store_endurance_t *s, ww_ratings_t *table);
+
 /** After ww_store_update() of drive d with rc (0 = new values): appends a
  * history sample and folds the read into the verdict's memory (rc == 0,
  * over the increase window of the drive's thresholds in t, NULL = defaults),

@@ -11,6 +11,7 @@
 #include "wearwatch/basic.h"
 #include "cli/cli.h"
 #include "wearwatch/conf.h"
+#include "wearwatch/service.h"
 #include "wearwatch/store.h"
 
 struct cfgs {
@@ -20,14 +21,18 @@ struct cfgs {
 	ww_thresholds_t thresholds;
 };
 
-/* built-in ratings table, and the file's [drive] ratings as overrides */
+/* the ratings table as the service builds it (ratings.d, shipped rows), and
+ * the file's [drive] ratings as overrides */
 static ww_store_endurance_t *service(const ww_conf_t *c)
 {
 	ww_ratings_t table = { 0 }, over = { 0 };
 	unsigned bad = 0;
-	char spec[512], e[200];
+	char spec[512], e[1024];
 
-	ww_ratings_parse(&table, ww_builtin_ratings_tsv, "built-in ratings", &bad);
+	if (ww_service_ratings_build(NULL, &table, e, sizeof(e)) < 0) {
+		fprintf(stderr, "wearwatch: %s (shipped ratings only)\n", e);
+		ww_ratings_parse(&table, ww_builtin_ratings_tsv, "built-in", &bad);
+	}
 	for (size_t i = 0; i < c->n_drives; i++)
 		if (c->drives[i].rating[0] &&
 		    !ww_conf_drive_rating_spec(&c->drives[i], spec, sizeof(spec)))

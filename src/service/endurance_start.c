@@ -8,44 +8,92 @@
 #include "wearwatch/basic.h"
 #include "wearwatch/service.h"
 
+/* append src's rows to dst (moved: src is emptied) */
+static int take_rows(ww_ratings_t *dst, ww_ratings_t *src)
+{
+	ww_rating_row_t *rows = realloc(dst->rows, (dst->n + src->n + 1) * sizeof(*rows));
+
+	if (!rows) {
+		ww_ratings_free(src);
+		return -ENOMEM;
+	}
+	memcpy(rows + dst->n, src->rows, src->n * sizeof(*rows));
+	dst->rows = rows;
+	dst->n += src->n;
+	free(src->rows);
+	src->rows = NULL;
+	src->n = 0;
+	return 0;
+}
+
+int ww_service_ratings_build(const ww_conf_endurance_opts_t *o, ww_ratings_t *out, char *err,
+			     size_t errlen)
+{
+	ww_ratings_t part = { 0 };
+	const char *dir = o && o->ratings_dir ? o->ratings_dir : WW_RATINGS_DIR;
+	unsigned bad = 0;
+	int rc = 0;
+
+	memset(out, 0, sizeof(*out));
+	/* first match wins: the files named, then the directory, then ours */
+	for (size_t i = 0; o && i < o->n_files && rc >= 0; i++) {
+		rc = ww_ratings_load_file(&part, o->files[i], err, errlen);
+		if (rc >= 0)
+			rc = take_rows(out, &part);
+	}
+	if (rc >= 0) {
+		rc = ww_ratings_load_dir(&part, dir, err, errlen);
+		if (rc >= 0)
+			rc = take_rows(out, &part);
+	}
+	if (rc >= 0) {
+		rc = ww_ratings_parse(&part, ww_builtin_ratings_tsv, "built-in", &bad);
+		if (rc < 0)
+			snprintf(err, errlen, "built-in ratings table: line %u invalid", bad);
+		else
+			rc = take_rows(out, &part);
+	}
+	if (rc < 0) {
+		if (rc == -ENOMEM)
+			snprintf(err, errlen, "ratings: out of memory");
+		ww_ratings_free(&part);
+		ww_ratings_free(out);
+		return rc;
+	}
+	return (int)out->n;
+}
+
+void ww_service_endurance_reload(ww_store_endurance_t *s, const ww_conf_endurance_opts_t *o)
+{
+	ww_ratings_t table;
+	char err[1024];
+	int rc;
+
+	if (!s)
+		return;
+	rc = ww_service_ratings_build(o, &table, err, sizeof(err));
+	if (rc < 0) {
+		ww_log(WW_LOG_ERR, "reload: %s; the ratings in use stay", err);
+		return;
+	}
+	ww_store_endurance_set_table(s, &table);
+	ww_log(WW_LOG_INFO, "reload: ratings: %d rows", rc);
+}
+
 ww_store_endurance_t *ww_service_endurance_start(ww_conf_endurance_opts_t *o)
 {
 	ww_ratings_t table = { 0 };
 	ww_history_t *hist = NULL;
 	ww_store_endurance_t *s;
-	unsigned bad = 0;
+	char rerr[1024];
 	int rc;
 
-	rc = ww_ratings_parse(&table, ww_builtin_ratings_tsv, "built-in table", &bad);
+	rc = ww_service_ratings_build(o, &table, rerr, sizeof(rerr));
 	if (rc < 0) {
-		ww_log(WW_LOG_ERR, "built-in ratings table: line %u invalid", bad);
+		ww_log(WW_LOG_ERR, "%s", rerr);
 		goto fail;
 	}
-	/* user files first: their rows win over the shipped ones */
-	for (size_t i = o->n_files; i-- > 0;) {
-		ww_ratings_t user = { 0 };
-
-		char err[512];
-
-		rc = ww_ratings_load_file(&user, o->files[i], err, sizeof(err));
-		if (rc < 0) {
-			ww_log(WW_LOG_ERR, "%s", err);
-			ww_ratings_free(&user);
-			goto fail;
-		}
-		/* prepend: rows are matched first to last */
-		ww_rating_row_t *rows = realloc(user.rows, (user.n + table.n) * sizeof(*rows));
-
-		if (!rows && user.n + table.n) {
-			ww_ratings_free(&user);
-			goto fail;
-		}
-		if (table.n)
-			memcpy(rows + user.n, table.rows, table.n * sizeof(*rows));
-		free(table.rows);
-		table.rows = rows;
-		table.n += user.n;
-	}
+	ww_log(WW_LOG_INFO, "ratings: %d rows", rc);
 	if (!o->no_history) {
 		const char *dir = o->state_dir ? o->state_dir : WW_HISTORY_DEFAULT_DIR;
 		char path[4096], err[9216];

@@ -55,6 +55,20 @@ void ww_store_endurance_free(ww_store_endurance_t *s)
 	free(s);
 }
 
+void ww_store_endurance_set_table(ww_store_endurance_t *s, ww_ratings_t *table)
+{
+	ww_ratings_t old;
+
+	if (!s || !table)
+		return;
+	pthread_mutex_lock(&s->lock);
+	old = s->table;
+	s->table = *table;
+	pthread_mutex_unlock(&s->lock);
+	memset(table, 0, sizeof(*table));
+	ww_ratings_free(&old);
+}
+
 ww_history_t *ww_store_endurance_history(ww_store_endurance_t *s)
 {
 	return s ? s->hist : NULL;
@@ -84,6 +98,8 @@ void ww_store_endurance_compute(ww_store_endurance_t *s, const ww_drive_state_t 
 	ww_sample_t base[WW_WIN_MAX + 1], last;
 	bool has[WW_WIN_MAX + 1];
 	ww_model_in_t in = { 0 };
+	ww_rating_row_t row;
+	const ww_rating_row_t *match;
 
 	in.h = h;
 	in.iface = iface_of(st);
@@ -92,7 +108,13 @@ void ww_store_endurance_compute(ww_store_endurance_t *s, const ww_drive_state_t 
 	in.present = st->present;
 	in.first_seen = st->first_seen;
 	in.config = ww_ratings_match_override(&s->overrides, st->drive.id, serial, model);
-	in.table = ww_ratings_match(&s->table, model, in.iface);
+	/* a copy: a reload may replace the table while the model runs */
+	pthread_mutex_lock(&s->lock);
+	match = ww_ratings_match(&s->table, model, in.iface);
+	if (match)
+		row = *match;
+	pthread_mutex_unlock(&s->lock);
+	in.table = match ? &row : NULL;
 	if (!latest && s->hist && ww_history_latest(s->hist, st->drive.id, &last) == 1)
 		latest = &last;
 	in.latest = latest;
