@@ -27,6 +27,8 @@ static const struct command {
 	  "health record of a capture, blob, trace, JSON or page", ww_cli_decode },
 	{ "verify", "verify DEVICE [-d TYPE]", "native read and smartctl side by side",
 	  ww_cli_verify },
+	{ "ratings", "ratings check FILE... | lookup MODEL",
+	  "lint ratings tables; say which row and source rate a model", ww_cli_ratings },
 	{ "collector", "collector", "privileged half of the service (drives, no network)",
 	  ww_collector_main },
 	{ "web", "web", "unprivileged half (HTTP/TLS, asks the collector)", ww_web_main },

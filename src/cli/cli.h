@@ -68,5 +68,6 @@ int ww_cli_decode(int argc, char **argv);
 int ww_cli_verify(int argc, char **argv);
 int ww_cli_notify_test(int argc, char **argv);
 int ww_cli_notify_deliver(int argc, char **argv);
+int ww_cli_ratings(int argc, char **argv);
 
 #endif
