@@ -14,7 +14,7 @@ void ww_conf_endurance_usage(FILE *f)
 		"  --rating PATTERN=BYTES{B,GB,TB,PB}:YEARS[@YYYY-MM-DD]\n"
 		"                                  endurance rating of drives whose id or serial is PATTERN\n"
 		"                                  or whose model matches it (POSIX regex); repeatable\n"
-		"  --ratings-file FILE             extra ratings table (columns of data/drive-ratings.tsv)\n"
+		"  --ratings-file FILE             extra ratings table (columns of data/ratings/NAME.tsv)\n"
 		"  --history-raw-days N            keep every sample N days (default 7), then hourly\n"
 		"  --history-hourly-days N         keep hourly samples N days (default 90), then daily\n");
 }

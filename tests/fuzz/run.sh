@@ -79,7 +79,7 @@ seed() {
 		fi ;;
 	conf) add "$src"/etc/wearwatch.conf.example "$reg"/conf-* ;;
 	webcfg) add "$reg"/webcfg-* ;;
-	ratings) add_sel 0 "$src"/data/drive-ratings.tsv "$reg"/ratings-*
+	ratings) add_sel 0 "$src"/data/ratings/*.tsv "$reg"/ratings-*
 		add_sel 1 "$reg"/rating-* "$reg"/pattern-* ;;
 	route) add_sel 0 "$reg"/route-*; add_sel 1 "$reg"/ipc-* ;;
 	atasmart_blob) add "$fixtures"/libatasmart-blobs/*--* ;;
