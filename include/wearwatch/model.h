@@ -353,6 +353,16 @@ typedef enum ww_reason {
 	WW_R_RATED_NEAR_END,        /* rated_endurance_near_end */
 	WW_R_RATED_EXHAUSTED,       /* rated_endurance_exhausted */
 	WW_R_WEAROUT_BEFORE_WARRANTY, /* wearout_before_warranty_end */
+	/* damage that counts at any level, by its size (levels below) */
+	WW_R_MEDIA_ERRORS,          /* media_errors: NVMe media and data integrity errors */
+	WW_R_COMMAND_TIMEOUT,       /* command_timeout (ATA 188) */
+	WW_R_COMMAND_TIMEOUT_INC,   /* command_timeout_increased */
+	WW_R_GROWN_DEFECTS,         /* grown_defects: SCSI grown defect list entries */
+	WW_R_GROWN_DEFECTS_INC,     /* grown_defects_increased */
+	WW_R_SCSI_UNC_READ,         /* uncorrected_read_errors (page 0x03) */
+	WW_R_SCSI_UNC_WRITE,        /* uncorrected_write_errors (page 0x02) */
+	WW_R_SCSI_UNC_VERIFY,       /* uncorrected_verify_errors (page 0x05) */
+	WW_R_SELF_TEST_FAILED,      /* self_test_failed: the newest self-test failed */
 	WW_R_MAX
 } ww_reason_t;
 
@@ -372,6 +382,29 @@ const char *ww_reason_name(ww_reason_t r);
 /** Reason of a code, or -1. */
 int ww_reason_by_name(const char *code);
 
+/** Signals whose size sets the severity: a count at or above `warning` is a
+ * warning, at or above `critical` (0 = no critical level) critical. Keys
+ * `NAME_warning` / `NAME_critical` of [health] and [drive NAME]
+ * (src/conf/health_keys.c); the defaults and their sources are in
+ * docs/health.md ("Levels"). */
+typedef enum ww_level_sig {
+	WW_LV_REALLOCATED = 0,  /* ATA 5 reallocated sectors: 1, 1100 */
+	WW_LV_REPORTED_UNC,     /* ATA 187 reported uncorrectable errors: 1, 35 */
+	WW_LV_COMMAND_TIMEOUT,  /* ATA 188 command timeouts: 1, none */
+	WW_LV_REALLOC_EVENTS,   /* ATA 196 reallocation events: 1, none */
+	WW_LV_PENDING,          /* ATA 197 current pending sectors: 1, 40 */
+	WW_LV_OFFLINE_UNC,      /* ATA 198 offline uncorrectable sectors: 1, 2 */
+	WW_LV_MEDIA_ERRORS,     /* NVMe media and data integrity errors: 1, 35 */
+	WW_LV_GROWN_DEFECTS,    /* SCSI grown defect list entries: 1, 1100 */
+	WW_LV_SCSI_UNCORRECTED, /* SCSI uncorrected read/write/verify errors: 1, 35 */
+	WW_LV_MAX
+} ww_level_sig_t;
+
+typedef struct ww_level {
+	uint64_t warning;   /* >= 1 */
+	uint64_t critical;  /* 0 = none, else >= warning */
+} ww_level_t;
+
 /** Thresholds of the verdict: [health] keys of wearwatch.conf, with a
  * [drive NAME] section's keys on top (conf.h parses both, wearwatch.conf(5)
  * documents them). Temperatures in degrees Celsius, levels in percent,
@@ -388,6 +421,7 @@ typedef struct ww_health_cfg {
 	uint8_t critical_attrs[32];   /* ATA attribute ids whose raw count must stay 0:
 					 non-zero or increased is critical */
 	uint64_t silenced;            /* bit per ww_reason_t: dropped from the verdict */
+	ww_level_t level[WW_LV_MAX];  /* counts by size (ww_level_sig_t) */
 	uint32_t set;                 /* keys given in this section (conf.h's table) */
 } ww_health_cfg_t;
 
@@ -430,7 +464,8 @@ static inline bool ww_attr_in(const uint8_t set[32], unsigned id)
 
 /** What the verdict remembers of earlier reads of one drive: counters whose
  * increase is a reason (ATA raw counts, NVMe media errors and temperature
- * times, SCSI uncorrected errors). Kept by the caller (the endurance service
+ * times, SCSI uncorrected errors and grown defect list entries). Kept by the
+ * caller (the endurance service
  * keeps one per drive, in memory: after a restart the first read is the new
  * baseline). */
 enum {
@@ -440,6 +475,7 @@ enum {
 	WW_VC_SCSI_UNC_READ,
 	WW_VC_SCSI_UNC_WRITE,
 	WW_VC_SCSI_UNC_VERIFY,
+	WW_VC_SCSI_GROWN,            /* grown defect list entries */
 	WW_VC_END
 };
 
@@ -464,9 +500,11 @@ typedef struct ww_vmemory {
 void ww_verdict_remember(ww_vmemory_t *m, const ww_health_t *h, time_t t, unsigned window_s);
 
 /** An ATA attribute's raw value as a count, as the verdict reads it: the
- * record's decoded count when the attribute is one (has_count), else, only
- * for ids in cfg->critical_attrs (the administrator says it is one), raw48.
- * False when it is not a count. */
+ * record's decoded count when the attribute is one (has_count; for 188
+ * Command_Timeout, which has_count leaves out, the decoded count when the
+ * drive database's format makes it one number with its default meaning),
+ * else, only for ids in cfg->critical_attrs (the administrator says it is
+ * one; cfg may be NULL), raw48. False when it is not a count. */
 bool ww_verdict_attr_count(const ww_ata_attr_t *a, const ww_health_cfg_t *cfg, uint64_t *v);
 
 /** Everything the verdict takes besides `now`. Plain values, so `show` and
@@ -495,13 +533,25 @@ typedef struct ww_verdict_in {
 #define WW_VERDICT_TEXT 200
 #define WW_VERDICT_MAX 32
 
-/** One reason of a verdict. */
+/** Which numbers a reason carries (ww_vreason_t.has, a bit each). */
+enum { WW_VN_VALUE = 1, WW_VN_PREVIOUS = 2, WW_VN_LIMIT = 4 };
+
+/** One reason of a verdict. The numbers are the sentence's, as data (the
+ * JSON verdict's `value`, `previous`, `limit`, `unit`): `value` the figure
+ * now (a count, degrees Celsius, a percentage), `previous` the figure before
+ * a rise (the *_increased reasons), `limit` the level or limit it reached
+ * (the critical one when critical, else the warning one). Counts above
+ * INT64_MAX are given as INT64_MAX (the sentence has them whole). */
 typedef struct ww_vreason {
 	ww_reason_t code;
 	ww_status_t severity;         /* warning, critical or unknown */
 	uint16_t item;                /* ATA attribute id it is about, 0 = none */
 	char text[WW_VERDICT_TEXT];   /* one sentence with the values in it */
 	const char *source;           /* where the values came from (static) */
+	unsigned has;                 /* WW_VN_* bits: which numbers are given */
+	int64_t value, previous, limit;
+	const char *unit;             /* "sectors", "errors", "°C", "%", "min"; static,
+					 "" = a plain count */
 } ww_vreason_t;
 
 typedef struct ww_verdict {

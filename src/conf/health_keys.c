@@ -3,6 +3,7 @@
  * the key, what it takes and what the error says; the bit in `set` is the
  * row. */
 #include <errno.h>
+#include <inttypes.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,13 +11,24 @@
 
 #include "wearwatch/conf.h"
 
-enum hk_kind { HK_TEMP, HK_PERCENT, HK_DURATION, HK_IDS, HK_REASONS };
+enum hk_kind { HK_TEMP, HK_PERCENT, HK_DURATION, HK_IDS, HK_REASONS, HK_LEVEL };
 
+/* the levels' rows: a warning and a critical row per ww_level_sig_t, in its
+ * order, from HK_LEVEL0 (row HK_LEVEL0 + 2 * sig + 1 is the critical one) */
 enum {
 	HK_TEMP_WARNING, HK_TEMP_CRITICAL, HK_PCT_WARNING, HK_PCT_CRITICAL, HK_RATED_WARNING,
 	HK_RATED_CRITICAL, HK_INCREASE_WINDOW, HK_READ_FAILING, HK_IGNORE, HK_CRITICAL,
-	HK_SILENCE, HK_MAX
+	HK_SILENCE, HK_LEVEL0, HK_MAX = HK_LEVEL0 + 2 * WW_LV_MAX
 };
+
+_Static_assert(HK_MAX <= 32, "ww_health_cfg_t.set is a 32-bit set");
+
+#define HK_COUNT_MAX 2000000000 /* a count level; parse_int takes an int */
+#define LEVEL_ROWS(sig, name)                                                                 \
+	[HK_LEVEL0 + 2 * (sig)] = { name "_warning", HK_LEVEL, 1, HK_COUNT_MAX,                 \
+				    "expected a count, 1 to 2000000000" },                       \
+	[HK_LEVEL0 + 2 * (sig) + 1] = { name "_critical", HK_LEVEL, 0, HK_COUNT_MAX,            \
+					"expected a count, 1 to 2000000000, or 0 for none" }
 
 static const struct hkey {
 	const char *key;
@@ -46,7 +58,24 @@ static const struct hkey {
 			  "expected ATA attribute ids 1-255 separated by commas" },
 	[HK_SILENCE] = { "silence", HK_REASONS, 0, 0,
 			 "expected reason codes separated by commas (docs/health.md)" },
+	LEVEL_ROWS(WW_LV_REALLOCATED, "reallocated_sectors"),
+	LEVEL_ROWS(WW_LV_REPORTED_UNC, "reported_uncorrect"),
+	LEVEL_ROWS(WW_LV_COMMAND_TIMEOUT, "command_timeout"),
+	LEVEL_ROWS(WW_LV_REALLOC_EVENTS, "reallocation_events"),
+	LEVEL_ROWS(WW_LV_PENDING, "pending_sectors"),
+	LEVEL_ROWS(WW_LV_OFFLINE_UNC, "offline_uncorrectable"),
+	LEVEL_ROWS(WW_LV_MEDIA_ERRORS, "media_errors"),
+	LEVEL_ROWS(WW_LV_GROWN_DEFECTS, "grown_defects"),
+	LEVEL_ROWS(WW_LV_SCSI_UNCORRECTED, "uncorrected_errors"),
 };
+
+/* the level a level row sets */
+static uint64_t *level_of(ww_health_cfg_t *c, int row)
+{
+	ww_level_t *l = &c->level[(row - HK_LEVEL0) / 2];
+
+	return (row - HK_LEVEL0) % 2 ? &l->critical : &l->warning;
+}
 
 const char *ww_conf_health_key_name(size_t i)
 {
@@ -136,6 +165,11 @@ static int set_row(ww_health_cfg_t *c, int i, const char *v, char *bad, size_t b
 		return parse_ids(v, i == HK_IGNORE ? c->ignore_attrs : c->critical_attrs, bad, blen);
 	case HK_REASONS:
 		return parse_reasons(v, &c->silenced, bad, blen);
+	case HK_LEVEL:
+		if (parse_int(v, k->min, k->max, &n))
+			return -EINVAL;
+		*level_of(c, i) = (uint64_t)n;
+		return 0;
 	}
 	return -EINVAL;
 }
@@ -180,6 +214,16 @@ int ww_conf_health_check(const ww_health_cfg_t *c, char *err, size_t errlen)
 			 "rated_endurance_critical %u", c->rated_warning, c->rated_critical);
 		return -EINVAL;
 	}
+	for (int s = 0; s < WW_LV_MAX; s++) {
+		const ww_level_t *l = &c->level[s];
+
+		if (l->critical && l->warning > l->critical) {
+			snprintf(err, errlen, "%s %" PRIu64 " is above %s %" PRIu64,
+				 hkeys[HK_LEVEL0 + 2 * s].key, l->warning,
+				 hkeys[HK_LEVEL0 + 2 * s + 1].key, l->critical);
+			return -EINVAL;
+		}
+	}
 	return 0;
 }
 
@@ -206,6 +250,12 @@ void ww_conf_health_overlay(ww_health_cfg_t *b, const ww_health_cfg_t *o)
 		case HK_IGNORE: memcpy(b->ignore_attrs, o->ignore_attrs, 32); break;
 		case HK_CRITICAL: memcpy(b->critical_attrs, o->critical_attrs, 32); break;
 		case HK_SILENCE: b->silenced = o->silenced; break;
+		default: {
+			const ww_level_t *ol = &o->level[(i - HK_LEVEL0) / 2];
+
+			*level_of(b, i) = (i - HK_LEVEL0) % 2 ? ol->critical : ol->warning;
+			break;
+		}
 		}
 		b->set |= 1u << i;
 	}

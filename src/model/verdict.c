@@ -1,6 +1,7 @@
 /* The health verdict (contract in model.h): the reason table, the drive's
  * state, and the order of what the signal files (verdict_*.c) add. */
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -95,6 +96,27 @@ const ww_reason_info_t ww_reasons[WW_R_MAX] = {
 		"host writes at or above the rated bytes written" },
 	[WW_R_WEAROUT_BEFORE_WARRANTY] = { "wearout_before_warranty_end", W,
 		"projected wear-out before the warranty ends" },
+	[WW_R_MEDIA_ERRORS] = { "media_errors", W,
+		"NVMe media and data integrity errors at or above media_errors_warning" },
+	[WW_R_COMMAND_TIMEOUT] = { "command_timeout", W,
+		"ATA 188 Command_Timeout at or above command_timeout_warning" },
+	[WW_R_COMMAND_TIMEOUT_INC] = { "command_timeout_increased", W,
+		"ATA 188 Command_Timeout increased" },
+	[WW_R_GROWN_DEFECTS] = { "grown_defects", W,
+		"SCSI grown defect list entries at or above grown_defects_warning" },
+	[WW_R_GROWN_DEFECTS_INC] = { "grown_defects_increased", W,
+		"SCSI grown defect list entries increased" },
+	[WW_R_SCSI_UNC_READ] = { "uncorrected_read_errors", W,
+		"SCSI read error counter page 0x03: total uncorrected errors at or above "
+		"uncorrected_errors_warning" },
+	[WW_R_SCSI_UNC_WRITE] = { "uncorrected_write_errors", W,
+		"SCSI write error counter page 0x02: total uncorrected errors at or above "
+		"uncorrected_errors_warning" },
+	[WW_R_SCSI_UNC_VERIFY] = { "uncorrected_verify_errors", W,
+		"SCSI verify error counter page 0x05: total uncorrected errors at or above "
+		"uncorrected_errors_warning" },
+	[WW_R_SELF_TEST_FAILED] = { "self_test_failed", W,
+		"the newest self-test failed (critical on a read failure or a failing LBA)" },
 };
 
 #undef W
@@ -137,6 +159,58 @@ void ww_health_cfg_defaults(ww_health_cfg_t *c)
 	c->rated_critical = 95;
 	c->increase_window_s = 86400;
 	c->read_failing_after_s = 3600;
+	/* any count above 0 is a warning: Backblaze, "What SMART Stats Tell Us
+	 * About Hard Drives" (2016-10-06). The critical levels and their
+	 * sources: docs/health.md "Levels" (Scrutiny's failure rates by raw
+	 * value, from Backblaze's data; an analogy where no data exists). */
+	for (int i = 0; i < WW_LV_MAX; i++)
+		c->level[i].warning = 1;
+	c->level[WW_LV_REALLOCATED].critical = 1100;
+	c->level[WW_LV_REPORTED_UNC].critical = 35;
+	c->level[WW_LV_PENDING].critical = 40;
+	c->level[WW_LV_OFFLINE_UNC].critical = 2;
+	c->level[WW_LV_MEDIA_ERRORS].critical = 35;
+	c->level[WW_LV_GROWN_DEFECTS].critical = 1100;
+	c->level[WW_LV_SCSI_UNCORRECTED].critical = 35;
+}
+
+ww_status_t ww_verdict_level(const struct vctx *x, ww_level_sig_t sig, uint64_t v, uint64_t *limit)
+{
+	const ww_level_t *l = &x->cfg->level[sig];
+
+	if (l->critical && v >= l->critical) {
+		*limit = l->critical;
+		return WW_STATUS_CRITICAL;
+	}
+	*limit = l->warning;
+	return l->warning && v >= l->warning ? WW_STATUS_WARNING : WW_STATUS_OK;
+}
+
+static int64_t clamp64(uint64_t v)
+{
+	return v > (uint64_t)INT64_MAX ? INT64_MAX : (int64_t)v;
+}
+
+void ww_vreason_nums(ww_vreason_t *r, unsigned has, uint64_t value, uint64_t previous,
+		     uint64_t limit, const char *unit)
+{
+	if (!r)
+		return;
+	r->has = has;
+	r->value = clamp64(value);
+	r->previous = clamp64(previous);
+	r->limit = clamp64(limit);
+	r->unit = unit ? unit : "";
+}
+
+void ww_vreason_snums(ww_vreason_t *r, int64_t value, int64_t limit, const char *unit)
+{
+	if (!r)
+		return;
+	r->has = WW_VN_VALUE | WW_VN_LIMIT;
+	r->value = value;
+	r->limit = limit;
+	r->unit = unit;
 }
 
 void ww_verdict_fmt_time(time_t t, char *buf, size_t len)
@@ -147,8 +221,8 @@ void ww_verdict_fmt_time(time_t t, char *buf, size_t len)
 		snprintf(buf, len, "@%lld", (long long)t);
 }
 
-void ww_verdict_add(struct vctx *x, ww_reason_t code, ww_status_t sev, unsigned item,
-		    const char *source, const char *fmt, ...)
+ww_vreason_t *ww_verdict_add(struct vctx *x, ww_reason_t code, ww_status_t sev, unsigned item,
+			     const char *source, const char *fmt, ...)
 {
 	ww_verdict_t *o = x->out;
 	ww_vreason_t *r;
@@ -157,20 +231,23 @@ void ww_verdict_add(struct vctx *x, ww_reason_t code, ww_status_t sev, unsigned 
 	if ((x->cfg->silenced >> code) & 1) {
 		o->silenced |= 1ull << code;
 		x->unknown_silenced |= sev == WW_STATUS_UNKNOWN;
-		return;
+		return NULL;
 	}
 	if (o->n == WW_VERDICT_MAX) {
 		o->n_dropped++;
-		return;
+		return NULL;
 	}
 	r = &o->r[o->n++];
+	memset(r, 0, sizeof(*r));
 	r->code = code;
 	r->severity = sev;
 	r->item = (uint16_t)item;
 	r->source = source ? source : "";
+	r->unit = "";
 	va_start(ap, fmt);
 	vsnprintf(r->text, sizeof(r->text), fmt, ap);
 	va_end(ap);
+	return r;
 }
 
 /* Something of health in the record: an overall status, an attribute, a log
@@ -291,6 +368,7 @@ void ww_verdict(const ww_verdict_in_t *in, time_t now, ww_verdict_t *out)
 		ww_verdict_sig_nvme(&x);
 		ww_verdict_sig_ata(&x);
 		ww_verdict_sig_scsi(&x);
+		ww_verdict_sig_self_test(&x);
 		ww_verdict_sig_endurance(&x);
 	}
 	qsort(out->r, out->n, sizeof(out->r[0]), by_concern);

@@ -24,7 +24,10 @@ static void overall(struct vctx *x)
 		       h->smart_status_source ? h->smart_status_source : "the drive");
 }
 
-/* The limit a temperature is compared with: configured, else the drive's. */
+/* The limit a temperature is compared with: configured, else the drive's.
+ * A drive's limit of 0 °C or below is none: 0 is how SCSI page 0x0D and
+ * smartctl's drive_trip say "not reported", and no drive is rated to run
+ * below freezing only. */
 static bool limit(const ww_health_t *h, bool critical, const ww_health_cfg_t *c, int64_t *v,
 		  const char **what)
 {
@@ -33,12 +36,14 @@ static bool limit(const ww_health_t *h, bool critical, const ww_health_cfg_t *c,
 		*what = "configured";
 		return true;
 	}
-	if (critical && WW_HAS(h->temperature_critical_celsius)) {
+	if (critical && WW_HAS(h->temperature_critical_celsius) &&
+	    h->temperature_critical_celsius.value > 0) {
 		*v = h->temperature_critical_celsius.value;
 		*what = h->protocol == WW_PROTO_NVME ? "CCTEMP" : "the drive's critical limit";
 		return true;
 	}
-	if (!critical && WW_HAS(h->temperature_warning_celsius)) {
+	if (!critical && WW_HAS(h->temperature_warning_celsius) &&
+	    h->temperature_warning_celsius.value > 0) {
 		*v = h->temperature_warning_celsius.value;
 		*what = h->protocol == WW_PROTO_NVME ? "WCTEMP" : "the drive's warning limit";
 		return true;
@@ -46,7 +51,8 @@ static bool limit(const ww_health_t *h, bool critical, const ww_health_cfg_t *c,
 	/* SCSI log page 0x0D parameter 1: the highest temperature the drive
 	 * runs at continuously without degrading (smartctl's "Drive Trip
 	 * Temperature") */
-	if (!critical && WW_HAS(h->temperature_reference_celsius)) {
+	if (!critical && WW_HAS(h->temperature_reference_celsius) &&
+	    h->temperature_reference_celsius.value > 0) {
 		*v = h->temperature_reference_celsius.value;
 		*what = "the SCSI reference (trip) temperature";
 		return true;
@@ -59,18 +65,23 @@ static void temperature(struct vctx *x)
 	const ww_health_t *h = x->h;
 	int64_t t, lim;
 	const char *what;
+	ww_vreason_t *r = NULL;
 
 	if (!WW_HAS(h->temperature_celsius))
 		return;
 	t = h->temperature_celsius.value;
 	if (limit(h, true, x->cfg, &lim, &what) && t >= lim)
-		ww_verdict_add(x, WW_R_TEMP_CRITICAL, WW_STATUS_CRITICAL, 0, h->temperature_celsius.source,
-			       "temperature %" PRId64 " °C at or above its critical limit %" PRId64 " °C (%s)",
-			       t, lim, what);
+		r = ww_verdict_add(x, WW_R_TEMP_CRITICAL, WW_STATUS_CRITICAL, 0,
+				   h->temperature_celsius.source,
+				   "temperature %" PRId64 " °C at or above its critical limit %" PRId64
+				   " °C (%s)", t, lim, what);
 	else if (limit(h, false, x->cfg, &lim, &what) && t >= lim)
-		ww_verdict_add(x, WW_R_TEMP_WARNING, WW_STATUS_WARNING, 0, h->temperature_celsius.source,
-			       "temperature %" PRId64 " °C at or above its warning limit %" PRId64 " °C (%s)",
-			       t, lim, what);
+		r = ww_verdict_add(x, WW_R_TEMP_WARNING, WW_STATUS_WARNING, 0,
+				   h->temperature_celsius.source,
+				   "temperature %" PRId64 " °C at or above its warning limit %" PRId64
+				   " °C (%s)", t, lim, what);
+	if (r)
+		ww_vreason_snums(r, t, lim, "°C");
 }
 
 /* The drive's own estimate of its life used (NVMe byte 5, ATA Device
@@ -78,17 +89,22 @@ static void temperature(struct vctx *x)
 static void percentage_used(struct vctx *x)
 {
 	const ww_u64 *p = &x->h->endurance_used_percent;
+	ww_vreason_t *r = NULL;
+	unsigned lim = 0;
 
 	if (!WW_HAS(*p))
 		return;
 	if (p->value >= x->cfg->pct_used_critical)
-		ww_verdict_add(x, WW_R_PCT_USED_EXHAUSTED, WW_STATUS_CRITICAL, 0, p->source,
-			       "percentage used %" PRIu64 " %% (the drive's own estimate of its life used) "
-			       "at or above %u %%", p->value, x->cfg->pct_used_critical);
+		r = ww_verdict_add(x, WW_R_PCT_USED_EXHAUSTED, WW_STATUS_CRITICAL, 0, p->source,
+				   "percentage used %" PRIu64 " %% (the drive's own estimate of its "
+				   "life used) at or above %u %%", p->value,
+				   lim = x->cfg->pct_used_critical);
 	else if (p->value >= x->cfg->pct_used_warning)
-		ww_verdict_add(x, WW_R_PCT_USED_HIGH, WW_STATUS_WARNING, 0, p->source,
-			       "percentage used %" PRIu64 " %% (the drive's own estimate of its life used) "
-			       "at or above %u %%", p->value, x->cfg->pct_used_warning);
+		r = ww_verdict_add(x, WW_R_PCT_USED_HIGH, WW_STATUS_WARNING, 0, p->source,
+				   "percentage used %" PRIu64 " %% (the drive's own estimate of its "
+				   "life used) at or above %u %%", p->value,
+				   lim = x->cfg->pct_used_warning);
+	ww_vreason_nums(r, WW_VN_VALUE | WW_VN_LIMIT, p->value, 0, lim, "%");
 }
 
 void ww_verdict_sig_common(struct vctx *x)
@@ -105,13 +121,15 @@ static void rose(struct vctx *x, unsigned key, ww_reason_t code, const char *sou
 	uint64_t from, to;
 	time_t when;
 	char t[40];
+	ww_vreason_t *r;
 
 	if (!ww_verdict_increased(x, key, &from, &to, &when))
 		return;
 	ww_verdict_fmt_time(when, t, sizeof(t));
-	ww_verdict_add(x, code, ww_reasons[code].severity, 0, source,
-		       "%s rose from %" PRIu64 " to %" PRIu64 "%s (+%" PRIu64 "), latest at %s", what, from,
-		       to, unit, to - from, t);
+	r = ww_verdict_add(x, code, ww_reasons[code].severity, 0, source,
+			   "%s rose from %" PRIu64 " to %" PRIu64 "%s (+%" PRIu64 "), latest at %s", what,
+			   from, to, unit, to - from, t);
+	ww_vreason_nums(r, WW_VN_VALUE | WW_VN_PREVIOUS, to, from, 0, *unit ? unit + 1 : "");
 }
 
 static const struct {
@@ -149,9 +167,13 @@ void ww_verdict_sig_nvme(struct vctx *x)
 		     h->available_spare_percent.value < h->available_spare_threshold_percent.value;
 
 	if (spare)
-		ww_verdict_add(x, WW_R_SPARE_LOW, WW_STATUS_CRITICAL, 0, h->available_spare_percent.source,
-			       "available spare %" PRIu64 " %% below its threshold %" PRIu64 " %%",
-			       h->available_spare_percent.value, h->available_spare_threshold_percent.value);
+		ww_vreason_nums(ww_verdict_add(x, WW_R_SPARE_LOW, WW_STATUS_CRITICAL, 0,
+					       h->available_spare_percent.source,
+					       "available spare %" PRIu64 " %% below its threshold %"
+					       PRIu64 " %%", h->available_spare_percent.value,
+					       h->available_spare_threshold_percent.value),
+				WW_VN_VALUE | WW_VN_LIMIT, h->available_spare_percent.value, 0,
+				h->available_spare_threshold_percent.value, "%");
 	else if (cw & 0x01)
 		ww_verdict_add(x, WW_R_SPARE_LOW, WW_STATUS_CRITICAL, 0, h->critical_warning.source,
 			       "available spare below its threshold (critical warning bit 0)");
@@ -167,6 +189,7 @@ void ww_verdict_sig_nvme(struct vctx *x)
 			       "endurance group critical warning summary 0x%02x (spare, reliability or "
 			       "read-only in an endurance group)",
 			       h->nvme_smart.endurance_group_critical_warning);
+	ww_verdict_sig_media(x);
 	rose(x, WW_VC_NVME_MEDIA, WW_R_MEDIA_ERRORS_INC, h->media_errors.source,
 	     "media and data integrity errors", "");
 	rose(x, WW_VC_NVME_WARN_TIME, WW_R_WARN_TEMP_TIME_INC, "NVMe SMART/Health log 02h bytes 192-195",
@@ -190,6 +213,7 @@ void ww_verdict_sig_scsi(struct vctx *x)
 			       "informational exception: %s (ASC 0x%02" PRIx64 ", ASCQ 0x%02" PRIx64 ")", txt,
 			       s->ie_asc.value, s->ie_ascq.value);
 	}
+	ww_verdict_sig_scsi_damage(x);
 	rose(x, WW_VC_SCSI_UNC_READ, WW_R_SCSI_UNC_READ_INC, s->read_errors.uncorrected.source,
 	     "total uncorrected read errors", "");
 	rose(x, WW_VC_SCSI_UNC_WRITE, WW_R_SCSI_UNC_WRITE_INC, s->write_errors.uncorrected.source,
@@ -215,10 +239,13 @@ static void rated(struct vctx *x, const ww_endurance_t *e)
 		return;
 	ww_bytes_human(h->host_written_bytes.value, w, sizeof(w));
 	ww_bytes_human(e->rated_bytes, rb, sizeof(rb));
-	ww_verdict_add(x, code, ww_reasons[code].severity, 0,
-		       "endurance model (host bytes written / rated bytes)",
-		       "host writes %s are %.1f %% of the rated %s (rating: %s)", w, r * 100, rb,
-		       e->rating_note[0] ? e->rating_note : ww_rating_source_name(e->rating_source));
+	ww_vreason_nums(ww_verdict_add(x, code, ww_reasons[code].severity, 0,
+				       "endurance model (host bytes written / rated bytes)",
+				       "host writes %s are %.1f %% of the rated %s (rating: %s)", w,
+				       r * 100, rb, e->rating_note[0] ? e->rating_note :
+				       ww_rating_source_name(e->rating_source)),
+			WW_VN_VALUE | WW_VN_LIMIT, h->host_written_bytes.value, 0, e->rated_bytes,
+			"bytes");
 }
 
 void ww_verdict_sig_endurance(struct vctx *x)

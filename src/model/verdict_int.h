@@ -5,6 +5,7 @@
 
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <time.h>
 
 #include "wearwatch/model.h"
@@ -19,10 +20,26 @@ struct vctx {
 	bool unknown_silenced;       /* a silenced reason said "no data" */
 };
 
-/** Add a reason (severity sev, ATA attribute item or 0) with its sentence;
- * a silenced code is only noted in out->silenced. */
-void ww_verdict_add(struct vctx *x, ww_reason_t code, ww_status_t sev, unsigned item,
-		    const char *source, const char *fmt, ...) __attribute__((format(printf, 6, 7)));
+/** Add a reason (severity sev, ATA attribute item or 0) with its sentence
+ * and return it for its numbers (ww_vreason_nums); a silenced code is only
+ * noted in out->silenced, and NULL is returned then and past
+ * WW_VERDICT_MAX. */
+ww_vreason_t *ww_verdict_add(struct vctx *x, ww_reason_t code, ww_status_t sev, unsigned item,
+			     const char *source, const char *fmt, ...)
+	__attribute__((format(printf, 6, 7)));
+
+/** Set the numbers of r (NULL: nothing): `has` WW_VN_* bits, unsigned
+ * figures clamped to INT64_MAX, unit static ("" or NULL: a plain count). */
+void ww_vreason_nums(ww_vreason_t *r, unsigned has, uint64_t value, uint64_t previous,
+		     uint64_t limit, const char *unit);
+
+/** The same for a signed figure and its limit (temperatures). */
+void ww_vreason_snums(ww_vreason_t *r, int64_t value, int64_t limit, const char *unit);
+
+/** Severity of count v under the levels of sig (critical, warning or ok)
+ * and, in *limit, the level it reached (the warning level when ok). */
+ww_status_t ww_verdict_level(const struct vctx *x, ww_level_sig_t sig, uint64_t v,
+			     uint64_t *limit);
 
 /** The counter `key` rose within the increase window before now: *from is
  * the value before the rise, *to the latest, *when the latest rise. */
@@ -40,5 +57,8 @@ void ww_verdict_sig_scsi(struct vctx *x);
 void ww_verdict_sig_ata(struct vctx *x);
 void ww_verdict_sig_common(struct vctx *x);     /* overall status, temperature, percentage used */
 void ww_verdict_sig_endurance(struct vctx *x);  /* rated endurance, wear-out before warranty */
+void ww_verdict_sig_self_test(struct vctx *x);  /* the newest self-test (verdict_errors.c) */
+void ww_verdict_sig_media(struct vctx *x);      /* NVMe media errors (verdict_errors.c) */
+void ww_verdict_sig_scsi_damage(struct vctx *x); /* grown defects, uncorrected errors */
 
 #endif

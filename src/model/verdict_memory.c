@@ -10,6 +10,15 @@ bool ww_verdict_attr_count(const ww_ata_attr_t *a, const ww_health_cfg_t *cfg, u
 		*v = a->count;
 		return true;
 	}
+	/* 188 is a count only where the drive database's format makes it one
+	 * number with its default meaning (Seagate's raw16 triple is not), and
+	 * only up to 65535: Seagate packs three 16-bit counters into it also on
+	 * models whose drivedb.h entry gives no -v 188,raw16 (an Exos X16's
+	 * 51540393996 is 0x000c00000000c) */
+	if (a->id == 188 && a->raw_is_count && a->default_meaning && a->count <= 0xffff) {
+		*v = a->count;
+		return true;
+	}
 	if (cfg && ww_attr_in(cfg->critical_attrs, a->id)) {
 		*v = a->raw & 0xffffffffffffull;
 		return true;
@@ -61,7 +70,11 @@ void ww_verdict_remember(ww_vmemory_t *m, const ww_health_t *h, time_t t, unsign
 
 		/* every attribute, so a critical_attributes id added by a reload
 		 * already has a baseline */
-		fold(m, a->id, a->has_count ? a->count : a->raw & 0xffffffffffffull, t, window_s);
+		uint64_t v;
+
+		if (!ww_verdict_attr_count(a, NULL, &v))
+			v = a->raw & 0xffffffffffffull;
+		fold(m, a->id, v, t, window_s);
 	}
 	if (h->has_nvme_smart) {
 		fold_u64(m, WW_VC_NVME_MEDIA, &h->media_errors, t, window_s);
@@ -73,6 +86,7 @@ void ww_verdict_remember(ww_vmemory_t *m, const ww_health_t *h, time_t t, unsign
 	fold_u64(m, WW_VC_SCSI_UNC_READ, &h->scsi.read_errors.uncorrected, t, window_s);
 	fold_u64(m, WW_VC_SCSI_UNC_WRITE, &h->scsi.write_errors.uncorrected, t, window_s);
 	fold_u64(m, WW_VC_SCSI_UNC_VERIFY, &h->scsi.verify_errors.uncorrected, t, window_s);
+	fold_u64(m, WW_VC_SCSI_GROWN, &h->scsi.grown_defects, t, window_s);
 }
 
 bool ww_verdict_increased(const struct vctx *x, unsigned key, uint64_t *from, uint64_t *to,

@@ -159,7 +159,11 @@ static void test_ata(void)
 	CHECK(reason(WW_R_REPORTED_UNC, 187) && reason(WW_R_SPIN_RETRY, 10) &&
 	      reason(WW_R_REALLOC_EVENTS, 196));
 	CHECK_STR(reason(WW_R_REPORTED_UNC, 187)->text,
-		  "attribute 187 Reported_Uncorrect: 2 reported uncorrectable errors");
+		  "attribute 187 Reported_Uncorrect: 2 reported uncorrectable errors (warning level "
+		  "1; critical from 35)");
+	CHECK_EQ_I64(reason(WW_R_REPORTED_UNC, 187)->value, 2);
+	CHECK_EQ_I64(reason(WW_R_REPORTED_UNC, 187)->limit, 1);
+	CHECK_STR(reason(WW_R_REPORTED_UNC, 187)->unit, "errors");
 	/* critical_attributes (smartd -C 197 -U 199 in spirit): 197 critical,
 	 * 199 read as raw48 because the administrator says it is a count;
 	 * ignore_attributes drops 5 even below its threshold */
@@ -182,6 +186,78 @@ static void test_ata(void)
 	      reason(WW_R_PENDING, 197)->severity == WW_STATUS_WARNING && !reason(WW_R_ATTR_COUNT, 199));
 }
 
+/* Levels: a count's size sets its severity (defaults: docs/health.md
+ * "Levels"), at the edges; 10 has none; a rise stays a warning of its own */
+static void test_levels(void)
+{
+	static const struct {
+		uint8_t id;
+		ww_reason_t code;
+		uint64_t warn, crit; /* first count of each severity; 0 = none */
+	} rows[] = {
+		{ 5, WW_R_REALLOCATED, 1, 1100 },   { 187, WW_R_REPORTED_UNC, 1, 35 },
+		{ 188, WW_R_COMMAND_TIMEOUT, 1, 0 }, { 196, WW_R_REALLOC_EVENTS, 1, 0 },
+		{ 197, WW_R_PENDING, 1, 40 },       { 198, WW_R_OFFLINE_UNC, 1, 2 },
+		{ 10, WW_R_SPIN_RETRY, 1, 0 },
+	};
+	static ww_vmemory_t mem;
+
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		ata_record();
+		attr(rows[i].id, 0x0032, 0, true);
+		CHECK(judge(NULL, NULL, T0) == WW_STATUS_OK);
+		h.ata.attrs[0].count = rows[i].warn;
+		CHECK(judge(NULL, NULL, T0) == WW_STATUS_WARNING && reason(rows[i].code, rows[i].id));
+		if (rows[i].crit) {
+			h.ata.attrs[0].count = rows[i].crit - 1;
+			CHECK(judge(NULL, NULL, T0) == WW_STATUS_WARNING);
+			h.ata.attrs[0].count = rows[i].crit;
+			CHECK(judge(NULL, NULL, T0) == WW_STATUS_CRITICAL);
+			CHECK_EQ_I64(v.r[0].limit, (int64_t)rows[i].crit);
+		}
+		h.ata.attrs[0].count = 282000000;
+		CHECK(judge(NULL, NULL, T0) ==
+		      (rows[i].crit ? WW_STATUS_CRITICAL : WW_STATUS_WARNING));
+	}
+	/* 188 without a count format (Seagate raw16) is no count */
+	ata_record();
+	attr(188, 0x0032, 0x000100010001ull, false);
+	CHECK(judge(NULL, NULL, T0) == WW_STATUS_OK);
+	h.ata.attrs[0].raw_is_count = h.ata.attrs[0].default_meaning = true;
+	h.ata.attrs[0].count = 3;
+	CHECK(judge(NULL, NULL, T0) == WW_STATUS_WARNING && reason(WW_R_COMMAND_TIMEOUT, 188));
+	/* a critical pending count that rose: both reasons */
+	ata_record();
+	attr(197, 0x0032, 40, true);
+	memset(&mem, 0, sizeof(mem));
+	ww_verdict_remember(&mem, &h, T0, 86400);
+	h.ata.attrs[0].count = 41;
+	ww_verdict_remember(&mem, &h, T0 + 60, 86400);
+	CHECK(judge(NULL, &mem, T0 + 120) == WW_STATUS_CRITICAL && v.n == 2);
+	CHECK(reason(WW_R_PENDING, 197)->severity == WW_STATUS_CRITICAL &&
+	      reason(WW_R_PENDING_INC, 197)->severity == WW_STATUS_WARNING);
+	/* an ATA threshold of 0 never fails, whatever the value */
+	ata_record();
+	attr(9, 0x0033, 100, false)->value = 0;
+	h.ata.attrs[0].has_threshold = true;
+	CHECK(judge(NULL, NULL, T0) == WW_STATUS_OK);
+	/* SCSI: a reference temperature of 0 is no limit; a grown defect
+	 * list that grew is a reason besides its level */
+	memset(&h, 0, sizeof(h));
+	h.protocol = WW_PROTO_SCSI;
+	WW_SET(h.temperature_celsius, 38, "SCSI log page 0x0D param 0");
+	WW_SET(h.temperature_reference_celsius, 0, "SCSI log page 0x0D param 1");
+	WW_SET(h.scsi.grown_defects, 0, "READ DEFECT DATA");
+	CHECK(judge(NULL, NULL, T0) == WW_STATUS_OK);
+	memset(&mem, 0, sizeof(mem));
+	ww_verdict_remember(&mem, &h, T0, 86400);
+	h.scsi.grown_defects.value = 1100;
+	ww_verdict_remember(&mem, &h, T0 + 60, 86400);
+	CHECK(judge(NULL, &mem, T0 + 120) == WW_STATUS_CRITICAL);
+	CHECK(reason(WW_R_GROWN_DEFECTS, 0) && reason(WW_R_GROWN_DEFECTS_INC, 0));
+	CHECK_EQ_I64(reason(WW_R_GROWN_DEFECTS_INC, 0)->previous, 0);
+}
+
 static void test_increase_window(void)
 {
 	static ww_vmemory_t mem;
@@ -199,8 +275,11 @@ static void test_increase_window(void)
 	r = reason(WW_R_PENDING_INC, 197);
 	CHECK(r != NULL);
 	if (r) /* both rises of the window in one sentence */
-		CHECK_STR(r->text, "attribute 197 Current_Pending_Sector rose from 8 to 12 (+4), "
-				   "latest at 2023-11-15 00:13:20Z");
+		CHECK_STR(r->text, "attribute 197 Current_Pending_Sector: 12 current pending "
+				   "sectors, up from 8 (+4), latest rise at 2023-11-15 00:13:20Z");
+	if (r)
+		CHECK(r->has == (WW_VN_VALUE | WW_VN_PREVIOUS) && r->value == 12 &&
+		      r->previous == 8);
 	/* a day after the latest rise it clears; the count stays a reason */
 	judge(NULL, &mem, T0 + 7200 + 86400);
 	CHECK(!reason(WW_R_PENDING_INC, 0) && reason(WW_R_PENDING, 197));
@@ -261,6 +340,23 @@ static void test_conf_keys(void)
 	ww_conf_defaults(&c);
 	ww_conf_load_string(&c, "[health]\nnot_a_key = 1\n", "t.conf", err, sizeof(err));
 	CHECK_STR(err, "t.conf:2: unknown key 'not_a_key' in [health]");
+	ww_conf_defaults(&c);
+	CHECK_EQ_I64(ww_conf_load_string(&c, "[health]\npending_sectors_critical = 100\n"
+					 "[drive sdc]\npending_sectors_warning = 8\n"
+					 "media_errors_critical = 0\n", "t.conf", err, sizeof(err)), 0);
+	eff = c.health;
+	ww_conf_health_overlay(&eff, &c.drives[0].health);
+	CHECK_EQ_U64(eff.level[WW_LV_PENDING].warning, 8);
+	CHECK_EQ_U64(eff.level[WW_LV_PENDING].critical, 100);
+	CHECK_EQ_U64(eff.level[WW_LV_MEDIA_ERRORS].critical, 0);
+	CHECK_EQ_U64(eff.level[WW_LV_REALLOCATED].critical, 1100);
+	ww_conf_defaults(&c);
+	ww_conf_load_string(&c, "[health]\npending_sectors_warning = 50\n", "t.conf", err,
+			    sizeof(err));
+	CHECK(strstr(err, "pending_sectors_warning 50 is above pending_sectors_critical 40") != NULL);
+	ww_conf_defaults(&c);
+	ww_conf_load_string(&c, "[health]\ngrown_defects_warning = 0\n", "t.conf", err, sizeof(err));
+	CHECK_STR(err, "t.conf:2: grown_defects_warning: expected a count, 1 to 2000000000, got '0'");
 	ww_conf_defaults(&c);
 	ww_conf_load_string(&c, "[health]\ncritical_attributes = 5 300\n", "t.conf", err, sizeof(err));
 	CHECK(strstr(err, "t.conf:2: critical_attributes: expected ATA attribute ids 1-255") != NULL);
@@ -324,6 +420,7 @@ int main(void)
 		CHECK(ww_reason_by_name(ww_reason_name(r)) == r);
 	test_state();
 	test_ata();
+	test_levels();
 	test_increase_window();
 	test_config();
 	test_conf_keys();
