@@ -21,6 +21,16 @@ void *ww_json_verdict_object(const ww_verdict_t *v)
 		json_object_object_add(x, "source", json_object_new_string(r->source));
 		if (r->item)
 			json_object_object_add(x, "attribute", json_object_new_int(r->item));
+		/* the sentence's numbers as data: value now, before a rise, the
+		 * level or limit reached */
+		if (r->has & WW_VN_VALUE)
+			json_object_object_add(x, "value", json_object_new_int64(r->value));
+		if (r->has & WW_VN_PREVIOUS)
+			json_object_object_add(x, "previous", json_object_new_int64(r->previous));
+		if (r->has & WW_VN_LIMIT)
+			json_object_object_add(x, "limit", json_object_new_int64(r->limit));
+		if (r->has && r->unit && *r->unit)
+			json_object_object_add(x, "unit", json_object_new_string(r->unit));
 		json_object_array_add(a, x);
 	}
 	json_object_object_add(o, "reasons", a);
