@@ -93,6 +93,15 @@ double ww_poller_next_tick(ww_poller_t *p);
  * false. */
 bool ww_poller_stop(ww_poller_t *p, unsigned timeout_s);
 
+/** Stop as ww_poller_stop does when every worker exits within timeout_s
+ * (then true: p is freed). When a read is still running after it (a slow
+ * SAS drive, an SG_IO stuck in the kernel), the stop is undone instead:
+ * the running reads go on, the workers that were idle are started again,
+ * the schedule and its settings stay, and false is returned with p still
+ * the caller's, as if the call had not been made (reads were only delayed
+ * by up to timeout_s). For a reload that must not end the service. */
+bool ww_poller_try_stop(ww_poller_t *p, unsigned timeout_s);
+
 /* The probe thread: one io_uring engine for every drive. */
 
 typedef struct ww_probe_sched ww_probe_sched_t;

@@ -19,6 +19,7 @@
 #include "wearwatch/store.h"
 #include "wearwatch/history.h"
 #include "wearwatch/http.h"
+#include "wearwatch/sched.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -103,6 +104,8 @@ typedef struct ww_runtime_opts {
 	bool notify_spool;             /* queue events in <state_directory>/notify for
 					  wearwatch-notify.service instead of running
 					  [notify] exec here (`collector`: no network) */
+	ww_collect_fn collect;         /* reads a drive; NULL = the live or replay
+					  readers (tests give fakes) */
 } ww_runtime_opts_t;
 
 typedef struct ww_runtime ww_runtime_t;
@@ -136,9 +139,21 @@ double ww_runtime_tick(ww_runtime_t *rt);
  * include lists or [drive] sections changed (the store and history stay),
  * probe policies and smartctl forcing are swapped, missing_retention is
  * applied to the store. Ratings, warranty starts, retention and the state
- * directory need a restart (logged). Returns 0 or -errno (then the service
- * cannot continue: the reader threads did not restart). */
+ * directory need a restart (logged). When a drive read is still running 5 s
+ * after the poller was asked to stop, the poller goes on as it was, with the
+ * poll settings it had (a warning says they apply at the next reload or
+ * restart; the next reload compares with those) and the rest is applied:
+ * then 1. Returns 0 (all applied), 1 (all but the poll settings) or -errno
+ * (-ENOMEM: then the service cannot continue, the reader threads did not
+ * restart). */
 int ww_runtime_reload(ww_runtime_t *rt, const ww_conf_t *c);
+
+/** The configuration whose poll settings (interval_s,
+ * interval_rotational_s, rediscover_s, workers, hung_after_s, include) the
+ * reader threads run with: the last one they were started with, older than
+ * the current one after a reload that returned 1. Valid until
+ * ww_runtime_stop. */
+const ww_conf_t *ww_runtime_poll_conf(const ww_runtime_t *rt);
 
 /** Stop and free (the store only when every reader thread exited). */
 void ww_runtime_stop(ww_runtime_t *rt);
@@ -274,22 +289,7 @@ void ww_history_log_attach(ww_history_t *h, const char *path);
 
 /* x */
 
-/** The ratings table as the service uses it, in match order: the
- * --ratings-file / [endurance] ratings_file files of o (in their order),
- * then every o->ratings_dir (default WW_RATINGS_DIR) *.tsv in name order,
- * then the shipped rows; the first matching row wins, so an administrator's
- * row overrides a shipped one without a release. o may be NULL (directory
- * and shipped rows only). Returns rows or -errno with "file:line: what" in
- * err; *out is then empty. */
-int ww_service_ratings_build(const ww_conf_endurance_opts_t *o, ww_ratings_t *out, char *err,
-			     size_t errlen);
-
-/** Reload: build the table again (ww_service_ratings_build, same files and
- * directory as at start) and give it to s; on an error the table in use
- * stays and the reason is logged. s NULL is a no-op. */
-void ww_service_endurance_reload(ww_store_endurance_t *s, const ww_conf_endurance_opts_t *o);
-
-/** Load the ratings table (ww_service_ratings_build), open the history
+/** Load the built-in table and --ratings-file files, open the history
  * database (creating the state directory, mode 0750), register the service
  * globally. A history that cannot be opened is logged and the service runs
  * without it (windows then stay absent). Returns NULL on a bad ratings file or

@@ -357,7 +357,9 @@ ww_poller_t *ww_poller_start(const ww_poller_cfg_t *cfg, ww_store_t *store)
 	return p;
 }
 
-bool ww_poller_stop(ww_poller_t *p, unsigned timeout_s)
+/* stop and wait up to timeout_s; on a timeout either leave the poller
+ * stopping (for the exit) or, with `resume`, running as before */
+static bool stop_wait(ww_poller_t *p, unsigned timeout_s, bool resume)
 {
 	struct timespec dl;
 	bool done;
@@ -372,6 +374,15 @@ bool ww_poller_stop(ww_poller_t *p, unsigned timeout_s)
 		if (pthread_cond_timedwait(&p->exited, &p->lock, &dl) == ETIMEDOUT)
 			break;
 	done = p->live == 0;
+	if (!done && resume) {
+		/* the stuck reads go on as before; the idle workers that left
+		 * are started again, so queued reads are taken at once */
+		p->stop = false;
+		while (p->live - p->hung < p->cfg.workers &&
+		       p->live < p->cfg.workers + WW_POLLER_MAX_EXTRA_WORKERS)
+			if (spawn_worker(p) < 0)
+				break;
+	}
 	pthread_mutex_unlock(&p->lock);
 	if (!done)
 		return false;
@@ -387,4 +398,14 @@ bool ww_poller_stop(ww_poller_t *p, unsigned timeout_s)
 	free(p->drives);
 	free(p);
 	return true;
+}
+
+bool ww_poller_stop(ww_poller_t *p, unsigned timeout_s)
+{
+	return stop_wait(p, timeout_s, false);
+}
+
+bool ww_poller_try_stop(ww_poller_t *p, unsigned timeout_s)
+{
+	return stop_wait(p, timeout_s, true);
 }

@@ -59,14 +59,17 @@ static int collector_reload(void *ctx)
 		return rc;
 	}
 	move_socket(c);
-	if ((rc = ww_runtime_reload(c->rt, &c->next))) {
+	if ((rc = ww_runtime_reload(c->rt, &c->next)) < 0) {
 		ww_log(WW_LOG_ERR, "reload: cannot restart reader threads: %s", strerror(-rc));
 		return WW_SERVICE_STOP;
 	}
 	c->conf = c->next;
-	ww_log(WW_LOG_INFO, "reloaded %s: poll %u s, rotational %u s",
-	       c->conf.path[0] ? c->conf.path : "(defaults)", c->conf.interval_s,
-	       c->conf.interval_rotational_s);
+	/* rc 1: the readers kept their poll settings (a read was running) */
+	ww_log(WW_LOG_INFO, "reloaded %s: poll %u s, rotational %u s%s",
+	       c->conf.path[0] ? c->conf.path : "(defaults)",
+	       ww_runtime_poll_conf(c->rt)->interval_s,
+	       ww_runtime_poll_conf(c->rt)->interval_rotational_s,
+	       rc ? " (kept until the next reload)" : "");
 	return 0;
 }
 

@@ -31,6 +31,7 @@ struct gen {
 
 struct ww_runtime {
 	struct gen *gen;            /* current; written on the main thread only */
+	struct gen *poll_gen;       /* the one whose poll settings the poller runs */
 	ww_runtime_opts_t opts;
 	ww_store_t *store;
 	ww_poller_t *poller;
@@ -248,8 +249,11 @@ static ww_poller_t *start_poller(ww_runtime_t *rt)
 	cfg.discover = discover_filtered;
 	if (rt->opts.replay)
 		cfg.collect = ww_replay_collect_fn;
+	if (rt->opts.collect)
+		cfg.collect = rt->opts.collect;
 	cfg.after_collect = after_collect;
 	cfg.after_collect_arg = rt;
+	rt->poll_gen = rt->gen;
 	return ww_poller_start(&cfg, rt->store);
 }
 
@@ -459,16 +463,22 @@ static void drop_excluded(ww_runtime_t *rt, const ww_conf_t *c)
 int ww_runtime_reload(ww_runtime_t *rt, const ww_conf_t *c)
 {
 	struct gen *g = new_gen(c), *old = rt->gen;
-	bool restart = poll_differs(&old->conf, c);
+	bool restart = poll_differs(&rt->poll_gen->conf, c), kept = false;
 
 	if (!g)
 		return -ENOMEM;
 	note_restart_only(&old->conf, c);
-	if (restart && !ww_poller_stop(rt->poller, 5)) {
-		/* a read is stuck: the old poller stays allocated for the exit */
-		rt->poller = NULL;
-		free(g);
-		return -EBUSY;
+	/* a read still running (a slow SAS drive, scsi_debug's delay, an SG_IO
+	 * stuck in the kernel) keeps the readers and their settings: ending
+	 * the service over a poll interval would stop every drive's watch */
+	if (restart && !ww_poller_try_stop(rt->poller, 5)) {
+		ww_log(WW_LOG_WARNING,
+		       "reload: a drive read is still running after 5 s: the "
+		       "reader threads keep running with the poll settings they had (intervals, "
+		       "rediscover, workers, hung_after, include); the new ones apply at the next "
+		       "reload or restart; everything else is applied now");
+		restart = false;
+		kept = true;
 	}
 	g->older = old;
 	__atomic_store_n(&rt->gen, g, __ATOMIC_RELEASE);
@@ -476,8 +486,6 @@ int ww_runtime_reload(ww_runtime_t *rt, const ww_conf_t *c)
 	/* the verdicts shown follow the new thresholds now (notifications
 	 * compare at the next collection of each drive) */
 	ww_store_endurance_touch(rt->endurance);
-	/* ratings.d is read again, so an administrator's new row applies now */
-	ww_service_endurance_reload(rt->endurance, rt->opts.endurance);
 	configure_events(rt, &g->conf);
 	drop_excluded(rt, &g->conf);
 	apply_smartctl(&rt->opts, c);
@@ -490,7 +498,12 @@ int ww_runtime_reload(ww_runtime_t *rt, const ww_conf_t *c)
 			return -ENOMEM;
 		ww_poller_tick(rt->poller);
 	}
-	return 0;
+	return kept ? 1 : 0;
+}
+
+const ww_conf_t *ww_runtime_poll_conf(const ww_runtime_t *rt)
+{
+	return &rt->poll_gen->conf;
 }
 
 void ww_runtime_stop(ww_runtime_t *rt)

@@ -90,12 +90,17 @@ static bool is_conf_opt(int val)
 	return false;
 }
 
-static void log_web(const char *what, const ww_conf_t *c, ww_webfront_t *w)
+/* poll: the configuration whose poll settings the readers run with */
+static void log_web(const char *what, const ww_conf_t *c, const ww_conf_t *poll, ww_webfront_t *w)
 {
-	ww_log(WW_LOG_INFO, "%s on %s (port %u, %s%s)%s%s; poll %u s, rotational %u s", what,
+	bool kept = poll->interval_s != c->interval_s ||
+		poll->interval_rotational_s != c->interval_rotational_s;
+
+	ww_log(WW_LOG_INFO, "%s on %s (port %u, %s%s)%s%s; poll %u s, rotational %u s%s", what,
 	       c->listen, ww_webfront_port(w), ww_webfront_scheme(w),
 	       ww_webfront_auth(w) ? ", basic auth" : "", c->path[0] ? ", config " : "", c->path,
-	       c->interval_s, c->interval_rotational_s);
+	       poll->interval_s, poll->interval_rotational_s,
+	       kept ? " (kept until the next reload)" : "");
 }
 
 /* Everything `serve` holds from start to exit. */
@@ -241,12 +246,13 @@ static int serve_reload(void *ctx)
 		ww_log(WW_LOG_ERR, "reload: %s; keeping the last good configuration", err);
 		return rc == -EIO ? WW_SERVICE_STOP : rc;
 	}
-	if ((rc = ww_runtime_reload(s->rt, &s->next))) {
+	/* 1: applied but the poll settings (a read was running; logged) */
+	if ((rc = ww_runtime_reload(s->rt, &s->next)) < 0) {
 		ww_log(WW_LOG_ERR, "reload: cannot restart reader threads: %s", strerror(-rc));
 		return WW_SERVICE_STOP;
 	}
 	s->conf = s->next;
-	log_web("reloaded: serving", &s->conf, s->web);
+	log_web("reloaded: serving", &s->conf, ww_runtime_poll_conf(s->rt), s->web);
 	return 0;
 }
 
@@ -289,7 +295,7 @@ static int serve(struct serve *s, int argc, char **argv)
 		ww_runtime_stop(s->rt);
 		return strstr(err, "cannot serve") ? 1 : 2; /* else web.config: as `web` */
 	}
-	log_web("serving", &s->conf, s->web);
+	log_web("serving", &s->conf, ww_runtime_poll_conf(s->rt), s->web);
 	ww_notify_ready("serving");
 	rc = ww_service_run(sigs, &ops);
 	ww_webfront_close(s->web);

@@ -197,10 +197,97 @@ static void test_next_tick(void)
 	ww_store_free(store);
 }
 
+/* drive b's read holds until slow_done: scsi_debug's delay or a slow SAS
+ * drive, still inside the read when a reload asks the readers to stop */
+static bool slow_done;
+static int slow_calls_a, slow_calls_b;
+
+static int slow_collect(const char *sysroot, const ww_drive_t *d, ww_health_t *h,
+			ww_read_report_t *r)
+{
+	memset(h, 0, sizeof(*h));
+	memset(r, 0, sizeof(*r));
+	pthread_mutex_lock(&mu);
+	if (!strcmp(d->id, "drive-b-hangs")) {
+		slow_calls_b++;
+		while (!slow_done)
+			pthread_cond_wait(&release_cv, &mu);
+	} else if (!strcmp(d->id, "drive-a")) {
+		slow_calls_a++;
+	}
+	pthread_mutex_unlock(&mu);
+	return 0;
+}
+
+static int slow_calls(int *n)
+{
+	int v;
+
+	pthread_mutex_lock(&mu);
+	v = *n;
+	pthread_mutex_unlock(&mu);
+	return v;
+}
+
+/* ww_poller_try_stop with a read still running: the stop is undone, the
+ * other drives are read on their interval as before; once the read is
+ * back, the stop succeeds. It was ww_poller_stop, whose timeout left a
+ * poller that read nothing more, and the service exited. */
+static void test_try_stop(void)
+{
+	ww_store_t *store = ww_store_new(0);
+	ww_poller_cfg_t cfg = {
+		.sysroot = "",
+		.interval_s = 1,
+		.interval_rotational_s = 1,
+		.rediscover_s = 60,
+		.workers = 2,
+		.hung_after_s = 30,
+		.discover = fake_discover,
+		.collect = slow_collect,
+		.clock = fake_clock,
+	};
+	ww_poller_t *p = ww_poller_start(&cfg, store);
+	struct timespec t0, t1;
+	int a;
+
+	CHECK(p != NULL);
+	if (!p)
+		return;
+	ww_poller_tick(p);
+	CHECK(settle(p, 1, 0) && slow_calls(&slow_calls_b) == 1);
+	a = slow_calls(&slow_calls_a);
+	CHECK_EQ_I64(a, 1);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	CHECK(!ww_poller_try_stop(p, 1));
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	/* it waited its 1 s for the read */
+	CHECK((double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9 > 0.9);
+	for (int t = 1; t <= 3; t++) {
+		step(1.0);
+		ww_poller_tick(p);
+		CHECK(settle(p, 1, 0));
+	}
+	CHECK_EQ_I64(slow_calls(&slow_calls_a), a + 3); /* read on its 1 s interval */
+	CHECK_EQ_I64(slow_calls(&slow_calls_b), 1);     /* no second command meanwhile */
+	pthread_mutex_lock(&mu);
+	slow_done = true;
+	pthread_cond_broadcast(&release_cv);
+	pthread_mutex_unlock(&mu);
+	CHECK(settle(p, 0, 0));
+	step(1.0);
+	ww_poller_tick(p);
+	CHECK(settle(p, 0, 0));
+	CHECK_EQ_I64(slow_calls(&slow_calls_b), 2); /* b is read again after its read ended */
+	CHECK(ww_poller_try_stop(p, 5));            /* nothing out: stopped and freed */
+	ww_store_free(store);
+}
+
 int main(void)
 {
 	test_many_drives();
 	test_next_tick();
+	test_try_stop();
 	ww_store_t *store = ww_store_new(0);
 	ww_poller_cfg_t cfg = {
 		.sysroot = "", .interval_s = 1, .interval_rotational_s = 1, .rediscover_s = 60,
