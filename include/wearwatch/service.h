@@ -289,7 +289,22 @@ void ww_history_log_attach(ww_history_t *h, const char *path);
 
 /* x */
 
-/** Load the built-in table and --ratings-file files, open the history
+/** The ratings table as the service uses it, in match order: the
+ * --ratings-file / [endurance] ratings_file files of o (in their order),
+ * then every o->ratings_dir (default WW_RATINGS_DIR) *.tsv in name order,
+ * then the shipped rows; the first matching row wins, so an administrator's
+ * row overrides a shipped one without a release. o may be NULL (directory
+ * and shipped rows only). Returns rows or -errno with "file:line: what" in
+ * err; *out is then empty. */
+int ww_service_ratings_build(const ww_conf_endurance_opts_t *o, ww_ratings_t *out, char *err,
+			     size_t errlen);
+
+/** Reload: build the table again (ww_service_ratings_build, same files and
+ * directory as at start) and give it to s; on an error the table in use
+ * stays and the reason is logged. s NULL is a no-op. */
+void ww_service_endurance_reload(ww_store_endurance_t *s, const ww_conf_endurance_opts_t *o);
+
+/** Load the ratings table (ww_service_ratings_build), open the history
  * database (creating the state directory, mode 0750), register the service
  * globally. A history that cannot be opened is logged and the service runs
  * without it (windows then stay absent). Returns NULL on a bad ratings file or

@@ -486,6 +486,8 @@ int ww_runtime_reload(ww_runtime_t *rt, const ww_conf_t *c)
 	/* the verdicts shown follow the new thresholds now (notifications
 	 * compare at the next collection of each drive) */
 	ww_store_endurance_touch(rt->endurance);
+	/* ratings.d is read again, so an administrator's new row applies now */
+	ww_service_endurance_reload(rt->endurance, rt->opts.endurance);
 	configure_events(rt, &g->conf);
 	drop_excluded(rt, &g->conf);
 	apply_smartctl(&rt->opts, c);
