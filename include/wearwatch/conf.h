@@ -135,6 +135,12 @@ int ww_conf_parse_duration(const char *s, unsigned *out);
  * device name: sd*, hd*, vd*, xvd* + letters, nvmeXnY, dm-N, mdN, loopN. */
 bool ww_conf_is_block_name(const char *name);
 
+/** Whether TYPE is a device type smartctl's -d takes (smartmontools 7.3:
+ * ata, scsi, nvme[,NSID], sat[,auto][,N], megaraid,N, ..., with +TYPE
+ * where smartctl allows it; the list and its source: src/conf/
+ * smartctl_types.c). For [drive] smartctl and serve's --smartctl. */
+bool ww_conf_smartctl_type_valid(const char *type);
+
 /** getopt_long table of the flags ww_conf_apply_args() takes (NULL-ended),
  * for commands that accept those flags among their own (`serve`). */
 const struct option *ww_conf_options(void);

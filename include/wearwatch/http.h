@@ -172,8 +172,14 @@ ww_webfront_t *ww_webfront_open(const ww_conf_t *conf, int fd, ww_webfront_fetch
 /** Apply a new configuration: web.config reloaded, the listener rebound
  * when conf->listen changed (kept for an activated socket). On any failure
  * the running front end is kept as it was and -errno returned with err set;
- * on success *w is replaced. */
+ * on success *w is replaced. A changed listen under socket activation is not
+ * applied: logged as needing a change of the socket unit. */
 int ww_webfront_reload(ww_webfront_t **w, const ww_conf_t *conf, char *err, size_t errlen);
+
+/** The listen address in effect: the configured one, or after a reload
+ * under socket activation the one before it (a changed listen cannot move
+ * systemd's socket: the reload logs a warning and keeps it). */
+const char *ww_webfront_listen(const ww_webfront_t *w);
 
 /** Port bound (0 when unknown), "https"/"http", and whether auth is on. */
 uint16_t ww_webfront_port(const ww_webfront_t *w);

@@ -141,9 +141,10 @@ static int drive_key(struct parse_ctx *x, ww_conf_drive_t *d, const char *k, con
 		d->monitor = (!strcmp(k, "include")) == b;
 	} else if (!strcmp(k, "smartctl")) {
 		/* -d TYPE for smartctl (collect/smartctl.h ww_smartctl_force) */
-		if (!*v || strspn(v, "abcdefghijklmnopqrstuvwxyz0123456789,+_-") != strlen(v) ||
-		    set_str(d->smartctl, sizeof(d->smartctl), v))
-			FAIL("smartctl: expected a smartctl -d TYPE (sat, megaraid,3, ...), got '%s'", v);
+		if (!ww_conf_smartctl_type_valid(v) || set_str(d->smartctl, sizeof(d->smartctl), v))
+			FAIL("smartctl: expected a type smartctl -d takes (sat, scsi, nvme, "
+			     "megaraid,N, cciss,N, ...: smartctl -h), got '%.60s'",
+			     v);
 	} else if (!strcmp(k, "rating") && ww_conf_is_block_name(d->name)) {
 		FAIL("rating: [drive %.40s] is a block device name, which can change across boots; "
 		     "use the drive id (wearwatch scan), its serial or a model pattern", d->name);
@@ -152,6 +153,7 @@ static int drive_key(struct parse_ctx *x, ww_conf_drive_t *d, const char *k, con
 		 * (ww_rating_override_parse), checked here so a typo is a
 		 * file:line error; the raw text is what the model is given */
 		ww_ratings_t t = { 0 };
+		ww_pattern_t *re = NULL;
 		char rerr[160] = "", spec[320];
 
 		if (set_str(d->rating, sizeof(d->rating), v) || !*v)
@@ -162,6 +164,12 @@ static int drive_key(struct parse_ctx *x, ww_conf_drive_t *d, const char *k, con
 		ww_ratings_free(&t);
 		if (rrc)
 			FAIL("rating: %s", rerr[0] ? rerr : "invalid");
+		/* the section's name is the model pattern the rating applies
+		 * to: one PCRE2 cannot compile was kept as literal text, so a
+		 * typo in it rated no drive and said nothing */
+		if (ww_pattern_compile(d->name, 0, &re, rerr, sizeof(rerr)))
+			FAIL("rating: [drive %.60s] is not a pattern: %s", d->name, rerr);
+		ww_pattern_free(re);
 	} else if (!strcmp(k, "warranty_start")) {
 		if (parse_date(v))
 			FAIL("warranty_start: expected YYYY-MM-DD, got '%s'", v);
@@ -441,11 +449,12 @@ static int check_health(const ww_conf_t *c, const char *name, char *err, size_t 
 /* Lines for inih from a FILE or a string. Debian's inih reads at most
  * ~200 bytes a line and parses the rest as a line of its own (the end of a
  * long comment became a live key): a longer line stops the parse here and
- * is an error with its number. */
+ * is an error with its number. So does a NUL byte: inih's strings end
+ * there, so `interval = 1\0x` was read as 1 s, the rest of the line unseen. */
 struct ini_src {
 	FILE *f;
 	const char *s;
-	unsigned line, long_line, max;
+	unsigned line, long_line, nul_line, max;
 };
 
 static char *read_line(char *str, int num, void *stream)
@@ -454,13 +463,17 @@ static char *read_line(char *str, int num, void *stream)
 	size_t n = 0;
 	int ch;
 
-	if (r->long_line || num < 4)
+	if (r->long_line || r->nul_line || num < 4)
 		return NULL;
 	r->max = (unsigned)num - 3; /* room for '\r', '\n' and the NUL */
 	for (;;) {
 		ch = r->f ? getc(r->f) : *r->s ? (unsigned char)*r->s++ : EOF;
 		if (ch == EOF)
 			break;
+		if (ch == '\0') {
+			r->nul_line = r->line + 1;
+			return NULL;
+		}
 		if (ch != '\n' && ch != '\r' && n >= r->max) {
 			r->long_line = r->line + 1;
 			return NULL;
@@ -483,6 +496,10 @@ static int parse(struct parse_ctx *x, struct ini_src *src)
 	if (!rc && src->long_line) {
 		snprintf(x->msg, sizeof(x->msg), "line longer than %u characters", src->max);
 		return (int)src->long_line;
+	}
+	if (!rc && src->nul_line) {
+		snprintf(x->msg, sizeof(x->msg), "NUL byte in the line");
+		return (int)src->nul_line;
 	}
 	return rc;
 }

@@ -271,6 +271,16 @@ int ww_webfront_reload(ww_webfront_t **wp, const ww_conf_t *conf, char *err, siz
 	if (!n)
 		return -EINVAL;
 	n->activated = w->activated;
+	if (w->activated && strcmp(n->conf.listen, w->conf.listen)) {
+		/* the socket is systemd's: a new listen here cannot move it,
+		 * and was dropped without a word */
+		ww_log(WW_LOG_WARNING,
+		       "reload: listen = %s is not applied: the socket comes from "
+		       "systemd (wearwatch-web.socket); set ListenStream= there and restart the "
+		       "socket unit; still serving on its port %u",
+		       n->conf.listen, w->port);
+		snprintf(n->conf.listen, sizeof(n->conf.listen), "%s", w->conf.listen);
+	}
 	if (w->activated || !strcmp(n->conf.listen, w->conf.listen)) {
 		/* same socket, new settings (TLS, users) */
 		fd = stop(w);
@@ -297,6 +307,11 @@ int ww_webfront_reload(ww_webfront_t **wp, const ww_conf_t *conf, char *err, siz
 	discard(w);
 	*wp = n;
 	return 0;
+}
+
+const char *ww_webfront_listen(const ww_webfront_t *w)
+{
+	return w ? w->conf.listen : "";
 }
 
 uint16_t ww_webfront_port(const ww_webfront_t *w)

@@ -54,7 +54,9 @@ static int collector_reload(void *ctx)
 	char err[512];
 	int rc;
 
-	if ((rc = ww_conf_build(&c->next, c->argc, c->argv, err, sizeof(err)))) {
+	/* what a start would refuse, a reload refuses too (ratings files) */
+	if ((rc = ww_conf_build(&c->next, c->argc, c->argv, err, sizeof(err))) ||
+	    (rc = ww_runtime_check_conf(&c->next, err, sizeof(err)))) {
 		ww_log(WW_LOG_ERR, "reload: %s; keeping the last good configuration", err);
 		return rc;
 	}

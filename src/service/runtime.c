@@ -47,6 +47,21 @@ int ww_runtime_check_conf(const ww_conf_t *c, char *err, size_t errlen)
 {
 	const char *path = c->path[0] ? c->path : "(flags)";
 
+	/* a ratings file that is no ratings table (/etc/passwd) was taken at a
+	 * reload, which said "reloaded", and the next start failed on it */
+	for (size_t i = 0; i < c->n_ratings_files; i++) {
+		ww_ratings_t t = { 0 };
+		char e[400] = "";
+		int rc = ww_ratings_load_file(&t, c->ratings_files[i], e, sizeof(e));
+
+		ww_ratings_free(&t);
+		if (rc < 0) {
+			snprintf(err, errlen, "%s: [endurance] ratings_file %s: %s", path,
+				 c->ratings_files[i], e[0] ? e : strerror(-rc));
+			return -EINVAL;
+		}
+	}
+
 	for (size_t i = 0; i < c->n_drives; i++) {
 		const ww_conf_drive_t *d = &c->drives[i];
 		char spec[512], e[200] = "";

@@ -177,6 +177,13 @@ static int add_smartctl(struct serve *s, const char *spec)
 		fprintf(stderr, "wearwatch serve: --smartctl wants DRIVE=TYPE (at most 16)\n");
 		return -EINVAL;
 	}
+	if (!ww_conf_smartctl_type_valid(eq + 1)) {
+		fprintf(stderr,
+			"wearwatch serve: --smartctl %s: '%s' is no type smartctl -d takes "
+			"(sat, scsi, nvme, megaraid,N, cciss,N, ...: smartctl -h)\n",
+			spec, eq + 1);
+		return -EINVAL;
+	}
 	s->ro.smartctl[s->ro.n_smartctl++] = spec;
 	return 0;
 }
@@ -238,7 +245,9 @@ static int serve_reload(void *ctx)
 	char err[512];
 	int rc;
 
-	if ((rc = ww_conf_build(&s->next, s->cargc, s->cargv, err, sizeof(err)))) {
+	/* what a start would refuse, a reload refuses too (ratings files) */
+	if ((rc = ww_conf_build(&s->next, s->cargc, s->cargv, err, sizeof(err))) ||
+	    (rc = ww_runtime_check_conf(&s->next, err, sizeof(err)))) {
 		ww_log(WW_LOG_ERR, "reload: %s; keeping the last good configuration", err);
 		return rc;
 	}

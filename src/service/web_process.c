@@ -106,7 +106,7 @@ static int web_reload(void *ctx)
 		return rc;
 	}
 	x->conf = x->next;
-	ww_log(WW_LOG_INFO, "reloaded: web on %s (%s%s)", x->conf.listen,
+	ww_log(WW_LOG_INFO, "reloaded: web on %s (%s%s)", ww_webfront_listen(x->w),
 	       ww_webfront_scheme(x->w), ww_webfront_auth(x->w) ? ", basic auth" : "");
 	return 0;
 }
