@@ -41,8 +41,11 @@ def unprefixed(src, build, nm):
                              capture_output=True, text=True).stdout
         for line in out.splitlines():
             parts = line.split()
-            # "<address> <type> <name>"; object headers and blank lines skipped
-            if len(parts) == 3 and not parts[2].startswith("ww_"):
+            # "<address> <type> <name>"; object headers and blank lines skipped;
+            # the sanitizer build's own symbols (__odr_asan.ww_x, __asan_*,
+            # __ubsan_*, coverage counters) are the compiler's, not ours
+            if len(parts) == 3 and not parts[2].startswith("ww_") and \
+                    not parts[2].startswith("__"):
                 bad.setdefault(os.path.basename(lib), []).append(
                     "%s (%s)" % (parts[2], parts[1]))
     return bad, missing

@@ -70,7 +70,17 @@ def run(ctx):
         e = (d or {}).get("endurance") or {}
         rating_ok = (e.get("rating", {}).get("source") == "config"
                      and e.get("rating", {}).get("capacity_basis") == "config")
-        st2, body, _ = ctx.vm.http("/api/v1/drives/%s/history?metric=host_written_bytes&max_points=50" % nv)
+        # The default range is the last 7 days: with more samples than
+        # max_points they are bucketed into 3.4 h buckets, and the minutes
+        # this test ran fall into one or two of them depending on the time of
+        # day. So the range asked is the half hour before the drive's last
+        # collection (36 s buckets), where the polls before and after the
+        # write are points of their own.
+        samples = ctx.c.scrape("endurance-history")[2]
+        last = ctx.one(samples, "wearwatch_drive_last_collect_timestamp_seconds", nv)
+        t = int(last or time.time())
+        st2, body, _ = ctx.vm.http("/api/v1/drives/%s/history?metric=host_written_bytes"
+                                   "&from=%d&to=%d&max_points=50" % (nv, t - 1800, t + 5))
         try:
             h = json.loads(body)
         except ValueError:
