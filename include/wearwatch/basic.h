@@ -184,16 +184,15 @@ int ww_check_regular(const char *path);
  * O(n) pointer moves and one allocation or free; the table of pointers
  * doubles when full (no fixed limit). Fields are private: use the calls. */
 typedef struct ww_idmap {
-	void **v;                  /* elements, sorted by id */
+	void **v; /* elements, sorted by id */
 	size_t n, cap;
 	size_t elem_size, id_off, id_size;
-	void (*drop)(void *elem);  /* frees what an element owns, or NULL */
+	void (*drop)(void *elem); /* frees what an element owns, or NULL */
 } ww_idmap_t;
 
 /** ww_idmap_init's shape arguments for `type` keyed by its char array
  * `member`: WW_IDMAP_OF(struct entry, id). */
-#define WW_IDMAP_OF(type, member) \
-	sizeof(type), offsetof(type, member), sizeof(((type *)0)->member)
+#define WW_IDMAP_OF(type, member) sizeof(type), offsetof(type, member), sizeof(((type *)0)->member)
 
 /** An empty map of elements of elem_size bytes with the id at id_off
  * (id_size bytes, > 0). drop, when not NULL, is called on an element before

@@ -272,7 +272,7 @@ typedef struct ww_conf_endurance_opts {
 	ww_ratings_t overrides;
 	const char *files[WW_ENDURANCE_MAX_FILES];
 	size_t n_files;
-	const char *ratings_dir;        /* NULL = WW_RATINGS_DIR (model.h) */
+	const char *ratings_dir; /* NULL = WW_RATINGS_DIR (model.h) */
 	ww_history_cfg_t hist;
 } ww_conf_endurance_opts_t;
 

@@ -639,10 +639,10 @@ typedef enum ww_decoder_cmd {
 /** The command of an NVMe row as the reader sends it (NVMe Base 2.0 Identify,
  * Get Log Page); the CNS or Log Identifier is the row's id. */
 typedef struct ww_nvme_args {
-	uint32_t nsid;  /* the row's nvme.nsid, or the namespace's (WW_DEC_EACH_NS) */
-	uint16_t lsi;   /* Log Specific Identifier (CDW11 bits 31:16); 0 = none,
+	uint32_t nsid; /* the row's nvme.nsid, or the namespace's (WW_DEC_EACH_NS) */
+	uint16_t lsi;  /* Log Specific Identifier (CDW11 bits 31:16); 0 = none,
 			   else sent through the transport's nvme_get_log_lsi */
-	size_t len;     /* bytes to transfer, starts as the row's len; 1 to
+	size_t len;    /* bytes to transfer, starts as the row's len; 1 to
 			   WW_NVME_IDENTIFY_LEN, a multiple of 4 for a log */
 } ww_nvme_args_t;
 
@@ -655,11 +655,11 @@ typedef struct ww_decoder_nvme {
 	 * Error Information log's entries from ELPE, log 09h's ENDGID). NULL =
 	 * always, as the row says. Pure. */
 	bool (*when)(const ww_health_t *h, ww_nvme_args_t *a);
-	uint32_t nsid;          /* 0 (Identify Controller), WW_NVME_NSID_ALL */
-	const char *what;       /* the read report's name of the command:
+	uint32_t nsid;        /* 0 (Identify Controller), WW_NVME_NSID_ALL */
+	const char *what;     /* the read report's name of the command:
 				   "Get Log Page 02h"; " <nsid>" is added for
 				   WW_DEC_EACH_NS, " <lsi_name> <lsi>" with an LSI */
-	const char *lsi_name;   /* what the LSI is ("ENDGID"); NULL = none */
+	const char *lsi_name; /* what the LSI is ("ENDGID"); NULL = none */
 	/** When the decoder answers -ENOTSUP, the drive's page under this id has
 	 * another layout (a vendor's own C0h): the command is noted
 	 * "<what> (<other_layout>)" as unsupported, not as a decode error.

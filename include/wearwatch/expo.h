@@ -90,7 +90,6 @@ char *ww_json_render_history(const ww_render_ctx_t *ctx, const char *id, const c
 			     const char *from, const char *to, const char *max_points,
 			     unsigned *status);
 
-
 /** Minimal HTML page listing the drives of ctx->snap (GET /). Malloc'd or
  * NULL. */
 char *ww_html_render_index(const ww_render_ctx_t *ctx);

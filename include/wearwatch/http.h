@@ -63,8 +63,7 @@ typedef struct ww_route_src {
 
 /** Render `path` (must be valid) from src's current snapshot at `now` (wall
  * clock, seconds). Returns 0 or -ENOMEM; r->body is the caller's to free. */
-int ww_route_render(const ww_route_src_t *src, const char *path, time_t now,
-		    ww_route_reply_t *r);
+int ww_route_render(const ww_route_src_t *src, const char *path, time_t now, ww_route_reply_t *r);
 
 /** True for the paths the render cache keeps (/metrics, /api/v1/drives):
  * rendered once per change, so worth keeping compressed too. */

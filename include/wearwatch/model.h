@@ -111,8 +111,7 @@ int ww_ratings_load_dir(ww_ratings_t *t, const char *dir, char *err, size_t errl
 
 /** One problem the lint found: origin and 1-based line (0 when the problem
  * is the file itself), and what is wrong in words. */
-typedef void (*ww_ratings_lint_fn)(void *arg, const char *origin, unsigned line,
-				   const char *what);
+typedef void (*ww_ratings_lint_fn)(void *arg, const char *origin, unsigned line, const char *what);
 
 /** Check the tables texts[0..n) (origins[i] names texts[i]) as one set, the
  * way a maintainer would before shipping them: every row parses (columns,
@@ -204,8 +203,8 @@ const char *ww_wstart_basis_name(ww_wstart_basis_t b); /* "config", "manufacture
 typedef struct ww_endurance {
 	time_t computed;                 /* now */
 	ww_rating_source_t rating_source;
-	char rating_row[512];            /* the table line / override used */
-	char rating_note[256];           /* source column, or "no rating known" */
+	char rating_row[512];  /* the table line / override used */
+	char rating_note[256]; /* source column, or "no rating known" */
 	ww_capacity_basis_t capacity_basis;
 	uint64_t capacity_bytes;         /* basis of DWPD figures */
 	bool has_rated_bytes;
@@ -354,15 +353,15 @@ typedef enum ww_reason {
 	WW_R_RATED_EXHAUSTED,       /* rated_endurance_exhausted */
 	WW_R_WEAROUT_BEFORE_WARRANTY, /* wearout_before_warranty_end */
 	/* damage that counts at any level, by its size (levels below) */
-	WW_R_MEDIA_ERRORS,          /* media_errors: NVMe media and data integrity errors */
-	WW_R_COMMAND_TIMEOUT,       /* command_timeout (ATA 188) */
-	WW_R_COMMAND_TIMEOUT_INC,   /* command_timeout_increased */
-	WW_R_GROWN_DEFECTS,         /* grown_defects: SCSI grown defect list entries */
-	WW_R_GROWN_DEFECTS_INC,     /* grown_defects_increased */
-	WW_R_SCSI_UNC_READ,         /* uncorrected_read_errors (page 0x03) */
-	WW_R_SCSI_UNC_WRITE,        /* uncorrected_write_errors (page 0x02) */
-	WW_R_SCSI_UNC_VERIFY,       /* uncorrected_verify_errors (page 0x05) */
-	WW_R_SELF_TEST_FAILED,      /* self_test_failed: the newest self-test failed */
+	WW_R_MEDIA_ERRORS,        /* media_errors: NVMe media and data integrity errors */
+	WW_R_COMMAND_TIMEOUT,     /* command_timeout (ATA 188) */
+	WW_R_COMMAND_TIMEOUT_INC, /* command_timeout_increased */
+	WW_R_GROWN_DEFECTS,       /* grown_defects: SCSI grown defect list entries */
+	WW_R_GROWN_DEFECTS_INC,   /* grown_defects_increased */
+	WW_R_SCSI_UNC_READ,       /* uncorrected_read_errors (page 0x03) */
+	WW_R_SCSI_UNC_WRITE,      /* uncorrected_write_errors (page 0x02) */
+	WW_R_SCSI_UNC_VERIFY,     /* uncorrected_verify_errors (page 0x05) */
+	WW_R_SELF_TEST_FAILED,    /* self_test_failed: the newest self-test failed */
 	WW_R_MAX
 } ww_reason_t;
 
@@ -401,8 +400,8 @@ typedef enum ww_level_sig {
 } ww_level_sig_t;
 
 typedef struct ww_level {
-	uint64_t warning;   /* >= 1 */
-	uint64_t critical;  /* 0 = none, else >= warning */
+	uint64_t warning;  /* >= 1 */
+	uint64_t critical; /* 0 = none, else >= warning */
 } ww_level_t;
 
 /** Thresholds of the verdict: [health] keys of wearwatch.conf, with a
@@ -435,7 +434,7 @@ bool ww_drive_name_matches(const char *name, const char *id, const char *block);
 
 /** One [drive NAME] section's thresholds ([health] with its keys on top). */
 typedef struct ww_threshold_rule {
-	const char *name;             /* as written: id or block device name */
+	const char *name; /* as written: id or block device name */
 	const ww_health_cfg_t *cfg;
 } ww_threshold_rule_t;
 
@@ -445,7 +444,7 @@ typedef struct ww_threshold_rule {
  * generation that holds it lives (the service keeps every one until it
  * stops). */
 typedef struct ww_thresholds {
-	const ww_health_cfg_t *dflt;  /* [health]; NULL = ww_health_cfg_defaults() */
+	const ww_health_cfg_t *dflt;      /* [health]; NULL = ww_health_cfg_defaults() */
 	const ww_threshold_rule_t *rules; /* first match wins, as in the file */
 	size_t n;
 } ww_thresholds_t;
@@ -475,7 +474,7 @@ enum {
 	WW_VC_SCSI_UNC_READ,
 	WW_VC_SCSI_UNC_WRITE,
 	WW_VC_SCSI_UNC_VERIFY,
-	WW_VC_SCSI_GROWN,            /* grown defect list entries */
+	WW_VC_SCSI_GROWN, /* grown defect list entries */
 	WW_VC_END
 };
 
@@ -534,7 +533,11 @@ typedef struct ww_verdict_in {
 #define WW_VERDICT_MAX 32
 
 /** Which numbers a reason carries (ww_vreason_t.has, a bit each). */
-enum { WW_VN_VALUE = 1, WW_VN_PREVIOUS = 2, WW_VN_LIMIT = 4 };
+enum {
+	WW_VN_VALUE = 1,
+	WW_VN_PREVIOUS = 2,
+	WW_VN_LIMIT = 4
+};
 
 /** One reason of a verdict. The numbers are the sentence's, as data (the
  * JSON verdict's `value`, `previous`, `limit`, `unit`): `value` the figure
@@ -550,7 +553,7 @@ typedef struct ww_vreason {
 	const char *source;           /* where the values came from (static) */
 	unsigned has;                 /* WW_VN_* bits: which numbers are given */
 	int64_t value, previous, limit;
-	const char *unit;             /* "sectors", "errors", "°C", "%", "min"; static,
+	const char *unit; /* "sectors", "errors", "°C", "%", "min"; static,
 					 "" = a plain count */
 } ww_vreason_t;
 

@@ -99,7 +99,7 @@ typedef struct ww_runtime_opts {
 	bool replay;                   /* drives from --replay captures */
 	const char *smartctl[16];      /* --smartctl DRIVE=TYPE (checked), before [drive] ones */
 	size_t n_smartctl;
-	ww_conf_endurance_opts_t *endurance;/* --rating, --ratings-file, --no-history, ...;
+	ww_conf_endurance_opts_t *endurance; /* --rating, --ratings-file, --no-history, ...;
 					  NULL = defaults. Its overrides are consumed. */
 	bool notify_spool;             /* queue events in <state_directory>/notify for
 					  wearwatch-notify.service instead of running

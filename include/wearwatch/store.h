@@ -162,7 +162,7 @@ typedef struct ww_store_endurance ww_store_endurance_t;
  * structs are zeroed) and of hist (may be NULL: no history, windows never
  * available). Returns NULL on allocation failure. */
 ww_store_endurance_t *ww_store_endurance_new(ww_ratings_t *table, ww_ratings_t *overrides,
-					 ww_history_t *hist);
+					     ww_history_t *hist);
 void ww_store_endurance_free(ww_store_endurance_t *s);
 
 /** Replace the ratings table (moved: *table is zeroed); the old one is freed.
@@ -176,7 +176,7 @@ void ww_store_endurance_set_table(ww_store_endurance_t *s, ww_ratings_t *table);
  * baselines, and publishes the result. `now` is the wall clock of the
  * collection. */
 void ww_store_endurance_after_collect(ww_store_endurance_t *svc, const ww_thresholds_t *t,
-				ww_store_t *store, const ww_drive_t *d, int rc, time_t now);
+				      ww_store_t *store, const ww_drive_t *d, int rc, time_t now);
 
 /** Recompute one drive from a state (history baselines from the database when
  * present). Used by the hook and by tests. */
@@ -210,11 +210,11 @@ ww_history_t *ww_store_endurance_history(ww_store_endurance_t *s);
 
 /** One render's inputs. snap is held by the caller for the call. */
 typedef struct ww_render_ctx {
-	const ww_snapshot_t *snap;          /* the drives (NULL = none) */
-	ww_store_endurance_t *endurance;      /* endurance results, the verdict's
+	const ww_snapshot_t *snap;         /* the drives (NULL = none) */
+	ww_store_endurance_t *endurance;   /* endurance results, the verdict's
 					       memory, history; NULL = none */
-	const ww_thresholds_t *thresholds;  /* NULL = default thresholds */
-	time_t now;                         /* wall clock of the render */
+	const ww_thresholds_t *thresholds; /* NULL = default thresholds */
+	time_t now;                        /* wall clock of the render */
 } ww_render_ctx_t;
 
 /** The health verdict of a drive (model.h ww_verdict) from its state in
@@ -222,8 +222,7 @@ typedef struct ww_render_ctx {
  * remembers of earlier reads (ww_verdict_remember after each read that
  * returned data) from ctx->endurance, and the drive's thresholds from
  * ctx->thresholds, at ctx->now. Every output asks this one function. */
-void ww_drive_verdict(const ww_render_ctx_t *ctx, const ww_drive_state_t *st,
-		      ww_verdict_t *out);
+void ww_drive_verdict(const ww_render_ctx_t *ctx, const ww_drive_state_t *st, ww_verdict_t *out);
 
 #ifdef __cplusplus
 }

@@ -125,9 +125,9 @@ static bool csv_response(uint8_t *buf, size_t *n, unsigned *opcode)
 
 /* One thing decoded: a file, or one capture of a directory. */
 struct dec {
-	const char *file;   /* the file the record came from */
-	const char *what;   /* what it was taken for: "capture", "smartctl JSON", ... */
-	bool said;          /* why it failed is printed already */
+	const char *file; /* the file the record came from */
+	const char *what; /* what it was taken for: "capture", "smartctl JSON", ... */
+	bool said;        /* why it failed is printed already */
 	ww_drive_t d;
 	ww_health_t *h;
 	ww_read_report_t *r;
@@ -153,21 +153,28 @@ static int smartctl_json(struct dec *x, uint8_t *buf, size_t n)
 
 	x->said = true;
 	if (rc == -EINVAL || (rc != -ENOMEM && !info.smartctl_json)) {
-		fprintf(stderr, "wearwatch: %s: not smartctl JSON (%s); decode reads what "
-				"`smartctl -j` prints for one drive\n", x->file,
-			rc == -EINVAL ? "not a JSON object" :
-			"no top-level \"smartctl\" object with \"version\" and \"exit_status\"");
+		fprintf(stderr,
+			"wearwatch: %s: not smartctl JSON (%s); decode reads what "
+			"`smartctl -j` prints for one drive\n",
+			x->file,
+			rc == -EINVAL
+				? "not a JSON object"
+				: "no top-level \"smartctl\" object with \"version\" and \"exit_status\"");
 		return -EINVAL;
 	}
 	if (info.device_list) {
-		fprintf(stderr, "wearwatch: %s: a `smartctl --scan` device list, not one drive's "
-				"smartctl JSON\n", x->file);
+		fprintf(stderr,
+			"wearwatch: %s: a `smartctl --scan` device list, not one drive's "
+			"smartctl JSON\n",
+			x->file);
 		return -EINVAL;
 	}
 	if (ww_smartctl_read_class(info.exit_status, false) == WW_SMARTCTL_READ_FAILED &&
 	    (rc == -EIO || rc == -ENODATA)) {
-		fprintf(stderr, "wearwatch: %s: smartctl exit status %d (%s): the read failed, "
-				"nothing in it is a reading%s%s\n", x->file, info.exit_status,
+		fprintf(stderr,
+			"wearwatch: %s: smartctl exit status %d (%s): the read failed, "
+			"nothing in it is a reading%s%s\n",
+			x->file, info.exit_status,
 			ww_smartctl_exit_explain(info.exit_status, why, sizeof(why)),
 			*info.message ? "; smartctl said: " : "", info.message);
 		return -EIO;
@@ -194,8 +201,10 @@ static int decode_bytes(struct dec *x, uint8_t *buf, size_t n, const ww_decoder_
 		if (!type && opcode == 0x4d)
 			type = ww_decoder_find(WW_DEC_SCSI_LOG, WW_DEC_ANY, WW_DEC_ANY);
 		if (!type) {
-			fprintf(stderr, "wearwatch: %s: a CSV command line (CDB opcode 0x%02x); "
-					"give --type for its response column\n", x->file, opcode);
+			fprintf(stderr,
+				"wearwatch: %s: a CSV command line (CDB opcode 0x%02x); "
+				"give --type for its response column\n",
+				x->file, opcode);
 			x->what = "CSV line";
 			x->said = true;
 			return -EINVAL;
@@ -221,8 +230,10 @@ static int decode_bytes(struct dec *x, uint8_t *buf, size_t n, const ww_decoder_
 	}
 	x->what = "unknown";
 	x->said = true;
-	fprintf(stderr, "wearwatch: %s: not a capture, libatasmart blob, smartctl -r "
-			"ioctl,2 trace or smartctl JSON; for a raw page give --type (", x->file);
+	fprintf(stderr,
+		"wearwatch: %s: not a capture, libatasmart blob, smartctl -r "
+		"ioctl,2 trace or smartctl JSON; for a raw page give --type (",
+		x->file);
 	print_type_names(stderr);
 	fputs(")\n", stderr);
 	return -EINVAL;
@@ -263,21 +274,25 @@ static void usage_decode(FILE *f)
 	      "response column is decoded). DIR: every capture in it and its\n"
 	      "subdirectories, one block per drive (--json: an array).\n"
 	      "\n"
-	      "TYPE, a page or log wearwatch decodes (raw pages only, not captures):\n", f);
+	      "TYPE, a page or log wearwatch decodes (raw pages only, not captures):\n",
+	      f);
 	for (size_t i = 0; i < ww_n_decoders; i++)
 		fprintf(f, "  %-24s %s\n", ww_decoders[i].name, ww_decoders[i].title);
 	fputs("\n"
 	      "exit status: 0 decoded, 1 a capture of a drive left alone (standby),\n"
 	      "             2 usage error, 3 not decodable, 4 a capture of a drive with\n"
 	      "             no health interface (as `show` on it); for DIR the highest\n"
-	      "             of its captures'\n", f);
+	      "             of its captures'\n",
+	      f);
 }
 
 /* "too short" for a raw page, saying how long the page should be */
 static void too_short(const char *file, const ww_decoder_t *type)
 {
-	fprintf(stderr, "wearwatch: decoding %s (%s): %zu bytes of page data, too short for a "
-			"%s page (", file, type->name, raw_len, type->name);
+	fprintf(stderr,
+		"wearwatch: decoding %s (%s): %zu bytes of page data, too short for a "
+		"%s page (",
+		file, type->name, raw_len, type->name);
 	if (type->len)
 		fprintf(stderr, "%s is %zu bytes", type->title, type->len);
 	else
@@ -293,9 +308,11 @@ static void say_failure(const struct dec *x, const ww_decoder_t *type, int rc)
 	if (type && rc == -EMSGSIZE)
 		too_short(x->file, type);
 	else if (type && rc == -EINVAL)
-		fprintf(stderr, "wearwatch: decoding %s: not a valid %s page\n", x->file, type->name);
+		fprintf(stderr, "wearwatch: decoding %s: not a valid %s page\n", x->file,
+			type->name);
 	else if (x->what)
-		fprintf(stderr, "wearwatch: decoding %s (%s): %s\n", x->file, x->what, strerror(-rc));
+		fprintf(stderr, "wearwatch: decoding %s (%s): %s\n", x->file, x->what,
+			strerror(-rc));
 	else
 		fprintf(stderr, "wearwatch: %s: %s\n", x->file, strerror(-rc));
 }
@@ -303,8 +320,8 @@ static void say_failure(const struct dec *x, const ww_decoder_t *type, int rc)
 /* x's record with the verdict of one read, as the service would judge it
  * (no history: no increases); into out when it is an array (--json of a
  * directory), else printed. Returns the exit status of x. */
-static int judge(struct dec *x, int rc, const ww_decoder_t *type, const char *config,
-		 bool json, json_object *out)
+static int judge(struct dec *x, int rc, const ww_decoder_t *type, const char *config, bool json,
+		 json_object *out)
 {
 	/* a drive recorded with no health interface: nothing was read */
 	bool no_iface = rc == -EOPNOTSUPP && x->d.protocol == WW_PROTO_NONE && *x->d.block;
@@ -318,8 +335,9 @@ static int judge(struct dec *x, int rc, const ww_decoder_t *type, const char *co
 		return 3;
 	}
 	v = calloc(1, sizeof(*v));
-	if (!v || ww_cli_verdict(config, &x->d, x->h, no_iface || rc != -ENOTSUP ? rc : 0, v) ==
-		      -EINVAL) {
+	if (!v ||
+	    ww_cli_verdict(config, &x->d, x->h, no_iface || rc != -ENOTSUP ? rc : 0, v) ==
+		    -EINVAL) {
 		free(v);
 		return 2;
 	}
@@ -372,8 +390,8 @@ static int decode_dir(const char *dir, struct dec *x, const char *config, bool j
 			worst = rc;
 	}
 	if (arr)
-		puts(json_object_to_json_string_ext(arr, JSON_C_TO_STRING_PLAIN |
-						    JSON_C_TO_STRING_NOSLASHESCAPE));
+		puts(json_object_to_json_string_ext(
+			arr, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE));
 	json_object_put(arr);
 	free(all);
 	return worst;

@@ -32,7 +32,7 @@ static int queued(const struct dirent *e)
 	size_t n = strlen(e->d_name);
 
 	return (n > 6 && !strcmp(e->d_name + n - 6, ".event")) ||
-	       (n > 7 && !strcmp(e->d_name + n - 7, ".failed"));
+		(n > 7 && !strcmp(e->d_name + n - 7, ".failed"));
 }
 
 /* one queued event: 0 delivered (removed), 1 the program failed (kept) */
@@ -113,8 +113,10 @@ int ww_cli_notify_deliver(int argc, char **argv)
 	n = scandir(dir, &ents, queued, alphasort);
 	scan_errno = n < 0 ? errno : 0;
 	if (n > 0 && !c->notify_exec[0]) {
-		ww_log(WW_LOG_WARNING, "%d notifications queued in %s but no [notify] exec is "
-		       "configured; left there", n, dir);
+		ww_log(WW_LOG_WARNING,
+		       "%d notifications queued in %s but no [notify] exec is "
+		       "configured; left there",
+		       n, dir);
 		failed = 1;
 	}
 	for (int i = 0; i < n; i++) {

@@ -46,15 +46,18 @@ int ww_cli_notify_test(int argc, char **argv)
 		return 2;
 	}
 	if (!c->notify_exec[0]) {
-		fprintf(stderr, "wearwatch notify-test: no [notify] exec configured (or --notify-exec)\n");
+		fprintf(stderr,
+			"wearwatch notify-test: no [notify] exec configured (or --notify-exec)\n");
 		free(c);
 		return 2;
 	}
 	/* the service runs [notify] exec by its absolute path (wearwatch.conf(5));
 	 * a relative one would depend on the directory the test ran from */
 	if (c->notify_exec[0] != '/') {
-		fprintf(stderr, "wearwatch notify-test: --notify-exec %s: expected an absolute path "
-				"(as [notify] exec)\n", c->notify_exec);
+		fprintf(stderr,
+			"wearwatch notify-test: --notify-exec %s: expected an absolute path "
+			"(as [notify] exec)\n",
+			c->notify_exec);
 		free(c);
 		return 2;
 	}
@@ -74,7 +77,11 @@ int ww_cli_notify_test(int argc, char **argv)
 	snprintf(v->r[0].text, sizeof(v->r[0].text), "notification test");
 	ww_event_drive_t who = { "test-drive", "/dev/null", "wearwatch test", "0" };
 	ww_event_change_t ch = {
-		.kind = "test", .old_status = WW_STATUS_OK, .now = v, .added = v->r, .n_added = 1,
+		.kind = "test",
+		.old_status = WW_STATUS_OK,
+		.now = v,
+		.added = v->r,
+		.n_added = 1,
 		.message = "wearwatch notify-test: this is a test notification",
 		.log_kind = WW_EV_HEALTH_CHANGE,
 	};

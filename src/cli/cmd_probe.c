@@ -39,7 +39,6 @@ static const char usage_probe[] =
 	"exit status: 0 done, 1 drive left alone (runtime-suspended), 2 usage,\n"
 	"             3 DEVICE missing, open failed or every read failed\n";
 
-
 struct cli {
 	const char *dev;
 	uint64_t bs, qd, count, runtime_ns, iops, offset, size;
@@ -83,20 +82,28 @@ static int parse(int argc, char **argv, struct cli *c)
 		}
 		if (!strcmp(a, "--runtime") && v) {
 			if (parse_runtime(v, &c->runtime_ns))
-				return bad_value(a, v, "expected seconds, more than 0 "
-					"(fractions allowed: 0.5), at most 86400");
+				return bad_value(a, v,
+						 "expected seconds, more than 0 "
+						 "(fractions allowed: 0.5), at most 86400");
 			i++;
 			continue;
 		}
-		if (!strcmp(a, "--bs")) dst = &c->bs;
-		else if (!strcmp(a, "--qd")) dst = &c->qd;
-		else if (!strcmp(a, "--count")) dst = &c->count, count_set = true;
-		else if (!strcmp(a, "--iops")) dst = &c->iops;
-		else if (!strcmp(a, "--offset")) dst = &c->offset;
-		else if (!strcmp(a, "--size")) dst = &c->size;
+		if (!strcmp(a, "--bs"))
+			dst = &c->bs;
+		else if (!strcmp(a, "--qd"))
+			dst = &c->qd;
+		else if (!strcmp(a, "--count"))
+			dst = &c->count, count_set = true;
+		else if (!strcmp(a, "--iops"))
+			dst = &c->iops;
+		else if (!strcmp(a, "--offset"))
+			dst = &c->offset;
+		else if (!strcmp(a, "--size"))
+			dst = &c->size;
 		if (dst && v) {
 			if (ww_probe_parse_size(v, dst))
-				return bad_value(a, v, "expected a whole number (k/M/G suffixes allowed)");
+				return bad_value(
+					a, v, "expected a whole number (k/M/G suffixes allowed)");
 			i++;
 			continue;
 		}
@@ -125,8 +132,9 @@ static int parse(int argc, char **argv, struct cli *c)
 		return -EINVAL;
 	}
 	if (!c->bs || c->bs > (64u << 20)) {
-		fprintf(stderr, "wearwatch probe: --bs must be more than 0 and at most 64M "
-				"(a multiple of the logical block size)\n");
+		fprintf(stderr,
+			"wearwatch probe: --bs must be more than 0 and at most 64M "
+			"(a multiple of the logical block size)\n");
 		return -EINVAL;
 	}
 	if (c->iops > UINT32_MAX) {
@@ -166,8 +174,8 @@ static void print_text(const struct cli *c, const char *path, const ww_probe_sum
 	       ", %u errors, %.3f s, %.0f IOPS\n",
 	       path, s->reads_total, c->bs, c->qd, b->errors, secs,
 	       secs > 0 ? (double)b->completed / secs : 0);
-	printf("latency us: min %.1f  mean %.1f  max %.1f  stddev %.1f\n",
-	       s->min_s * 1e6, s->mean_s * 1e6, s->max_s * 1e6, s->stddev_s * 1e6);
+	printf("latency us: min %.1f  mean %.1f  max %.1f  stddev %.1f\n", s->min_s * 1e6,
+	       s->mean_s * 1e6, s->max_s * 1e6, s->stddev_s * 1e6);
 	printf("            p50 %.1f  p90 %.1f  p99 %.1f", s->p50_s * 1e6, s->p90_s * 1e6,
 	       s->p99_s * 1e6);
 	if (s->has_p999)
@@ -204,8 +212,10 @@ static void print_json(const struct cli *c, const char *path, const ww_probe_sum
 			       dbl(b->completed ? cpu_s / b->completed : 0));
 	json_object_object_add(o, "hung", json_object_new_boolean(b->hung));
 	if (b->last_error)
-		json_object_object_add(o, "last_error", json_object_new_string(strerror(-b->last_error)));
-	puts(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
+		json_object_object_add(o, "last_error",
+				       json_object_new_string(strerror(-b->last_error)));
+	puts(json_object_to_json_string_ext(
+		o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
 	json_object_put(o);
 }
 
@@ -214,8 +224,8 @@ static double cpu_now(void)
 	struct rusage ru;
 
 	getrusage(RUSAGE_SELF, &ru);
-	return (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 +
-	       (double)ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
+	return (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 + (double)ru.ru_stime.tv_sec +
+		ru.ru_stime.tv_usec / 1e6;
 }
 
 /* The device or file a probe reads, open O_DIRECT, and its geometry. */
@@ -267,8 +277,10 @@ static int open_target(const char *dev, struct target *t)
 static int fit_range(struct cli *c, const struct target *t)
 {
 	if (c->bs % t->lbs || c->offset % c->bs) {
-		fprintf(stderr, "wearwatch probe: --bs must be a multiple of %u and --offset of "
-			"--bs\n", t->lbs);
+		fprintf(stderr,
+			"wearwatch probe: --bs must be a multiple of %u and --offset of "
+			"--bs\n",
+			t->lbs);
 		return 2;
 	}
 	if (!c->size)

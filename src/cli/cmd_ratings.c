@@ -138,14 +138,14 @@ static void print_json(const struct lookup_args *a, const ww_rating_row_t *r)
 		json_object_object_add(o, "rated_dwpd", json_object_new_double(r->dwpd));
 		json_object_object_add(o, "rated_bytes", json_object_new_uint64(bytes));
 		json_object_object_add(o, "rated_bytes_basis", json_object_new_string(how));
-		json_object_object_add(o, "warranty_years", json_object_new_int(
-					       (int)r->warranty_years));
+		json_object_object_add(o, "warranty_years",
+				       json_object_new_int((int)r->warranty_years));
 		json_object_object_add(o, "workload_basis", json_object_new_string(r->basis));
 		json_object_object_add(o, "source", json_object_new_string(r->source));
 	}
 	json_object_object_add(o, "rated", json_object_new_boolean(r != NULL));
-	puts(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN |
-					    JSON_C_TO_STRING_NOSLASHESCAPE));
+	puts(json_object_to_json_string_ext(
+		o, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE));
 	json_object_put(o);
 }
 
@@ -160,9 +160,11 @@ static void print_text(const struct lookup_args *a, const ww_rating_row_t *r)
 	}
 	figures(r, a->capacity, &cap, &bytes, &how);
 	printf("row:       %s:%u\n", r->origin, r->lineno);
-	printf("pattern:   %s (interface %s)\n", r->pattern, r->interface[0] ? r->interface : "any");
+	printf("pattern:   %s (interface %s)\n", r->pattern,
+	       r->interface[0] ? r->interface : "any");
 	if (cap)
-		printf("capacity:  %" PRIu64 " B (%s)\n", cap, r->capacity_bytes ? "row" : "--capacity");
+		printf("capacity:  %" PRIu64 " B (%s)\n", cap,
+		       r->capacity_bytes ? "row" : "--capacity");
 	if (r->dwpd)
 		printf("DWPD:      %g\n", r->dwpd);
 	if (bytes)

@@ -63,8 +63,9 @@ static json_object *drive_json(const ww_drive_t *d)
 			       json_object_new_string(ww_transport_name(d->transport)));
 	json_object_object_add(o, "protocol",
 			       json_object_new_string(ww_protocol_name(d->protocol)));
-	json_object_object_add(o, "health_read_with",
-			       json_object_new_string(ww_drive_protocol_label(d, lbl, sizeof(lbl))));
+	json_object_object_add(
+		o, "health_read_with",
+		json_object_new_string(ww_drive_protocol_label(d, lbl, sizeof(lbl))));
 	if (d->protocol == WW_PROTO_NONE && d->no_health_reason)
 		json_object_object_add(o, "no_health_reason",
 				       json_object_new_string(d->no_health_reason));
@@ -72,8 +73,7 @@ static json_object *drive_json(const ww_drive_t *d)
 	json_object_object_add(o, "serial", json_object_new_string(d->sysfs_serial));
 	json_object_object_add(o, "firmware", json_object_new_string(d->sysfs_firmware));
 	json_object_object_add(o, "wwid", json_object_new_string(d->sysfs_wwn));
-	json_object_object_add(o, "capacity_bytes",
-			       json_object_new_uint64(d->capacity_bytes));
+	json_object_object_add(o, "capacity_bytes", json_object_new_uint64(d->capacity_bytes));
 	json_object_object_add(o, "logical_block_bytes",
 			       json_object_new_int64(d->logical_block_bytes));
 	json_object_object_add(o, "physical_block_bytes",
@@ -110,8 +110,8 @@ int ww_cli_scan(int argc, char **argv)
 	}
 	n = ww_discover_all(o.sysroot, NULL, &d);
 	if (n < 0) {
-		fprintf(stderr, "wearwatch: cannot list drives under %s/sys/block: %s\n",
-			o.sysroot, strerror(-n));
+		fprintf(stderr, "wearwatch: cannot list drives under %s/sys/block: %s\n", o.sysroot,
+			strerror(-n));
 		return WW_EXIT_READ_FAILED;
 	}
 
@@ -120,19 +120,30 @@ int ww_cli_scan(int argc, char **argv)
 
 		for (int i = 0; i < n; i++)
 			json_object_array_add(arr, drive_json(&d[i]));
-		puts(json_object_to_json_string_ext(arr, JSON_C_TO_STRING_PRETTY |
-							  JSON_C_TO_STRING_NOSLASHESCAPE));
+		puts(json_object_to_json_string_ext(
+			arr, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
 		json_object_put(arr);
 		free(d);
 		return 0;
 	}
 
 	/* columns sized to their contents */
-	enum { C_ID, C_DEV, C_TR, C_PROTO, C_MODEL, C_SERIAL, C_CAP, C_SLOT, C_MEMB, C_N };
-	static const char *const head[C_N] = { "ID", "DEVICE", "TRANSPORT", "PROTOCOL",
-					       "MODEL", "SERIAL", "CAPACITY", "SLOT",
-					       "PATHS/NAMESPACES" };
-	char (*cell)[C_N][192] = calloc((size_t)n + 1, sizeof(*cell));
+	enum {
+		C_ID,
+		C_DEV,
+		C_TR,
+		C_PROTO,
+		C_MODEL,
+		C_SERIAL,
+		C_CAP,
+		C_SLOT,
+		C_MEMB,
+		C_N
+	};
+	static const char *const head[C_N] = { "ID",       "DEVICE", "TRANSPORT",
+					       "PROTOCOL", "MODEL",  "SERIAL",
+					       "CAPACITY", "SLOT",   "PATHS/NAMESPACES" };
+	char(*cell)[C_N][192] = calloc((size_t)n + 1, sizeof(*cell));
 	int w[C_N];
 
 	if (!cell) {
@@ -144,7 +155,7 @@ int ww_cli_scan(int argc, char **argv)
 		w[c] = (int)strlen(head[c]);
 	}
 	for (int i = 0; i < n; i++) {
-		char (*r)[192] = cell[i + 1];
+		char(*r)[192] = cell[i + 1];
 
 		snprintf(r[C_ID], 192, "%s", d[i].id);
 		snprintf(r[C_DEV], 192, "%s", d[i].dev_path);

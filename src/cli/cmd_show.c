@@ -88,7 +88,8 @@ int ww_cli_show(int argc, char **argv)
 	}
 	if (ret == 1)
 		fprintf(stderr, "wearwatch: %s left alone: %s\n", x->id,
-			r->standby ? "drive is in standby (not woken)" : "device is runtime-suspended");
+			r->standby ? "drive is in standby (not woken)"
+				   : "device is runtime-suspended");
 	else if (code == WW_EXIT_NO_HEALTH)
 		ww_cli_say_no_health(x);
 	else if (ret < 0)

@@ -16,7 +16,7 @@
 
 struct cfgs {
 	ww_conf_t conf;
-	ww_health_cfg_t drive;   /* [health] with the drive's section on top */
+	ww_health_cfg_t drive;    /* [health] with the drive's section on top */
 	ww_threshold_rule_t rule; /* the drive's id -> drive */
 	ww_thresholds_t thresholds;
 };
@@ -71,7 +71,9 @@ int ww_cli_verdict(const char *config, const ww_drive_t *d, const ww_health_t *h
 		/* "reached, no SMART" (-ENODATA) is a read with the identity only */
 		int r = rc == -ENODATA ? 0 : rc;
 
-		ww_render_ctx_t ctx = { .endurance = svc, .thresholds = &x->thresholds, .now = now };
+		ww_render_ctx_t ctx = { .endurance = svc,
+					.thresholds = &x->thresholds,
+					.now = now };
 
 		ww_store_update(store, d->id, r, r == 0 ? h : NULL, NULL, 0, now);
 		ww_store_endurance_after_collect(svc, &x->thresholds, store, d, r, now);

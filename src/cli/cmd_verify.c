@@ -12,8 +12,7 @@
 
 static unsigned n_diff, n_unexplained;
 
-static void row(const char *name, bool a_has, long long a, bool b_has, long long b,
-		const char *why)
+static void row(const char *name, bool a_has, long long a, bool b_has, long long b, const char *why)
 {
 	char x[32] = "-", y[32] = "-";
 	bool diff = a_has != b_has || (a_has && a != b);
@@ -36,8 +35,7 @@ static void srow(const char *name, const char *a, const char *b)
 {
 	bool diff = strcmp(a, b) != 0;
 
-	printf("%-22s %-22s %-22s %s\n", name, *a ? a : "-", *b ? b : "-",
-	       diff ? "DIFF" : "same");
+	printf("%-22s %-22s %-22s %s\n", name, *a ? a : "-", *b ? b : "-", diff ? "DIFF" : "same");
 	if (diff) {
 		n_diff++;
 		n_unexplained++;
@@ -125,7 +123,8 @@ static void compare_model(const ww_health_t *n, const ww_health_t *s)
 	if (n->protocol == WW_PROTO_SCSI && strcmp(n->model, s->model) &&
 	    !strcmp(joined, s->model)) {
 		printf("%-22s %-22s %-22s DIFF\n", "model", n->model, s->model);
-		printf("%-22s   why: %s\n", "", "smartctl's model_name for SCSI is "
+		printf("%-22s   why: %s\n", "",
+		       "smartctl's model_name for SCSI is "
 		       "INQUIRY vendor + product; native reports the product, vendor apart");
 		n_diff++;
 	} else {
@@ -154,26 +153,29 @@ static int compare(const struct reads *x)
 	row("power_on_seconds", U(power_on_seconds),
 	    "smartctl rounds power-on time to minutes/hours; native keeps the unit the log has");
 	row("power_cycles", U(power_cycles),
-	    n->protocol == WW_PROTO_SCSI ? "SCSI has no power-cycle counter; smartctl reports none either" : NULL);
+	    n->protocol == WW_PROTO_SCSI
+		    ? "SCSI has no power-cycle counter; smartctl reports none either"
+		    : NULL);
 	row("unsafe_shutdowns", U(unsafe_shutdowns), NULL);
 	row("media_errors", U(media_errors), NULL);
 	row("endurance_used_pct", U(endurance_used_percent), NULL);
 	row("host_written_bytes", U(host_written_bytes),
-	    n->protocol == WW_PROTO_SCSI ?
-		    "smartctl prints bytes processed as GB with 3 decimals (10^6-byte resolution); "
-		    "native prefers the General Statistics page 0x19 when present" :
-		    moved(&n->host_written_bytes, &s->host_written_bytes, &n2->host_written_bytes));
+	    n->protocol == WW_PROTO_SCSI
+		    ? "smartctl prints bytes processed as GB with 3 decimals (10^6-byte resolution); "
+		      "native prefers the General Statistics page 0x19 when present"
+		    : moved(&n->host_written_bytes, &s->host_written_bytes,
+			    &n2->host_written_bytes));
 	row("host_read_bytes", U(host_read_bytes),
 	    moved(&n->host_read_bytes, &s->host_read_bytes, &n2->host_read_bytes));
-	srow("smart_status", smart_status_word(n->smart_status), smart_status_word(s->smart_status));
+	srow("smart_status", smart_status_word(n->smart_status),
+	     smart_status_word(s->smart_status));
 	printf("verify: %u differences, %u unexplained\n", n_diff, n_unexplained);
 	return n_unexplained ? 4 : 0;
 }
 
 /* native, smartctl, native again; the exit status when nothing is to be
  * compared, else -1 */
-static int read_both(const char *sysroot, const ww_drive_t *d, const char *type,
-		     struct reads *x)
+static int read_both(const char *sysroot, const ww_drive_t *d, const char *type, struct reads *x)
 {
 	int ret_n, ret_s;
 
@@ -188,7 +190,9 @@ static int read_both(const char *sysroot, const ww_drive_t *d, const char *type,
 	if (ret_n < 0 || (ret_s < 0 && ret_s != -ENOENT))
 		printf("%-22s   native: %s; smartctl: %s\n", "",
 		       ret_n < 0 ? strerror(-ret_n) : "ok",
-		       ret_s < 0 ? strerror(-ret_s) : ret_s == 1 ? "standby" : "ok");
+		       ret_s < 0            ? strerror(-ret_s)
+			       : ret_s == 1 ? "standby"
+					    : "ok");
 	if (ret_n == 1 || ret_s == 1) {
 		printf("standby or suspended: nothing compared (no drive was woken)\n");
 		return 1;

@@ -106,8 +106,8 @@ static uint32_t nsid_of(const char *name)
 }
 
 /* A WW_DEC_EACH_NS row for every namespace of d with a number, in order */
-static int read_each_ns(ww_xport_t *x, const ww_decoder_t *row, const ww_drive_t *d,
-			ww_health_t *h, ww_read_report_t *r)
+static int read_each_ns(ww_xport_t *x, const ww_decoder_t *row, const ww_drive_t *d, ww_health_t *h,
+			ww_read_report_t *r)
 {
 	int rc = 0;
 

@@ -8,7 +8,8 @@
 void ww_conf_endurance_usage(FILE *f)
 {
 	fprintf(f,
-		"  --state-dir DIR                 history database directory (default " WW_HISTORY_DEFAULT_DIR ")\n"
+		"  --state-dir DIR                 history database directory (default " WW_HISTORY_DEFAULT_DIR
+		")\n"
 		"  --no-history                    keep no history (no DWPD windows, no wear-out at write rate)\n"
 		"  --rating PATTERN=DWPD:YEARS[:CAPACITY_BYTES][@YYYY-MM-DD]\n"
 		"  --rating PATTERN=BYTES{B,GB,TB,PB}:YEARS[@YYYY-MM-DD]\n"

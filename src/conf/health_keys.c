@@ -11,6 +11,8 @@
 
 #include "wearwatch/conf.h"
 
+/* not formatted: the key table and its enums as written */
+/* clang-format off */
 enum hk_kind { HK_TEMP, HK_PERCENT, HK_DURATION, HK_IDS, HK_REASONS, HK_LEVEL };
 
 /* the levels' rows: a warning and a critical row per ww_level_sig_t, in its
@@ -68,6 +70,7 @@ static const struct hkey {
 	LEVEL_ROWS(WW_LV_GROWN_DEFECTS, "grown_defects"),
 	LEVEL_ROWS(WW_LV_SCSI_UNCORRECTED, "uncorrected_errors"),
 };
+/* clang-format on */
 
 /* the level a level row sets */
 static uint64_t *level_of(ww_health_cfg_t *c, int row)

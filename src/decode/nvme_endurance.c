@@ -70,8 +70,9 @@ int ww_decode_ocp_smart_ext(const uint8_t *buf, size_t len, ww_health_t *h)
 	}
 	WW_SET(h->capacitor_health_percent, (uint64_t)(buf[128] | buf[129] << 8),
 	       "OCP C0h bytes 128-129 (Capacitor Health)");
-	h->uncorrectable_read_errors = ww_u128_scale((ww_u128){ le128(buf + 56).lo, 0 }, 1,
-		"OCP C0h bytes 56-63 (Uncorrectable Read Error Count)");
+	h->uncorrectable_read_errors =
+		ww_u128_scale((ww_u128){ le128(buf + 56).lo, 0 }, 1,
+			      "OCP C0h bytes 56-63 (Uncorrectable Read Error Count)");
 	/* Endurance Estimate and PLP Start Count are in the log from its
 	 * version 2 (OCP Datacenter NVMe SSD Specification 1.0) on, as
 	 * nvme-cli's OCP plugin and illumos' ocp.h read it; later versions

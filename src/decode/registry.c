@@ -96,6 +96,8 @@ static bool nvme_selftest_when(const ww_health_t *h, ww_nvme_args_t *a)
 	return h->has_nvme_ctrl && (h->nvme_ctrl.oacs & WW_NVME_OACS_SELFTEST);
 }
 
+/* not formatted: a page or log a row, its macros aligned */
+/* clang-format off */
 /* An NVMe row: the Identify (CNS) or Get Log Page (LID) the reader sends;
  * the rest are ww_decoder_nvme_t's fields, designated */
 #define NVME(c, ident, n, t, l, fn, fl, ...)                                         \
@@ -240,6 +242,7 @@ const ww_decoder_t ww_decoders[] = {
 	SCSI(WW_DEC_SCSI_READ_DEFECT, 12, "scsi-defects-12",
 	     "READ DEFECT DATA (12) list header (grown list)", 8, scsi_defect12_row, 0),
 };
+/* clang-format on */
 
 const size_t ww_n_decoders = sizeof(ww_decoders) / sizeof(ww_decoders[0]);
 

@@ -8,13 +8,17 @@
 
 #include "expo/fields.h"
 
-#define ROW(T, m, k, l, u, K, ...)                                                         \
-	{ .member = #m, .key = (k), .label = (l), .unit = (u), .off = offsetof(T, m),         \
-	  .kind = (K), __VA_ARGS__ }
+#define ROW(T, m, k, l, u, K, ...)                                                                 \
+	{                                                                                          \
+		.member = #m, .key = (k), .label = (l), .unit = (u), .off = offsetof(T, m),        \
+		.kind = (K), __VA_ARGS__                                                           \
+	}
 /* an element of an array member: the same member name for the checks */
-#define ELEM(T, m, i, k, l, u, K, ...)                                                     \
-	{ .member = #m, .key = (k), .label = (l), .unit = (u),                                \
-	  .off = offsetof(T, m) + (i) * sizeof(((T *)0)->m[0]), .kind = (K), __VA_ARGS__ }
+#define ELEM(T, m, i, k, l, u, K, ...)                                                             \
+	{                                                                                          \
+		.member = #m, .key = (k), .label = (l), .unit = (u),                               \
+		.off = offsetof(T, m) + (i) * sizeof(((T *)0)->m[0]), .kind = (K), __VA_ARGS__     \
+	}
 
 #define H(m, l, u, ...) ROW(ww_health_t, m, #m, l, u, __VA_ARGS__)
 
@@ -40,7 +44,7 @@ const ww_field_t ww_fields_health[] = {
 	H(plp_start_count, "PLP start count", "count", WW_FK_U64),
 	H(capacitor_health_percent, "capacitor health", "percent", WW_FK_U64),
 	H(uncorrectable_read_errors, "uncorrectable read errors", "count", WW_FK_U64),
-	{ 0 }
+	{ 0 },
 };
 
 #define N(m, l, u, K, ...) ROW(ww_nvme_smart_t, m, #m, l, u, K, .when = WW_FW_NVME, __VA_ARGS__)
@@ -69,7 +73,7 @@ const ww_field_t ww_fields_nvme_smart[] = {
 	N(thermal_mgmt_temp2_transitions, "thermal mgmt 2 transitions", NULL, WW_FK_U32),
 	N(thermal_mgmt_temp1_time_seconds, "thermal mgmt 1 time", "seconds", WW_FK_U32),
 	N(thermal_mgmt_temp2_time_seconds, "thermal mgmt 2 time", "seconds", WW_FK_U32),
-	{ 0 }
+	{ 0 },
 };
 
 #define C(m, l, u, K, ...) ROW(ww_nvme_ctrl_t, m, #m, l, u, K, __VA_ARGS__)
@@ -85,7 +89,7 @@ const ww_field_t ww_fields_nvme_ctrl[] = {
 	C(oacs, "OACS", NULL, WW_FK_U16, .fmt = WW_FF_HEX),
 	C(lpa, "LPA", NULL, WW_FK_U8, .fmt = WW_FF_HEX),
 	C(elpe, "ELPE", NULL, WW_FK_U8),
-	{ 0 }
+	{ 0 },
 };
 
 #define NS(m, l, u, K, ...) ROW(ww_nvme_ns_t, m, #m, l, u, K, __VA_ARGS__)
@@ -95,17 +99,17 @@ const ww_field_t ww_fields_nvme_ns[] = {
 	NS(size_blocks, "size", "blocks", WW_FK_RAW64),
 	NS(lba_bytes, "LBA size", "bytes", WW_FK_U32),
 	NS(endgid, "endurance group", NULL, WW_FK_U16),
-	{ 0 }
+	{ 0 },
 };
 
 #define A(m, k, l, u, K, ...) ROW(ww_ata_t, m, k, l, u, K, __VA_ARGS__)
 
 const ww_field_t ww_fields_ata[] = {
-	A(rotation_rate, "rotation_rate", "rotation rate", NULL, WW_FK_U16,
-	  .fmt = WW_FF_ROTATION, .when = WW_FW_NONZERO, .source = "IDENTIFY word 217"),
+	A(rotation_rate, "rotation_rate", "rotation rate", NULL, WW_FK_U16, .fmt = WW_FF_ROTATION,
+	  .when = WW_FW_NONZERO, .source = "IDENTIFY word 217"),
 	A(smart_revision, "smart_revision", "SMART revision", NULL, WW_FK_U16,
 	  .when = WW_FW_NONZERO, .source = "SMART READ DATA bytes 0-1"),
-	{ 0 }
+	{ 0 },
 };
 
 /* Device Statistics values the model reads, under "device_statistics" */
@@ -119,18 +123,18 @@ const ww_field_t ww_fields_devstat[] = {
 	  WW_FK_I64),
 	A(devstat_percentage_used, "percentage_used", "devstat percentage used", "percent",
 	  WW_FK_U64),
-	{ 0 }
+	{ 0 },
 };
 
 #define S(m, k, l, u, K, ...) ROW(ww_scsi_t, m, k, l, u, K, __VA_ARGS__)
-#define PT(i, name)                                                                        \
-	ELEM(ww_scsi_t, power_transitions, i, "transitions_to_" name, "transitions to " name,  \
+#define PT(i, name)                                                                                \
+	ELEM(ww_scsi_t, power_transitions, i, "transitions_to_" name, "transitions to " name,      \
 	     "count", WW_FK_U64)
 
 const ww_field_t ww_fields_scsi[] = {
 	S(peripheral_type, "peripheral_type", "peripheral device type", NULL, WW_FK_U8),
-	S(protocol_id, "protocol_id", "protocol identifier", NULL, WW_FK_U8,
-	  .when = WW_FW_NOT_FF, .source = "VPD 0x83"),
+	S(protocol_id, "protocol_id", "protocol identifier", NULL, WW_FK_U8, .when = WW_FW_NOT_FF,
+	  .source = "VPD 0x83"),
 	S(medium_rotation_rate, "medium_rotation_rate", "medium rotation rate", NULL, WW_FK_U16,
 	  .fmt = WW_FF_ROTATION, .when = WW_FW_NONZERO, .source = "VPD 0xB1"),
 	S(temperature_celsius, "temperature_celsius", "temperature", "celsius", WW_FK_I64),
@@ -139,15 +143,19 @@ const ww_field_t ww_fields_scsi[] = {
 	S(env_temperature_celsius, "environment_temperature_celsius", "environment temperature",
 	  "celsius", WW_FK_I64),
 	S(start_stop_cycles, "start_stop_cycles", "start-stop cycles", "count", WW_FK_U64),
-	S(specified_start_stop_cycles, "specified_start_stop_cycles",
-	  "specified start-stop cycles", "count", WW_FK_U64),
+	S(specified_start_stop_cycles, "specified_start_stop_cycles", "specified start-stop cycles",
+	  "count", WW_FK_U64),
 	S(load_unload_cycles, "load_unload_cycles", "load-unload cycles", "count", WW_FK_U64),
 	S(specified_load_unload_cycles, "specified_load_unload_cycles",
 	  "specified load-unload cycles", "count", WW_FK_U64),
 	S(grown_defects, "grown_defects", "grown defect list", "count", WW_FK_U64),
 	S(non_medium_errors, "non_medium_errors", "non-medium errors", "count", WW_FK_U64),
-	PT(0, "active"), PT(1, "idle_a"), PT(2, "idle_b"), PT(3, "idle_c"),
-	PT(4, "standby_z"), PT(5, "standby_y"),
+	PT(0, "active"),
+	PT(1, "idle_a"),
+	PT(2, "idle_b"),
+	PT(3, "idle_c"),
+	PT(4, "standby_z"),
+	PT(5, "standby_y"),
 	S(percentage_used, "percentage_used", "percentage used", "percent", WW_FK_U64),
 	S(power_on_minutes, "power_on_minutes", "power on", "minutes", WW_FK_U64),
 	S(logical_blocks_written, "logical_blocks_written", "logical blocks written", "blocks",
@@ -156,7 +164,7 @@ const ww_field_t ww_fields_scsi[] = {
 	S(ie_asc, "ie_asc", "informational exception ASC", NULL, WW_FK_U64, .fmt = WW_FF_HEX),
 	S(ie_ascq, "ie_ascq", "informational exception ASCQ", NULL, WW_FK_U64, .fmt = WW_FF_HEX),
 	S(ie_temperature_celsius, "ie_temperature_celsius", "IE temperature", "celsius", WW_FK_I64),
-	{ 0 }
+	{ 0 },
 };
 
 #define E(m, l, u) ROW(ww_scsi_errcnt_t, m, #m, l, u, WW_FK_U64)
@@ -165,7 +173,7 @@ const ww_field_t ww_fields_errcnt[] = {
 	E(corrected_total, "errors corrected", "count"),
 	E(bytes_processed, "bytes processed", "bytes"),
 	E(uncorrected, "errors uncorrected", "count"),
-	{ 0 }
+	{ 0 },
 };
 
 #define P(m, l, u, K, ...) ROW(ww_sas_phy_t, m, #m, l, u, K, __VA_ARGS__)
@@ -179,67 +187,67 @@ const ww_field_t ww_fields_sas_phy[] = {
 	P(running_disparity_errors, "running disparity errors", NULL, WW_FK_U32),
 	P(loss_of_dword_sync, "loss of dword sync", NULL, WW_FK_U32),
 	P(phy_reset_problems, "phy reset problems", NULL, WW_FK_U32),
-	{ 0 }
+	{ 0 },
 };
 
 const ww_field_t ww_fields_errlog[] = {
 	ROW(ww_errlog_t, count, "errors", "errors counted", NULL, WW_FK_RAW64),
 	ROW(ww_errlog_t, entries, "entries", "entries held", NULL, WW_FK_U32),
-	{ 0 }
+	{ 0 },
 };
 
 /* the newest test's rows are shown by the renderers only when has_last */
 const ww_field_t ww_fields_selftest[] = {
 	ROW(ww_selftest_log_t, entries, "tests", "tests", NULL, WW_FK_U32),
 	ROW(ww_selftest_log_t, failed, "failed", "failed", NULL, WW_FK_U32),
-	{ 0 }
+	{ 0 },
 };
 
 const ww_field_t ww_fields_link[] = {
 	ROW(ww_link_t, max_bps, "max", "interface speed (max)", "bits/s", WW_FK_U64),
 	ROW(ww_link_t, current_bps, "current", "interface speed (current)", "bits/s", WW_FK_U64),
-	{ 0 }
+	{ 0 },
 };
 
 /* Fields the renderers show by hand, with why: tests/layers/check_fields.py
  * reads this list (struct.member) beside the tables above. Everything else
  * numeric in record.h must be a row. */
 const char *const ww_fields_by_hand[] = {
-	"ww_health_t.capacity_bytes",       /* identity block: "N bytes (1.92 TB)" */
-	"ww_health_t.logical_block_bytes",  /* identity block */
-	"ww_health_t.physical_block_bytes", /* identity block */
-	"ww_health_t.rotation_rate_rpm",    /* identity block */
-	"ww_health_t.smartctl_exit",        /* only with has_smartctl_exit */
-	"ww_health_t.n_nvme_ns",            /* the namespaces array's length */
+	"ww_health_t.capacity_bytes",                /* identity block: "N bytes (1.92 TB)" */
+	"ww_health_t.logical_block_bytes",           /* identity block */
+	"ww_health_t.physical_block_bytes",          /* identity block */
+	"ww_health_t.rotation_rate_rpm",             /* identity block */
+	"ww_health_t.smartctl_exit",                 /* only with has_smartctl_exit */
+	"ww_health_t.n_nvme_ns",                     /* the namespaces array's length */
 	"ww_nvme_smart_t.temperature_sensor_kelvin", /* eight sensors, an array */
-	"ww_nvme_smart_t.absent",           /* which fields the source carried */
-	"ww_nvme_ctrl_t.ieee_oui",          /* three bytes in smartctl's order */
-	"ww_nvme_ns_t.eui64",               /* hex, left out when all zero */
-	"ww_nvme_ns_t.nguid",               /* hex, left out when all zero */
-	"ww_ata_t.n_attrs",                 /* the attribute table's length */
-	"ww_ata_t.power_mode",              /* only with has_power_mode */
-	"ww_ata_t.devstat_log_pages",       /* what the reader asks for, internal */
-	"ww_ata_t.devstat_pages",           /* likewise */
+	"ww_nvme_smart_t.absent",                    /* which fields the source carried */
+	"ww_nvme_ctrl_t.ieee_oui",                   /* three bytes in smartctl's order */
+	"ww_nvme_ns_t.eui64",                        /* hex, left out when all zero */
+	"ww_nvme_ns_t.nguid",                        /* hex, left out when all zero */
+	"ww_ata_t.n_attrs",                          /* the attribute table's length */
+	"ww_ata_t.power_mode",                       /* only with has_power_mode */
+	"ww_ata_t.devstat_log_pages",                /* what the reader asks for, internal */
+	"ww_ata_t.devstat_pages",                    /* likewise */
 	"ww_ata_t.n_devstat_pages",
-	"ww_ata_t.n_devstats",              /* the entries array's length */
-	"ww_ata_t.self_test_exec_status",   /* reader's gate for the self-test log */
-	"ww_ata_t.offline_capability",      /* likewise */
-	"ww_ata_t.smart_capability",        /* likewise */
-	"ww_ata_t.errorlog_capability",     /* likewise */
-	"ww_ata_t.xerror_log_pages",        /* likewise */
-	"ww_ata_t.xselftest_log_pages",     /* likewise */
-	"ww_scsi_t.supported_pages",        /* "0x0d/0x01" list */
+	"ww_ata_t.n_devstats",            /* the entries array's length */
+	"ww_ata_t.self_test_exec_status", /* reader's gate for the self-test log */
+	"ww_ata_t.offline_capability",    /* likewise */
+	"ww_ata_t.smart_capability",      /* likewise */
+	"ww_ata_t.errorlog_capability",   /* likewise */
+	"ww_ata_t.xerror_log_pages",      /* likewise */
+	"ww_ata_t.xselftest_log_pages",   /* likewise */
+	"ww_scsi_t.supported_pages",      /* "0x0d/0x01" list */
 	"ww_scsi_t.n_supported_pages",
-	"ww_scsi_t.n_sas_phys",             /* the phys array's length */
-	"ww_scsi_t.n_sas_phys_dropped",     /* descriptors past the array */
-	"ww_selftest_log_t.last_status",    /* only with has_last */
-	"ww_selftest_log_t.last_passed",    /* likewise */
-	"ww_selftest_log_t.last_hours",     /* likewise */
-	"ww_selftest_log_t.failing_lba",    /* only with has_failing_lba */
+	"ww_scsi_t.n_sas_phys",          /* the phys array's length */
+	"ww_scsi_t.n_sas_phys_dropped",  /* descriptors past the array */
+	"ww_selftest_log_t.last_status", /* only with has_last */
+	"ww_selftest_log_t.last_passed", /* likewise */
+	"ww_selftest_log_t.last_hours",  /* likewise */
+	"ww_selftest_log_t.failing_lba", /* only with has_failing_lba */
 	/* the attribute table: smartctl's columns in text, every member in JSON */
 	"ww_ata_attr_t.*",
-	"ww_ata_devstat_t.*",               /* the entries list: page, offset, name, value */
-	NULL
+	"ww_ata_devstat_t.*", /* the entries list: page, offset, name, value */
+	NULL,
 };
 
 bool ww_field_shown(const ww_field_t *f, const void *base)
@@ -344,9 +352,10 @@ void ww_fields_json(void *obj, const ww_field_t *t, const void *base)
 					       json_object_new_int64(((const ww_i64 *)p)->value));
 		if (f->unit)
 			json_object_object_add(e, "unit", json_object_new_string(f->unit));
-		json_object_object_add(e, "source", json_object_new_string(
-			f->kind == WW_FK_U64 ? ((const ww_u64 *)p)->source :
-					       ((const ww_i64 *)p)->source));
+		json_object_object_add(
+			e, "source",
+			json_object_new_string(f->kind == WW_FK_U64 ? ((const ww_u64 *)p)->source
+								    : ((const ww_i64 *)p)->source));
 		if (f->kind == WW_FK_U64 && ((const ww_u64 *)p)->saturated)
 			json_object_object_add(e, "saturated", json_object_new_boolean(1));
 		json_object_object_add(o, f->key, e);
@@ -358,7 +367,10 @@ void ww_fields_json(void *obj, const ww_field_t *t, const void *base)
 static const char *text_unit(const char *unit)
 {
 	static const char *const map[][2] = {
-		{ "celsius", "Celsius" }, { "percent", "%" }, { "count", "" }, { "bitfield", "" },
+		{ "celsius", "Celsius" },
+		{ "percent", "%" },
+		{ "count", "" },
+		{ "bitfield", "" },
 	};
 
 	for (size_t i = 0; unit && i < sizeof(map) / sizeof(map[0]); i++)

@@ -24,20 +24,20 @@ typedef enum ww_fkind {
 	WW_FK_U8,      /* plain integers: always shown (see ww_fwhen_t) */
 	WW_FK_U16,
 	WW_FK_U32,
-	WW_FK_RAW64,   /* uint64_t */
-	WW_FK_U128,    /* ww_u128: a JSON integer when it fits int64, else a string */
+	WW_FK_RAW64, /* uint64_t */
+	WW_FK_U128,  /* ww_u128: a JSON integer when it fits int64, else a string */
 	WW_FK_BOOL,
 } ww_fkind_t;
 
 /** How text shows the number (JSON always carries the number itself). */
 typedef enum ww_ffmt {
-	WW_FF_NUM = 0,   /* decimal, then the unit */
-	WW_FF_HEX,       /* 0x%02x: bit fields */
-	WW_FF_BYTES,     /* "N bytes (1.92 TB)" */
-	WW_FF_SECONDS,   /* "N seconds (H h)" */
-	WW_FF_ROTATION,  /* 1 = "non-rotating (solid state)", else rpm */
-	WW_FF_VERSION,   /* NVMe VER: major.minor.tertiary */
-	WW_FF_YESNO,     /* booleans: "yes" / "no" */
+	WW_FF_NUM = 0,  /* decimal, then the unit */
+	WW_FF_HEX,      /* 0x%02x: bit fields */
+	WW_FF_BYTES,    /* "N bytes (1.92 TB)" */
+	WW_FF_SECONDS,  /* "N seconds (H h)" */
+	WW_FF_ROTATION, /* 1 = "non-rotating (solid state)", else rpm */
+	WW_FF_VERSION,  /* NVMe VER: major.minor.tertiary */
+	WW_FF_YESNO,    /* booleans: "yes" / "no" */
 } ww_ffmt_t;
 
 /** When a row is shown. */
@@ -49,15 +49,15 @@ typedef enum ww_fwhen {
 } ww_fwhen_t;
 
 typedef struct ww_field {
-	const char *member;   /* the record's member name (checks); NULL ends */
-	const char *key;      /* JSON key */
-	const char *label;    /* text label */
-	const char *unit;     /* JSON "unit" of a sourced value, and the text unit */
-	size_t off;           /* offsetof in the section's struct */
+	const char *member; /* the record's member name (checks); NULL ends */
+	const char *key;    /* JSON key */
+	const char *label;  /* text label */
+	const char *unit;   /* JSON "unit" of a sourced value, and the text unit */
+	size_t off;         /* offsetof in the section's struct */
 	ww_fkind_t kind;
 	ww_ffmt_t fmt;
 	ww_fwhen_t when;
-	const char *source;   /* text: where a plain value came from, or NULL */
+	const char *source; /* text: where a plain value came from, or NULL */
 } ww_field_t;
 
 /* The tables; each ends with a row whose member is NULL. */

@@ -224,8 +224,8 @@ static void render_family(ww_prom_t *w, const ww_render_ctx_t *ctx, const ww_met
 }
 
 /* one drive's verdict, as the families need it */
-static void mverdict(const ww_render_ctx_t *ctx, const ww_drive_state_t *st,
-		     ww_verdict_t *scratch, ww_mverdict_t *mv)
+static void mverdict(const ww_render_ctx_t *ctx, const ww_drive_state_t *st, ww_verdict_t *scratch,
+		     ww_mverdict_t *mv)
 {
 	ww_drive_verdict(ctx, st, scratch);
 	memset(mv, 0, sizeof(*mv));

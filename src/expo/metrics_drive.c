@@ -268,6 +268,8 @@ static void g_sas_phy(ww_prom_t *w, const ww_metric_t *m, const ww_mdrive_t *d)
 	}
 }
 
+/* not formatted: one family a row, name and type first */
+/* clang-format off */
 const ww_metric_t ww_metrics_drive[] = {
 	{ .name = "wearwatch_drive_info", .type = "gauge",
 	  .help = "Drive identity; value is always 1. model/serial/firmware/wwn from the drive when read, else sysfs.",
@@ -455,3 +457,4 @@ const ww_metric_t ww_metrics_drive[] = {
 	  .get = g_unsupported },
 	{ 0 }
 };
+/* clang-format on */

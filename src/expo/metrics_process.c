@@ -25,6 +25,8 @@ static void g_build(ww_prom_t *w, const ww_metric_t *m, const ww_mdrive_t *d)
 	ww_prom_u64(w, lv, 1);
 }
 
+/* not formatted: one family a row, name and type first */
+/* clang-format off */
 const ww_metric_t ww_metrics_process[] = {
 	{ .name = "wearwatch_history_write_errors_total", .type = "counter",
 	  .help = "History samples and probe bursts that could not be written (disk full, read-only database); see the log.",
@@ -33,3 +35,4 @@ const ww_metric_t ww_metrics_process[] = {
 	  .labels = { "version" }, .get = g_build, .no_drive = true },
 	{ 0 }
 };
+/* clang-format on */

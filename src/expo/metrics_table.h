@@ -31,7 +31,7 @@ typedef struct ww_mverdict {
 /** One drive as the families see it, built once per render. A family
  * without drive label (no_drive) gets one with only ctx set. */
 typedef struct ww_mdrive {
-	const ww_render_ctx_t *ctx;  /* the render's inputs */
+	const ww_render_ctx_t *ctx; /* the render's inputs */
 	const ww_drive_state_t *st;
 	const ww_health_t *h;        /* values shown: present and read at least
 					once, else NULL */

@@ -96,8 +96,10 @@ static void render_logs(FILE *f, const ww_health_t *h)
 		ww_fields_text(f, ww_fields_selftest, l, "  ");
 		if (l->has_last)
 			fprintf(f, LBL "%s (status %u) at %" PRIu64 " h\n", "  newest",
-				l->last_passed == 1 ? "passed" : l->last_passed == 0 ? "FAILED" :
-				"aborted or running", l->last_status, l->last_hours);
+				l->last_passed == 1           ? "passed"
+					: l->last_passed == 0 ? "FAILED"
+							      : "aborted or running",
+				l->last_status, l->last_hours);
 		if (l->has_failing_lba)
 			fprintf(f, LBL "%" PRIu64 "\n", "  first failing LBA", l->failing_lba);
 	}

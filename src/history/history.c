@@ -311,7 +311,7 @@ static ww_history_error_fn write_done_locked(ww_history_t *h, int ret, uint64_t 
 		if (!h->ok_since)
 			h->ok_since = now;
 		report = !h->told_ok_at || now - h->told_ok_at >= WW_HISTORY_FLAP_S ||
-			 now - h->ok_since >= WW_HISTORY_HEAL_S;
+			now - h->ok_since >= WW_HISTORY_HEAL_S;
 		h->ok_pending = !report;
 		if (report)
 			h->told_ok_at = now;

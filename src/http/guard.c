@@ -37,8 +37,8 @@ struct ww_guard {
 	bool stop;
 	ww_gconn_t *conns;
 	uint64_t reaped;
-	uint64_t wakeups;          /* passes of the reaper over the connections */
-	long long next_ms;         /* the reaper's next pass (monotonic ms), -1 none */
+	uint64_t wakeups;  /* passes of the reaper over the connections */
+	long long next_ms; /* the reaper's next pass (monotonic ms), -1 none */
 	unsigned refill_ms;
 	struct addr_slot addrs[ADDR_SLOTS];
 	char salt[CRYPT_GENSALT_OUTPUT_SIZE];

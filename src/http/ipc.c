@@ -138,8 +138,7 @@ static void conn_close(struct ipc_conn *c)
 
 /* the header and body answering req (a complete line without '\n') into
  * *out (malloc'd); 0 or -errno */
-static int render_answer(const ww_route_src_t *src, const char *req, char **out,
-			 size_t *out_len)
+static int render_answer(const ww_route_src_t *src, const char *req, char **out, size_t *out_len)
 {
 	ww_route_reply_t r = { 0 };
 	char hdr[160];

@@ -187,8 +187,9 @@ static struct rbody *from_cache(struct cached *c, const ww_render_ctx_t *ctx)
 	ww_store_endurance_t *svc = ctx->endurance;
 	time_t now = ctx->now;
 	uint64_t egen = ww_store_endurance_generation(svc);
-	uint64_t herr = svc && ww_store_endurance_history(svc) ?
-			ww_history_write_errors(ww_store_endurance_history(svc)) : 0;
+	uint64_t herr = svc && ww_store_endurance_history(svc)
+		? ww_history_write_errors(ww_store_endurance_history(svc))
+		: 0;
 	struct rbody *b = NULL;
 
 	pthread_mutex_lock(&cache_lock);
@@ -261,8 +262,11 @@ static int render(const ww_route_src_t *src, const char *path, time_t now, bool 
 		return b ? 0 : -ENOMEM;
 	}
 	snap = ww_store_acquire(src->store);
-	ctx = (ww_render_ctx_t){ .snap = snap, .endurance = src->endurance, .now = now,
-				 .thresholds = __atomic_load_n(&src->thresholds, __ATOMIC_ACQUIRE) };
+	ctx = (ww_render_ctx_t){ .snap = snap,
+				 .endurance = src->endurance,
+				 .now = now,
+				 .thresholds = __atomic_load_n(&src->thresholds,
+							       __ATOMIC_ACQUIRE) };
 	if ((c = cached_route(path))) {
 		cached_reply(c, &ctx, shared, r);
 	} else if (strchr(path, '?') || (strlen(path) > sizeof(HISTORY) - 1 &&
@@ -309,8 +313,7 @@ static int render(const ww_route_src_t *src, const char *path, time_t now, bool 
 	return r->body ? 0 : -ENOMEM;
 }
 
-int ww_route_render(const ww_route_src_t *src, const char *path, time_t now,
-		    ww_route_reply_t *r)
+int ww_route_render(const ww_route_src_t *src, const char *path, time_t now, ww_route_reply_t *r)
 {
 	return render(src, path, now, false, r);
 }

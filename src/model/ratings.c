@@ -134,8 +134,10 @@ static int parse_row(char *line, ww_rating_row_t *row, char *err, size_t errlen)
 	snprintf(row->source, sizeof(row->source), "%s", n >= 7 ? col[6] : "");
 	/* the basis column came later: a seven-column file stays valid */
 	if (n == 8 && (strlen(col[7]) >= sizeof(row->basis) || !known_basis(col[7]))) {
-		snprintf(err, errlen, "unknown basis '%s' (jesd219, random4k, sequential, "
-			 "not_stated)", col[7]);
+		snprintf(err, errlen,
+			 "unknown basis '%s' (jesd219, random4k, sequential, "
+			 "not_stated)",
+			 col[7]);
 		return -EINVAL;
 	}
 	snprintf(row->basis, sizeof(row->basis), "%s", n == 8 ? col[7] : "");
@@ -180,8 +182,8 @@ static bool origin_marker(const char *line, char *origin, size_t size, unsigned 
 
 /* rows of text[0..len) appended to t: how many, or -errno with *bad_line and
  * "what" in err (and the origin of that line in origin) */
-static int parse_text(ww_ratings_t *t, const char *text, size_t len, char *origin,
-		      size_t osize, unsigned *bad_line, char *err, size_t errlen)
+static int parse_text(ww_ratings_t *t, const char *text, size_t len, char *origin, size_t osize,
+		      unsigned *bad_line, char *err, size_t errlen)
 {
 	const char *p = text, *end = text + len;
 	unsigned lineno = 0;
@@ -198,9 +200,11 @@ static int parse_text(ww_ratings_t *t, const char *text, size_t len, char *origi
 			return rc;
 		if (origin_marker(line, origin, osize, &lineno) || !line[0] || line[0] == '#')
 			continue;
-		snprintf(err, errlen, "expected the columns of data/ratings/README.md (model "
+		snprintf(err, errlen,
+			 "expected the columns of data/ratings/README.md (model "
 			 "regex, interface, capacity bytes, DWPD %g-%g, rated bytes, warranty "
-			 "years 0-100, source, basis)", WW_RATING_MIN_DWPD, WW_RATING_MAX_DWPD);
+			 "years 0-100, source, basis)",
+			 WW_RATING_MIN_DWPD, WW_RATING_MAX_DWPD);
 		rc = parse_row(line, &row, err, errlen);
 		if (rc < 0) {
 			ww_pattern_free(row.re);
@@ -303,7 +307,8 @@ int ww_ratings_load_dir(ww_ratings_t *t, const char *dir, char *err, size_t errl
 		return rc;
 	}
 	if (n > WW_RATINGS_MAX_DIR_FILES) {
-		snprintf(err, errlen, "%s: more than %d *.tsv files", dir, WW_RATINGS_MAX_DIR_FILES);
+		snprintf(err, errlen, "%s: more than %d *.tsv files", dir,
+			 WW_RATINGS_MAX_DIR_FILES);
 		rc = -E2BIG;
 	}
 	for (int i = 0; i < n; i++) {
@@ -472,11 +477,11 @@ struct lint {
 	ww_ratings_lint_fn fn;
 	void *arg;
 	int problems;
-	ww_ratings_t rows;         /* every row that parsed, for the set checks */
+	ww_ratings_t rows; /* every row that parsed, for the set checks */
 };
 
-__attribute__((format(printf, 4, 5)))
-static void say(struct lint *l, const char *origin, unsigned line, const char *fmt, ...)
+__attribute__((format(printf, 4, 5))) static void say(struct lint *l, const char *origin,
+						      unsigned line, const char *fmt, ...)
 {
 	char what[512];
 	va_list ap;
@@ -499,7 +504,8 @@ static void lint_row(struct lint *l, const ww_rating_row_t *r)
 	if (!r->source[0])
 		say(l, r->origin, r->lineno, "no source (document, revision or date, where)");
 	if (!r->basis[0])
-		say(l, r->origin, r->lineno, "no basis (8th column: jesd219, random4k, "
+		say(l, r->origin, r->lineno,
+		    "no basis (8th column: jesd219, random4k, "
 		    "sequential, not_stated)");
 	if (r->dwpd && !r->warranty_years)
 		say(l, r->origin, r->lineno, "DWPD without warranty years means no rated bytes");
@@ -508,8 +514,9 @@ static void lint_row(struct lint *l, const ww_rating_row_t *r)
 		double off = fabs((double)calc - (double)r->rated_bytes) / (double)r->rated_bytes;
 
 		if (off > WW_RATINGS_LINT_TOLERANCE)
-			say(l, r->origin, r->lineno, "DWPD %g x %" PRIu64 " B x 365 x %u years = %"
-			    PRIu64 " B, but rated bytes are %" PRIu64 " (%.1f %% apart, over %g %%)",
+			say(l, r->origin, r->lineno,
+			    "DWPD %g x %" PRIu64 " B x 365 x %u years = %" PRIu64
+			    " B, but rated bytes are %" PRIu64 " (%.1f %% apart, over %g %%)",
 			    r->dwpd, r->capacity_bytes, r->warranty_years, calc, r->rated_bytes,
 			    off * 100, WW_RATINGS_LINT_TOLERANCE * 100);
 	}
@@ -535,7 +542,8 @@ static void lint_text(struct lint *l, const char *text, const char *name)
 		if (origin_marker(line, origin, sizeof(origin), &lineno) || !line[0] ||
 		    line[0] == '#')
 			continue;
-		snprintf(err, sizeof(err), "not a row: model regex, interface, capacity bytes, "
+		snprintf(err, sizeof(err),
+			 "not a row: model regex, interface, capacity bytes, "
 			 "DWPD %g-%g, rated bytes, years 0-100 (plain decimals; DWPD or bytes)",
 			 WW_RATING_MIN_DWPD, WW_RATING_MAX_DWPD);
 		rc = parse_row(line, &row, err, sizeof(err));
@@ -585,7 +593,7 @@ static bool spell(const char *re, char *out, size_t size)
 static bool same_figures(const ww_rating_row_t *a, const ww_rating_row_t *b)
 {
 	return a->dwpd == b->dwpd && a->rated_bytes == b->rated_bytes &&
-	       a->warranty_years == b->warranty_years && a->capacity_bytes == b->capacity_bytes;
+		a->warranty_years == b->warranty_years && a->capacity_bytes == b->capacity_bytes;
 }
 
 static bool ifaces_meet(const ww_rating_row_t *a, const ww_rating_row_t *b)
@@ -606,15 +614,18 @@ static void lint_set(struct lint *l)
 			if (!strcmp(r[i].pattern, r[j].pattern) &&
 			    !strcasecmp(r[i].interface, r[j].interface) &&
 			    r[i].capacity_bytes == r[j].capacity_bytes) {
-				say(l, r[j].origin, r[j].lineno, "duplicate of %s:%u (same pattern, "
-				    "interface and capacity)", r[i].origin, r[i].lineno);
+				say(l, r[j].origin, r[j].lineno,
+				    "duplicate of %s:%u (same pattern, "
+				    "interface and capacity)",
+				    r[i].origin, r[i].lineno);
 				continue;
 			}
 			if (spelt && ifaces_meet(&r[i], &r[j]) && !same_figures(&r[i], &r[j]) &&
 			    ww_pattern_match(r[i].re, model) == 1)
-				say(l, r[j].origin, r[j].lineno, "'%s' (this row's model) matches "
-				    "%s:%u first, which has other figures", model, r[i].origin,
-				    r[i].lineno);
+				say(l, r[j].origin, r[j].lineno,
+				    "'%s' (this row's model) matches "
+				    "%s:%u first, which has other figures",
+				    model, r[i].origin, r[i].lineno);
 		}
 	}
 }
@@ -650,7 +661,8 @@ int ww_ratings_lint_files(const char *const *paths, size_t n, ww_ratings_lint_fn
 			/* the text ends at the NUL: the lines after it go unchecked */
 			bad++;
 			if (fn)
-				fn(arg, paths[i], 0, "NUL byte: the rest of the file is not a table");
+				fn(arg, paths[i], 0,
+				   "NUL byte: the rest of the file is not a table");
 		}
 	}
 	rc = ww_ratings_lint((const char *const *)texts, paths, n, fn, arg);

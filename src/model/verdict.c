@@ -14,6 +14,8 @@
 
 _Static_assert(WW_R_MAX <= 64, "ww_health_cfg_t.silenced is a 64-bit set");
 
+/* not formatted: a reason a row, its sentence below it */
+/* clang-format off */
 const ww_reason_info_t ww_reasons[WW_R_MAX] = {
 	[WW_R_MISSING] = { "drive_missing", C, "the drive is no longer listed by discovery" },
 	[WW_R_HUNG] = { "read_hung", W, "a read has been outstanding longer than hung_after" },
@@ -118,6 +120,7 @@ const ww_reason_info_t ww_reasons[WW_R_MAX] = {
 	[WW_R_SELF_TEST_FAILED] = { "self_test_failed", W,
 		"the newest self-test failed (critical on a read failure or a failing LBA)" },
 };
+/* clang-format on */
 
 #undef W
 #undef C
@@ -275,15 +278,19 @@ static void no_data(struct vctx *x)
 
 	if (h->protocol == WW_PROTO_ATA && h->ata.smart_supported && !h->ata.smart_enabled &&
 	    !h->no_smart)
-		ww_verdict_add(x, WW_R_NO_SMART, WW_STATUS_UNKNOWN, 0, "ATA IDENTIFY DEVICE word 85 bit 0",
+		ww_verdict_add(x, WW_R_NO_SMART, WW_STATUS_UNKNOWN, 0,
+			       "ATA IDENTIFY DEVICE word 85 bit 0",
 			       "not monitored: SMART is supported but disabled on the drive");
 	else if (t && *t)
-		ww_verdict_add(x, WW_R_NO_SMART, WW_STATUS_UNKNOWN, 0, "smartctl",
-			       "not monitored: the drive answers through smartctl -d %s but reports no SMART "
-			       "or health data", t);
+		ww_verdict_add(
+			x, WW_R_NO_SMART, WW_STATUS_UNKNOWN, 0, "smartctl",
+			"not monitored: the drive answers through smartctl -d %s but reports no SMART "
+			"or health data",
+			t);
 	else
-		ww_verdict_add(x, WW_R_NO_SMART, WW_STATUS_UNKNOWN, 0, "health read",
-			       "not monitored: the drive answers but reports no SMART or health data");
+		ww_verdict_add(
+			x, WW_R_NO_SMART, WW_STATUS_UNKNOWN, 0, "health read",
+			"not monitored: the drive answers but reports no SMART or health data");
 }
 
 /* Missing, hung, never read, no interface, failing reads. Returns true when
@@ -308,23 +315,31 @@ static bool state_reasons(struct vctx *x)
 	}
 	if (in->protocol == WW_PROTO_NONE && !x->h) {
 		ww_verdict_add(x, WW_R_NO_HEALTH_INTERFACE, WW_STATUS_UNKNOWN, 0, "discovery",
-			       "not monitored: %s", in->no_health_reason ? in->no_health_reason :
-			       "no health interface known for this device");
+			       "not monitored: %s",
+			       in->no_health_reason ? in->no_health_reason
+						    : "no health interface known for this device");
 		return false;
 	}
 	if (!x->h) {
 		ww_verdict_fmt_time(in->standby_since, t, sizeof(t));
 		if (in->standby)
-			ww_verdict_add(x, WW_R_STANDBY_NEVER_READ, WW_STATUS_UNKNOWN, 0, "poller",
-				       "not read: in standby %s%s, with no values read before (a drive "
-				       "in standby is not woken)", in->captured ? "when captured" :
-				       in->standby_since ? "since " : "", in->captured ? "" :
-				       in->standby_since ? t : "now");
+			ww_verdict_add(
+				x, WW_R_STANDBY_NEVER_READ, WW_STATUS_UNKNOWN, 0, "poller",
+				"not read: in standby %s%s, with no values read before (a drive "
+				"in standby is not woken)",
+				in->captured                ? "when captured"
+					: in->standby_since ? "since "
+							    : "",
+				in->captured                ? ""
+					: in->standby_since ? t
+							    : "now");
 		else if (in->last_failed)
 			ww_verdict_add(x, WW_R_NEVER_READ, WW_STATUS_UNKNOWN, 0, "poller",
-				       "not read: every read so far failed (%s)", strerror(-in->last_rc));
+				       "not read: every read so far failed (%s)",
+				       strerror(-in->last_rc));
 		else
-			ww_verdict_add(x, WW_R_NEVER_READ, WW_STATUS_UNKNOWN, 0, "poller", "not read yet");
+			ww_verdict_add(x, WW_R_NEVER_READ, WW_STATUS_UNKNOWN, 0, "poller",
+				       "not read yet");
 		return false;
 	}
 	if (in->last_failed && in->values_time &&

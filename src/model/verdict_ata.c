@@ -61,11 +61,12 @@ static void threshold(struct vctx *x, const ww_ata_attr_t *a)
 	if (!a->has_threshold || !a->threshold || a->value > a->threshold)
 		return;
 	r = ww_verdict_add(x, prefail ? WW_R_ATA_PREFAIL : WW_R_ATA_OLDAGE,
-			   prefail ? WW_STATUS_CRITICAL : WW_STATUS_WARNING, a->id, attr_source(x->h),
+			   prefail ? WW_STATUS_CRITICAL : WW_STATUS_WARNING, a->id,
+			   attr_source(x->h),
 			   "attribute %u %s is failing now: normalised value %u at or below its "
-			   "threshold %u (%s)", a->id, a->name ? a->name : "", a->value,
-			   a->threshold, prefail ? "pre-fail: the drive predicts its failure" :
-			   "old-age");
+			   "threshold %u (%s)",
+			   a->id, a->name ? a->name : "", a->value, a->threshold,
+			   prefail ? "pre-fail: the drive predicts its failure" : "old-age");
 	ww_vreason_nums(r, WW_VN_VALUE | WW_VN_LIMIT, a->value, 0, a->threshold, "normalised");
 }
 
@@ -120,8 +121,8 @@ static void count(struct vctx *x, const ww_ata_attr_t *a)
 	r = ww_verdict_add(x, c ? c->increased : WW_R_ATTR_COUNT_INC,
 			   crit ? WW_STATUS_CRITICAL : WW_STATUS_WARNING, a->id, attr_source(x->h),
 			   "attribute %u %s: %" PRIu64 " %s, up from %" PRIu64 " (+%" PRIu64 "), "
-			   "latest rise at %s", a->id, name, to, c ? c->noun : "(raw count)", from,
-			   to - from, t);
+			   "latest rise at %s",
+			   a->id, name, to, c ? c->noun : "(raw count)", from, to - from, t);
 	ww_vreason_nums(r, WW_VN_VALUE | WW_VN_PREVIOUS, to, from, 0, unit);
 }
 
@@ -131,9 +132,10 @@ static void count(struct vctx *x, const ww_ata_attr_t *a)
  * Data_Address_Mark_Errs on disks, 231 a temperature, 233 NAND writes on
  * some SSDs), so the name decides. */
 static const char *const wear_names[] = {
-	"Wear_Leveling_Count", "Percent_Lifetime_Remain", "SSD_Life_Left", "SSD_Life_Left_Perc",
-	"Media_Wearout_Indicator", "Remaining_Lifetime_Perc", "Perc_Rated_Life_Remain",
-	"Lifetime_Left", "Lifetime_Remaining", "DriveLife_Remaining",
+	"Wear_Leveling_Count",    "Percent_Lifetime_Remain", "SSD_Life_Left",
+	"SSD_Life_Left_Perc",     "Media_Wearout_Indicator", "Remaining_Lifetime_Perc",
+	"Perc_Rated_Life_Remain", "Lifetime_Left",           "Lifetime_Remaining",
+	"DriveLife_Remaining",
 };
 
 static bool wear_attr(const ww_ata_attr_t *a)
@@ -168,7 +170,8 @@ static void wear(struct vctx *x, const ww_ata_attr_t *a)
 		return;
 	r = ww_verdict_add(x, code, ww_reasons[code].severity, a->id, attr_source(x->h),
 			   "attribute %u %s: normalised value %u, %u %% of the flash's life used, "
-			   "at or above %u %%", a->id, a->name, a->value, worn, lim);
+			   "at or above %u %%",
+			   a->id, a->name, a->value, worn, lim);
 	ww_vreason_nums(r, WW_VN_VALUE | WW_VN_LIMIT, worn, 0, lim, "%");
 }
 

@@ -73,13 +73,15 @@ static void temperature(struct vctx *x)
 	if (limit(h, true, x->cfg, &lim, &what) && t >= lim)
 		r = ww_verdict_add(x, WW_R_TEMP_CRITICAL, WW_STATUS_CRITICAL, 0,
 				   h->temperature_celsius.source,
-				   "temperature %" PRId64 " °C at or above its critical limit %" PRId64
-				   " °C (%s)", t, lim, what);
+				   "temperature %" PRId64
+				   " °C at or above its critical limit %" PRId64 " °C (%s)",
+				   t, lim, what);
 	else if (limit(h, false, x->cfg, &lim, &what) && t >= lim)
 		r = ww_verdict_add(x, WW_R_TEMP_WARNING, WW_STATUS_WARNING, 0,
 				   h->temperature_celsius.source,
-				   "temperature %" PRId64 " °C at or above its warning limit %" PRId64
-				   " °C (%s)", t, lim, what);
+				   "temperature %" PRId64
+				   " °C at or above its warning limit %" PRId64 " °C (%s)",
+				   t, lim, what);
 	if (r)
 		ww_vreason_snums(r, t, lim, "°C");
 }
@@ -96,14 +98,16 @@ static void percentage_used(struct vctx *x)
 		return;
 	if (p->value >= x->cfg->pct_used_critical)
 		r = ww_verdict_add(x, WW_R_PCT_USED_EXHAUSTED, WW_STATUS_CRITICAL, 0, p->source,
-				   "percentage used %" PRIu64 " %% (the drive's own estimate of its "
-				   "life used) at or above %u %%", p->value,
-				   lim = x->cfg->pct_used_critical);
+				   "percentage used %" PRIu64
+				   " %% (the drive's own estimate of its "
+				   "life used) at or above %u %%",
+				   p->value, lim = x->cfg->pct_used_critical);
 	else if (p->value >= x->cfg->pct_used_warning)
 		r = ww_verdict_add(x, WW_R_PCT_USED_HIGH, WW_STATUS_WARNING, 0, p->source,
-				   "percentage used %" PRIu64 " %% (the drive's own estimate of its "
-				   "life used) at or above %u %%", p->value,
-				   lim = x->cfg->pct_used_warning);
+				   "percentage used %" PRIu64
+				   " %% (the drive's own estimate of its "
+				   "life used) at or above %u %%",
+				   p->value, lim = x->cfg->pct_used_warning);
 	ww_vreason_nums(r, WW_VN_VALUE | WW_VN_LIMIT, p->value, 0, lim, "%");
 }
 
@@ -127,8 +131,8 @@ static void rose(struct vctx *x, unsigned key, ww_reason_t code, const char *sou
 		return;
 	ww_verdict_fmt_time(when, t, sizeof(t));
 	r = ww_verdict_add(x, code, ww_reasons[code].severity, 0, source,
-			   "%s rose from %" PRIu64 " to %" PRIu64 "%s (+%" PRIu64 "), latest at %s", what,
-			   from, to, unit, to - from, t);
+			   "%s rose from %" PRIu64 " to %" PRIu64 "%s (+%" PRIu64 "), latest at %s",
+			   what, from, to, unit, to - from, t);
 	ww_vreason_nums(r, WW_VN_VALUE | WW_VN_PREVIOUS, to, from, 0, *unit ? unit + 1 : "");
 }
 
@@ -152,7 +156,8 @@ static void nvme_bits(struct vctx *x, uint64_t cw, const char *src)
 {
 	for (size_t i = 0; i < sizeof(cw_bits) / sizeof(cw_bits[0]); i++)
 		if (cw & cw_bits[i].bit)
-			ww_verdict_add(x, cw_bits[i].code, WW_STATUS_CRITICAL, 0, src, "%s", cw_bits[i].text);
+			ww_verdict_add(x, cw_bits[i].code, WW_STATUS_CRITICAL, 0, src, "%s",
+				       cw_bits[i].text);
 	if (cw & 0xc0)
 		ww_verdict_add(x, WW_R_CW_OTHER, WW_STATUS_CRITICAL, 0, src,
 			       "reserved critical warning bits set (0x%02" PRIx64 ")", cw & 0xc0);
@@ -169,8 +174,9 @@ void ww_verdict_sig_nvme(struct vctx *x)
 	if (spare)
 		ww_vreason_nums(ww_verdict_add(x, WW_R_SPARE_LOW, WW_STATUS_CRITICAL, 0,
 					       h->available_spare_percent.source,
-					       "available spare %" PRIu64 " %% below its threshold %"
-					       PRIu64 " %%", h->available_spare_percent.value,
+					       "available spare %" PRIu64
+					       " %% below its threshold %" PRIu64 " %%",
+					       h->available_spare_percent.value,
 					       h->available_spare_threshold_percent.value),
 				WW_VN_VALUE | WW_VN_LIMIT, h->available_spare_percent.value, 0,
 				h->available_spare_threshold_percent.value, "%");
@@ -179,16 +185,18 @@ void ww_verdict_sig_nvme(struct vctx *x)
 			       "available spare below its threshold (critical warning bit 0)");
 	nvme_bits(x, cw, h->critical_warning.source);
 	if (WW_HAS(h->capacitor_health_percent) && !h->capacitor_health_percent.value && !(cw & 0x10))
-		ww_verdict_add(x, WW_R_PLP_FAILED, WW_STATUS_CRITICAL, 0, h->capacitor_health_percent.source,
+		ww_verdict_add(x, WW_R_PLP_FAILED, WW_STATUS_CRITICAL, 0,
+			       h->capacitor_health_percent.source,
 			       "capacitor health 0 %%: power-loss protection failed");
 	if (!h->has_nvme_smart)
 		return;
 	if (h->nvme_smart.endurance_group_critical_warning)
-		ww_verdict_add(x, WW_R_EG_CRITICAL_WARNING, WW_STATUS_CRITICAL, 0,
-			       "NVMe SMART/Health log 02h byte 6",
-			       "endurance group critical warning summary 0x%02x (spare, reliability or "
-			       "read-only in an endurance group)",
-			       h->nvme_smart.endurance_group_critical_warning);
+		ww_verdict_add(
+			x, WW_R_EG_CRITICAL_WARNING, WW_STATUS_CRITICAL, 0,
+			"NVMe SMART/Health log 02h byte 6",
+			"endurance group critical warning summary 0x%02x (spare, reliability or "
+			"read-only in an endurance group)",
+			h->nvme_smart.endurance_group_critical_warning);
 	ww_verdict_sig_media(x);
 	rose(x, WW_VC_NVME_MEDIA, WW_R_MEDIA_ERRORS_INC, h->media_errors.source,
 	     "media and data integrity errors", "");
@@ -210,8 +218,9 @@ void ww_verdict_sig_scsi(struct vctx *x)
 		if (!strncmp(txt, "Additional sense: ", 18))
 			txt += 18;
 		ww_verdict_add(x, WW_R_SCSI_IE, WW_STATUS_CRITICAL, 0, s->ie_asc.source,
-			       "informational exception: %s (ASC 0x%02" PRIx64 ", ASCQ 0x%02" PRIx64 ")", txt,
-			       s->ie_asc.value, s->ie_ascq.value);
+			       "informational exception: %s (ASC 0x%02" PRIx64 ", ASCQ 0x%02" PRIx64
+			       ")",
+			       txt, s->ie_asc.value, s->ie_ascq.value);
 	}
 	ww_verdict_sig_scsi_damage(x);
 	rose(x, WW_VC_SCSI_UNC_READ, WW_R_SCSI_UNC_READ_INC, s->read_errors.uncorrected.source,
@@ -242,8 +251,9 @@ static void rated(struct vctx *x, const ww_endurance_t *e)
 	ww_vreason_nums(ww_verdict_add(x, code, ww_reasons[code].severity, 0,
 				       "endurance model (host bytes written / rated bytes)",
 				       "host writes %s are %.1f %% of the rated %s (rating: %s)", w,
-				       r * 100, rb, e->rating_note[0] ? e->rating_note :
-				       ww_rating_source_name(e->rating_source)),
+				       r * 100, rb,
+				       e->rating_note[0] ? e->rating_note
+							 : ww_rating_source_name(e->rating_source)),
 			WW_VN_VALUE | WW_VN_LIMIT, h->host_written_bytes.value, 0, e->rated_bytes,
 			"bytes");
 }
@@ -274,5 +284,6 @@ void ww_verdict_sig_endurance(struct vctx *x)
 	ww_verdict_fmt_time(wo, a, sizeof(a));
 	ww_verdict_fmt_time(e->warranty_end, b, sizeof(b));
 	ww_verdict_add(x, WW_R_WEAROUT_BEFORE_WARRANTY, WW_STATUS_WARNING, 0, "endurance model",
-		       "projected wear-out %.10s (%s) is before the warranty end %.10s", a, basis, b);
+		       "projected wear-out %.10s (%s) is before the warranty end %.10s", a, basis,
+		       b);
 }

@@ -53,8 +53,9 @@ void ww_verdict_sig_scsi_damage(struct vctx *x)
 		ww_verdict_fmt_time(when, t, sizeof(t));
 		r = ww_verdict_add(x, WW_R_GROWN_DEFECTS_INC, WW_STATUS_WARNING, 0,
 				   s->grown_defects.source,
-				   "%" PRIu64 " grown defect list entries, up from %" PRIu64 " (+%" PRIu64 "), latest rise at %s", to,
-				   from, to - from, t);
+				   "%" PRIu64 " grown defect list entries, up from %" PRIu64
+				   " (+%" PRIu64 "), latest rise at %s",
+				   to, from, to - from, t);
 		ww_vreason_nums(r, WW_VN_VALUE | WW_VN_PREVIOUS, to, from, 0, "blocks");
 	}
 	if (WW_HAS(s->read_errors.uncorrected))
@@ -68,8 +69,8 @@ void ww_verdict_sig_scsi_damage(struct vctx *x)
 	if (WW_HAS(s->verify_errors.uncorrected))
 		level_reason(x, WW_R_SCSI_UNC_VERIFY, WW_LV_SCSI_UNCORRECTED,
 			     s->verify_errors.uncorrected.value,
-			     s->verify_errors.uncorrected.source,
-			     "total uncorrected verify errors", "errors");
+			     s->verify_errors.uncorrected.source, "total uncorrected verify errors",
+			     "errors");
 }
 
 /* What a failed test's status means, as the standards name it: ATA ACS-4
@@ -77,15 +78,19 @@ void ww_verdict_sig_scsi_damage(struct vctx *x)
  * Device Self-test Status results 5-7. */
 static const char *failure_name(unsigned log, unsigned st)
 {
-	static const char *const ata[] = { [3] = "fatal or unknown error",
-		[4] = "an unknown element failed", [5] = "the electrical element failed",
-		[6] = "the servo (seek) element failed", [7] = "the read element failed",
-		[8] = "handling damage suspected" };
+	static const char *const ata[] = {
+		[3] = "fatal or unknown error",        [4] = "an unknown element failed",
+		[5] = "the electrical element failed", [6] = "the servo (seek) element failed",
+		[7] = "the read element failed",       [8] = "handling damage suspected"
+	};
 	static const char *const scsi[] = { [3] = "unknown error",
-		[4] = "failed, segment unknown", [5] = "the first segment failed",
-		[6] = "the second segment failed", [7] = "another segment failed" };
+					    [4] = "failed, segment unknown",
+					    [5] = "the first segment failed",
+					    [6] = "the second segment failed",
+					    [7] = "another segment failed" };
 	static const char *const nvme[] = { [5] = "fatal or unknown error",
-		[6] = "a segment failed, which unknown", [7] = "one or more segments failed" };
+					    [6] = "a segment failed, which unknown",
+					    [7] = "one or more segments failed" };
 	const char *n = NULL;
 
 	if (log == WW_SELFTEST_SCSI && st < 8)
@@ -141,9 +146,9 @@ void ww_verdict_sig_self_test(struct vctx *x)
 	r = ww_verdict_add(x, WW_R_SELF_TEST_FAILED, crit ? WW_STATUS_CRITICAL : WW_STATUS_WARNING,
 			   0, l->source,
 			   "the newest self-test (%s log) failed: %s (status %u)%s, at %" PRIu64
-			   " power-on hours", ww_selftest_names[li],
-			   failure_name((unsigned)li, l->last_status), l->last_status, lba,
-			   l->last_hours);
+			   " power-on hours",
+			   ww_selftest_names[li], failure_name((unsigned)li, l->last_status),
+			   l->last_status, lba, l->last_hours);
 	if (l->has_failing_lba)
 		ww_vreason_nums(r, WW_VN_VALUE, l->failing_lba, 0, 0, "LBA");
 	else

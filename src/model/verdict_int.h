@@ -38,8 +38,7 @@ void ww_vreason_snums(ww_vreason_t *r, int64_t value, int64_t limit, const char 
 
 /** Severity of count v under the levels of sig (critical, warning or ok)
  * and, in *limit, the level it reached (the warning level when ok). */
-ww_status_t ww_verdict_level(const struct vctx *x, ww_level_sig_t sig, uint64_t v,
-			     uint64_t *limit);
+ww_status_t ww_verdict_level(const struct vctx *x, ww_level_sig_t sig, uint64_t v, uint64_t *limit);
 
 /** The counter `key` rose within the increase window before now: *from is
  * the value before the rise, *to the latest, *when the latest rise. */
@@ -55,10 +54,10 @@ void ww_verdict_fmt_time(time_t t, char *buf, size_t len);
 void ww_verdict_sig_nvme(struct vctx *x);
 void ww_verdict_sig_scsi(struct vctx *x);
 void ww_verdict_sig_ata(struct vctx *x);
-void ww_verdict_sig_common(struct vctx *x);     /* overall status, temperature, percentage used */
-void ww_verdict_sig_endurance(struct vctx *x);  /* rated endurance, wear-out before warranty */
-void ww_verdict_sig_self_test(struct vctx *x);  /* the newest self-test (verdict_errors.c) */
-void ww_verdict_sig_media(struct vctx *x);      /* NVMe media errors (verdict_errors.c) */
+void ww_verdict_sig_common(struct vctx *x);      /* overall status, temperature, percentage used */
+void ww_verdict_sig_endurance(struct vctx *x);   /* rated endurance, wear-out before warranty */
+void ww_verdict_sig_self_test(struct vctx *x);   /* the newest self-test (verdict_errors.c) */
+void ww_verdict_sig_media(struct vctx *x);       /* NVMe media errors (verdict_errors.c) */
 void ww_verdict_sig_scsi_damage(struct vctx *x); /* grown defects, uncorrected errors */
 
 #endif

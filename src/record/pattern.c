@@ -94,9 +94,11 @@ static int compile_with(ww_pattern_t *p, const char *re, unsigned flags, char *e
 		return 0;
 	pcre2_get_error_message(code, msg, sizeof(msg));
 	if (over_limit(code)) {
-		snprintf(err, errlen, "pattern over the limits (%d bytes, %d nested groups, "
-			 "%u KiB to compile): %s", WW_PATTERN_MAX_LEN, WW_PATTERN_MAX_NEST,
-			 WW_PATTERN_COMPILE_BYTES / 1024, (const char *)msg);
+		snprintf(err, errlen,
+			 "pattern over the limits (%d bytes, %d nested groups, "
+			 "%u KiB to compile): %s",
+			 WW_PATTERN_MAX_LEN, WW_PATTERN_MAX_NEST, WW_PATTERN_COMPILE_BYTES / 1024,
+			 (const char *)msg);
 		return -E2BIG;
 	}
 	snprintf(err, errlen, "bad pattern at offset %zu: %s", (size_t)off, (const char *)msg);

@@ -125,10 +125,11 @@ static void *worker(void *arg)
 		t0 = ww_clock_monotonic(NULL);
 		rc = collect(p->cfg.sysroot, &j->d, h, r);
 		dt = ww_clock_monotonic(NULL) - t0;
-		ww_store_update(p->store, j->d.id, rc, rc == 0 ? h : NULL,
-				rc == 0 ? r : NULL, dt, wall(p));
+		ww_store_update(p->store, j->d.id, rc, rc == 0 ? h : NULL, rc == 0 ? r : NULL, dt,
+				wall(p));
 		if (p->cfg.after_collect)
-			p->cfg.after_collect(p->cfg.after_collect_arg, p->store, &j->d, rc, wall(p));
+			p->cfg.after_collect(p->cfg.after_collect_arg, p->store, &j->d, rc,
+					     wall(p));
 		collected(p, &j->d, rc, r, dt);
 
 		pthread_mutex_lock(&p->lock);

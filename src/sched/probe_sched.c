@@ -200,11 +200,12 @@ static void complete(ww_probe_sched_t *s, struct entry *e)
 	if (b->hung) {
 		/* its read stays in the kernel; send nothing more to it */
 		e->hung = true;
-		ww_log_drive_failure(e->id, wall(s), "probe: read outstanding > %u s; probes stopped",
+		ww_log_drive_failure(e->id, wall(s),
+				     "probe: read outstanding > %u s; probes stopped",
 				     (unsigned)(b->timeout_ns / 1000000000ull));
 	} else if (b->errors) {
-		ww_log_drive_failure(e->id, wall(s), "probe: %u of %u reads failed: %s",
-				     b->errors, b->completed, strerror(-b->last_error));
+		ww_log_drive_failure(e->id, wall(s), "probe: %u of %u reads failed: %s", b->errors,
+				     b->completed, strerror(-b->last_error));
 	}
 	ww_probe_sysfs_ios(s->cfg.sysroot, e->block, &e->last_ios);
 	publish(s, e);

@@ -30,7 +30,7 @@ struct dstate {
 };
 
 struct ww_events {
-	ww_idmap_t d;               /* struct dstate by id */
+	ww_idmap_t d; /* struct dstate by id */
 	char exec[256], spool[512];
 	unsigned flap_limit, flap_window_s;
 	ww_verdict_t v;             /* scratch */

@@ -24,7 +24,7 @@ struct gen {
 	ww_probe_policy_t policy[WW_CONF_MAX_DRIVES];
 	ww_health_cfg_t health[WW_CONF_MAX_DRIVES]; /* [health] + the [drive] section */
 	ww_threshold_rule_t rules[WW_CONF_MAX_DRIVES]; /* name -> health[i] */
-	ww_thresholds_t thresholds; /* what renders and the verdict are handed */
+	ww_thresholds_t thresholds;                    /* what renders and the verdict are handed */
 	bool told_unmatched;        /* sections that match no drive: logged */
 	struct gen *older;
 };
@@ -37,7 +37,7 @@ struct ww_runtime {
 	ww_poller_t *poller;
 	ww_probe_sched_t *probe;
 	ww_store_endurance_t *endurance;
-	ww_route_src_t src;         /* store, endurance, the current gen's thresholds */
+	ww_route_src_t src; /* store, endurance, the current gen's thresholds */
 	ww_events_t *events;
 	ww_snapshot_t *prev;
 	bool woken;            /* a wake is pending for the next tick (atomic) */
@@ -120,8 +120,8 @@ static struct gen *new_gen(const ww_conf_t *c)
 		g->rules[i] = (ww_threshold_rule_t){ .name = d->name, .cfg = &g->health[i] };
 	}
 	g->include[n] = NULL;
-	g->thresholds = (ww_thresholds_t){ .dflt = &g->conf.health, .rules = g->rules,
-					   .n = c->n_drives };
+	g->thresholds =
+		(ww_thresholds_t){ .dflt = &g->conf.health, .rules = g->rules, .n = c->n_drives };
 	return g;
 }
 
@@ -239,9 +239,9 @@ static void after_collect(void *arg, ww_store_t *store, const ww_drive_t *d, int
 	ww_runtime_t *rt = arg;
 
 	if (rt->endurance)
-		ww_store_endurance_after_collect(rt->endurance,
-					   __atomic_load_n(&rt->src.thresholds, __ATOMIC_ACQUIRE),
-					   store, d, rc, now);
+		ww_store_endurance_after_collect(
+			rt->endurance, __atomic_load_n(&rt->src.thresholds, __ATOMIC_ACQUIRE),
+			store, d, rc, now);
 	/* one wake per tick: every signal wakes the main thread, even one
 	 * that is folded into the coming tick */
 	if (!__atomic_exchange_n(&rt->woken, true, __ATOMIC_ACQ_REL))
@@ -337,7 +337,8 @@ ww_runtime_t *ww_runtime_start(const ww_conf_t *c, ww_runtime_opts_t *o, char *e
 		snprintf(err, errlen, "cannot start the endurance model (ratings file?)");
 		goto fail;
 	}
-	rt->src = (ww_route_src_t){ .store = rt->store, .endurance = rt->endurance,
+	rt->src = (ww_route_src_t){ .store = rt->store,
+				    .endurance = rt->endurance,
 				    .thresholds = &rt->gen->thresholds };
 	rt->events = ww_events_new();
 	if (!rt->events) {
@@ -403,8 +404,10 @@ double ww_runtime_tick(ww_runtime_t *rt)
 	cur = ww_store_acquire(rt->store);
 	/* every tick: a drive whose state did not change costs a comparison,
 	 * and a flapping drive's summary is due when its window ends */
-	ctx = (ww_render_ctx_t){ .snap = cur, .endurance = rt->endurance,
-				 .thresholds = &rt->gen->thresholds, .now = ww_clock_wall(NULL) };
+	ctx = (ww_render_ctx_t){ .snap = cur,
+				 .endurance = rt->endurance,
+				 .thresholds = &rt->gen->thresholds,
+				 .now = ww_clock_wall(NULL) };
 	ww_events_update(rt->events, &ctx, rt->prev);
 	if (!rt->prev || cur->generation != rt->prev->generation) {
 		status(rt->store);

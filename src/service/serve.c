@@ -297,8 +297,7 @@ static int serve(struct serve *s, int argc, char **argv)
 		return 1;
 	}
 	s->web = ww_webfront_open(&s->conf, -1, ww_webfront_fetch_store,
-				 (void *)ww_runtime_route_src(s->rt),
-				  err, sizeof(err));
+				  (void *)ww_runtime_route_src(s->rt), err, sizeof(err));
 	if (!s->web) {
 		ww_log(WW_LOG_ERR, "%s", err);
 		ww_runtime_stop(s->rt);

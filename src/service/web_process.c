@@ -37,8 +37,8 @@ static int fetch_ipc(void *ctx, const ww_conf_t *conf, const char *path, int tim
  * without opening the node, so no drive is touched. */
 static int privilege_check(const char *dev_dir)
 {
-	static const char *const prefixes[] = { "sd", "sg", "nvme", "ng", "hd", "vd", "xvd",
-						"megaraid" };
+	static const char *const prefixes[] = { "sd", "sg", "nvme", "ng",
+						"hd", "vd", "xvd",  "megaraid" };
 	char line[256];
 	FILE *f = fopen("/proc/self/status", "re");
 	unsigned long long capeff = ~0ULL;
@@ -53,8 +53,10 @@ static int privilege_check(const char *dev_dir)
 		fclose(f);
 	}
 	if (capeff) {
-		ww_log(WW_LOG_ERR, "web: refusing to run with capabilities (CapEff %016llx); "
-		       "run it as wearwatch-web.service or as an unprivileged user", capeff);
+		ww_log(WW_LOG_ERR,
+		       "web: refusing to run with capabilities (CapEff %016llx); "
+		       "run it as wearwatch-web.service or as an unprivileged user",
+		       capeff);
 		return -EPERM;
 	}
 	d = opendir(dev_dir);
@@ -147,8 +149,8 @@ int ww_web_main(int argc, char **argv)
 	       sd_listen_fds(0) >= 1 ? "socket from systemd" : x->conf.listen,
 	       ww_webfront_scheme(x->w), ww_webfront_auth(x->w) ? ", basic auth" : "",
 	       x->conf.socket_path);
-	ww_notify_ready(!strcmp(ww_webfront_scheme(x->w), "https") ? "serving https" :
-								      "serving http");
+	ww_notify_ready(!strcmp(ww_webfront_scheme(x->w), "https") ? "serving https"
+								   : "serving http");
 	rc = ww_service_run(sigs, &ops);
 	ww_webfront_close(x->w);
 	free(x);

@@ -23,7 +23,7 @@ struct ww_store_endurance {
 };
 
 ww_store_endurance_t *ww_store_endurance_new(ww_ratings_t *table, ww_ratings_t *overrides,
-					 ww_history_t *hist)
+					     ww_history_t *hist)
 {
 	ww_store_endurance_t *s = calloc(1, sizeof(*s));
 
@@ -184,7 +184,7 @@ uint64_t ww_store_endurance_generation(ww_store_endurance_t *s)
 }
 
 void ww_store_endurance_after_collect(ww_store_endurance_t *s, const ww_thresholds_t *t,
-				ww_store_t *store, const ww_drive_t *d, int rc, time_t now)
+				      ww_store_t *store, const ww_drive_t *d, int rc, time_t now)
 {
 	ww_drive_state_t *st;
 	ww_sample_t latest, *lp = NULL;
@@ -236,8 +236,7 @@ static bool lookup(ww_store_endurance_t *s, const char *id, ww_endurance_t *e, b
 	return x != NULL;
 }
 
-void ww_drive_verdict(const ww_render_ctx_t *ctx, const ww_drive_state_t *st,
-		      ww_verdict_t *out)
+void ww_drive_verdict(const ww_render_ctx_t *ctx, const ww_drive_state_t *st, ww_verdict_t *out)
 {
 	ww_store_endurance_t *s = ctx ? ctx->endurance : NULL;
 	struct { ww_endurance_t e; ww_vmemory_t mem; } *x = malloc(sizeof(*x));

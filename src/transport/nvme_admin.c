@@ -26,8 +26,7 @@ static uint64_t mono_ns(void)
 /* rc is libnvme's return: -1 with errno for an ioctl failure, else the
  * completion status field (SCT in bits 10:8, SC in 7:0, plus CRD/More/DNR
  * above, which do not change the class). */
-static void classify(int rc, int err, uint32_t result, size_t len, uint64_t t0,
-		     ww_cmd_status_t *st)
+static void classify(int rc, int err, uint32_t result, size_t len, uint64_t t0, ww_cmd_status_t *st)
 {
 	st->duration_ns = mono_ns() - t0;
 	st->nvme_result = result;
@@ -51,20 +50,20 @@ static void classify(int rc, int err, uint32_t result, size_t len, uint64_t t0,
 	unsigned sct = ((unsigned)rc >> 8) & 0x7, sc = (unsigned)rc & 0xff;
 
 	if ((sct == 0 && (sc == 0x01 || sc == 0x02)) || /* Invalid Opcode / Field */
-	    (sct == 1 && sc == 0x09))			/* Invalid Log Page */
+	    (sct == 1 && sc == 0x09))                   /* Invalid Log Page */
 		st->result = WW_CMD_UNSUPPORTED;
-	else if (sct == 0 && sc == 0x07)	/* Command Abort Requested: the
+	else if (sct == 0 && sc == 0x07) /* Command Abort Requested: the
 						   driver aborts on timeout */
 		st->result = WW_CMD_TIMEOUT;
-	else if (sct == 3)			/* path related (host aborted,
+	else if (sct == 3) /* path related (host aborted,
 						   controller pathing error) */
 		st->result = WW_CMD_TRANSPORT_ERROR;
 	else
 		st->result = WW_CMD_DEVICE_ERROR;
 }
 
-static int x_identify(ww_xport_t *x, uint8_t cns, uint32_t nsid, uint8_t *buf,
-		      size_t len, ww_cmd_status_t *st)
+static int x_identify(ww_xport_t *x, uint8_t cns, uint32_t nsid, uint8_t *buf, size_t len,
+		      ww_cmd_status_t *st)
 {
 	uint32_t result = 0;
 	uint64_t t0;
@@ -96,11 +95,11 @@ static int x_identify(ww_xport_t *x, uint8_t cns, uint32_t nsid, uint8_t *buf,
 	return 0;
 }
 
-static int x_get_log_any(ww_xport_t *x, uint8_t lid, uint32_t nsid, uint16_t lsi,
-			 uint8_t *buf, size_t len, ww_cmd_status_t *st);
+static int x_get_log_any(ww_xport_t *x, uint8_t lid, uint32_t nsid, uint16_t lsi, uint8_t *buf,
+			 size_t len, ww_cmd_status_t *st);
 
-static int x_get_log(ww_xport_t *x, uint8_t lid, uint32_t nsid, uint8_t *buf,
-		     size_t len, ww_cmd_status_t *st)
+static int x_get_log(ww_xport_t *x, uint8_t lid, uint32_t nsid, uint8_t *buf, size_t len,
+		     ww_cmd_status_t *st)
 {
 	return x_get_log_any(x, lid, nsid, NVME_LOG_LSI_NONE, buf, len, st);
 }
@@ -125,8 +124,8 @@ static bool lid_allowed(uint8_t lid)
 	}
 }
 
-static int x_get_log_any(ww_xport_t *x, uint8_t lid, uint32_t nsid, uint16_t lsi,
-			 uint8_t *buf, size_t len, ww_cmd_status_t *st)
+static int x_get_log_any(ww_xport_t *x, uint8_t lid, uint32_t nsid, uint16_t lsi, uint8_t *buf,
+			 size_t len, ww_cmd_status_t *st)
 {
 	uint32_t result = 0;
 	uint64_t t0;
@@ -155,7 +154,7 @@ static int x_get_log_any(ww_xport_t *x, uint8_t lid, uint32_t nsid, uint16_t lsi
 		.lsi = lsi,
 		.lsp = NVME_LOG_LSP_NONE,
 		.uuidx = NVME_UUID_NONE,
-		.rae = true,	/* leave asynchronous events to their owner */
+		.rae = true, /* leave asynchronous events to their owner */
 		.ot = false,
 	};
 	t0 = mono_ns();

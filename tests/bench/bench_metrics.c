@@ -78,7 +78,10 @@ int main(int argc, char **argv)
 	snap = ww_store_acquire(s);
 	for (unsigned i = 0; i < iters; i++) {
 		double t0 = now_s(), dt;
-		char *txt = ww_metrics_render(&(ww_render_ctx_t){ .snap = snap, .endurance = o.svc, .now = WW_FLEET_T0 + 60 }, &len);
+		char *txt = ww_metrics_render(&(ww_render_ctx_t){ .snap = snap,
+								  .endurance = o.svc,
+								  .now = WW_FLEET_T0 + 60 },
+					      &len);
 
 		dt = now_s() - t0;
 		if (!txt)

@@ -10,7 +10,7 @@
 struct entry {
 	char id[160];
 	int value;
-	char *owned;               /* freed by drop */
+	char *owned; /* freed by drop */
 };
 
 static int drops;
@@ -60,7 +60,7 @@ static void test_order(void)
 		struct entry *e = ww_idmap_get(&m, in[i], &created);
 
 		CHECK(e && created);
-		CHECK(e && e->value == 0 && !e->owned);  /* zeroed */
+		CHECK(e && e->value == 0 && !e->owned); /* zeroed */
 	}
 	CHECK_EQ_U64(ww_idmap_count(&m), 5);
 	for (size_t i = 0; i < 5; i++)
@@ -70,7 +70,7 @@ static void test_order(void)
 	CHECK(ww_idmap_get(&m, "nvme-b", NULL) == first);
 	CHECK_EQ_U64(first->value, 42);
 	CHECK_EQ_U64(ww_idmap_count(&m), 5);
-	CHECK(ww_idmap_find(&m, "nvme") == NULL);      /* a prefix is another id */
+	CHECK(ww_idmap_find(&m, "nvme") == NULL); /* a prefix is another id */
 	CHECK(ww_idmap_find(&m, "nvme-bb") == NULL);
 	ww_idmap_free(&m);
 	CHECK_EQ_U64(ww_idmap_count(&m), 0);
@@ -83,7 +83,9 @@ static void test_order(void)
 /* many ids in a scrambled order: far past the first table size */
 static void test_many(void)
 {
-	enum { N = 5000 };
+	enum {
+		N = 5000
+	};
 	struct entry *keep[N];
 	ww_idmap_t m;
 	char id[32];
@@ -91,7 +93,7 @@ static void test_many(void)
 
 	ww_idmap_init(&m, WW_IDMAP_OF(struct entry, id), NULL);
 	for (unsigned i = 0; i < N; i++) {
-		unsigned k = (i * 7919u) % N;   /* 7919 is prime: a permutation of 0..N-1 */
+		unsigned k = (i * 7919u) % N; /* 7919 is prime: a permutation of 0..N-1 */
 		struct entry *e;
 
 		snprintf(id, sizeof(id), "drive-%05u", k);
@@ -109,7 +111,7 @@ static void test_many(void)
 	for (unsigned k = 0; ok && k < N; k++) {
 		snprintf(id, sizeof(id), "drive-%05u", k);
 		ok = ww_idmap_find(&m, id) == keep[k] && keep[k]->value == (int)k &&
-		     ww_idmap_at(&m, k) == keep[k];
+			ww_idmap_at(&m, k) == keep[k];
 	}
 	CHECK(ok);
 	ww_idmap_free(&m);
@@ -134,19 +136,19 @@ static void test_remove(void)
 	CHECK_EQ_U64(drops, 1);
 	CHECK_EQ_U64(ww_idmap_count(&m), 2);
 	CHECK(ww_idmap_find(&m, "b") == NULL);
-	CHECK(ww_idmap_find(&m, "c") == c);           /* not moved */
+	CHECK(ww_idmap_find(&m, "c") == c); /* not moved */
 	CHECK_STR(((struct entry *)ww_idmap_at(&m, 1))->id, "c");
 	CHECK(!ww_idmap_remove(&m, "b"));
 	/* back again: a new, zeroed element */
 	b = ww_idmap_get(&m, "b", NULL);
 	CHECK(b && !b->owned);
 	CHECK(sorted(&m));
-	CHECK(ww_idmap_remove(&m, "a"));              /* first */
-	CHECK(ww_idmap_remove(&m, "c"));              /* last */
+	CHECK(ww_idmap_remove(&m, "a")); /* first */
+	CHECK(ww_idmap_remove(&m, "c")); /* last */
 	CHECK_EQ_U64(ww_idmap_count(&m), 1);
 	CHECK(ww_idmap_at(&m, 0) == b);
 	ww_idmap_free(&m);
-	CHECK_EQ_U64(drops, 4);                       /* b, a, c, then b in free */
+	CHECK_EQ_U64(drops, 4); /* b, a, c, then b in free */
 }
 
 /* the id as a later member, and ids up to the field's size exactly */
@@ -164,16 +166,16 @@ static void test_long_id(void)
 
 	ww_idmap_init(&m, WW_IDMAP_OF(struct entry, id), NULL);
 	memset(big, 'i', 159);
-	big[159] = '\0';                              /* 159 + NUL: fits */
+	big[159] = '\0'; /* 159 + NUL: fits */
 	e = ww_idmap_get(&m, big, NULL);
 	CHECK(e && strcmp(e->id, big) == 0);
 	CHECK(ww_idmap_find(&m, big) == e);
 	big[159] = 'j';
-	big[160] = '\0';                              /* 160 + NUL: refused */
+	big[160] = '\0'; /* 160 + NUL: refused */
 	errno = 0;
 	CHECK(ww_idmap_get(&m, big, NULL) == NULL);
 	CHECK_EQ_I64(errno, ENAMETOOLONG);
-	CHECK(ww_idmap_find(&m, big) == NULL);        /* not cut to a 159-char id */
+	CHECK(ww_idmap_find(&m, big) == NULL); /* not cut to a 159-char id */
 	memset(big, 'k', sizeof(big) - 1);
 	big[sizeof(big) - 1] = '\0';
 	CHECK(ww_idmap_get(&m, big, NULL) == NULL);

@@ -35,8 +35,8 @@ struct nvme_drive {
 	bool has_c0;			/* C0h answered with c0[], else Invalid Log Page */
 	uint8_t c0[512];
 	bool self_test;			/* OACS bit 4, 06h answered */
-	bool endurance_groups;		/* CTRATT bit 4, namespace 1 in ENDGID 1 */
-	bool ctrl_unsupported;		/* Identify Controller: Invalid Opcode */
+	bool endurance_groups;          /* CTRATT bit 4, namespace 1 in ENDGID 1 */
+	bool ctrl_unsupported;          /* Identify Controller: Invalid Opcode */
 };
 
 static void put_le(uint8_t *p, uint64_t v, int n)
@@ -471,7 +471,7 @@ static void test_read_self_test(void)
  * Estimate 3840 (units of 10^9 bytes) at bytes 32-47, Media Units Written
  * 12 at 80-95. */
 struct rec {
-	ww_xport_t x;		/* first: what the reader gets */
+	ww_xport_t x; /* first: what the reader gets */
 	ww_xport_ops_t ops;
 	ww_fake_t *f;
 	char sent[32][64];
@@ -541,8 +541,8 @@ static bool sent_is_row(const struct rec *t, size_t k, const ww_decoder_t *d)
 {
 	char want[32];
 
-	snprintf(want, sizeof(want), "%s=%u ", d->cmd == WW_DEC_NVME_IDENTIFY ?
-		 "identify cns" : "log lid", d->id);
+	snprintf(want, sizeof(want), "%s=%u ",
+		 d->cmd == WW_DEC_NVME_IDENTIFY ? "identify cns" : "log lid", d->id);
 	return k < t->n && !strncmp(t->sent[k], want, strlen(want));
 }
 

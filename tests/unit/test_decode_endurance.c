@@ -47,7 +47,8 @@ static void test_c0h(void)
 	memset(b, 0, sizeof(b));
 	memset(&h, 0, sizeof(h));
 	b[0] = 0x00; b[1] = 0x10;     /* PMUW 0x1000 = 4096 bytes */
-	b[56] = 0x2a; b[57] = 0x01;   /* Uncorrectable Read Error Count 0x012a = 298 */
+	b[56] = 0x2a;
+	b[57] = 0x01;                 /* Uncorrectable Read Error Count 0x012a = 298 */
 	b[128] = 100;                 /* Capacitor Health 100 % */
 	b[160] = 7;                   /* PLP Start Count 7 */
 	b[182] = 0x01;                /* Endurance Estimate 2^48 = 281474976710656 bytes */

@@ -774,12 +774,14 @@ int main(void)
 	test_finish();
 	test_iterator_and_counters();
 	static const char *const files[] = {
-		"log_00_supported.hex", "log_00ff_supported_subpages.hex",
-		"log_02_write_errors.hex", "log_03_read_errors.hex", "log_05_verify_errors.hex",
-		"log_0d_temperature.hex", "log_0d01_environment.hex", "log_0e_start_stop.hex",
-		"log_06_non_medium.hex", "log_11_ssm.hex", "log_15_bg_scan.hex", "log_19_gen_stats.hex",
-		"log_2f_ie_ok.hex", "log_2f_ie_failing.hex", "log_18_sas_port.hex",
-		"log_18_sas_wide_port.hex",
+		"log_00_supported.hex",     "log_00ff_supported_subpages.hex",
+		"log_02_write_errors.hex",  "log_03_read_errors.hex",
+		"log_05_verify_errors.hex", "log_0d_temperature.hex",
+		"log_0d01_environment.hex", "log_0e_start_stop.hex",
+		"log_06_non_medium.hex",    "log_11_ssm.hex",
+		"log_15_bg_scan.hex",       "log_19_gen_stats.hex",
+		"log_2f_ie_ok.hex",         "log_2f_ie_failing.hex",
+		"log_18_sas_port.hex",      "log_18_sas_wide_port.hex",
 	};
 	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++)
 		check_truncations(files[i]);

@@ -101,8 +101,8 @@ static void test_every_row_shown(void)
 			if (tables[i].t == ww_fields_scsi)
 				((ww_scsi_t *)base)->protocol_id = 0xff;
 			ww_fields_json(o, f, base);
-			if (f->kind == WW_FK_U64 || f->kind == WW_FK_I64 || f->when == WW_FW_NONZERO ||
-			    f->when == WW_FW_NOT_FF)
+			if (f->kind == WW_FK_U64 || f->kind == WW_FK_I64 ||
+			    f->when == WW_FW_NONZERO || f->when == WW_FW_NOT_FF)
 				CHECK(!json_object_object_get_ex(o, f->key, NULL));
 			json_object_put(o);
 
@@ -116,14 +116,14 @@ static void test_every_row_shown(void)
 				txt = text_of(one, base);
 			}
 			if (!json_object_object_get_ex(o, f->key, NULL)) {
-				fprintf(stderr, "%s.%s: JSON has no \"%s\"\n", tables[i].name, f->member,
-					f->key);
+				fprintf(stderr, "%s.%s: JSON has no \"%s\"\n", tables[i].name,
+					f->member, f->key);
 				CHECK(false);
 			}
 			snprintf(want, sizeof(want), "  %s ", f->label);
 			if (!txt || !strstr(txt, want)) {
-				fprintf(stderr, "%s.%s: text has no \"%s\" line:\n%s\n", tables[i].name,
-					f->member, f->label, txt ? txt : "(none)");
+				fprintf(stderr, "%s.%s: text has no \"%s\" line:\n%s\n",
+					tables[i].name, f->member, f->label, txt ? txt : "(none)");
 				CHECK(false);
 			}
 			if (f->kind == WW_FK_U64 || f->kind == WW_FK_I64)
@@ -157,18 +157,21 @@ static void test_sas_phys_in_decode(void)
 	json_object *o = NULL, *phys = NULL, *p0;
 
 	if (!bin || !src) {
-		fprintf(stderr, "test_expo_fields: WW_BINARY/WW_SOURCE_DIR unset; decode part not run\n");
+		fprintf(stderr,
+			"test_expo_fields: WW_BINARY/WW_SOURCE_DIR unset; decode part not run\n");
 		CHECK(false);
 		return;
 	}
-	snprintf(cmd, sizeof(cmd), "%s decode --type scsi-sas-phy %s/tests/fixtures/scsi/log_18_sas_port.hex",
-		 bin, src);
+	snprintf(cmd, sizeof(cmd),
+		 "%s decode --type scsi-sas-phy %s/tests/fixtures/scsi/log_18_sas_port.hex", bin,
+		 src);
 	CHECK_EQ_I64(run(cmd, out, sizeof(out)), 0);
 	/* port 1 phy 0: 16 invalid dwords, 16 disparity errors, 4 losses of sync */
 	CHECK(strstr(out, "port 1 phy 0") != NULL);
 	CHECK(strstr(out, "  invalid dwords             16\n") != NULL);
 	CHECK(strstr(out, "  loss of dword sync         4\n") != NULL);
-	snprintf(cmd, sizeof(cmd), "%s decode --json --type scsi-sas-phy %s/tests/fixtures/scsi/log_18_sas_port.hex",
+	snprintf(cmd, sizeof(cmd),
+		 "%s decode --json --type scsi-sas-phy %s/tests/fixtures/scsi/log_18_sas_port.hex",
 		 bin, src);
 	CHECK_EQ_I64(run(cmd, out, sizeof(out)), 0);
 	o = json_tokener_parse(out);
@@ -193,8 +196,7 @@ static void test_sas_phys_in_decode(void)
 
 /* h (a record with the new value) rendered by /metrics, the drive's API
  * object and the text of show/decode: each must contain its line */
-static void everywhere(const ww_health_t *h, const char *metric, const char *json,
-		       const char *text)
+static void everywhere(const ww_health_t *h, const char *metric, const char *json, const char *text)
 {
 	char *txt, *js, *buf = NULL;
 	size_t len = 0;
@@ -248,7 +250,8 @@ static void test_non_medium_everywhere(void)
 	uint8_t b[512];
 	size_t n;
 
-	snprintf(path, sizeof(path), "%s/tests/fixtures/scsi/log_06_non_medium.hex", src ? src : ".");
+	snprintf(path, sizeof(path), "%s/tests/fixtures/scsi/log_06_non_medium.hex",
+		 src ? src : ".");
 	n = ww_load_hex(path, b, sizeof(b));
 	CHECK(n == 12 && h);
 	if (n != 12 || !h)
@@ -278,7 +281,8 @@ static void test_ocp_ure_everywhere(void)
 	memcpy(b + 496, ww_ocp_c0_guid, 16);
 	h->protocol = WW_PROTO_NVME;
 	CHECK_EQ_I64(ww_decode_ocp_smart_ext(b, sizeof(b), h), 0);
-	everywhere(h, "wearwatch_drive_uncorrectable_read_errors_total{drive=\"trial-drive\"} 298\n",
+	everywhere(h,
+		   "wearwatch_drive_uncorrectable_read_errors_total{drive=\"trial-drive\"} 298\n",
 		   "\"uncorrectable_read_errors\":{\"value\":298,\"unit\":\"count\",",
 		   "  uncorrectable read errors    298   [OCP C0h bytes 56-63");
 	free(h);

@@ -31,7 +31,9 @@ static char *point_of(ww_store_endurance_t *svc, const char *id, double v)
 	char *body;
 
 	ww_store_endurance_probe_burst(svc, id, &b, T0 + 100);
-	body = ww_json_render_history(&(ww_render_ctx_t){ .endurance = svc, .now = T0 + 200 }, id, "probe_latency_max_seconds", "1700006400", "1700006600", NULL, &status);
+	body = ww_json_render_history(&(ww_render_ctx_t){ .endurance = svc, .now = T0 + 200 }, id,
+				      "probe_latency_max_seconds", "1700006400", "1700006600", NULL,
+				      &status);
 	CHECK_EQ_I64(status, 200);
 	return body;
 }
@@ -76,7 +78,9 @@ int main(void)
 		unsigned status = 0;
 
 		for (int k = 0; k < 2; k++) {
-			char *body = ww_json_render_history(&(ww_render_ctx_t){ .endurance = svc, .now = T0 + 200 }, "d1", ask[k], NULL, NULL, NULL, &status);
+			char *body = ww_json_render_history(
+				&(ww_render_ctx_t){ .endurance = svc, .now = T0 + 200 }, "d1",
+				ask[k], NULL, NULL, NULL, &status);
 
 			CHECK_EQ_I64(status, 400);
 			CHECK(body && !strncmp(body, want[k], strlen(want[k])));

@@ -255,7 +255,8 @@ static void test_api(void)
 	ww_store_sync(s, d, 2, t0 + 96);
 	snap = ww_store_acquire(s);
 
-	txt = ww_json_render_drive(&(ww_render_ctx_t){ .snap = snap, .now = t0 + 100 }, "nvme-a", &found);
+	txt = ww_json_render_drive(&(ww_render_ctx_t){ .snap = snap, .now = t0 + 100 }, "nvme-a",
+				   &found);
 	CHECK(found && txt);
 	o = txt ? json_tokener_parse(txt) : NULL;
 	CHECK_STR(gstr(o, "drive.cmd_path"), "/dev/nvme0");

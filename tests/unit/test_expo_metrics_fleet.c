@@ -99,7 +99,10 @@ static char *render_fleet(const char *kind, size_t n, size_t *len)
 	if (s && o.svc && ww_fleet_build(s, &o) == 0) {
 		snap = ww_store_acquire(s);
 		CHECK_EQ_U64(snap->n, n);
-		txt = ww_metrics_render(&(ww_render_ctx_t){ .snap = snap, .endurance = o.svc, .now = WW_FLEET_T0 + 60 }, len);
+		txt = ww_metrics_render(&(ww_render_ctx_t){ .snap = snap,
+							    .endurance = o.svc,
+							    .now = WW_FLEET_T0 + 60 },
+					len);
 		ww_snapshot_release(snap);
 	}
 	CHECK(txt != NULL);
@@ -167,7 +170,10 @@ static void check_mixed(void)
 	o.svc = ww_fleet_endurance(NULL);
 	if (s && o.svc && ww_fleet_build(s, &o) == 0) {
 		snap = ww_store_acquire(s);
-		txt = ww_metrics_render(&(ww_render_ctx_t){ .snap = snap, .endurance = o.svc, .now = WW_FLEET_T0 + 60 }, &len);
+		txt = ww_metrics_render(&(ww_render_ctx_t){ .snap = snap,
+							    .endurance = o.svc,
+							    .now = WW_FLEET_T0 + 60 },
+					&len);
 		ww_snapshot_release(snap);
 	}
 	CHECK(txt != NULL);

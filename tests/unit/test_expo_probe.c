@@ -109,7 +109,8 @@ int main(void)
 		promtool(txt);
 	free(txt);
 
-	js = ww_json_render_drive(&(ww_render_ctx_t){ .snap = snap, .now = 1000 }, d[0].id, &(bool){ false });
+	js = ww_json_render_drive(&(ww_render_ctx_t){ .snap = snap, .now = 1000 }, d[0].id,
+				  &(bool){ false });
 	j = js ? json_tokener_parse(js) : NULL;
 	CHECK(j && json_object_object_get_ex(j, "probe", &p));
 	if (j && p && json_object_object_get_ex(p, "window", &w)) {

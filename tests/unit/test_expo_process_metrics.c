@@ -19,7 +19,9 @@ static char *render(void)
 {
 	ww_store_t *s = ww_store_new(0);
 	ww_snapshot_t *snap = s ? ww_store_acquire(s) : NULL;
-	char *txt = snap ? ww_metrics_render(&(ww_render_ctx_t){ .snap = snap, .now = time(NULL) }, NULL) : NULL;
+	char *txt = snap
+		? ww_metrics_render(&(ww_render_ctx_t){ .snap = snap, .now = time(NULL) }, NULL)
+		: NULL;
 
 	ww_snapshot_release(snap);
 	if (s)

@@ -105,7 +105,8 @@ int main(void)
 
 	/* published: the counter as it stands */
 	snap = ww_store_acquire(store);
-	m = ww_metrics_render(&(ww_render_ctx_t){ .snap = snap, .endurance = svc, .now = T0 + 400 }, &len);
+	m = ww_metrics_render(&(ww_render_ctx_t){ .snap = snap, .endurance = svc, .now = T0 + 400 },
+			      &len);
 	ww_snapshot_release(snap);
 	CHECK(m && strstr(m, "# TYPE wearwatch_history_write_errors_total counter\n"));
 	CHECK(m && strstr(m, "\nwearwatch_history_write_errors_total 6\n"));

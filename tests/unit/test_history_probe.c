@@ -251,7 +251,9 @@ static void test_service_and_api(void)
 	b = burst(5);
 	ww_store_endurance_probe_burst(svc, "nvme-X", &b, T0 + 160);
 
-	body = ww_json_render_history(&(ww_render_ctx_t){ .endurance = svc, .now = T0 + 200 }, "nvme-X", "probe_latency_max_seconds", "1700006400", "1700006600", NULL, &status);
+	body = ww_json_render_history(&(ww_render_ctx_t){ .endurance = svc, .now = T0 + 200 },
+				      "nvme-X", "probe_latency_max_seconds", "1700006400",
+				      "1700006600", NULL, &status);
 	CHECK_EQ_I64(status, 200);
 	o = body ? json_tokener_parse(body) : NULL;
 	CHECK(o != NULL);
@@ -267,24 +269,34 @@ static void test_service_and_api(void)
 		json_object_put(o);
 	}
 	free(body);
-	body = ww_json_render_history(&(ww_render_ctx_t){ .endurance = svc, .now = T0 + 200 }, "nvme-X", "probe_latency_p50_seconds", "1700006400", "1700006600", NULL, &status);
+	body = ww_json_render_history(&(ww_render_ctx_t){ .endurance = svc, .now = T0 + 200 },
+				      "nvme-X", "probe_latency_p50_seconds", "1700006400",
+				      "1700006600", NULL, &status);
 	CHECK_EQ_I64(status, 200);
 	CHECK(body && strstr(body, "[1700006500,0.0002,0]"));
 	free(body);
-	body = ww_json_render_history(&(ww_render_ctx_t){ .endurance = svc, .now = T0 + 200 }, "nvme-X", "probe_latency_p75_seconds", NULL, NULL, NULL, &status);
+	body = ww_json_render_history(&(ww_render_ctx_t){ .endurance = svc, .now = T0 + 200 },
+				      "nvme-X", "probe_latency_p75_seconds", NULL, NULL, NULL,
+				      &status);
 	CHECK_EQ_I64(status, 400);
 	free(body);
 	/* times outside years 1-9999 are refused, not wrapped (to - 7 days and
 	 * the buckets' to - from overflowed time_t) */
-	body = ww_json_render_history(&(ww_render_ctx_t){ .endurance = svc, .now = T0 + 200 }, "nvme-X", "present", NULL, "-9223372036854775808", NULL, &status);
+	body = ww_json_render_history(&(ww_render_ctx_t){ .endurance = svc, .now = T0 + 200 },
+				      "nvme-X", "present", NULL, "-9223372036854775808", NULL,
+				      &status);
 	CHECK_EQ_I64(status, 400);
 	CHECK(body && strstr(body, "bad to"));
 	free(body);
-	body = ww_json_render_history(&(ww_render_ctx_t){ .endurance = svc, .now = T0 + 200 }, "nvme-X", "present", "-9223372036854775808", NULL, "1", &status);
+	body = ww_json_render_history(&(ww_render_ctx_t){ .endurance = svc, .now = T0 + 200 },
+				      "nvme-X", "present", "-9223372036854775808", NULL, "1",
+				      &status);
 	CHECK_EQ_I64(status, 400);
 	CHECK(body && strstr(body, "bad from"));
 	free(body);
-	body = ww_json_render_history(&(ww_render_ctx_t){ .endurance = svc, .now = T0 + 200 }, "nvme-X", "probe_latency_max_seconds", "2023-11-14T22:13:20Z", "2023-11-15T00:13:20+02:00", NULL, &status);
+	body = ww_json_render_history(&(ww_render_ctx_t){ .endurance = svc, .now = T0 + 200 },
+				      "nvme-X", "probe_latency_max_seconds", "2023-11-14T22:13:20Z",
+				      "2023-11-15T00:13:20+02:00", NULL, &status);
 	CHECK_EQ_I64(status, 200);
 	free(body);
 	ww_store_endurance_free(svc); /* closes h, clears the global */

@@ -40,16 +40,20 @@ static void test_metrics_follow_the_store(void)
 	WW_SET(h.temperature_celsius, 40, "test");
 	CHECK_EQ_I64(ww_store_sync(s, &d, 1, T0), 0);
 
-	CHECK_EQ_I64(ww_route_render_shared(&(ww_route_src_t){ .store = s }, "/metrics", T0, &a), 0);
+	CHECK_EQ_I64(ww_route_render_shared(&(ww_route_src_t){ .store = s }, "/metrics", T0, &a),
+		     0);
 	CHECK(a.release != NULL);
 	CHECK(value_of(a.body, line) == 0);
 	/* unchanged store: the same buffer */
-	CHECK_EQ_I64(ww_route_render_shared(&(ww_route_src_t){ .store = s }, "/metrics", T0 + 5, &b), 0);
+	CHECK_EQ_I64(
+		ww_route_render_shared(&(ww_route_src_t){ .store = s }, "/metrics", T0 + 5, &b), 0);
 	CHECK(b.body == a.body && b.len == a.len);
 	b.release(b.release_arg);
 	/* a collection: a new body, while the old one stays readable */
 	CHECK_EQ_I64(ww_store_update(s, ID, 0, &h, NULL, 0.01, T0 + 10), 0);
-	CHECK_EQ_I64(ww_route_render_shared(&(ww_route_src_t){ .store = s }, "/metrics", T0 + 10, &b), 0);
+	CHECK_EQ_I64(
+		ww_route_render_shared(&(ww_route_src_t){ .store = s }, "/metrics", T0 + 10, &b),
+		0);
 	CHECK(b.body != a.body);
 	CHECK(value_of(b.body, line) == 1);
 	CHECK(value_of(a.body, line) == 0);
@@ -61,8 +65,11 @@ static void test_metrics_follow_the_store(void)
 	b.release(b.release_arg);
 
 	/* the JSON list: values_age_seconds moves with the clock */
-	CHECK_EQ_I64(ww_route_render(&(ww_route_src_t){ .store = s }, "/api/v1/drives", T0 + 20, &a), 0);
-	CHECK_EQ_I64(ww_route_render(&(ww_route_src_t){ .store = s }, "/api/v1/drives/", T0 + 21, &b), 0);
+	CHECK_EQ_I64(
+		ww_route_render(&(ww_route_src_t){ .store = s }, "/api/v1/drives", T0 + 20, &a), 0);
+	CHECK_EQ_I64(
+		ww_route_render(&(ww_route_src_t){ .store = s }, "/api/v1/drives/", T0 + 21, &b),
+		0);
 	CHECK(a.body && strstr(a.body, "\"values_age_seconds\":10"));
 	CHECK(b.body && strstr(b.body, "\"values_age_seconds\":11"));
 	free(a.body);

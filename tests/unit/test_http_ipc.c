@@ -77,8 +77,10 @@ static void *loop(void *arg)
 		ww_route_reply_t r;
 
 		__atomic_add_fetch(&asked, 1, __ATOMIC_SEQ_CST);
-		if (ww_ipc_request(sock_path, "/api/v1/drives/ata-BIG/history?metric="
-				   "temperature_celsius&from=0&max_points=10000", 600000, &r) == 0) {
+		if (ww_ipc_request(sock_path,
+				   "/api/v1/drives/ata-BIG/history?metric="
+				   "temperature_celsius&from=0&max_points=10000",
+				   600000, &r) == 0) {
 			answered[k] += r.status == 200;
 			busy[k] += r.status == 503;
 		}
@@ -187,7 +189,8 @@ static void test_history_loops(void)
 	seed(path, (long long)time(NULL));
 	svc = ww_store_endurance_new(NULL, NULL, h);
 	snprintf(sock_path, sizeof(sock_path), "%s/c.sock", dir);
-	srv = ww_ipc_server_start(sock_path, &(ww_route_src_t){ .store = st, .endurance = svc }, &err);
+	srv = ww_ipc_server_start(sock_path, &(ww_route_src_t){ .store = st, .endurance = svc },
+				  &err);
 	CHECK(srv != NULL);
 	for (long k = 0; k < 4; k++)
 		pthread_create(&th[k], NULL, loop, (void *)k);
@@ -216,7 +219,8 @@ static void test_history_loops(void)
 		total += answered[k];
 	}
 	printf("4 history loops over %d samples (%d answered): %d of 20 /metrics between two "
-	       "history answers\n", N, total, between);
+	       "history answers\n",
+	       N, total, between);
 	CHECK(total > 0);
 	CHECK(between >= 10);
 	ww_ipc_server_stop(srv);

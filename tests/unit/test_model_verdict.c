@@ -158,9 +158,10 @@ static void test_ata(void)
 	CHECK(judge(NULL, NULL, T0) == WW_STATUS_WARNING && v.n == 3);
 	CHECK(reason(WW_R_REPORTED_UNC, 187) && reason(WW_R_SPIN_RETRY, 10) &&
 	      reason(WW_R_REALLOC_EVENTS, 196));
-	CHECK_STR(reason(WW_R_REPORTED_UNC, 187)->text,
-		  "attribute 187 Reported_Uncorrect: 2 reported uncorrectable errors (warning level "
-		  "1; critical from 35)");
+	CHECK_STR(
+		reason(WW_R_REPORTED_UNC, 187)->text,
+		"attribute 187 Reported_Uncorrect: 2 reported uncorrectable errors (warning level "
+		"1; critical from 35)");
 	CHECK_EQ_I64(reason(WW_R_REPORTED_UNC, 187)->value, 2);
 	CHECK_EQ_I64(reason(WW_R_REPORTED_UNC, 187)->limit, 1);
 	CHECK_STR(reason(WW_R_REPORTED_UNC, 187)->unit, "errors");
@@ -195,9 +196,9 @@ static void test_levels(void)
 		ww_reason_t code;
 		uint64_t warn, crit; /* first count of each severity; 0 = none */
 	} rows[] = {
-		{ 5, WW_R_REALLOCATED, 1, 1100 },   { 187, WW_R_REPORTED_UNC, 1, 35 },
+		{ 5, WW_R_REALLOCATED, 1, 1100 },    { 187, WW_R_REPORTED_UNC, 1, 35 },
 		{ 188, WW_R_COMMAND_TIMEOUT, 1, 0 }, { 196, WW_R_REALLOC_EVENTS, 1, 0 },
-		{ 197, WW_R_PENDING, 1, 40 },       { 198, WW_R_OFFLINE_UNC, 1, 2 },
+		{ 197, WW_R_PENDING, 1, 40 },        { 198, WW_R_OFFLINE_UNC, 1, 2 },
 		{ 10, WW_R_SPIN_RETRY, 1, 0 },
 	};
 	static ww_vmemory_t mem;
@@ -207,7 +208,8 @@ static void test_levels(void)
 		attr(rows[i].id, 0x0032, 0, true);
 		CHECK(judge(NULL, NULL, T0) == WW_STATUS_OK);
 		h.ata.attrs[0].count = rows[i].warn;
-		CHECK(judge(NULL, NULL, T0) == WW_STATUS_WARNING && reason(rows[i].code, rows[i].id));
+		CHECK(judge(NULL, NULL, T0) == WW_STATUS_WARNING &&
+		      reason(rows[i].code, rows[i].id));
 		if (rows[i].crit) {
 			h.ata.attrs[0].count = rows[i].crit - 1;
 			CHECK(judge(NULL, NULL, T0) == WW_STATUS_WARNING);
@@ -275,8 +277,9 @@ static void test_increase_window(void)
 	r = reason(WW_R_PENDING_INC, 197);
 	CHECK(r != NULL);
 	if (r) /* both rises of the window in one sentence */
-		CHECK_STR(r->text, "attribute 197 Current_Pending_Sector: 12 current pending "
-				   "sectors, up from 8 (+4), latest rise at 2023-11-15 00:13:20Z");
+		CHECK_STR(r->text,
+			  "attribute 197 Current_Pending_Sector: 12 current pending "
+			  "sectors, up from 8 (+4), latest rise at 2023-11-15 00:13:20Z");
 	if (r)
 		CHECK(r->has == (WW_VN_VALUE | WW_VN_PREVIOUS) && r->value == 12 &&
 		      r->previous == 8);
@@ -341,9 +344,12 @@ static void test_conf_keys(void)
 	ww_conf_load_string(&c, "[health]\nnot_a_key = 1\n", "t.conf", err, sizeof(err));
 	CHECK_STR(err, "t.conf:2: unknown key 'not_a_key' in [health]");
 	ww_conf_defaults(&c);
-	CHECK_EQ_I64(ww_conf_load_string(&c, "[health]\npending_sectors_critical = 100\n"
+	CHECK_EQ_I64(ww_conf_load_string(&c,
+					 "[health]\npending_sectors_critical = 100\n"
 					 "[drive sdc]\npending_sectors_warning = 8\n"
-					 "media_errors_critical = 0\n", "t.conf", err, sizeof(err)), 0);
+					 "media_errors_critical = 0\n",
+					 "t.conf", err, sizeof(err)),
+		     0);
 	eff = c.health;
 	ww_conf_health_overlay(&eff, &c.drives[0].health);
 	CHECK_EQ_U64(eff.level[WW_LV_PENDING].warning, 8);
@@ -353,10 +359,13 @@ static void test_conf_keys(void)
 	ww_conf_defaults(&c);
 	ww_conf_load_string(&c, "[health]\npending_sectors_warning = 50\n", "t.conf", err,
 			    sizeof(err));
-	CHECK(strstr(err, "pending_sectors_warning 50 is above pending_sectors_critical 40") != NULL);
+	CHECK(strstr(err, "pending_sectors_warning 50 is above pending_sectors_critical 40") !=
+	      NULL);
 	ww_conf_defaults(&c);
-	ww_conf_load_string(&c, "[health]\ngrown_defects_warning = 0\n", "t.conf", err, sizeof(err));
-	CHECK_STR(err, "t.conf:2: grown_defects_warning: expected a count, 1 to 2000000000, got '0'");
+	ww_conf_load_string(&c, "[health]\ngrown_defects_warning = 0\n", "t.conf", err,
+			    sizeof(err));
+	CHECK_STR(err,
+		  "t.conf:2: grown_defects_warning: expected a count, 1 to 2000000000, got '0'");
 	ww_conf_defaults(&c);
 	ww_conf_load_string(&c, "[health]\ncritical_attributes = 5 300\n", "t.conf", err, sizeof(err));
 	CHECK(strstr(err, "t.conf:2: critical_attributes: expected ATA attribute ids 1-255") != NULL);

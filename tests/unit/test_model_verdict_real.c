@@ -100,8 +100,9 @@ static void test_sas(void)
 	/* the JSON verdict carries the figures */
 	o = ww_json_verdict_object(&v);
 	js = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN);
-	CHECK(strstr(js, "\"code\":\"uncorrected_write_errors\","
-			 "\"severity\":\"critical\"") != NULL);
+	CHECK(strstr(js,
+		     "\"code\":\"uncorrected_write_errors\","
+		     "\"severity\":\"critical\"") != NULL);
 	CHECK(strstr(js, "\"value\":535,\"limit\":35,\"unit\":\"errors\"") != NULL);
 	json_object_put(o);
 
@@ -111,7 +112,7 @@ static void test_sas(void)
 		return;
 	CHECK(judge(NULL) == WW_STATUS_OK && v.n == 0);
 	CHECK(WW_HAS(h.temperature_reference_celsius));
-	h.temperature_reference_celsius.value = 0;           /* edit: trip 0 */
+	h.temperature_reference_celsius.value = 0; /* edit: trip 0 */
 	CHECK(judge(NULL) == WW_STATUS_OK);
 	WW_SET(h.scsi.grown_defects, 37, "edit: grown defects 37"); /* edit */
 	CHECK(judge(NULL) == WW_STATUS_WARNING && v.n == 1);
@@ -166,9 +167,11 @@ static void test_ata_counts(void)
 	want(WW_R_PENDING, WW_STATUS_CRITICAL, 1727, 40);
 	/* pending_sectors_critical = 0: no critical level */
 	ww_conf_defaults(&c);
-	CHECK_EQ_I64(ww_conf_load_string(&c, "[health]\npending_sectors_critical = 0\n"
-					 "offline_uncorrectable_critical = 11\n", "t.conf", err,
-					 sizeof(err)), 0);
+	CHECK_EQ_I64(ww_conf_load_string(&c,
+					 "[health]\npending_sectors_critical = 0\n"
+					 "offline_uncorrectable_critical = 11\n",
+					 "t.conf", err, sizeof(err)),
+		     0);
 	judge(&c.health);
 	want(WW_R_PENDING, WW_STATUS_WARNING, 1727, 1);
 	want(WW_R_OFFLINE_UNC, WW_STATUS_WARNING, 10, 1);
@@ -235,7 +238,8 @@ static void test_self_test(void)
 	judge(NULL);
 	want(WW_R_SELF_TEST_FAILED, WW_STATUS_CRITICAL, 123456, -1);
 	CHECK(reason(WW_R_SELF_TEST_FAILED) &&
-	      strstr(reason(WW_R_SELF_TEST_FAILED)->text, "the read element failed (status 7), "
+	      strstr(reason(WW_R_SELF_TEST_FAILED)->text,
+		     "the read element failed (status 7), "
 		     "first failing LBA 123456") != NULL);
 	l->last_status = 6; /* edit: servo failure, no LBA */
 	l->has_failing_lba = false;

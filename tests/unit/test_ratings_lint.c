@@ -39,7 +39,8 @@ static void test_shipped_clean(void)
 	unsigned bad = 0;
 
 	CHECK_EQ_I64(ww_ratings_lint((const char *const[]){ ww_builtin_ratings_tsv }, &origin, 1,
-				     keep, &s), 0);
+				     keep, &s),
+		     0);
 	CHECK(ww_ratings_parse(&t, ww_builtin_ratings_tsv, "built-in", &bad) >= 20);
 	/* rows keep their own file and line once compiled in as one text */
 	CHECK(t.n && !strncmp(t.rows[0].origin, "built-in:", 9) && t.rows[0].lineno > 1);
@@ -53,12 +54,15 @@ static void test_wrong_rows(void)
 
 	/* the P4500 2.0TB pair as Lenovo prints it: 0.5 DWPD is not 1.89 PB */
 	CHECK_EQ_I64(lint1("# c\n^INTEL SSDPE2KX020T7\tnvme\t2000000000000\t0.5\t1890000000000000"
-			   "\t5\tguide\tnot_stated\n", &s), 1);
+			   "\t5\tguide\tnot_stated\n",
+			   &s),
+		     1);
 	CHECK(strstr(s.last, "t.tsv:2: DWPD 0.5 x 2000000000000 B") != NULL);
 	CHECK(strstr(s.last, "3.4 % apart") != NULL);
 	/* within 1 %: the 1.0TB pair */
-	CHECK_EQ_I64(lint1("^A\tnvme\t1000000000000\t0.75\t1380000000000000\t5\tg\tnot_stated\n",
-			   &s), 0);
+	CHECK_EQ_I64(
+		lint1("^A\tnvme\t1000000000000\t0.75\t1380000000000000\t5\tg\tnot_stated\n", &s),
+		0);
 	CHECK_EQ_I64(lint1("^A\tsata\t\t1\t\t5\t\tnot_stated\n", &s), 1);
 	CHECK(strstr(s.last, "no source") != NULL);
 	CHECK_EQ_I64(lint1("^A\tsata\t\t1\t\t5\tsrc\n", &s), 1);
@@ -71,10 +75,13 @@ static void test_wrong_rows(void)
 	CHECK_EQ_I64(lint1("^A\tsata\t\t1TB\t\t5\tsrc\tjesd219\n", &s), 1);
 	CHECK(strstr(s.last, "t.tsv:1: not a row") != NULL);
 	/* same pattern twice; a broader row shadowing a narrower one */
-	CHECK_EQ_I64(lint1("^A1\tsata\t\t1\t\t5\ts\tjesd219\n^A1\tsata\t\t3\t\t5\ts\tjesd219\n", &s), 1);
+	CHECK_EQ_I64(
+		lint1("^A1\tsata\t\t1\t\t5\ts\tjesd219\n^A1\tsata\t\t3\t\t5\ts\tjesd219\n", &s), 1);
 	CHECK(strstr(s.last, "t.tsv:2: duplicate of t.tsv:1") != NULL);
-	CHECK_EQ_I64(lint1("^PX04S\tsas\t\t1\t\t5\ts\tjesd219\n^PX04S[HM]B\tsas\t\t10\t\t5\ts\tjesd219\n",
-			   &s), 1);
+	CHECK_EQ_I64(
+		lint1("^PX04S\tsas\t\t1\t\t5\ts\tjesd219\n^PX04S[HM]B\tsas\t\t10\t\t5\ts\tjesd219\n",
+		      &s),
+		1);
 	CHECK(strstr(s.last, "'PX04SHB' (this row's model) matches t.tsv:1 first") != NULL);
 	/* one set: a user file's row against a second file's */
 	{
@@ -109,9 +116,11 @@ static void test_ratings_d(void)
 	snprintf(a, sizeof(a), "%s/10-site.tsv", dir);
 	snprintf(b, sizeof(b), "%s/50-vendor.tsv", dir);
 	snprintf(c, sizeof(c), "%s/notes.txt", dir);
-	put(b, "^INTEL SSDPE2KX020T7\tnvme\t2000000000000\t\t1000000000000000\t5\tlater\tnot_stated\n");
-	put(a, "# our own figure\n^INTEL SSDPE2KX020T7\tnvme\t2000000000000\t\t3000000000000000\t5"
-	       "\tsite contract 2024\tnot_stated\n");
+	put(b,
+	    "^INTEL SSDPE2KX020T7\tnvme\t2000000000000\t\t1000000000000000\t5\tlater\tnot_stated\n");
+	put(a,
+	    "# our own figure\n^INTEL SSDPE2KX020T7\tnvme\t2000000000000\t\t3000000000000000\t5"
+	    "\tsite contract 2024\tnot_stated\n");
 	put(c, "not a table\n");
 	/* shipped row without the directory */
 	o.ratings_dir = "/nonexistent/ratings.d";

@@ -61,8 +61,9 @@ int main(void)
 	 * run to its end */
 	rc = ww_pattern_compile("(a|aa)+$", 0, &p, err, sizeof(err));
 	CHECK_EQ_I64(rc, 0);
-	CHECK_EQ_I64(ww_pattern_match(p, "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa!"),
-		     -E2BIG);
+	CHECK_EQ_I64(
+		ww_pattern_match(p, "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa!"),
+		-E2BIG);
 	CHECK_EQ_I64(ww_pattern_match(p, "xaa"), 1);
 	ww_pattern_free(p);
 

@@ -75,11 +75,22 @@ static void test_health_change_runs_program(void)
 	b.collections_total = 2;
 
 	/* the first verdict (ok) is logged, not sent; the same state again: nothing */
-	CHECK_EQ_I64(ww_events_update(ev, &(ww_render_ctx_t){ .snap = &s1, .endurance = NULL, .now = t0 }, NULL), 1);
-	CHECK_EQ_I64(ww_events_update(ev, &(ww_render_ctx_t){ .snap = &s1, .endurance = NULL, .now = t0 + 1 }, &s1), 0);
+	CHECK_EQ_I64(
+		ww_events_update(
+			ev, &(ww_render_ctx_t){ .snap = &s1, .endurance = NULL, .now = t0 }, NULL),
+		1);
+	CHECK_EQ_I64(ww_events_update(
+			     ev,
+			     &(ww_render_ctx_t){ .snap = &s1, .endurance = NULL, .now = t0 + 1 },
+			     &s1),
+		     0);
 	CHECK(access(out, R_OK) != 0);
 	/* FAILED: one event, critical */
-	CHECK_EQ_I64(ww_events_update(ev, &(ww_render_ctx_t){ .snap = &s2, .endurance = NULL, .now = t0 + 60 }, &s1), 1);
+	CHECK_EQ_I64(ww_events_update(
+			     ev,
+			     &(ww_render_ctx_t){ .snap = &s2, .endurance = NULL, .now = t0 + 60 },
+			     &s1),
+		     1);
 	read_env(out, all, sizeof(all));
 	CHECK(strstr(all, "WEARWATCH_EVENT=status_change\n"));
 	CHECK(strstr(all, "WEARWATCH_DRIVE=ata-TEST_DISK_1\n"));
@@ -99,12 +110,20 @@ static void test_health_change_runs_program(void)
 	/* re-read, unchanged: not sent again */
 	b.collections_total = 3;
 	b.last_collect = t0 + 120;
-	CHECK_EQ_I64(ww_events_update(ev, &(ww_render_ctx_t){ .snap = &s2, .endurance = NULL, .now = t0 + 120 }, &s2), 0);
+	CHECK_EQ_I64(ww_events_update(
+			     ev,
+			     &(ww_render_ctx_t){ .snap = &s2, .endurance = NULL, .now = t0 + 120 },
+			     &s2),
+		     0);
 	/* gone from discovery: one "missing" event */
 	c = b;
 	c.present = false;
 	c.missing_since = t0 + 180;
-	CHECK_EQ_I64(ww_events_update(ev, &(ww_render_ctx_t){ .snap = &s3, .endurance = NULL, .now = t0 + 180 }, &s2), 1);
+	CHECK_EQ_I64(ww_events_update(
+			     ev,
+			     &(ww_render_ctx_t){ .snap = &s3, .endurance = NULL, .now = t0 + 180 },
+			     &s2),
+		     1);
 	read_env(out, all, sizeof(all));
 	CHECK(strstr(all, "WEARWATCH_EVENT=missing\n"));
 	CHECK(strstr(all, "WEARWATCH_REASON_CODES=drive_missing\n"));
@@ -168,16 +187,20 @@ static void test_flapping_and_spool(void)
 	a.present = a.has_health = a.last_success = true;
 	for (int i = 0; i < 7; i++) {
 		flip(&a, i, t0 + 60 * i);
-		ww_events_update(ev, &(ww_render_ctx_t){ .snap = &s, .endurance = NULL, .now = t0 + 60 * i }, &s);
+		ww_events_update(
+			ev, &(ww_render_ctx_t){ .snap = &s, .endurance = NULL, .now = t0 + 60 * i },
+			&s);
 	}
 	/* 6 changes (the first read finding it ok is not sent): 2 queued */
 	CHECK_EQ_I64(count_files(spool, ".event"), 2);
 	/* the window (from the first notification, t0 + 60) ends: one summary
 	 * of the 4 held back */
 	flip(&a, 6, t0 + 3659);
-	ww_events_update(ev, &(ww_render_ctx_t){ .snap = &s, .endurance = NULL, .now = t0 + 3659 }, &s);
+	ww_events_update(ev, &(ww_render_ctx_t){ .snap = &s, .endurance = NULL, .now = t0 + 3659 },
+			 &s);
 	CHECK_EQ_I64(count_files(spool, ".event"), 2);
-	ww_events_update(ev, &(ww_render_ctx_t){ .snap = &s, .endurance = NULL, .now = t0 + 3660 }, &s);
+	ww_events_update(ev, &(ww_render_ctx_t){ .snap = &s, .endurance = NULL, .now = t0 + 3660 },
+			 &s);
 	CHECK_EQ_I64(count_files(spool, ".event"), 3);
 	ww_events_free(ev);
 	if (!bin) {

@@ -29,7 +29,7 @@ typedef struct ww_fleet_opts {
 	const char *src_dir;        /* source tree (tests/fixtures/captures under it) */
 	const char *const *kinds;   /* capture folders, NULL-terminated; NULL = all */
 	size_t n;                   /* drives, kinds cycled */
-	ww_store_endurance_t *svc;    /* publish endurance results into it (or NULL) */
+	ww_store_endurance_t *svc;  /* publish endurance results into it (or NULL) */
 	bool probe;                 /* a probe summary on every drive */
 	size_t smartctl_every;      /* every k-th drive read "through smartctl" (0 = none) */
 	size_t missing;             /* the last `missing` drives disappear */
@@ -139,7 +139,8 @@ static inline int ww_fleet_build(ww_store_t *s, const ww_fleet_opts_t *o)
 			rc = ww_store_set_probe(s, d[i].id, &sum, WW_FLEET_T0 + 20);
 	}
 	for (size_t i = 0; !rc && o->svc && i < o->n; i++)
-		ww_store_endurance_after_collect(o->svc, NULL, s, &d[i], k[i % nk].rc, WW_FLEET_T0 + 10);
+		ww_store_endurance_after_collect(o->svc, NULL, s, &d[i], k[i % nk].rc,
+						 WW_FLEET_T0 + 10);
 	if (!rc && o->missing)
 		rc = ww_store_sync(s, d, o->n - o->missing, WW_FLEET_T0 + 50);
 	free(k);
