@@ -14,8 +14,8 @@ BUILD="build-essential cmake pkg-config libnvme-dev libsgutils2-dev libatasmart-
 TEST="qemu-system-x86 linux-image-amd64 busybox-static kmod cpio smartmontools nvme-cli
  sg3-utils libatasmart-bin prometheus prometheus-alertmanager curl python3 fio ioping udev
  chromium clang libclang-rt-14-dev"
-# the unit test lint_cppcheck
-TEST="$TEST cppcheck"
+# the unit tests lint_cppcheck and lint_format
+TEST="$TEST cppcheck clang-format"
 # service tests: systemd-analyze, TLS certificates, the .deb
 TEST="$TEST systemd openssl debhelper dpkg-dev lintian"
 # the VM guest runs the host's root: its network needs ip (iproute2)
