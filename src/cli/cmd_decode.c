@@ -2,6 +2,7 @@
  * libatasmart blob, a smartctl JSON or `-r ioctl` trace, a raw page as hex or
  * binary, a libscsicmd CSV line), each raw page through its decoder registry
  * row. */
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -113,7 +114,12 @@ static bool csv_response(uint8_t *buf, size_t *n, unsigned *opcode)
 	for (; *p && *p != '\n' && k < 4; p++)
 		if (*p == ',')
 			col[k++] = p + 1;
-	if (k < 4 || sscanf(col[1], "%2x", opcode) != 1)
+	/* the CDB column is hex bytes only: one-line JSON (smartctl --json=c,
+	 * jq -c) has commas too, and its second "column" is no CDB */
+	for (p = col[1]; k == 4 && *p != ','; p++)
+		if (!isxdigit((unsigned char)*p) && *p != ' ')
+			return false;
+	if (k < 4 || *line == '{' || sscanf(col[1], "%2x", opcode) != 1)
 		return false;
 	for (p = col[3]; *p && *p != '\n' && *p != ','; p++)
 		;
@@ -161,6 +167,15 @@ static int smartctl_json(struct dec *x, uint8_t *buf, size_t n)
 				? "not a JSON object"
 				: "no top-level \"smartctl\" object with \"version\" and \"exit_status\"");
 		return -EINVAL;
+	}
+	if (info.standby) {
+		/* smartctl -n standby left the drive alone: what the service
+		 * does too, not a failed read */
+		x->said = false;
+		x->r->standby = true;
+		x->d.from_capture = true; /* the file has no time: "when captured" */
+		x->d.transport = smartctl_transport(&info);
+		return 1;
 	}
 	if (info.device_list) {
 		fprintf(stderr,

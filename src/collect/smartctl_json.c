@@ -181,6 +181,9 @@ static void parse_identity(json_object *j, ww_health_t *h)
 	jget_str(j, "serial_number", h->serial, sizeof(h->serial));
 	jget_str(j, "firmware_version", h->firmware, sizeof(h->firmware));
 	jget_str(j, "scsi_revision", h->firmware, sizeof(h->firmware));
+	/* smartctl 7.1 and older name a SCSI drive's firmware "revision"
+	 * (beside "vendor" and "product"); 7.2 renamed it scsi_revision */
+	jget_str(j, "revision", h->firmware, sizeof(h->firmware));
 	jget_str(j, "scsi_vendor", h->vendor, sizeof(h->vendor));
 	jget_str(j, "vendor", h->vendor, sizeof(h->vendor));
 	if (jget_u64(j, "wwn.naa", &naa) && jget_u64(j, "wwn.oui", &oui) &&
@@ -724,8 +727,11 @@ int ww_smartctl_parse(const char *json, size_t len, ww_health_t *h,
 	jget_str(j, "device.type", info->device_type, sizeof(info->device_type));
 	jget_str(j, "device.protocol", proto, sizeof(proto));
 	snprintf(info->protocol, sizeof(info->protocol), "%s", proto);
+	/* smartctl -n: "Device is in STANDBY mode, exit(2)" (ata- and
+	 * scsiprint.cpp; also SLEEP, IDLE, "STANDBY (OS)", prefixed with the
+	 * device name by smartctl's own power check), exit status bit 1 */
 	info->standby = info->exit_status == WW_SMARTCTL_STANDBY_EXIT ||
-			(jget(j, "power_mode") && strstr(info->message, "STANDBY"));
+		(strstr(info->message, "Device is in ") && strstr(info->message, " mode, exit("));
 
 	parse_identity(j, h);
 	info->reached = *h->model || *h->serial || WW_HAS(h->capacity_bytes);

@@ -298,6 +298,79 @@ static void test_decode_messages(void)
 		CHECK_EQ_I64(run(a), 0);
 		CHECK(strstr(out, "  transport                    nvme\n") != NULL);
 	}
+	/* the same JSON on one line (smartctl --json=c, jq -c): smartctl JSON,
+	 * not a CSV command line, and the same record */
+	{
+		static char pretty[65536];
+		char one[4400];
+		FILE *f;
+		const char *a[] = { bin, "decode", vm, "--json", NULL };
+		const char *b[] = { bin, "decode", one, "--json", NULL };
+
+		CHECK_EQ_I64(run(a), 0);
+		snprintf(pretty, sizeof(pretty), "%s",
+			 strstr(out, "\"identity\"") ? strstr(out, "\"identity\"") : "-");
+		snprintf(one, sizeof(one), "%s/one-line.json", tmp);
+		f = fopen(one, "w");
+		for (const char *p = slurp(vm); f && *p; p++)
+			if (*p != '\n')
+				fputc(*p, f);
+		if (f)
+			fclose(f);
+		CHECK_EQ_I64(run(b), 0);
+		CHECK(strstr(out, "CSV") == NULL);
+		CHECK(strstr(out, "\"model\":\"QEMU NVMe Ctrl\"") != NULL);
+		/* the records agree past the drive's name (the file's) */
+		CHECK(strstr(out, "\"identity\"") && !strcmp(strstr(out, "\"identity\""), pretty));
+	}
+	/* smartctl 7.1's names for a SCSI drive's identity ("vendor",
+	 * "product", "revision", as in scrutiny's smart-scsi.json of an
+	 * ST4000NM0043) on the VM's scsi_debug JSON: the firmware is kept */
+	{
+		char sas[4400], old[4400], *p;
+		static char text[65536];
+		FILE *f;
+		const char *a[] = { bin, "decode", old, NULL };
+
+		snprintf(sas, sizeof(sas), "%s/tests/fixtures/vm/sas/smartctl-x.json", src);
+		snprintf(old, sizeof(old), "%s/smartctl-7.1-sas.json", tmp);
+		snprintf(text, sizeof(text), "%s", slurp(sas));
+		while ((p = strstr(text, "\"scsi_revision\"")))
+			memmove(p + 1, p + 6, strlen(p + 6) + 1); /* "revision" */
+		while ((p = strstr(text, "\"scsi_vendor\"")))
+			memmove(p + 1, p + 6, strlen(p + 6) + 1); /* "vendor" */
+		f = fopen(old, "w");
+		if (f) {
+			fputs(text, f);
+			fclose(f);
+		}
+		CHECK_EQ_I64(run(a), 0);
+		CHECK(strstr(out, "  firmware                     0191\n") != NULL);
+	}
+	/* smartctl -n standby of a drive in standby: exit status 2 and the
+	 * message smartmontools 7.3's ataprint.cpp prints ("Device is in %s
+	 * mode, exit(%d)"): left alone, as the service leaves it, not a failed
+	 * read (spec-constructed after that source) */
+	{
+		char sb[4400];
+		FILE *f;
+		const char *a[] = { bin, "decode", sb, NULL };
+
+		snprintf(sb, sizeof(sb), "%s/standby.json", tmp);
+		f = fopen(sb, "w");
+		if (f) {
+			fputs("{\"json_format_version\":[1,0],\"smartctl\":{\"version\":[7,3],"
+			      "\"messages\":[{\"string\":\"Device is in STANDBY mode, exit(2)\","
+			      "\"severity\":\"information\"}],\"exit_status\":2},"
+			      "\"device\":{\"name\":\"/dev/sda\",\"type\":\"sat\","
+			      "\"protocol\":\"ATA\"}}\n",
+			      f);
+			fclose(f);
+		}
+		CHECK_EQ_I64(run(a), 1);
+		CHECK(strstr(out, "not read: the drive was left alone (standby)") != NULL);
+		CHECK(strstr(out, "failed") == NULL);
+	}
 	/* nvme-cli's smart-log JSON of the same drive is JSON, not smartctl's */
 	snprintf(vm, sizeof(vm), "%s/tests/fixtures/vm/nvme/smart-log.json", src);
 	{
