@@ -517,6 +517,11 @@ typedef struct ww_health {
 	bool has_smartctl_exit;
 	uint8_t smartctl_exit;
 
+	/* values a decoder left out because the bytes are outside what their
+	 * spec allows (an NVMe available spare above 100 %): a drive answering
+	 * garbage shows this count, never the garbage as a value */
+	uint32_t implausible_values;
+
 	/* the device answered (identity read) but reports no SMART or
 	 * health data at all ("reached, no SMART": QEMU's megasas disk, virtual
 	 * volumes); set by the smartctl backend's reader (smartctl_members.c) */

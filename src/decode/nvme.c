@@ -209,10 +209,20 @@ int ww_decode_nvme_smart_log(const uint8_t *buf, size_t len, ww_health_t *h)
 		WW_SET(h->temperature_celsius,
 		       (int64_t)s->composite_temperature_kelvin - 273,
 		       SMART_SRC("bytes 1-2"));
-	WW_SET(h->available_spare_percent, s->available_spare_percent,
-	       SMART_SRC("byte 3"));
-	WW_SET(h->available_spare_threshold_percent,
-	       s->available_spare_threshold_percent, SMART_SRC("byte 4"));
+	/* Available Spare and its threshold are normalised percentages, 0 to
+	 * 100 (NVMe Base 2.0, Figure 207, bytes 3 and 4); above that the bytes
+	 * are no reading (random bytes made a "spare 29 % below its threshold
+	 * 239 %" critical): left out, counted. Percentage Used may exceed 100
+	 * (byte 5: up to 255), so it stays. */
+	if (s->available_spare_percent <= 100)
+		WW_SET(h->available_spare_percent, s->available_spare_percent, SMART_SRC("byte 3"));
+	else
+		h->implausible_values++;
+	if (s->available_spare_threshold_percent <= 100)
+		WW_SET(h->available_spare_threshold_percent, s->available_spare_threshold_percent,
+		       SMART_SRC("byte 4"));
+	else
+		h->implausible_values++;
 	WW_SET(h->endurance_used_percent, s->percentage_used, SMART_SRC("byte 5"));
 	h->endurance_used_percent.label = "nvme_percentage_used";
 

@@ -44,6 +44,8 @@ const ww_field_t ww_fields_health[] = {
 	H(plp_start_count, "PLP start count", "count", WW_FK_U64),
 	H(capacitor_health_percent, "capacitor health", "percent", WW_FK_U64),
 	H(uncorrectable_read_errors, "uncorrectable read errors", "count", WW_FK_U64),
+	H(implausible_values, "implausible values left out", NULL, WW_FK_U32, .when = WW_FW_NONZERO,
+	  .source = "outside the range their spec allows"),
 	{ 0 },
 };
 

@@ -435,6 +435,20 @@ static void test_all_ff(void)
 	CHECK(h.power_on_seconds.saturated && h.media_errors.saturated);
 	CHECK(h.smart_status == WW_SMART_FAILED);
 	u128_dec(h.nvme_smart.error_log_entries, "340282366920938463463374607431768211455");
+	/* spare and threshold 255 %: no reading (0-100 %, Figure 207) */
+	CHECK(!WW_HAS(h.available_spare_percent) && !WW_HAS(h.available_spare_threshold_percent));
+	CHECK_EQ_U64(h.implausible_values, 2);
+	/* the random bytes seen from a misbehaving drive: spare 29, threshold
+	 * 239: the spare stays, the threshold is left out, so no "spare below
+	 * its threshold" can be made of it */
+	memset(&h, 0, sizeof(h));
+	b[3] = 29;
+	b[4] = 239;
+	CHECK_EQ_I64(dec_smart(b, 512, &h), 0);
+	CHECK_EQ_U64(h.available_spare_percent.value, 29);
+	CHECK(!WW_HAS(h.available_spare_threshold_percent));
+	CHECK_EQ_U64(h.implausible_values, 1);
+	memset(b, 0xff, sizeof(b));
 
 	CHECK_EQ_I64(dec_ctrl(b, 4096, &h), 0);
 	CHECK_EQ_U64(strlen(h.model), 40);
