@@ -323,6 +323,14 @@ static json_object *j_value(const ww_field_t *f, const char *p)
 	switch (f->kind) {
 	case WW_FK_BOOL:
 		return json_object_new_boolean(*(const bool *)p);
+	case WW_FK_RAW64:
+		/* a 64-bit identifier (SAS address) is no quantity: as hex
+		 * text, which a browser's doubles cannot round */
+		if (f->fmt == WW_FF_HEX) {
+			snprintf(buf, sizeof(buf), "0x%016" PRIx64, *(const uint64_t *)p);
+			return json_object_new_string(buf);
+		}
+		return j_u64(plain(f, p));
 	case WW_FK_U128:
 		v = *(const ww_u128 *)p;
 		if (!v.hi && v.lo <= (uint64_t)INT64_MAX)

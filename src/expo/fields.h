@@ -24,7 +24,7 @@ typedef enum ww_fkind {
 	WW_FK_U8,      /* plain integers: always shown (see ww_fwhen_t) */
 	WW_FK_U16,
 	WW_FK_U32,
-	WW_FK_RAW64, /* uint64_t */
+	WW_FK_RAW64, /* uint64_t; with WW_FF_HEX an identifier: JSON "0x%016x" text */
 	WW_FK_U128,  /* ww_u128: a JSON integer when it fits int64, else a string */
 	WW_FK_BOOL,
 } ww_fkind_t;

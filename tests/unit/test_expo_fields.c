@@ -190,6 +190,10 @@ static void test_sas_phys_in_decode(void)
 		CHECK(json_object_object_get_ex(p0, "loss_of_dword_sync", &v) &&
 		      json_object_get_int64(v) == 4);
 		CHECK(json_object_object_get_ex(p0, "port", &v) && json_object_get_int64(v) == 1);
+		/* an identifier as text: a browser's double would round it */
+		CHECK(json_object_object_get_ex(p0, "sas_address", &v) &&
+		      json_object_is_type(v, json_type_string) &&
+		      !strcmp(json_object_get_string(v), "0x5000039b48736e9e"));
 	}
 	json_object_put(o);
 }
