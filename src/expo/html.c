@@ -50,6 +50,22 @@ static void td_verdict(FILE *f, const ww_render_ctx_t *ctx, const ww_drive_state
 	fputs("</td>", f);
 }
 
+/* host writes against the rating, with the rating's source on hover (the
+ * endurance service's published result, as /metrics has it) */
+static void td_rated(FILE *f, const ww_render_ctx_t *ctx, const ww_drive_state_t *st)
+{
+	ww_endurance_t *e = malloc(sizeof(*e));
+
+	if (e && ww_store_endurance_get(ctx->endurance, st->drive.id, e) && e->has_rated_used) {
+		fprintf(f, "<td title=\"rating: %s, ", ww_rating_source_name(e->rating_source));
+		esc(f, e->rating_row);
+		fprintf(f, "\">%.1f %%</td>", e->rated_used_ratio * 100);
+	} else {
+		fputs("<td></td>", f);
+	}
+	free(e);
+}
+
 char *ww_html_render_index(const ww_render_ctx_t *ctx)
 {
 	const ww_snapshot_t *snap = ctx->snap;
@@ -72,7 +88,9 @@ char *ww_html_render_index(const ww_render_ctx_t *ctx)
 	      "<body><h1>wearwatch</h1>\n<p><a href=\"/metrics\">/metrics</a> "
 	      "<a href=\"/api/v1/drives\">/api/v1/drives</a></p>\n<table>\n"
 	      "<tr><th>drive</th><th>health</th><th>model</th><th>transport</th><th>temperature</th>"
-	      "<th>endurance used</th><th>written</th><th>state</th><th>last collected</th></tr>\n", f);
+	      "<th>endurance used</th><th>rated endurance used</th><th>written</th><th>state</th>"
+	      "<th>last collected</th></tr>\n",
+	      f);
 	for (size_t i = 0; snap && i < snap->n; i++) {
 		const ww_drive_state_t *st = &snap->drives[i];
 		const ww_health_t *h = st->has_health ? &st->health : NULL;
@@ -94,6 +112,7 @@ char *ww_html_render_index(const ww_render_ctx_t *ctx)
 			fprintf(f, "<td>%llu %%</td>", (unsigned long long)h->endurance_used_percent.value);
 		else
 			fputs("<td></td>", f);
+		td_rated(f, ctx, st);
 		if (h && WW_HAS(h->host_written_bytes))
 			fprintf(f, "<td title=\"%llu bytes\">%s</td>",
 				(unsigned long long)h->host_written_bytes.value,

@@ -169,11 +169,26 @@ static void check_mixed(void)
 	o.src_dir = getenv("WW_SOURCE_DIR") ? getenv("WW_SOURCE_DIR") : ".";
 	o.svc = ww_fleet_endurance(NULL);
 	if (s && o.svc && ww_fleet_build(s, &o) == 0) {
+		ww_render_ctx_t ctx = { .endurance = o.svc, .now = WW_FLEET_T0 + 60 };
+		char *html, want[64];
+		double ratio = -1;
+
 		snap = ww_store_acquire(s);
-		txt = ww_metrics_render(&(ww_render_ctx_t){ .snap = snap,
-							    .endurance = o.svc,
-							    .now = WW_FLEET_T0 + 60 },
-					&len);
+		ctx.snap = snap;
+		txt = ww_metrics_render(&ctx, &len);
+		/* /table's rated column is the endurance result /metrics has,
+		 * with the rating's source on hover */
+		html = ww_html_render_index(&ctx);
+		CHECK(html && strstr(html, "<th>rated endurance used</th>"));
+		for (const char *p = txt
+			     ? strstr(txt, "\nwearwatch_drive_rated_endurance_used_ratio{")
+			     : NULL;
+		     p && ratio < 0; p = NULL)
+			ratio = strtod(strchr(p + 1, ' ') + 1, NULL);
+		CHECK(ratio >= 0);
+		snprintf(want, sizeof(want), "\">%.1f %%</td>", ratio * 100);
+		CHECK(html && strstr(html, "<td title=\"rating: config, ") && strstr(html, want));
+		free(html);
 		ww_snapshot_release(snap);
 	}
 	CHECK(txt != NULL);
