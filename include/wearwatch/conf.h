@@ -241,8 +241,8 @@ bool ww_webcfg_check_user(const ww_webcfg_t *w, const char *user, const char *pa
 bool ww_bcrypt_verify(const char *password, const char *hash);
 
 /* `wearwatch serve` options of the endurance model and history:
- * --state-dir, --no-history, --rating, --ratings-file, --history-raw-days,
- * --history-hourly-days. serve.c lists WW_ENDURANCE_SERVE_OPTIONS in its
+ * --state-dir, --no-history, --rating, --ratings-file, --ratings-dir,
+ * --history-raw-days, --history-hourly-days. serve.c lists WW_ENDURANCE_SERVE_OPTIONS in its
  * getopt table and hands the codes to ww_conf_endurance_opt(). The config
  * file calls ww_rating_override_parse() (model.h) for rating lines
  * and ww_conf_endurance_opt() for the others. */
@@ -255,16 +255,20 @@ enum {
 	WW_OPT_END_RATINGS_FILE,
 	WW_OPT_END_RAW_DAYS,
 	WW_OPT_END_HOURLY_DAYS,
-	WW_OPT_END_LAST = WW_OPT_END_HOURLY_DAYS,
+	WW_OPT_END_RATINGS_DIR,
+	WW_OPT_END_LAST = WW_OPT_END_RATINGS_DIR,
 };
 
-#define WW_ENDURANCE_SERVE_OPTIONS                                              \
-	{ "state-dir", required_argument, NULL, WW_OPT_END_STATE_DIR },         \
-	{ "no-history", no_argument, NULL, WW_OPT_END_NO_HISTORY },             \
-	{ "rating", required_argument, NULL, WW_OPT_END_RATING },               \
-	{ "ratings-file", required_argument, NULL, WW_OPT_END_RATINGS_FILE },   \
-	{ "history-raw-days", required_argument, NULL, WW_OPT_END_RAW_DAYS },   \
-	{ "history-hourly-days", required_argument, NULL, WW_OPT_END_HOURLY_DAYS }
+#define WW_ENDURANCE_SERVE_OPTIONS                                                                 \
+	{ "state-dir", required_argument, NULL, WW_OPT_END_STATE_DIR },                            \
+		{ "no-history", no_argument, NULL, WW_OPT_END_NO_HISTORY },                        \
+		{ "rating", required_argument, NULL, WW_OPT_END_RATING },                          \
+		{ "ratings-file", required_argument, NULL, WW_OPT_END_RATINGS_FILE },              \
+		{ "history-raw-days", required_argument, NULL, WW_OPT_END_RAW_DAYS },              \
+		{ "history-hourly-days", required_argument, NULL, WW_OPT_END_HOURLY_DAYS },        \
+	{                                                                                          \
+		"ratings-dir", required_argument, NULL, WW_OPT_END_RATINGS_DIR                     \
+	}
 
 typedef struct ww_conf_endurance_opts {
 	const char *state_dir;          /* NULL = WW_HISTORY_DEFAULT_DIR */

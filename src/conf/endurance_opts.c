@@ -16,6 +16,8 @@ void ww_conf_endurance_usage(FILE *f)
 		"                                  endurance rating of drives whose id or serial is PATTERN\n"
 		"                                  or whose model matches it (POSIX regex); repeatable\n"
 		"  --ratings-file FILE             extra ratings table (columns of data/ratings/NAME.tsv)\n"
+		"  --ratings-dir DIR               site ratings tables DIR/NAME.tsv, before the shipped\n"
+		"                                  rows (default " WW_RATINGS_DIR ")\n"
 		"  --history-raw-days N            keep every sample N days (default 7), then hourly\n"
 		"  --history-hourly-days N         keep hourly samples N days (default 90), then daily\n");
 }
@@ -72,6 +74,9 @@ int ww_conf_endurance_opt(int code, const char *arg, ww_conf_endurance_opts_t *o
 		o->files[o->n_files++] = arg;
 		return 0;
 	}
+	case WW_OPT_END_RATINGS_DIR:
+		o->ratings_dir = arg;
+		return 0;
 	case WW_OPT_END_RAW_DAYS:
 		return days("--history-raw-days", arg, &o->hist.raw_s);
 	case WW_OPT_END_HOURLY_DAYS:
