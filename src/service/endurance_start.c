@@ -17,7 +17,8 @@ static int take_rows(ww_ratings_t *dst, ww_ratings_t *src)
 		ww_ratings_free(src);
 		return -ENOMEM;
 	}
-	memcpy(rows + dst->n, src->rows, src->n * sizeof(*rows));
+	if (src->n) /* an empty table has no rows array: memcpy(NULL) is undefined */
+		memcpy(rows + dst->n, src->rows, src->n * sizeof(*rows));
 	dst->rows = rows;
 	dst->n += src->n;
 	free(src->rows);
