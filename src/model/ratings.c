@@ -170,10 +170,14 @@ static int next_line(const char **p, const char *end, char *line, size_t size, c
 	return 0;
 }
 
-/* "#@ NAME": the lines after it are NAME's, counted from 1 */
-static bool origin_marker(const char *line, char *origin, size_t size, unsigned *lineno)
+/* "#@ NAME": the lines after it are NAME's, counted from 1. Only in the
+ * shipped table, which the build joins from data/ratings/NAME.tsv: in a
+ * user's file it is a comment, or a row could pose as a shipped one and an
+ * error name another file's line. */
+static bool origin_marker(const char *text, const char *line, char *origin, size_t size,
+			  unsigned *lineno)
 {
-	if (strncmp(line, "#@ ", 3))
+	if (text != ww_builtin_ratings_tsv || strncmp(line, "#@ ", 3))
 		return false;
 	snprintf(origin, size, "%.*s", (int)size - 1, line + 3);
 	*lineno = 0;
@@ -198,7 +202,7 @@ static int parse_text(ww_ratings_t *t, const char *text, size_t len, char *origi
 		rc = next_line(&p, end, line, sizeof(line), err, errlen);
 		if (rc < 0)
 			return rc;
-		if (origin_marker(line, origin, osize, &lineno) || !line[0] || line[0] == '#')
+		if (origin_marker(text, line, origin, osize, &lineno) || !line[0] || line[0] == '#')
 			continue;
 		snprintf(err, errlen,
 			 "expected the columns of data/ratings/README.md (model "
@@ -539,7 +543,7 @@ static void lint_text(struct lint *l, const char *text, const char *name)
 			say(l, origin, lineno, "%s", err);
 			continue;
 		}
-		if (origin_marker(line, origin, sizeof(origin), &lineno) || !line[0] ||
+		if (origin_marker(text, line, origin, sizeof(origin), &lineno) || !line[0] ||
 		    line[0] == '#')
 			continue;
 		snprintf(err, sizeof(err),
