@@ -227,6 +227,9 @@ static void render_scsi(FILE *f, const ww_health_t *h)
 		snprintf(pre, sizeof(pre), "  ");
 		ww_fields_text(f, ww_fields_sas_phy, &s->sas_phys[i], pre);
 	}
+	if (s->sas_phys_source && s->n_sas_phys_dropped)
+		fprintf(f, LBL "%zu (past the %d kept)   [%s]\n", "SAS phys not kept",
+			s->n_sas_phys_dropped, WW_SCSI_MAX_SAS_PHYS, s->sas_phys_source);
 }
 
 static void render_report(FILE *f, const ww_read_report_t *r)
