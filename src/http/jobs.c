@@ -1,6 +1,9 @@
 /* Bounded worker pools (see jobs.h). */
 #include <errno.h>
 #include <pthread.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,13 +32,15 @@ static void *worker(void *arg)
 {
 	ww_jobq_t *q = arg;
 
-	/* SCHED_IDLE (Linux, per thread, no privilege needed to lower it): the
-	 * thread runs only on a CPU that nothing else wants */
-	if (q->background) {
-		struct sched_param sp = { 0 };
-
-		(void)pthread_setschedparam(pthread_self(), SCHED_IDLE, &sp);
-	}
+	/* nice 10 for this thread (Linux: setpriority on the thread id; no
+	 * privilege needed to lower it): a bcrypt login or a history query
+	 * yields to the scrapes and the readers, about a tenth of a busy core.
+	 * Not SCHED_IDLE, which gets nothing while anything else runs: on a
+	 * busy host the first login took 56 s, and a stop waited on starved
+	 * threads that could not even see it (the web process did not exit on
+	 * SIGTERM within 10 s with two busy loops). */
+	if (q->background)
+		(void)setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), 10);
 	for (;;) {
 		ww_job_t *j;
 		bool cancelled;

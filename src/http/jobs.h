@@ -23,10 +23,10 @@ struct ww_job {
 typedef struct ww_jobq ww_jobq_t;
 
 /** Start `threads` threads (>= 1) taking at most `max_queued` waiting jobs.
- * `background`: CPU-bound work (bcrypt, history queries) that runs only on a
- * CPU nothing else wants (SCHED_IDLE), so it never delays the threads that
- * answer cheap requests; under full load its jobs wait, and their own
- * deadlines turn the wait into a 503. NULL on failure. */
+ * `background`: CPU-bound work (bcrypt, history queries) whose threads run at
+ * nice 10, so they yield to the threads that answer cheap requests but
+ * still progress on a busy host; their own deadlines turn a long wait into
+ * a 503. NULL on failure. */
 ww_jobq_t *ww_jobq_start(unsigned threads, unsigned max_queued, bool background,
 			 const char *name);
 
