@@ -191,6 +191,10 @@ int ww_fleet_answer_parse(const char *body, size_t len, long http_code, char **r
 	}
 	if (!(tok = json_tokener_new()))
 		goto nomem;
+	/* JSON text is UTF-8 (RFC 8259 8.1): bytes that are not would pass to
+	 * the page as they came, and a strict parser there rejects the whole
+	 * answer */
+	json_tokener_set_flags(tok, JSON_TOKENER_VALIDATE_UTF8);
 	o = json_tokener_parse_ex(tok, body, (int)len);
 	at = json_tokener_get_parse_end(tok);
 	/* a literal at the very end waits for what follows: the end of input
@@ -206,7 +210,7 @@ int ww_fleet_answer_parse(const char *body, size_t len, long http_code, char **r
 		at++;
 	if (!done || at < len) {
 		json_object_put(o);
-		snprintf(err, errlen, "HTTP %ld, not a Prometheus API answer (not JSON)",
+		snprintf(err, errlen, "HTTP %ld, not a Prometheus API answer (not JSON in UTF-8)",
 			 http_code);
 		return -EINVAL;
 	}

@@ -90,6 +90,11 @@ static void test_answers(void)
 		  "value[1] is not a number" },
 		{ "{\"status\":\"error\",\"errorType\":\"bad_data\",\"error\":\"parse error\"}",
 		  "HTTP 200: bad_data: parse error" },
+		/* a label value of bytes that are no UTF-8 (what a strict parser
+		 * on the page rejected the whole answer for) */
+		{ "{\"status\":\"success\",\"data\":{\"resultType\":\"vector\",\"result\":"
+		  "[{\"metric\":{\"host\":\"h\xff\xfe\"},\"value\":[1,\"1\"]}]}}",
+		  "not JSON in UTF-8" },
 	};
 	char out[1024];
 
@@ -121,6 +126,13 @@ static void test_answers(void)
 			   out, sizeof(out)),
 		     0);
 	CHECK_STR(out, "[]");
+	/* UTF-8 that is UTF-8 stays: a host named "hé" */
+	CHECK_EQ_I64(
+		parse("{\"status\":\"success\",\"data\":{\"resultType\":\"vector\","
+		      "\"result\":[{\"metric\":{\"host\":\"h\xc3\xa9\"},\"value\":[1,\"1\"]}]}}",
+		      out, sizeof(out)),
+		0);
+	CHECK(strstr(out, "\"host\":\"h\xc3\xa9\"") != NULL);
 }
 
 /* a flood of tiny values under the byte limit: refused before json-c
