@@ -196,11 +196,6 @@ bool ww_store_endurance_get(ww_store_endurance_t *s, const char *id, ww_enduranc
  * generation, tells a renderer's cache that an endurance figure changed. */
 uint64_t ww_store_endurance_generation(ww_store_endurance_t *s);
 
-/** The thresholds changed (a reload): bumps the generation, so that every
- * verdict rendered from now on uses them, without waiting for the next
- * collection. NULL is a no-op. */
-void ww_store_endurance_touch(ww_store_endurance_t *s);
-
 /** History of the service (NULL when disabled). */
 ww_history_t *ww_store_endurance_history(ww_store_endurance_t *s);
 

@@ -7,6 +7,7 @@
 
 #include "wearwatch/expo.h"
 #include "wearwatch/store.h"
+#include "expo/metrics_table.h"
 
 static void esc(FILE *f, const char *s)
 {
@@ -56,7 +57,7 @@ static void td_rated(FILE *f, const ww_render_ctx_t *ctx, const ww_drive_state_t
 {
 	ww_endurance_t *e = malloc(sizeof(*e));
 
-	if (e && ww_store_endurance_get(ctx->endurance, st->drive.id, e) && e->has_rated_used) {
+	if (e && ww_expo_endurance(ctx->endurance, st->drive.id, e) && e->has_rated_used) {
 		fprintf(f, "<td title=\"rating: %s, ", ww_rating_source_name(e->rating_source));
 		esc(f, e->rating_row);
 		fprintf(f, "\">%.1f %%</td>", e->rated_used_ratio * 100);

@@ -500,10 +500,10 @@ int ww_runtime_reload(ww_runtime_t *rt, const ww_conf_t *c)
 	}
 	g->older = old;
 	__atomic_store_n(&rt->gen, g, __ATOMIC_RELEASE);
+	/* the verdicts shown follow the new thresholds at once: the render
+	 * cache keys on this pointer (route.c); the events pass reads it at
+	 * the next tick */
 	__atomic_store_n(&rt->src.thresholds, &g->thresholds, __ATOMIC_RELEASE);
-	/* the verdicts shown follow the new thresholds now (notifications
-	 * compare at the next collection of each drive) */
-	ww_store_endurance_touch(rt->endurance);
 	/* ratings.d is read again, so an administrator's new row applies now */
 	ww_service_endurance_reload(rt->endurance, rt->opts.endurance);
 	configure_events(rt, &g->conf);

@@ -162,15 +162,6 @@ bool ww_store_endurance_get(ww_store_endurance_t *s, const char *id, ww_enduranc
 	return found;
 }
 
-void ww_store_endurance_touch(ww_store_endurance_t *s)
-{
-	if (!s)
-		return;
-	pthread_mutex_lock(&s->lock);
-	s->generation++;
-	pthread_mutex_unlock(&s->lock);
-}
-
 uint64_t ww_store_endurance_generation(ww_store_endurance_t *s)
 {
 	uint64_t g;

@@ -78,7 +78,7 @@ static void test_metrics_follow_the_store(void)
 }
 
 /* new thresholds (a reload) show at the next render, not the next
- * collection: ww_store_endurance_touch is part of what the cache compares */
+ * collection: the thresholds pointer is part of what the cache compares */
 static void test_metrics_follow_the_thresholds(void)
 {
 	ww_store_t *s = ww_store_new(0);
