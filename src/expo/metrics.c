@@ -233,6 +233,16 @@ static void mverdict(const ww_render_ctx_t *ctx, const ww_drive_state_t *st, ww_
 	for (size_t k = 0; k < scratch->n; k++) {
 		const ww_vreason_t *r = &scratch->r[k];
 
+		/* most severe first: the first of a code is the one kept */
+		if (!mv->sev[r->code] && r->has && mv->n_num < WW_VERDICT_MAX) {
+			mv->num[mv->n_num].code = (uint8_t)r->code;
+			mv->num[mv->n_num].has = r->has;
+			mv->num[mv->n_num].value = r->value;
+			mv->num[mv->n_num].previous = r->previous;
+			mv->num[mv->n_num].limit = r->limit;
+			mv->num[mv->n_num].unit = r->unit ? r->unit : "";
+			mv->n_num++;
+		}
 		if (!mv->sev[r->code] || ww_status_rank(r->severity) >
 					      ww_status_rank((ww_status_t)mv->sev[r->code]))
 			mv->sev[r->code] = (uint8_t)r->severity;

@@ -21,11 +21,19 @@
 #include "expo/prom.h"
 
 /** A drive's health verdict as the families need it (ww_drive_verdict once
- * per drive and render): the status and, per reason code, its most severe
- * severity (WW_STATUS_OK = the code is not active). */
+ * per drive and render): the status, per reason code its most severe
+ * severity (WW_STATUS_OK = the code is not active), and the numbers of the
+ * reasons that carry any (ww_vreason_t value/previous/limit/unit). */
 typedef struct ww_mverdict {
 	ww_status_t status;
 	uint8_t sev[WW_R_MAX];
+	size_t n_num; /* reasons with numbers, once per code (its most severe) */
+	struct {
+		uint8_t code;
+		unsigned has; /* WW_VN_* */
+		int64_t value, previous, limit;
+		const char *unit;
+	} num[WW_VERDICT_MAX];
 } ww_mverdict_t;
 
 /** One drive as the families see it, built once per render. A family

@@ -291,6 +291,21 @@ int main(void)
 	CHECK_NO(txt, "id=\"199\",name=\"UDMA_CRC_Error_Count\",flags=\"------\",kind=\"threshold\"");
 	CHECK_LINE(txt, "wearwatch_drive_ata_reallocated_sectors_total{drive=\"ata-Samsung_860\"} 8");
 	CHECK_LINE(txt, "wearwatch_drive_ata_current_pending_sectors{drive=\"ata-Samsung_860\"} 2");
+	/* the verdict's numbers beside its reasons: the counts above, the
+	 * warning level each reached (docs/health.md, Levels) */
+	CHECK_LINE(
+		txt,
+		"wearwatch_drive_health_reason{drive=\"ata-Samsung_860\",reason=\"pending_sectors\",severity=\"warning\"} 1");
+	CHECK_LINE(
+		txt,
+		"wearwatch_drive_health_reason_value{drive=\"ata-Samsung_860\",reason=\"pending_sectors\",kind=\"value\",unit=\"sectors\"} 2");
+	CHECK_LINE(
+		txt,
+		"wearwatch_drive_health_reason_value{drive=\"ata-Samsung_860\",reason=\"pending_sectors\",kind=\"limit\",unit=\"sectors\"} 1");
+	CHECK_LINE(
+		txt,
+		"wearwatch_drive_health_reason_value{drive=\"ata-Samsung_860\",reason=\"reallocated_sectors\",kind=\"value\",unit=\"sectors\"} 8");
+	CHECK_NO(txt, "reason=\"pending_sectors\",kind=\"previous\"");
 	CHECK_LINE(txt, "wearwatch_drive_ata_udma_crc_errors_total{drive=\"ata-Samsung_860\"} 20015998343868");
 	CHECK_NO(txt, "wearwatch_drive_ata_reported_uncorrectable_errors_total{"); /* no 187 */
 	CHECK_NO(txt, "wearwatch_drive_smart_healthy{drive=\"ata-Samsung_860\"}"); /* unknown */
