@@ -162,6 +162,22 @@ static inline ww_u128 le128(const uint8_t *p)
 
 #define SMART_SRC(bytes) "NVMe SMART/Health log 02h " bytes
 
+/* Temperatures are Kelvin in 16 bits (NVMe Base 2.0, Figures 207 and 275),
+ * so a garbage word reads as up to 65262 degrees C. 0 is "not reported".
+ * Above 490 K (217 degrees C, where SAC305, the usual lead-free solder,
+ * starts to melt: IPC J-STD-006) a board would come apart, so such a word is
+ * no reading: it is left out and counted in *implausible. */
+static bool kelvin_plausible(uint16_t kelvin, uint32_t *implausible)
+{
+	if (!kelvin)
+		return false;
+	if (kelvin > 490) {
+		(*implausible)++;
+		return false;
+	}
+	return true;
+}
+
 int ww_decode_nvme_smart_log(const uint8_t *buf, size_t len, ww_health_t *h)
 {
 	const struct ww_nvme_smart_wire *w = (const void *)buf;
@@ -192,8 +208,14 @@ int ww_decode_nvme_smart_log(const uint8_t *buf, size_t len, ww_health_t *h)
 	s->error_log_entries = le128(w->err_log_entries);
 	s->warning_temperature_time_minutes = le32(w->warn_temp_time);
 	s->critical_temperature_time_minutes = le32(w->crit_temp_time);
-	for (size_t i = 0; i < 8; i++)
-		s->temperature_sensor_kelvin[i] = le16(w->temp_sensor[i]);
+	for (size_t i = 0; i < 8; i++) {
+		uint16_t k = le16(w->temp_sensor[i]);
+
+		/* 0 is the spec's "not implemented"; an implausible reading
+		 * is stored as that, so no output shows it as a temperature. */
+		s->temperature_sensor_kelvin[i] = kelvin_plausible(k, &h->implausible_values) ? k
+											      : 0;
+	}
 	s->thermal_mgmt_temp1_transitions = le32(w->tmt1_count);
 	s->thermal_mgmt_temp2_transitions = le32(w->tmt2_count);
 	s->thermal_mgmt_temp1_time_seconds = le32(w->tmt1_time);
@@ -205,7 +227,7 @@ int ww_decode_nvme_smart_log(const uint8_t *buf, size_t len, ww_health_t *h)
 	/* smartctl's verdict: any critical warning bit means FAILED. */
 	h->smart_status = s->critical_warning ? WW_SMART_FAILED : WW_SMART_PASSED;
 	h->smart_status_source = SMART_SRC("byte 0 (critical warning != 0)");
-	if (s->composite_temperature_kelvin)
+	if (kelvin_plausible(s->composite_temperature_kelvin, &h->implausible_values))
 		WW_SET(h->temperature_celsius,
 		       (int64_t)s->composite_temperature_kelvin - 273,
 		       SMART_SRC("bytes 1-2"));
@@ -292,10 +314,10 @@ int ww_decode_nvme_id_ctrl(const uint8_t *buf, size_t len, ww_health_t *h)
 	h->has_nvme_ctrl = true;
 	h->protocol = WW_PROTO_NVME;
 
-	if (c->wctemp_kelvin)
+	if (kelvin_plausible(c->wctemp_kelvin, &h->implausible_values))
 		WW_SET(h->temperature_warning_celsius,
 		       (int64_t)c->wctemp_kelvin - 273, CTRL_SRC("WCTEMP bytes 266-267"));
-	if (c->cctemp_kelvin)
+	if (kelvin_plausible(c->cctemp_kelvin, &h->implausible_values))
 		WW_SET(h->temperature_critical_celsius,
 		       (int64_t)c->cctemp_kelvin - 273, CTRL_SRC("CCTEMP bytes 268-269"));
 	return 0;

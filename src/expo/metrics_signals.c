@@ -119,7 +119,19 @@ static void g_smartctl_exit(ww_prom_t *w, const ww_metric_t *m, const ww_mdrive_
 		ww_prom_u64(w, NULL, d->h->smartctl_exit);
 }
 
+/* how many of the newest record's values were left out as no reading */
+static void g_implausible(ww_prom_t *w, const ww_metric_t *m, const ww_mdrive_t *d)
+{
+	if (d->h)
+		ww_prom_u64(w, NULL, d->h->implausible_values);
+}
+
+/* not formatted: one metric a row group, its name, type and help together */
+/* clang-format off */
 const ww_metric_t ww_metrics_signals[] = {
+	{ .name = "wearwatch_drive_implausible_values", .type = "gauge",
+	  .help = "Values of the newest reading left out because they lie outside what their spec allows (an NVMe spare above 100 %, a temperature above 217 degrees C); nothing is judged on them.",
+	  .get = g_implausible },
 	{ .name = "wearwatch_drive_rotation_rate_rpm", .type = "gauge",
 	  .help = "Medium rotation rate in rpm; 1 = non-rotating (solid state), the ATA/SCSI convention (smartctl's JSON writes 0 for it).",
 	  .get = ww_metric_u64, .off = HOFF(rotation_rate_rpm) },
@@ -176,3 +188,4 @@ const ww_metric_t ww_metrics_signals[] = {
 	  .get = g_smartctl_exit },
 	{ 0 }
 };
+/* clang-format on */

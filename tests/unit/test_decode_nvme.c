@@ -227,7 +227,9 @@ static void test_smart_edge(void)
 	CHECK_EQ_U64(h.power_on_seconds.value, UINT64_MAX);
 	CHECK(h.power_on_seconds.saturated);
 	CHECK(!WW_HAS(h.temperature_celsius));	/* 0 K = not reported */
-	CHECK_EQ_U64(h.nvme_smart.temperature_sensor_kelvin[7], 65535);
+	/* sensor 8 says 65535 K (65262 degrees C): no reading, left out */
+	CHECK_EQ_U64(h.nvme_smart.temperature_sensor_kelvin[7], 0);
+	CHECK_EQ_U64(h.implausible_values, 1);
 	CHECK_EQ_U64(h.endurance_used_percent.value, 101);
 	CHECK_EQ_U64(h.critical_warning.value, 0x10);
 	CHECK(h.smart_status == WW_SMART_FAILED);
@@ -430,14 +432,18 @@ static void test_all_ff(void)
 	memset(b, 0xff, sizeof(b));
 	CHECK_EQ_I64(dec_smart(b, 512, &h), 0);
 	CHECK_EQ_U64(h.endurance_used_percent.value, 255);
-	CHECK_EQ_I64(h.temperature_celsius.value, 65535 - 273);
+	/* 0xFFFF K would be 65262 degrees C: no reading, nor are the eight
+	 * sensors (stored as 0, the spec's "not implemented") */
+	CHECK(!WW_HAS(h.temperature_celsius));
+	for (size_t i = 0; i < 8; i++)
+		CHECK_EQ_U64(h.nvme_smart.temperature_sensor_kelvin[i], 0);
 	CHECK(h.host_written_bytes.saturated && h.host_read_bytes.saturated);
 	CHECK(h.power_on_seconds.saturated && h.media_errors.saturated);
 	CHECK(h.smart_status == WW_SMART_FAILED);
 	u128_dec(h.nvme_smart.error_log_entries, "340282366920938463463374607431768211455");
 	/* spare and threshold 255 %: no reading (0-100 %, Figure 207) */
 	CHECK(!WW_HAS(h.available_spare_percent) && !WW_HAS(h.available_spare_threshold_percent));
-	CHECK_EQ_U64(h.implausible_values, 2);
+	CHECK_EQ_U64(h.implausible_values, 2 + 1 + 8);
 	/* the random bytes seen from a misbehaving drive: spare 29, threshold
 	 * 239: the spare stays, the threshold is left out, so no "spare below
 	 * its threshold" can be made of it */
@@ -447,7 +453,7 @@ static void test_all_ff(void)
 	CHECK_EQ_I64(dec_smart(b, 512, &h), 0);
 	CHECK_EQ_U64(h.available_spare_percent.value, 29);
 	CHECK(!WW_HAS(h.available_spare_threshold_percent));
-	CHECK_EQ_U64(h.implausible_values, 1);
+	CHECK_EQ_U64(h.implausible_values, 1 + 1 + 8);
 	memset(b, 0xff, sizeof(b));
 
 	CHECK_EQ_I64(dec_ctrl(b, 4096, &h), 0);
@@ -456,7 +462,7 @@ static void test_all_ff(void)
 	CHECK_EQ_U64(strlen(h.serial), 20);
 	CHECK_EQ_U64(strlen(h.firmware), 8);
 	CHECK_EQ_U64(h.nvme_ctrl.nn, 0xffffffffu);
-	CHECK_EQ_I64(h.temperature_critical_celsius.value, 65535 - 273);
+	CHECK(!WW_HAS(h.temperature_critical_celsius) && !WW_HAS(h.temperature_warning_celsius));
 
 	/* FLBAS 0xff selects format 63 whose LBADS 0xff is out of range */
 	CHECK_EQ_I64(dec_ns(b, 4096, &ns), -EINVAL);

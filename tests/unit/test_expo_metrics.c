@@ -272,7 +272,9 @@ int main(void)
 	CHECK_LINE(txt, "wearwatch_drive_critical_warning{drive=\"nvme-edge\",bit=\"volatile_memory_backup_failed\"} 1");
 	CHECK_LINE(txt, "wearwatch_drive_critical_warning{drive=\"nvme-edge\",bit=\"read_only\"} 0");
 	CHECK_LINE(txt, "wearwatch_drive_smart_healthy{drive=\"nvme-edge\"} 0");
-	CHECK_LINE(txt, "wearwatch_drive_nvme_temperature_sensor_celsius{drive=\"nvme-edge\",sensor=\"8\"} 65262");
+	/* its sensor 8 reads 65535 K: no 65262 degrees C exported */
+	CHECK_NO(txt, "wearwatch_drive_nvme_temperature_sensor_celsius{drive=\"nvme-edge\"");
+	CHECK_LINE(txt, "wearwatch_drive_implausible_values{drive=\"nvme-edge\"} 1");
 	CHECK_LINE(txt, "wearwatch_drive_nvme_thermal_management_transitions_total{drive=\"nvme-edge\",limit=\"1\"} 4294967295");
 	CHECK_NO(txt, "wearwatch_drive_temperature_celsius{drive=\"nvme-edge\"}"); /* 0 K */
 
