@@ -12,7 +12,7 @@ BUILD="build-essential cmake pkg-config libnvme-dev libsgutils2-dev libatasmart-
 # libssl-dev: Debian 12's libnvme.pc requires openssl; smartmontools: the
 # service reads its drivedb.h and runs smartctl for RAID members.
 TEST="qemu-system-x86 linux-image-amd64 busybox-static kmod cpio smartmontools nvme-cli
- sg3-utils libatasmart-bin prometheus prometheus-alertmanager curl python3 fio ioping udev
+ sg3-utils libatasmart-bin prometheus prometheus-alertmanager curl python3 python3-yaml fio ioping udev
  chromium clang libclang-rt-14-dev"
 # the unit tests lint_cppcheck and lint_format
 TEST="$TEST cppcheck clang-format"

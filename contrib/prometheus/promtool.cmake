@@ -13,8 +13,19 @@ add_test(NAME promtool_rules_test
 set_tests_properties(promtool_rules_check promtool_rules_test PROPERTIES LABELS unit)
 # The shipped rules and Grafana dashboards in a real Prometheus and Alertmanager
 # (Debian's prometheus and prometheus-alertmanager, on loopback, started by the
-# test) scraping three replaying wearwatch hosts; about 10 s.
+# test) scraping three replaying wearwatch hosts; about 50 s.
 add_test(NAME prometheus_fleet
   COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/prometheus/test_fleet.py $<TARGET_FILE:wearwatch>
           ${CMAKE_SOURCE_DIR})
 set_tests_properties(prometheus_fleet PROPERTIES LABELS service TIMEOUT 240)
+# alertmanager-example.yml: valid to amtool, and its inhibit chain covers every drive
+# alert of the shipped rules and of docs/migrating.md's block (one page per drive)
+find_program(AMTOOL amtool)
+if(NOT AMTOOL)
+  set(AMTOOL amtool)
+endif()
+add_test(NAME alertmanager_example_check
+  COMMAND ${AMTOOL} check-config ${CMAKE_SOURCE_DIR}/contrib/prometheus/alertmanager-example.yml)
+add_test(NAME alertmanager_example_inhibit
+  COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/prometheus/check_inhibit.py ${CMAKE_SOURCE_DIR})
+set_tests_properties(alertmanager_example_check alertmanager_example_inhibit PROPERTIES LABELS unit)

@@ -17,10 +17,13 @@ picked, all in WORKDIR, all stopped at exit:
   id on two targets, as a dual-ported SAS drive in a shared JBOD is);
 - a fourth target on 127.0.0.4 where nothing listens (up == 0);
 - Debian's prometheus (scrape and evaluation every second) with the shipped
-  rules, `for:` durations shortened to 1s by a substitution (the
-  expressions stay as shipped);
+  rules and the rule block docs/migrating.md suggests, `for:` durations
+  shortened to 1s by a substitution (the expressions stay as shipped);
 - Debian's prometheus-alertmanager (clustering off: it would listen on all
-  addresses).
+  addresses) with contrib/prometheus/alertmanager-example.yml, its timings
+  shortened (group_wait 15 s: every alert of a drive arrives within it),
+  sending to a webhook receiver here that keeps every notification
+  (Fleet.notifications: the pages).
 
 The drives are the VM captures of tests/fixtures/captures. Scenarios the VM
 drives never showed are made from the NVMe capture by changing the bytes the
@@ -29,6 +32,7 @@ NVMe Base Specification 2.0 defines in the SMART / Health Information log
 23:04), documented per drive in SCENARIOS below; everything else replays as
 recorded.
 """
+import http.server
 import json
 import os
 import re
@@ -37,6 +41,7 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 import urllib.parse
 import urllib.request
@@ -45,6 +50,8 @@ NVME = "tests/fixtures/captures/nvme/nvme-QEMU_NVMe_Ctrl_WWNVME0001.capture"
 SATA = "tests/fixtures/captures/sata"
 SAS = "tests/fixtures/captures/sas"
 NVME_SERIAL = "WWNVME0001"
+# a SATA disk with 8 current pending sectors (tests/fixtures/scenarios)
+PENDING = "tests/fixtures/scenarios/sata-pending-rose/ata-pending.capture"
 NVME_ID = "nvme-QEMU_NVMe_Ctrl_"
 
 # NVMe variants: serial -> (what it shows, SMART log changes). Bytes of log
@@ -64,6 +71,10 @@ SCENARIOS = {
     "WWNVME0005": ("75 C: over its warning limit 70 C", {1: (75 + 273).to_bytes(2, "little")}),
     "WWNVME0006": ("101 C: over its critical limit 100 C",
                    {1: (101 + 273).to_bytes(2, "little")}),
+    "WWNVME0007": ("8 media and data integrity errors (bytes 175:160)",
+                   {160: (8).to_bytes(16, "little")}),
+    "WWNVME0009": ("endurance group critical warning (byte 6) bit 2: a critical reason no "
+                   "alert covers", {6: [0x04]}),
     "WWNVME0008": ("readable once, then its capture is removed: reads fail", {}),
 }
 
@@ -131,8 +142,12 @@ class Fleet:
         self.hosts = {}        # name -> {"addr", "port", "url", "state", "drives"}
         self.prom = self.am = None
         self.failing_capture = None
+        self.notifications = []   # webhook bodies Alertmanager sent, in order
+        self._hook = None
         self.no_scenario = {"WearwatchDriveMissing":
-                            "a replayed drive list is fixed at start: no drive can leave it"}
+                            "a replayed drive list is fixed at start: no drive can leave it",
+                            "WearwatchDriveRatedEnduranceExhausted":
+                            "the worn drive has written 95 % of its rating, not 100 %"}
 
     # --- pieces -------------------------------------------------------
     def _spawn(self, name, argv):
@@ -153,6 +168,7 @@ class Fleet:
                 path = nvme_variant(src, c_dir, serial, changes)
                 if serial == "WWNVME0008":
                     self.failing_capture = path
+        shutil.copy(os.path.join(self.src, PENDING), c_dir)
         ratings = os.path.join(self.work, "ratings.tsv")
         with open(ratings, "w") as f:
             # the SATA disk's model, rated 0.3 DWPD over 3 years (a table row
@@ -163,7 +179,7 @@ class Fleet:
                   ["WWNVME0001"], ["ata-WWSATA_DISK_WWSATA0001"]),
             "b": ([os.path.dirname(worn), os.path.join(self.src, SAS)],
                   ["WWNVME0001"], ["wwn-0x33333330000036b0"]),
-            "c": ([c_dir], [s for s in SCENARIOS if s != "WWNVME0001"], []),
+            "c": ([c_dir], [s for s in SCENARIOS if s != "WWNVME0001"], ["ata-pending"]),
         }, ratings
 
     def _conf(self, name, ratings):
@@ -214,21 +230,44 @@ class Fleet:
 
     def _rules(self):
         shipped = open(os.path.join(self.src, "contrib/prometheus/wearwatch-rules.yml")).read()
-        short = re.sub(r"(?m)^(\s+)for: \S+$", r"\1for: 1s", shipped)
-        path = os.path.join(self.work, "rules.yml")
-        with open(path, "w") as f:
-            f.write(short)
-        return path
+        mig = open(os.path.join(self.src, "docs/migrating.md")).read()
+        block = re.search(r"```yaml\n(groups:.*?)```", mig, re.S).group(1)
+        paths = []
+        for name, text in (("rules.yml", shipped), ("migrating-rules.yml", block)):
+            paths.append(os.path.join(self.work, name))
+            with open(paths[-1], "w") as f:
+                f.write(re.sub(r"(?m)^(\s+)for: \S+$", r"\1for: 1s", text))
+        return paths
+
+    def _start_webhook(self):
+        fleet = self
+
+        class Hook(http.server.BaseHTTPRequestHandler):
+            def do_POST(self):
+                n = int(self.headers.get("Content-Length") or 0)
+                fleet.notifications.append(json.loads(self.rfile.read(n).decode()))
+                self.send_response(200)
+                self.end_headers()
+
+            def log_message(self, *a):
+                pass
+        self._hook = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Hook)
+        threading.Thread(target=self._hook.serve_forever, daemon=True).start()
+        return "http://127.0.0.1:%d/" % self._hook.server_address[1]
 
     def _start_alertmanager(self):
         port = free_port("127.0.0.1")
         cfg = os.path.join(self.work, "alertmanager.yml")
-        # the shipped example's inhibit rules, a receiver that sends nothing
+        # the shipped example: its route (timings shortened) and inhibit
+        # rules; its receiver posts to the webhook here
         example = open(os.path.join(self.src, "contrib/prometheus/alertmanager-example.yml")).read()
+        example = re.sub(r"(?m)^  group_wait: .*$", "  group_wait: 15s", example)
+        example = re.sub(r"(?m)^  group_interval: .*$", "  group_interval: 20s", example)
+        example = example.replace("receivers:\n  - name: ops\n", "receivers:\n  - name: ops\n"
+                                  "    webhook_configs:\n      - url: %s\n"
+                                  "        send_resolved: false\n" % self._start_webhook())
         with open(cfg, "w") as f:
-            f.write("route:\n  receiver: blackhole\n  group_wait: 1s\n  group_interval: 1s\n"
-                    "receivers:\n  - name: blackhole\n" +
-                    example[example.index("inhibit_rules:"):])
+            f.write(example)
         self._spawn("alertmanager", [
             "prometheus-alertmanager", "--config.file=" + cfg,
             "--storage.path=" + os.path.join(self.work, "am-data"),
@@ -243,7 +282,7 @@ class Fleet:
         with open(cfg, "w") as f:
             f.write("global:\n  scrape_interval: 1s\n  evaluation_interval: 1s\n"
                     "  scrape_timeout: 1s\n"
-                    "rule_files: [%s]\n" % json.dumps(self._rules()) +
+                    "rule_files: %s\n" % json.dumps(self._rules()) +
                     "alerting:\n  alertmanagers:\n    - static_configs:\n"
                     "        - targets: [%s]\n" % json.dumps(self.am[len("http://"):]) +
                     "scrape_configs:\n  - job_name: wearwatch\n    static_configs:\n"
@@ -284,6 +323,8 @@ class Fleet:
             except subprocess.TimeoutExpired:
                 p.kill()
                 p.wait()
+        if self._hook:
+            self._hook.shutdown()
 
     def describe(self):
         return {"prometheus": self.prom, "alertmanager": self.am, "hosts": self.hosts,

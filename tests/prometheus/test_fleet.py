@@ -12,6 +12,11 @@ prometheus-alertmanager on loopback) and checks:
   an alert without a scenario must be listed with the reason
   (Fleet.no_scenario), and an alert that fires for a pair no scenario names
   fails the test;
+- one page per drive: with alertmanager-example.yml's route and inhibit
+  rules, each (host, drive) with an alert gets exactly one notification, and
+  it holds exactly the one alert expected for that scenario (the verdict
+  alert or the most specific one, never both); its severity is the drive's
+  verdict level; summaries carry the verdict's numbers;
 - no rule is in health "err" (a many-to-many join on the shared drive id
   would be) and every rule has been evaluated;
 - every recording rule returns data (each query retried until it has, within
@@ -52,8 +57,8 @@ def expected_alerts(fl):
     worn = F.drive_id("WWNVME0001")
     n = {s: F.drive_id(s) for s in F.SCENARIOS}
     return {
+        # 95 % of its rating: the verdict's rated_endurance_near_end
         "WearwatchDriveNearRatedEndurance": {(a, worn), (b, worn)},
-        "WearwatchDriveRatedEnduranceExhausted": {(a, worn), (b, worn)},
         "WearwatchDriveWearoutBeforeWarrantyEnd": {(a, worn), (b, worn)},
         "WearwatchDriveWearoutSoon": {(a, worn), (b, worn)},
         # only host A's history holds 7 days of writes (seeded)
@@ -61,13 +66,39 @@ def expected_alerts(fl):
         "WearwatchDriveCriticalWarning": {(c, n["WWNVME0003"])},
         "WearwatchDrivePowerLossProtectionFailed": {(c, n["WWNVME0003"])},
         "WearwatchDriveSmartFailed": {(c, n["WWNVME0003"])},
-        "WearwatchDriveTemperatureOverLimit": {(c, n["WWNVME0005"]), (c, n["WWNVME0006"])},
+        "WearwatchDriveTemperatureOverLimit": {(c, n["WWNVME0005"])},
         "WearwatchDriveTemperatureCritical": {(c, n["WWNVME0006"])},
         "WearwatchCollectionFailing": {(c, n["WWNVME0008"])},
         "WearwatchDriveHealthCritical": {(a, worn), (b, worn), (c, n["WWNVME0003"]),
-                                         (c, n["WWNVME0004"]), (c, n["WWNVME0006"])},
-        "WearwatchDriveHealthWarning": {(c, n["WWNVME0005"])},
+                                         (c, n["WWNVME0004"]), (c, n["WWNVME0006"]),
+                                         (c, n["WWNVME0009"])},
+        "WearwatchDriveHealthWarning": {(c, n["WWNVME0005"]), (c, n["WWNVME0007"]),
+                                        (c, "ata-pending")},
         "WearwatchTargetDown": {(fl.down_instance, None)},
+        # docs/migrating.md's block
+        "WearwatchDriveMediaErrors": {(c, n["WWNVME0007"])},
+        "WearwatchDriveSpareBelowThreshold": {(c, n["WWNVME0004"])},
+        "WearwatchDriveTemperatureAbove60C": {(c, n["WWNVME0005"]), (c, n["WWNVME0006"])},
+    }
+
+
+def expected_pages(fl):
+    """(instance, drive) -> the one alert its one notification holds."""
+    a, b, c = (fl.hosts[h]["instance"] for h in "abc")
+    worn = F.drive_id("WWNVME0001")
+    n = {s: F.drive_id(s) for s in F.SCENARIOS}
+    return {
+        (a, worn): "WearwatchDriveWearoutSoon",
+        (b, worn): "WearwatchDriveWearoutSoon",
+        (c, n["WWNVME0003"]): "WearwatchDrivePowerLossProtectionFailed",
+        (c, n["WWNVME0004"]): "WearwatchDriveSpareBelowThreshold",
+        (c, n["WWNVME0005"]): "WearwatchDriveTemperatureOverLimit",
+        (c, n["WWNVME0006"]): "WearwatchDriveTemperatureCritical",
+        (c, n["WWNVME0007"]): "WearwatchDriveMediaErrors",
+        (c, n["WWNVME0008"]): "WearwatchCollectionFailing",
+        (c, n["WWNVME0009"]): "WearwatchDriveHealthCritical",
+        (c, "ata-pending"): "WearwatchDriveHealthWarning",
+        (fl.down_instance, None): "WearwatchTargetDown",
     }
 
 
@@ -79,22 +110,62 @@ def am_alerts(fl):
     return got
 
 
-def check_inhibition(fl, got):
-    """alertmanager-example.yml: the verdict alert of a drive with a specific
-    alert is suppressed; of a drive critical for a reason without one, not."""
-    c = fl.hosts["c"]["instance"]
-    state = {}
+def pages(fl):
+    """(instance, drive) -> [the firing alerts of each notification]."""
+    out = {}
+    for note in list(fl.notifications):
+        g = note.get("groupLabels", {})
+        out.setdefault((g.get("instance"), g.get("drive")), []).append(
+            [x["labels"] for x in note.get("alerts", []) if x.get("status") == "firing"])
+    return out
 
-    def settled():
-        state.clear()
-        state.update({(x["instance"], x["drive"]): x["_state"]
-                      for x in am_alerts(fl).get("WearwatchDriveHealthCritical", [])})
-        return state.get((c, F.drive_id("WWNVME0003"))) == "suppressed"
-    F.wait_for(settled, 10, step=0.5)
-    check(state.get((c, F.drive_id("WWNVME0003"))) == "suppressed",
-          "verdict alert held back while WearwatchDriveSmartFailed fires for the drive", str(state))
-    check(state.get((c, F.drive_id("WWNVME0004"))) == "active",
-          "verdict alert of a drive whose reason has no alert of its own stays active", str(state))
+
+def check_pages(fl):
+    """alertmanager-example.yml: one notification per drive with a problem,
+    holding one alert, the expected one, at the verdict's severity."""
+    want = expected_pages(fl)
+    F.wait_for(lambda: set(want) <= set(pages(fl)), 60, step=0.5)
+    # a second notification of a group would come group_interval (20 s)
+    # after the first: wait that long past the last one
+    last = [len(fl.notifications)]
+
+    def quiet():
+        time.sleep(25)
+        now = len(fl.notifications)
+        done = now == last[0]
+        last[0] = now
+        return done
+    F.wait_for(quiet, 90, step=0)
+    got = pages(fl)
+    status = {(x["metric"]["instance"], x["metric"]["drive"]): int(x["value"][1])
+              for x in F.promql(fl.prom, "wearwatch_drive_health_status")["data"]["result"]}
+    for key, name in sorted(want.items(), key=str):
+        notes = got.get(key, [])
+        names = sorted({a["alertname"] for n in notes for a in n})
+        check(len(notes) == 1 and names == [name],
+              "%s %s: one page, %s" % (key[0], key[1] or "(target)", name),
+              "%d notifications, alerts %s" % (len(notes), names))
+        if key[1] and notes:
+            sev = {a.get("severity") for n in notes for a in n}
+            exp = "critical" if status.get(key) == 2 else "warning"
+            check(sev == {exp}, "%s %s: severity %s, the verdict's" % (key[0], key[1], exp),
+                  "got %s (status %s)" % (sev, status.get(key)))
+    for key in got:
+        check(key in want, "page for %s has a scenario" % (key,))
+    print("pages per drive: %s" % json.dumps(
+        {"%s %s" % k: len(v) for k, v in sorted(got.items(), key=str)}))
+    # the verdict's numbers in the summaries
+    alerts = {(x["labels"]["alertname"], x["labels"].get("drive")): x
+              for x in F.http_json(fl.am + "/api/v2/alerts")}
+    for (name, drive), text in (
+            (("WearwatchDriveHealthWarning", "ata-pending"), "pending sectors: 8 sectors (limit 1)"),
+            (("WearwatchDriveMediaErrors", F.drive_id("WWNVME0007")), "reports 8 media and data"),
+            (("WearwatchDriveTemperatureCritical", F.drive_id("WWNVME0006")),
+             "is at 101 °C, at or above its critical limit of 100 °C")):
+        summary = alerts.get((name, drive), {}).get("annotations", {}).get("summary", "")
+        check(text in summary, "%s %s summary says '%s'" % (name, drive, text), summary)
+    print("summary: %s" % alerts.get(("WearwatchDriveHealthWarning", "ata-pending"), {})
+          .get("annotations", {}).get("summary"))
 
 
 def pairs(labels):
@@ -127,7 +198,7 @@ def check_alerts(fl, shipped):
               "%s carries %s labels" % (name, ", ".join(need)))
     for name in got:
         check(name in want, "alert %s firing has a scenario" % name)
-    check_inhibition(fl, got)
+    check_pages(fl)
 
 
 def query_count(fl, expr):
@@ -231,6 +302,7 @@ def main():
             q = 'wearwatch_drive_rating_info{drive="ata-WWSATA_DISK_WWSATA0001",source="table"}'
             check(query_count(fl, q) == 1, "[endurance] ratings_file in wearwatch.conf rates a drive")
             rules = open(os.path.join(src, "contrib/prometheus/wearwatch-rules.yml")).read()
+            rules += open(os.path.join(src, "docs/migrating.md")).read()
             check_alerts(fl, re.findall(r"(?m)^\s+- alert: (\w+)$", rules))
             # after the alerts: every rule has been evaluated many times
             check(sorted(re.findall(r"(?m)^\s+- alert: (\w+)$", rules)) == check_rules(fl),
