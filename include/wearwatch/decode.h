@@ -83,6 +83,11 @@ int ww_decode_ata_log_directory(const uint8_t *buf, size_t len, ww_health_t *h);
  * nonzero: min(count, 5)). -EMSGSIZE under 512 bytes. */
 int ww_decode_ata_error_log(const uint8_t *buf, size_t len, ww_health_t *h);
 
+/** The ww_selftest_kind_t of an ATA self-test log descriptor's byte 0 (the
+ * SMART EXECUTE OFF-LINE IMMEDIATE subcommand: 0 off-line, 1/81h short,
+ * 2/82h extended, 3/83h conveyance, 4/84h selective, 40h-7Eh vendor). */
+unsigned ww_ata_selftest_kind(uint8_t sub);
+
 /** Extended Comprehensive SMART Error log (READ LOG EXT 03h, pages read
  * from page 0; ACS-4): byte 0 version 01h (else -EINVAL), bytes 2-3 index,
  * bytes 500-501 device error count -> error_logs[WW_ERRLOG_ATA_EXTENDED]

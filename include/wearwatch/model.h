@@ -267,6 +267,59 @@ uint64_t ww_model_rated_bytes(double dwpd, uint64_t capacity_bytes, unsigned yea
 ww_wstart_basis_t ww_model_warranty_start(const ww_rating_row_t *config, const ww_health_t *h,
 					  time_t first_seen, time_t now, time_t *start);
 
+/* --------------------------------------------------------- self-tests --- */
+
+/* A self-test schedule is smartd's `-s REGEXP` as smartd.conf(5) defines
+ * it: for each local hour the text "T/MM/DD/d/HH" (T the test type, MM month
+ * 01-12, DD day 01-31, d weekday 1-7 with Monday 1, HH hour 00-23) is built
+ * for the types L (extended), S (short), C (conveyance) and O (off-line
+ * data collection), in that order of priority, and the first the whole
+ * expression matches is the test of that hour. The selective types n, c, r
+ * of smartd are never built, so an expression naming only them starts
+ * nothing. Expressions are PCRE2 under the bounded-pattern limits
+ * (record.h); POSIX extended expressions as smartd's examples write them
+ * mean the same. */
+
+typedef struct ww_selftest_sched ww_selftest_sched_t;
+
+/** Tests are looked for at most this far back (catching up) and ahead
+ * (the next one): 90 days, as smartd does. */
+#define WW_SELFTEST_HORIZON_S (90L * 24 * 3600)
+
+/** Compile an expression. Returns 0 with *out set, -EINVAL (empty, over
+ * WW_SELFTEST_SCHED_MAX - 1 characters, or not an expression; why in err),
+ * -E2BIG (over the pattern limits), -ENOMEM. */
+int ww_selftest_sched_compile(const char *text, ww_selftest_sched_t **out, char *err,
+			      size_t errlen);
+void ww_selftest_sched_free(ww_selftest_sched_t *s);
+
+/** The kind (ww_selftest_kind_t) the schedule starts in the local hour that
+ * holds t, of those in `kinds` (a bit per kind: what the drive can run),
+ * or WW_STK_NONE. Pure but for the time zone (localtime_r). */
+unsigned ww_selftest_sched_due(const ww_selftest_sched_t *s, time_t t, unsigned kinds);
+
+/** The highest-priority kind due in any hour from the one holding `from`
+ * to `now` (at most WW_SELFTEST_HORIZON_S back), as smartd catches up on
+ * tests a check interval passed over; WW_STK_NONE when none. */
+unsigned ww_selftest_sched_since(const ww_selftest_sched_t *s, time_t from, time_t now,
+				 unsigned kinds);
+
+/** A schedule around `now`: the next test, and the latest two hours each
+ * kind was due, within WW_SELFTEST_HORIZON_S. */
+typedef struct ww_selftest_plan {
+	bool on;        /* a schedule applies */
+	unsigned kinds; /* bit per kind due within the horizon */
+	time_t next;    /* start of the next hour a test is due, 0 none */
+	unsigned next_kind;
+	time_t last[WW_STK_MAX];        /* latest hour <= now each kind was due, 0 none */
+	time_t before_last[WW_STK_MAX]; /* the one before it */
+} ww_selftest_plan_t;
+
+/** Fill *p for schedule s (NULL: p->on false). Up to 4 x 4320 matches:
+ * the scheduler computes it once an hour per drive, never per scrape. */
+void ww_selftest_plan(const ww_selftest_sched_t *s, time_t now, unsigned kinds,
+		      ww_selftest_plan_t *p);
+
 /* ------------------------------------------------------------ verdict --- */
 
 /* The health verdict: one pure function, ww_verdict(), whose result every
@@ -362,6 +415,8 @@ typedef enum ww_reason {
 	WW_R_SCSI_UNC_WRITE,      /* uncorrected_write_errors (page 0x02) */
 	WW_R_SCSI_UNC_VERIFY,     /* uncorrected_verify_errors (page 0x05) */
 	WW_R_SELF_TEST_FAILED,    /* self_test_failed: the newest self-test failed */
+	WW_R_SELF_TEST_STUCK,     /* self_test_not_completing: running far past its time */
+	WW_R_SELF_TEST_OVERDUE,   /* self_test_overdue: none in a scheduled period */
 	WW_R_MAX
 } ww_reason_t;
 
@@ -404,6 +459,8 @@ typedef struct ww_level {
 	uint64_t critical; /* 0 = none, else >= warning */
 } ww_level_t;
 
+#define WW_SELFTEST_SCHED_MAX 512
+
 /** Thresholds of the verdict: [health] keys of wearwatch.conf, with a
  * [drive NAME] section's keys on top (conf.h parses both, wearwatch.conf(5)
  * documents them). Temperatures in degrees Celsius, levels in percent,
@@ -421,6 +478,12 @@ typedef struct ww_health_cfg {
 					 non-zero or increased is critical */
 	uint64_t silenced;            /* bit per ww_reason_t: dropped from the verdict */
 	ww_level_t level[WW_LV_MAX];  /* counts by size (ww_level_sig_t) */
+	/* self-tests: a smartd -s expression ("" = none: no test is started,
+	 * the default), whether a drive in standby is woken for one, and
+	 * ([health] only) how many drives of the host test at once */
+	char self_test_schedule[WW_SELFTEST_SCHED_MAX];
+	bool self_test_in_standby;     /* false */
+	unsigned self_test_concurrent; /* 1 */
 	uint32_t set;                 /* keys given in this section (conf.h's table) */
 } ww_health_cfg_t;
 
@@ -490,6 +553,9 @@ typedef struct ww_vcounter {
 typedef struct ww_vmemory {
 	size_t n;
 	ww_vcounter_t c[WW_VMEM_MAX];
+	time_t first_read;         /* the first read folded in */
+	time_t test_running_since; /* the first read that saw the self-test
+				      running now; 0 = none running */
 } ww_vmemory_t;
 
 /** Fold the read h (taken at t) into m. A counter that rose keeps the value
@@ -527,6 +593,9 @@ typedef struct ww_verdict_in {
 	bool last_failed;             /* the latest read attempt failed */
 	int last_rc;                  /* its -errno */
 	time_t values_time;           /* when h was read; 0 = now (show, decode) */
+	const struct ww_selftest_plan *plan; /* the drive's self-test schedule
+					 around now (ww_selftest_plan); NULL
+					 = none scheduled (no overdue reason) */
 } ww_verdict_in_t;
 
 #define WW_VERDICT_TEXT 200

@@ -301,7 +301,67 @@ typedef struct ww_selftest_log {
 	uint64_t last_hours;  /* power-on hours when it ran (ATA: 16 bits) */
 	bool has_failing_lba; /* the most recent failed test's first failing */
 	uint64_t failing_lba; /* LBA, when the log gives one */
+	uint8_t last_kind;    /* ww_selftest_kind_t of the most recent test */
+	/* the newest failed test that no later test of the same kind or a
+	 * longer one passed (ww_selftest_covers): what the verdict reports,
+	 * even when a shorter test passed since */
+	bool has_open_failure;
+	uint8_t open_kind;   /* ww_selftest_kind_t */
+	uint8_t open_status; /* status code, as last_status */
+	uint64_t open_hours; /* power-on hours when it ran */
+	bool open_has_lba;
+	uint64_t open_lba; /* its first failing LBA, when the log gives one */
 } ww_selftest_log_t;
+
+/** Kinds of self-test. ATA: the SMART EXECUTE OFF-LINE IMMEDIATE
+ * subcommand a log descriptor names (byte 0: 0 off-line data collection, 1/81h
+ * short, 2/82h extended, 3/83h conveyance, 4/84h selective; ACS-4 "SMART
+ * EXECUTE OFF-LINE IMMEDIATE"); NVMe: the Self-test Code (1h short, 2h
+ * extended, Eh vendor; NVMe Base 2.0 "Device Self-test"); SCSI: the SELF-TEST
+ * CODE (1/5 short, 2/6 extended; SPC-5 "SEND DIAGNOSTIC"). */
+typedef enum ww_selftest_kind {
+	WW_STK_NONE = 0, /* not known */
+	WW_STK_SHORT,
+	WW_STK_EXTENDED,
+	WW_STK_CONVEYANCE,
+	WW_STK_SELECTIVE,
+	WW_STK_OFFLINE, /* ATA off-line data collection (smartd's "O") */
+	WW_STK_VENDOR,
+	WW_STK_MAX
+} ww_selftest_kind_t;
+
+/** "unknown", "short", "extended", "conveyance", "selective", "offline",
+ * "vendor": the `kind` label and JSON value. */
+extern const char *const ww_selftest_kind_names[WW_STK_MAX];
+
+/** Whether a passing test of kind `passed` clears a failure of kind
+ * `failed`: the same kind, or an extended test (it reads every LBA, what
+ * each shorter one samples). An unknown kind clears nothing and is cleared
+ * only by an extended test. Pure. */
+bool ww_selftest_covers(unsigned passed, unsigned failed);
+
+/** One log entry, walked newest first, into l's open failure: a failed
+ * entry (failed) of `kind` becomes it when l has none yet and no kind in
+ * passed_later (a bit per ww_selftest_kind_t: the kinds that passed in
+ * newer entries) covers it. The decoders of every self-test log share it. */
+void ww_selftest_fold(ww_selftest_log_t *l, unsigned passed_later, unsigned kind, bool failed,
+		      uint8_t status, uint64_t hours, bool has_lba, uint64_t lba);
+
+/** What the drive says of the self-test running now and how long its tests
+ * take. ATA: SMART READ DATA byte 363 (self-test execution status 15 = in
+ * progress, bits 3-0 tenths remaining) and bytes 372-376 (polling minutes;
+ * the kind is not given); NVMe: Device Self-test log 06h bytes 0-1 (Current
+ * Device Self-Test Operation and Completion) and Identify Controller EDSTT;
+ * SCSI: the newest Self-Test Results parameter with result Fh (in progress). */
+typedef struct ww_selftest_now {
+	const char *source; /* NULL = not known */
+	bool running;
+	uint8_t kind;                 /* ww_selftest_kind_t; NONE when not given */
+	int8_t remaining_percent;     /* of the running test; -1 not given */
+	uint32_t expected_short_s;    /* how long the drive says a test of this */
+	uint32_t expected_extended_s; /* kind takes; 0 = not given */
+	uint32_t expected_conveyance_s;
+} ww_selftest_now_t;
 
 enum {
 	WW_SELFTEST_ATA_STANDARD = 0, WW_SELFTEST_ATA_EXTENDED, WW_SELFTEST_NVME,
@@ -382,6 +442,8 @@ typedef struct ww_scsi {
 						 Non-Medium Error log page) */
 	ww_selftest_log_t self_test;          /* page 0x10 (copied to
 						 self_tests[WW_SELFTEST_SCSI]) */
+	ww_selftest_now_t self_test_now;      /* page 0x10 parameter 1 (copied
+						 to ww_health_t.self_test_now) */
 	char manufacture_year[5], manufacture_week[3]; /* page 0x0E param 1 */
 	ww_u64 percentage_used;               /* page 0x11 param 1 */
 	ww_u64 power_on_minutes;              /* page 0x15 param 0 */
@@ -505,6 +567,7 @@ typedef struct ww_health {
 	/* error and self-test logs (ww_errlog_names / ww_selftest_names) */
 	ww_errlog_t error_logs[WW_ERRLOG_MAX];
 	ww_selftest_log_t self_tests[WW_SELFTEST_MAX];
+	ww_selftest_now_t self_test_now; /* the running test, durations */
 	ww_link_t link;       /* interface speed */
 
 	/* smartctl's exit status for the run that produced this record

@@ -569,7 +569,8 @@ static void parse_scsi(json_object *j, ww_health_t *h)
 static void parse_selftest(json_object *log, const char *src, ww_selftest_log_t *l)
 {
 	json_object *t = jget(log, "table");
-	uint64_t v;
+	uint64_t v, hours, type;
+	unsigned passed = 0;
 
 	memset(l, 0, sizeof(*l));
 	l->source = src;
@@ -579,22 +580,34 @@ static void parse_selftest(json_object *log, const char *src, ww_selftest_log_t 
 		uint8_t st;
 		bool failed;
 
+		unsigned kind;
+		bool has_lba;
+
 		if (!jget_u64(e, "status.value", &v))
 			continue;
 		st = (uint8_t)(v >> 4);
 		failed = st >= 3 && st <= 8;
+		kind = jget_u64(e, "type.value", &type) ? ww_ata_selftest_kind((uint8_t)type)
+							: WW_STK_NONE;
+		hours = 0;
+		jget_u64(e, "lifetime_hours", &hours);
 		l->entries++;
 		l->failed += failed;
 		if (!l->has_last) {
 			l->has_last = true;
 			l->last_status = st;
 			l->last_passed = st == 0 ? 1 : failed ? 0 : -1;
-			jget_u64(e, "lifetime_hours", &l->last_hours);
+			l->last_hours = hours;
+			l->last_kind = (uint8_t)kind;
 		}
-		if (failed && !l->has_failing_lba && jget_u64(e, "lba", &v)) {
+		has_lba = jget_u64(e, "lba", &v);
+		if (failed && !l->has_failing_lba && has_lba) {
 			l->has_failing_lba = true;
 			l->failing_lba = v;
 		}
+		ww_selftest_fold(l, passed, kind, failed, st, hours, has_lba, has_lba ? v : 0);
+		if (st == 0)
+			passed |= 1u << kind;
 	}
 }
 

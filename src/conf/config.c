@@ -132,7 +132,9 @@ static int drive_key(struct parse_ctx *x, ww_conf_drive_t *d, const char *k, con
 	int hrc;
 	bool b;
 
-	if ((hrc = ww_conf_health_key(&d->health, k, v, herr, sizeof(herr))) != -ENOENT) {
+	if (!strcmp(k, "self_test_concurrent")) {
+		FAIL("self_test_concurrent is a key of [health]: it counts the drives of the host");
+	} else if ((hrc = ww_conf_health_key(&d->health, k, v, herr, sizeof(herr))) != -ENOENT) {
 		if (hrc)
 			FAIL("%s", herr);
 	} else if (!strcmp(k, "include") || !strcmp(k, "exclude")) {

@@ -13,14 +13,16 @@
 
 /* not formatted: the key table and its enums as written */
 /* clang-format off */
-enum hk_kind { HK_TEMP, HK_PERCENT, HK_DURATION, HK_IDS, HK_REASONS, HK_LEVEL };
+enum hk_kind { HK_TEMP, HK_PERCENT, HK_DURATION, HK_IDS, HK_REASONS, HK_LEVEL, HK_SCHEDULE, HK_BOOL,
+	       HK_COUNT };
 
 /* the levels' rows: a warning and a critical row per ww_level_sig_t, in its
  * order, from HK_LEVEL0 (row HK_LEVEL0 + 2 * sig + 1 is the critical one) */
 enum {
 	HK_TEMP_WARNING, HK_TEMP_CRITICAL, HK_PCT_WARNING, HK_PCT_CRITICAL, HK_RATED_WARNING,
 	HK_RATED_CRITICAL, HK_INCREASE_WINDOW, HK_READ_FAILING, HK_IGNORE, HK_CRITICAL,
-	HK_SILENCE, HK_LEVEL0, HK_MAX = HK_LEVEL0 + 2 * WW_LV_MAX
+	HK_SILENCE, HK_ST_SCHEDULE, HK_ST_STANDBY, HK_ST_CONCURRENT, HK_LEVEL0,
+	HK_MAX = HK_LEVEL0 + 2 * WW_LV_MAX
 };
 
 _Static_assert(HK_MAX <= 32, "ww_health_cfg_t.set is a 32-bit set");
@@ -60,6 +62,11 @@ static const struct hkey {
 			  "expected ATA attribute ids 1-255 separated by commas" },
 	[HK_SILENCE] = { "silence", HK_REASONS, 0, 0,
 			 "expected reason codes separated by commas (docs/health.md)" },
+	[HK_ST_SCHEDULE] = { "self_test_schedule", HK_SCHEDULE, 0, 0,
+			     "expected smartd's -s expression T/MM/DD/d/HH (L/../../6/03) or off" },
+	[HK_ST_STANDBY] = { "self_test_in_standby", HK_BOOL, 0, 1, "expected yes or no" },
+	[HK_ST_CONCURRENT] = { "self_test_concurrent", HK_COUNT, 1, 1000,
+			       "expected a number of drives, 1 to 1000" },
 	LEVEL_ROWS(WW_LV_REALLOCATED, "reallocated_sectors"),
 	LEVEL_ROWS(WW_LV_REPORTED_UNC, "reported_uncorrect"),
 	LEVEL_ROWS(WW_LV_COMMAND_TIMEOUT, "command_timeout"),
@@ -137,6 +144,28 @@ static int parse_reasons(const char *s, uint64_t *set, char *bad, size_t blen)
 	return 0;
 }
 
+/* A smartd -s expression, compiled once here so a bad one is refused with
+ * its file:line (the scheduler compiles its own); "off" = none */
+static int parse_schedule(const char *v, char out[WW_SELFTEST_SCHED_MAX], char *bad, size_t blen)
+{
+	ww_selftest_sched_t *s = NULL;
+	char e[160] = "";
+	int rc;
+
+	if (!strcmp(v, "off")) {
+		out[0] = 0;
+		return 0;
+	}
+	rc = ww_selftest_sched_compile(v, &s, e, sizeof(e));
+	if (rc < 0) {
+		snprintf(bad, blen, "%.*s", (int)(blen > 1 ? blen - 1 : 0), e[0] ? e : v);
+		return rc == -ENOMEM ? -ENOMEM : -EINVAL;
+	}
+	ww_selftest_sched_free(s);
+	snprintf(out, WW_SELFTEST_SCHED_MAX, "%s", v);
+	return 0;
+}
+
 static int set_row(ww_health_cfg_t *c, int i, const char *v, char *bad, size_t blen)
 {
 	const struct hkey *k = &hkeys[i];
@@ -172,6 +201,21 @@ static int set_row(ww_health_cfg_t *c, int i, const char *v, char *bad, size_t b
 		if (parse_int(v, k->min, k->max, &n))
 			return -EINVAL;
 		*level_of(c, i) = (uint64_t)n;
+		return 0;
+	case HK_SCHEDULE:
+		return parse_schedule(v, c->self_test_schedule, bad, blen);
+	case HK_BOOL:
+		if (!strcmp(v, "yes") || !strcmp(v, "true") || !strcmp(v, "on"))
+			c->self_test_in_standby = true;
+		else if (!strcmp(v, "no") || !strcmp(v, "false") || !strcmp(v, "off"))
+			c->self_test_in_standby = false;
+		else
+			return -EINVAL;
+		return 0;
+	case HK_COUNT:
+		if (parse_int(v, k->min, k->max, &n))
+			return -EINVAL;
+		c->self_test_concurrent = (unsigned)n;
 		return 0;
 	}
 	return -EINVAL;
@@ -253,6 +297,16 @@ void ww_conf_health_overlay(ww_health_cfg_t *b, const ww_health_cfg_t *o)
 		case HK_IGNORE: memcpy(b->ignore_attrs, o->ignore_attrs, 32); break;
 		case HK_CRITICAL: memcpy(b->critical_attrs, o->critical_attrs, 32); break;
 		case HK_SILENCE: b->silenced = o->silenced; break;
+		case HK_ST_SCHEDULE:
+			memcpy(b->self_test_schedule, o->self_test_schedule,
+			       sizeof(b->self_test_schedule));
+			break;
+		case HK_ST_STANDBY:
+			b->self_test_in_standby = o->self_test_in_standby;
+			break;
+		case HK_ST_CONCURRENT:
+			b->self_test_concurrent = o->self_test_concurrent;
+			break;
 		default: {
 			const ww_level_t *ol = &o->level[(i - HK_LEVEL0) / 2];
 

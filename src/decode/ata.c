@@ -176,6 +176,29 @@ int ww_decode_ata_identify(const uint8_t *buf, size_t len, ww_health_t *h)
 	return 0;
 }
 
+/* The running self-test and the polling times of SMART READ DATA (ACS-4
+ * "SMART READ DATA": byte 363 self-test execution status, 15 = in progress
+ * with bits 3-0 the tenths remaining; 372/373/374 short, extended and
+ * conveyance polling minutes, 373 = FFh meaning the word at 375-376 holds
+ * the extended one; the capability bits of byte 367 say which exist). */
+static void ata_selftest_now(const uint8_t *buf, ww_selftest_now_t *n)
+{
+	unsigned st = buf[363] >> 4, ext = buf[373];
+
+	memset(n, 0, sizeof(*n));
+	n->source = "ATA SMART READ DATA bytes 363 and 372-376";
+	n->running = st == 15;
+	n->remaining_percent = (int8_t)(n->running ? (buf[363] & 0x0f) * 10 : -1);
+	if (ext == 0xff)
+		ext = (unsigned)ww_le(buf + 375, 2);
+	if (buf[367] & 0x10) { /* self-test supported */
+		n->expected_short_s = (uint32_t)buf[372] * 60;
+		n->expected_extended_s = (uint32_t)ext * 60;
+	}
+	if (buf[367] & 0x20) /* conveyance self-test supported */
+		n->expected_conveyance_s = (uint32_t)buf[374] * 60;
+}
+
 int ww_decode_ata_smart_data(const uint8_t *buf, size_t len, ww_health_t *h)
 {
 	ww_ata_t *a;
@@ -209,6 +232,7 @@ int ww_decode_ata_smart_data(const uint8_t *buf, size_t len, ww_health_t *h)
 	a->smart_data_checksum_ok = ww_sum_ok(buf);
 	a->has_smart_caps = true;
 	a->self_test_exec_status = buf[363];
+	ata_selftest_now(buf, &h->self_test_now);
 	a->offline_capability = buf[367];
 	a->smart_capability = (uint16_t)ww_le(buf + 368, 2);
 	a->errorlog_capability = buf[370];

@@ -64,9 +64,29 @@ int ww_decode_ata_xerror_log(const uint8_t *buf, size_t len, ww_health_t *h)
 	return 0;
 }
 
+/* The kind of an ATA self-test descriptor's byte 0: the subcommand of
+ * SMART EXECUTE OFF-LINE IMMEDIATE (off-line and captive alike). */
+unsigned ww_ata_selftest_kind(uint8_t sub)
+{
+	switch (sub & 0x7f) {
+	case 0:
+		return WW_STK_OFFLINE;
+	case 1:
+		return WW_STK_SHORT;
+	case 2:
+		return WW_STK_EXTENDED;
+	case 3:
+		return WW_STK_CONVEYANCE;
+	case 4:
+		return WW_STK_SELECTIVE;
+	default:
+		return sub >= 0x40 && sub <= 0x7e ? WW_STK_VENDOR : WW_STK_NONE;
+	}
+}
+
 /* One self-test descriptor: d[0] test, d[1] execution status, d[2-3] life
  * timestamp (hours), failing LBA of lba_bytes at d + 5. */
-static void selftest_entry(const uint8_t *d, unsigned lba_bytes, bool newest,
+static void selftest_entry(const uint8_t *d, unsigned lba_bytes, bool newest, unsigned *passed,
 			   ww_selftest_log_t *l)
 {
 	uint8_t st = d[1] >> 4;
@@ -80,11 +100,16 @@ static void selftest_entry(const uint8_t *d, unsigned lba_bytes, bool newest,
 		l->last_status = st;
 		l->last_passed = st == 0 ? 1 : error ? 0 : -1;
 		l->last_hours = le(d + 2, 2);
+		l->last_kind = ww_ata_selftest_kind(d[0]);
 	}
 	if (error && !l->has_failing_lba && lba < none) {
 		l->has_failing_lba = true;
 		l->failing_lba = lba;
 	}
+	ww_selftest_fold(l, *passed, ww_ata_selftest_kind(d[0]), error, st, le(d + 2, 2),
+			 lba < none, lba);
+	if (st == 0)
+		*passed |= 1u << ww_ata_selftest_kind(d[0]);
 }
 
 /* Walk n descriptors of size sz from `first`, newest (1-based index) first. */
@@ -92,6 +117,7 @@ static void selftest_walk(const uint8_t *first, unsigned n, unsigned sz, unsigne
 			  unsigned lba_bytes, ww_selftest_log_t *l)
 {
 	bool newest = true;
+	unsigned passed = 0; /* kinds (bits) that passed later than this entry */
 
 	if (!index || index > n)
 		return; /* no test logged */
@@ -100,7 +126,7 @@ static void selftest_walk(const uint8_t *first, unsigned n, unsigned sz, unsigne
 
 		if (all_zero(d, sz))
 			continue;
-		selftest_entry(d, lba_bytes, newest, l);
+		selftest_entry(d, lba_bytes, newest, &passed, l);
 		newest = false;
 	}
 }

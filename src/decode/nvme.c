@@ -89,7 +89,9 @@ struct ww_nvme_id_ctrl_wire {
 	uint8_t hmmin[4];			/* 276-279 */
 	uint8_t tnvmcap[16];			/* 280-295, bytes */
 	uint8_t unvmcap[16];			/* 296-311, bytes */
-	uint8_t rsvd312[200];			/* 312-511: RPMBS .. MEGCAP */
+	uint8_t rpmbs[4];                       /* 312-315 */
+	uint8_t edstt[2];                       /* 316-317, minutes */
+	uint8_t rsvd318[194];                   /* 318-511: DSTO .. MEGCAP */
 	uint8_t sqes;				/* 512 */
 	uint8_t cqes;				/* 513 */
 	uint8_t maxcmd[2];			/* 514-515 */
@@ -110,6 +112,7 @@ static_assert(offsetof(struct ww_nvme_id_ctrl_wire, lpa) == 261, "lpa");
 static_assert(offsetof(struct ww_nvme_id_ctrl_wire, wctemp) == 266, "wctemp");
 static_assert(offsetof(struct ww_nvme_id_ctrl_wire, cctemp) == 268, "cctemp");
 static_assert(offsetof(struct ww_nvme_id_ctrl_wire, tnvmcap) == 280, "tnvmcap");
+static_assert(offsetof(struct ww_nvme_id_ctrl_wire, edstt) == 316, "edstt");
 static_assert(offsetof(struct ww_nvme_id_ctrl_wire, sqes) == 512, "sqes");
 static_assert(offsetof(struct ww_nvme_id_ctrl_wire, nn) == 516, "nn");
 
@@ -313,6 +316,13 @@ int ww_decode_nvme_id_ctrl(const uint8_t *buf, size_t len, ww_health_t *h)
 	c->nn = le32(w->nn);
 	h->has_nvme_ctrl = true;
 	h->protocol = WW_PROTO_NVME;
+	/* how long its self-tests take: EDSTT (minutes) for the extended one;
+	 * a short one completes within two minutes (NVMe Base 2.0, "Short
+	 * Device Self-test Operation") */
+	if (c->oacs & WW_NVME_OACS_SELFTEST) {
+		h->self_test_now.expected_short_s = 120;
+		h->self_test_now.expected_extended_s = (uint32_t)le16(w->edstt) * 60;
+	}
 
 	if (kelvin_plausible(c->wctemp_kelvin, &h->implausible_values))
 		WW_SET(h->temperature_warning_celsius,

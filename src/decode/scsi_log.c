@@ -305,11 +305,18 @@ int ww_scsi_log_sas_port(ww_scsi_log_iter_t *it, ww_scsi_t *s)
 
 /* One Self-Test Results parameter (data = byte 4 on) into the log summary;
  * false for an unused parameter (all of code, result, number and hours 0). */
-static bool self_test_entry(const uint8_t *d, ww_selftest_log_t *l, bool newest)
+static bool self_test_entry(const uint8_t *d, ww_selftest_log_t *l, bool newest, unsigned *passed,
+			    ww_selftest_now_t *n)
 {
 	uint8_t res = d[0] & 0x0f;
 	uint64_t lba = ww_scsi_be_counter(d + 4, 8, NULL);
 	bool failed = res >= 3 && res <= 7; /* unknown error .. segment failed */
+	/* SELF-TEST CODE, byte 0 bits 7-5: 1/5 short, 2/6 extended
+	 * (background/foreground; SPC-5 "SEND DIAGNOSTIC") */
+	unsigned code = d[0] >> 5 & 3,
+		 kind = code == 1 ? WW_STK_SHORT
+		: code == 2       ? WW_STK_EXTENDED
+				  : WW_STK_NONE;
 
 	if (!d[0] && !d[1] && !d[2] && !d[3])
 		return false;
@@ -320,27 +327,42 @@ static bool self_test_entry(const uint8_t *d, ww_selftest_log_t *l, bool newest)
 		l->last_status = res;
 		l->last_passed = res == 0 ? 1 : failed ? 0 : -1;
 		l->last_hours = (uint64_t)d[2] << 8 | d[3];
+		l->last_kind = (uint8_t)kind;
+		/* result Fh: the self-test is in progress */
+		n->source = "SCSI log page 0x10 parameter 0001h SELF-TEST RESULTS";
+		n->running = res == 0x0f;
+		n->kind = (uint8_t)(n->running ? kind : WW_STK_NONE);
+		n->remaining_percent = -1;
 	}
 	/* the newest failed test's first failure, when it names one */
 	if (failed && !l->has_failing_lba && lba != UINT64_MAX) {
 		l->has_failing_lba = true;
 		l->failing_lba = lba;
 	}
+	ww_selftest_fold(l, *passed, kind, failed, res, (uint64_t)d[2] << 8 | d[3],
+			 lba != UINT64_MAX, lba);
+	if (res == 0)
+		*passed |= 1u << kind;
 	return true;
 }
 
 int ww_scsi_log_self_test(ww_scsi_log_iter_t *it, ww_scsi_t *s)
 {
 	ww_selftest_log_t l = { 0 };
+	ww_selftest_now_t n = { 0 };
 	ww_scsi_log_param_t p;
+	unsigned passed = 0;
 	int rc;
 
+	/* parameters 0001h (newest) to 0014h, in order */
 	while ((rc = ww_scsi_log_next(it, &p)) > 0)
 		if (p.code >= 0x0001 && p.code <= 0x0014 && p.len >= 16)
-			self_test_entry(p.data, &l, p.code == 0x0001);
+			self_test_entry(p.data, &l, p.code == 0x0001, &passed, &n);
 	if (rc == 0) {
 		l.source = "SCSI log page 0x10 Self-Test Results";
 		s->self_test = l;
+		if (n.source)
+			s->self_test_now = n;
 	}
 	return rc;
 }
@@ -523,6 +545,8 @@ void ww_scsi_finish(ww_health_t *h)
 
 	if (s->self_test.source)
 		h->self_tests[WW_SELFTEST_SCSI] = s->self_test;
+	if (s->self_test_now.source)
+		h->self_test_now = s->self_test_now;
 	scsi_link_speed(h);
 
 	if (WW_HAS(s->ie_asc)) {

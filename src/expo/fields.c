@@ -205,6 +205,16 @@ const ww_field_t ww_fields_selftest[] = {
 	{ 0 },
 };
 
+const ww_field_t ww_fields_selftest_now[] = {
+	ROW(ww_selftest_now_t, expected_short_s, "expected_short_seconds", "short test takes",
+	    "seconds", WW_FK_U32, .fmt = WW_FF_SECONDS),
+	ROW(ww_selftest_now_t, expected_extended_s, "expected_extended_seconds",
+	    "extended test takes", "seconds", WW_FK_U32, .fmt = WW_FF_SECONDS),
+	ROW(ww_selftest_now_t, expected_conveyance_s, "expected_conveyance_seconds",
+	    "conveyance test takes", "seconds", WW_FK_U32, .fmt = WW_FF_SECONDS),
+	{ 0 },
+};
+
 const ww_field_t ww_fields_link[] = {
 	ROW(ww_link_t, max_bps, "max", "interface speed (max)", "bits/s", WW_FK_U64),
 	ROW(ww_link_t, current_bps, "current", "interface speed (current)", "bits/s", WW_FK_U64),
@@ -240,12 +250,19 @@ const char *const ww_fields_by_hand[] = {
 	"ww_ata_t.xselftest_log_pages",   /* likewise */
 	"ww_scsi_t.supported_pages",      /* "0x0d/0x01" list */
 	"ww_scsi_t.n_supported_pages",
-	"ww_scsi_t.n_sas_phys",          /* the phys array's length */
-	"ww_scsi_t.n_sas_phys_dropped",  /* descriptors past the array */
-	"ww_selftest_log_t.last_status", /* only with has_last */
-	"ww_selftest_log_t.last_passed", /* likewise */
-	"ww_selftest_log_t.last_hours",  /* likewise */
-	"ww_selftest_log_t.failing_lba", /* only with has_failing_lba */
+	"ww_scsi_t.n_sas_phys",                /* the phys array's length */
+	"ww_scsi_t.n_sas_phys_dropped",        /* descriptors past the array */
+	"ww_selftest_log_t.last_status",       /* only with has_last */
+	"ww_selftest_log_t.last_passed",       /* likewise */
+	"ww_selftest_log_t.last_hours",        /* likewise */
+	"ww_selftest_log_t.failing_lba",       /* only with has_failing_lba */
+	"ww_selftest_log_t.last_kind",         /* with has_last, by its name */
+	"ww_selftest_log_t.open_kind",         /* only with has_open_failure, by name */
+	"ww_selftest_log_t.open_status",       /* likewise */
+	"ww_selftest_log_t.open_hours",        /* likewise */
+	"ww_selftest_log_t.open_lba",          /* only with open_has_lba */
+	"ww_selftest_now_t.kind",              /* only while running, by its name */
+	"ww_selftest_now_t.remaining_percent", /* only while running and given */
 	/* the attribute table: smartctl's columns in text, every member in JSON */
 	"ww_ata_attr_t.*",
 	"ww_ata_devstat_t.*", /* the entries list: page, offset, name, value */

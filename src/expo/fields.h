@@ -72,7 +72,8 @@ extern const ww_field_t ww_fields_errcnt[];     /* ww_scsi_errcnt_t, pages 02h/0
 extern const ww_field_t ww_fields_sas_phy[];    /* ww_sas_phy_t, page 18h */
 extern const ww_field_t ww_fields_errlog[];     /* ww_errlog_t */
 extern const ww_field_t ww_fields_selftest[];   /* ww_selftest_log_t */
-extern const ww_field_t ww_fields_link[];       /* ww_link_t */
+extern const ww_field_t ww_fields_link[];
+extern const ww_field_t ww_fields_selftest_now[]; /* ww_link_t */
 
 /** "struct.member" of the fields json.c and text.c show by hand (with the
  * reason beside each in fields.c), NULL-terminated; "struct.*" for a whole

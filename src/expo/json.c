@@ -330,13 +330,37 @@ static json_object *logs_object(const ww_health_t *h)
 			if (l->last_passed >= 0)
 				add(e, "last_passed", json_object_new_boolean(l->last_passed));
 			add(e, "last_power_on_hours", j_u64(l->last_hours));
+			add_str(e, "last_kind", ww_selftest_kind_names[l->last_kind % WW_STK_MAX]);
 		}
 		if (l->has_failing_lba)
 			add(e, "failing_lba", j_u64(l->failing_lba));
+		if (l->has_open_failure) {
+			json_object *of = json_object_new_object();
+
+			add_str(of, "kind", ww_selftest_kind_names[l->open_kind % WW_STK_MAX]);
+			add(of, "status", json_object_new_int(l->open_status));
+			add(of, "power_on_hours", j_u64(l->open_hours));
+			if (l->open_has_lba)
+				add(of, "lba", j_u64(l->open_lba));
+			add(e, "open_failure", of);
+		}
 		add_str(e, "source", l->source);
 		add(a, ww_selftest_names[i], e);
 	}
 	add(o, "self_tests", a);
+	if (h->self_test_now.source) {
+		const ww_selftest_now_t *n = &h->self_test_now;
+
+		e = json_object_new_object();
+		add(e, "running", json_object_new_boolean(n->running));
+		if (n->running)
+			add_str(e, "kind", ww_selftest_kind_names[n->kind % WW_STK_MAX]);
+		if (n->running && n->remaining_percent >= 0)
+			add(e, "remaining_percent", json_object_new_int(n->remaining_percent));
+		ww_fields_json(e, ww_fields_selftest_now, n);
+		add_str(e, "source", n->source);
+		add(o, "self_test_now", e);
+	}
 	e = json_object_new_object();
 	ww_fields_json(e, ww_fields_link, &h->link);
 	add(o, "interface_speed", e);

@@ -95,13 +95,34 @@ static void render_logs(FILE *f, const ww_health_t *h)
 		fprintf(f, LBL "[%s]\n", pre, l->source);
 		ww_fields_text(f, ww_fields_selftest, l, "  ");
 		if (l->has_last)
-			fprintf(f, LBL "%s (status %u) at %" PRIu64 " h\n", "  newest",
+			fprintf(f, LBL "%s %s (status %u) at %" PRIu64 " h\n", "  newest",
+				ww_selftest_kind_names[l->last_kind % WW_STK_MAX],
 				l->last_passed == 1           ? "passed"
 					: l->last_passed == 0 ? "FAILED"
 							      : "aborted or running",
 				l->last_status, l->last_hours);
 		if (l->has_failing_lba)
 			fprintf(f, LBL "%" PRIu64 "\n", "  first failing LBA", l->failing_lba);
+		if (l->has_open_failure) {
+			fprintf(f, LBL "%s test, status %u at %" PRIu64 " h", "  not cleared",
+				ww_selftest_kind_names[l->open_kind % WW_STK_MAX], l->open_status,
+				l->open_hours);
+			if (l->open_has_lba)
+				fprintf(f, ", LBA %" PRIu64, l->open_lba);
+			fputc('\n', f);
+		}
+	}
+	if (h->self_test_now.source) {
+		const ww_selftest_now_t *n = &h->self_test_now;
+
+		fprintf(f, LBL "[%s]\n", "self-test now", n->source);
+		if (n->running && n->remaining_percent >= 0)
+			fprintf(f, LBL "%s, %d %% remaining\n", "  running",
+				ww_selftest_kind_names[n->kind % WW_STK_MAX], n->remaining_percent);
+		else
+			fprintf(f, LBL "%s\n", "  running",
+				n->running ? ww_selftest_kind_names[n->kind % WW_STK_MAX] : "no");
+		ww_fields_text(f, ww_fields_selftest_now, n, "  ");
 	}
 	ww_fields_text(f, ww_fields_link, &h->link, NULL);
 	if (h->has_smartctl_exit)

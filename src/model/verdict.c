@@ -118,7 +118,14 @@ const ww_reason_info_t ww_reasons[WW_R_MAX] = {
 		"SCSI verify error counter page 0x05: total uncorrected errors at or above "
 		"uncorrected_errors_warning" },
 	[WW_R_SELF_TEST_FAILED] = { "self_test_failed", W,
-		"the newest self-test failed (critical on a read failure or a failing LBA)" },
+		"a self-test failed and no later one of the same kind or longer passed "
+		"(critical on a read failure or a failing LBA)" },
+	[WW_R_SELF_TEST_STUCK] = { "self_test_not_completing", W,
+		"a self-test has been running for over twice the time the drive gives "
+		"plus an hour (48 h when it gives none)" },
+	[WW_R_SELF_TEST_OVERDUE] = { "self_test_overdue", W,
+		"self_test_schedule is set and no test of a scheduled kind ran over two "
+		"of its scheduled hours" },
 };
 /* clang-format on */
 
@@ -162,6 +169,7 @@ void ww_health_cfg_defaults(ww_health_cfg_t *c)
 	c->rated_critical = 95;
 	c->increase_window_s = 86400;
 	c->read_failing_after_s = 3600;
+	c->self_test_concurrent = 1;
 	/* any count above 0 is a warning: Backblaze, "What SMART Stats Tell Us
 	 * About Hard Drives" (2016-10-06). The critical levels and their
 	 * sources: docs/health.md "Levels" (Scrutiny's failure rates by raw

@@ -102,34 +102,34 @@ static const char *failure_name(unsigned log, unsigned st)
 	return n ? n : "failed";
 }
 
-/* The log whose newest test is the drive's newest: ATA keeps its tests in the
+/* The log whose open failure is the newest: ATA keeps its tests in the
  * standard and the extended log (the later one by power-on hours, the
- * extended one on a tie), NVMe and SCSI in one each. -1 when none was read. */
-static int newest_log(const ww_health_t *h)
+ * extended one on a tie), NVMe and SCSI in one each. -1 when none has one. */
+static int open_failure_log(const ww_health_t *h)
 {
-	const ww_selftest_log_t *s = &h->self_tests[WW_SELFTEST_ATA_STANDARD],
-				*e = &h->self_tests[WW_SELFTEST_ATA_EXTENDED];
+	int best = -1;
 
-	if (e->source && e->has_last && (!s->has_last || e->last_hours >= s->last_hours))
-		return WW_SELFTEST_ATA_EXTENDED;
-	if (s->source && s->has_last)
-		return WW_SELFTEST_ATA_STANDARD;
-	if (h->self_tests[WW_SELFTEST_NVME].source && h->self_tests[WW_SELFTEST_NVME].has_last)
-		return WW_SELFTEST_NVME;
-	if (h->self_tests[WW_SELFTEST_SCSI].source && h->self_tests[WW_SELFTEST_SCSI].has_last)
-		return WW_SELFTEST_SCSI;
-	return -1;
+	for (int i = WW_SELFTEST_MAX - 1; i >= 0; i--) {
+		const ww_selftest_log_t *l = &h->self_tests[i];
+
+		if (!l->source || !l->has_open_failure)
+			continue;
+		if (best < 0 || l->open_hours > h->self_tests[best].open_hours)
+			best = i;
+	}
+	return best;
 }
 
-/* The newest self-test failed: a reason until a later test passes (the
- * record keeps the newest test of each log, so the newest passing one is
- * what clears it; an aborted or running newest test says nothing).
- * Critical when the read element failed (ATA status 7) or the drive names
- * a failing LBA: data there could not be read. */
-void ww_verdict_sig_self_test(struct vctx *x)
+/* A failed self-test no later test of the same kind or a longer one passed
+ * (the decoders' open failure: a short test passing after an extended one
+ * failed clears nothing). Critical when the read element failed (ATA
+ * status 7) or the drive names a failing LBA: data there could not be
+ * read. */
+static void sig_failed(struct vctx *x)
 {
-	int li = newest_log(x->h);
+	int li = open_failure_log(x->h);
 	const ww_selftest_log_t *l;
+	const char *kind;
 	bool read_fail, crit;
 	char lba[48] = "";
 	ww_vreason_t *r;
@@ -137,20 +137,150 @@ void ww_verdict_sig_self_test(struct vctx *x)
 	if (li < 0)
 		return;
 	l = &x->h->self_tests[li];
-	if (l->last_passed != 0)
-		return;
-	read_fail = li <= WW_SELFTEST_ATA_EXTENDED && l->last_status == 7;
-	crit = read_fail || l->has_failing_lba;
-	if (l->has_failing_lba)
-		snprintf(lba, sizeof(lba), ", first failing LBA %" PRIu64, l->failing_lba);
+	kind = ww_selftest_kind_names[l->open_kind < WW_STK_MAX ? l->open_kind : 0];
+	read_fail = li <= WW_SELFTEST_ATA_EXTENDED && l->open_status == 7;
+	crit = read_fail || l->open_has_lba;
+	if (l->open_has_lba)
+		snprintf(lba, sizeof(lba), ", first failing LBA %" PRIu64, l->open_lba);
 	r = ww_verdict_add(x, WW_R_SELF_TEST_FAILED, crit ? WW_STATUS_CRITICAL : WW_STATUS_WARNING,
 			   0, l->source,
-			   "the newest self-test (%s log) failed: %s (status %u)%s, at %" PRIu64
-			   " power-on hours",
-			   ww_selftest_names[li], failure_name((unsigned)li, l->last_status),
-			   l->last_status, lba, l->last_hours);
-	if (l->has_failing_lba)
-		ww_vreason_nums(r, WW_VN_VALUE, l->failing_lba, 0, 0, "LBA");
+			   "the %s self-test at %" PRIu64 " power-on hours (%s log) failed: %s "
+			   "(status %u)%s; no later %s test passed",
+			   kind, l->open_hours, ww_selftest_names[li],
+			   failure_name((unsigned)li, l->open_status), l->open_status, lba,
+			   l->open_kind == WW_STK_EXTENDED || l->open_kind == WW_STK_NONE
+				   ? "extended"
+				   : "test of that kind or extended");
+	if (l->open_has_lba)
+		ww_vreason_nums(r, WW_VN_VALUE, l->open_lba, 0, 0, "LBA");
 	else
-		ww_vreason_nums(r, WW_VN_VALUE, l->last_status, 0, 0, "status");
+		ww_vreason_nums(r, WW_VN_VALUE, l->open_status, 0, 0, "status");
+}
+
+/* How long a test of this kind may run before it counts as not completing:
+ * twice what the drive gives plus an hour; the longest it gives when it
+ * does not say which test runs (ATA); 48 h when it gives nothing. */
+static uint32_t stuck_after_s(const ww_selftest_now_t *n)
+{
+	uint32_t e = n->kind == WW_STK_SHORT   ? n->expected_short_s
+		: n->kind == WW_STK_EXTENDED   ? n->expected_extended_s
+		: n->kind == WW_STK_CONVEYANCE ? n->expected_conveyance_s
+					       : 0;
+
+	if (!e && n->kind == WW_STK_NONE) {
+		e = n->expected_extended_s;
+		if (n->expected_short_s > e)
+			e = n->expected_short_s;
+		if (n->expected_conveyance_s > e)
+			e = n->expected_conveyance_s;
+	}
+	return e ? 2 * e + 3600 : 48 * 3600;
+}
+
+static void sig_stuck(struct vctx *x)
+{
+	const ww_selftest_now_t *n = &x->h->self_test_now;
+	time_t since = x->in->mem ? x->in->mem->test_running_since : 0;
+	uint32_t lim = stuck_after_s(n);
+	int64_t mins;
+	ww_vreason_t *r;
+
+	if (!n->source || !n->running || !since || x->now - since <= (time_t)lim)
+		return;
+	mins = (int64_t)(x->now - since) / 60;
+	r = ww_verdict_add(x, WW_R_SELF_TEST_STUCK, WW_STATUS_WARNING, 0, n->source,
+			   "a%s self-test has been running for %" PRId64 " h %02" PRId64
+			   " min (%s), more than the %u min it may take",
+			   n->kind == WW_STK_EXTENDED        ? "n extended"
+				   : n->kind == WW_STK_SHORT ? " short"
+							     : "",
+			   mins / 60, mins % 60,
+			   n->remaining_percent >= 0 ? "remaining given" : "no progress given",
+			   lim / 60);
+	ww_vreason_nums(r, WW_VN_VALUE | WW_VN_LIMIT, mins, 0, lim / 60, "min");
+}
+
+/* The estimated time the newest test covering `kind` ran (the power-on hours
+ * of its log entry against the drive's now; ATA's wrap at 65536): 0 when no
+ * log holds one or the power-on time is not known. Only the newest test of
+ * each log is kept, so an older covering test behind a newer one of another
+ * kind is not seen (the overdue reason then waits for the next). */
+static time_t covering_test_time(const struct vctx *x, unsigned kind)
+{
+	const ww_health_t *h = x->h;
+	time_t best = 0;
+
+	if (!WW_HAS(h->power_on_seconds))
+		return 0;
+	for (int i = 0; i < WW_SELFTEST_MAX; i++) {
+		const ww_selftest_log_t *l = &h->self_tests[i];
+		uint64_t now_h = h->power_on_seconds.value / 3600, age;
+		time_t t;
+
+		if (!l->source || !l->has_last || l->last_passed < 0 ||
+		    !ww_selftest_covers(l->last_kind, kind))
+			continue;
+		if (i <= WW_SELFTEST_ATA_EXTENDED)
+			age = (now_h - l->last_hours) & 0xffff;
+		else
+			age = now_h >= l->last_hours ? now_h - l->last_hours : 0;
+		t = x->now - (time_t)(age * 3600);
+		if (t > best)
+			best = t;
+	}
+	return best;
+}
+
+/* Scheduling on, and a kind the schedule names was due twice (its two
+ * latest hours) with no test of it or a longer one since the earlier: a
+ * whole period went by untested. A drive never read before the earlier
+ * hour (first_read) is not judged on it. */
+static void sig_overdue(struct vctx *x)
+{
+	const ww_selftest_plan_t *p = x->in->plan;
+	const ww_vmemory_t *m = x->in->mem;
+	char t[40];
+	ww_vreason_t *r;
+
+	if (!p || !p->on || !x->h || !WW_HAS(x->h->power_on_seconds))
+		return;
+	static const unsigned order[] = { WW_STK_EXTENDED, WW_STK_SHORT, WW_STK_CONVEYANCE,
+					  WW_STK_OFFLINE };
+
+	for (size_t i = 0; i < sizeof(order) / sizeof(order[0]); i++) {
+		unsigned k = order[i];
+		time_t due = p->before_last[k], ran;
+		int64_t days;
+
+		if (!due || (m && m->first_read > due))
+			continue;
+		ran = covering_test_time(x, k);
+		/* the log's hours are whole: an hour of slack */
+		if (ran && ran + 3600 >= due)
+			continue;
+		ww_verdict_fmt_time(due, t, sizeof(t));
+		days = ran ? (int64_t)(x->now - ran) / 86400 : -1;
+		if (ran)
+			r = ww_verdict_add(x, WW_R_SELF_TEST_OVERDUE, WW_STATUS_WARNING, 0,
+					   "the self-test logs and the schedule",
+					   "no %s self-test since the one scheduled at %s; the "
+					   "newest one covering it ran about %" PRId64 " days ago",
+					   ww_selftest_kind_names[k], t, days);
+		else
+			r = ww_verdict_add(x, WW_R_SELF_TEST_OVERDUE, WW_STATUS_WARNING, 0,
+					   "the self-test logs and the schedule",
+					   "no %s self-test since the one scheduled at %s; the "
+					   "logs hold none that covers it",
+					   ww_selftest_kind_names[k], t);
+		if (ran)
+			ww_vreason_nums(r, WW_VN_VALUE, days, 0, 0, "days");
+		return; /* one reason: the highest-priority kind that is late */
+	}
+}
+
+void ww_verdict_sig_self_test(struct vctx *x)
+{
+	sig_failed(x);
+	sig_stuck(x);
+	sig_overdue(x);
 }

@@ -65,6 +65,12 @@ void ww_verdict_remember(ww_vmemory_t *m, const ww_health_t *h, time_t t, unsign
 {
 	if (!h)
 		return;
+	if (!m->first_read)
+		m->first_read = t;
+	if (!h->self_test_now.running)
+		m->test_running_since = 0;
+	else if (!m->test_running_since)
+		m->test_running_since = t;
 	for (size_t i = 0; i < h->ata.n_attrs; i++) {
 		const ww_ata_attr_t *a = &h->ata.attrs[i];
 

@@ -170,5 +170,32 @@ void ww_nvme_smart_set_absent(ww_nvme_smart_t *s, size_t offset)
 
 const char *const ww_errlog_names[WW_ERRLOG_MAX] = { "summary", "extended", "nvme" };
 const char *const ww_selftest_names[WW_SELFTEST_MAX] = { "standard", "extended", "nvme", "scsi" };
+
+const char *const ww_selftest_kind_names[WW_STK_MAX] = { "unknown",    "short",     "extended",
+							 "conveyance", "selective", "offline",
+							 "vendor" };
+
+bool ww_selftest_covers(unsigned passed, unsigned failed)
+{
+	if (passed == WW_STK_EXTENDED)
+		return true;
+	return passed != WW_STK_NONE && passed < WW_STK_MAX && passed == failed;
+}
+
+void ww_selftest_fold(ww_selftest_log_t *l, unsigned passed_later, unsigned kind, bool failed,
+		      uint8_t status, uint64_t hours, bool has_lba, uint64_t lba)
+{
+	if (!failed || l->has_open_failure)
+		return;
+	for (unsigned k = 0; k < WW_STK_MAX; k++)
+		if ((passed_later >> k & 1) && ww_selftest_covers(k, kind))
+			return;
+	l->has_open_failure = true;
+	l->open_kind = (uint8_t)(kind < WW_STK_MAX ? kind : WW_STK_NONE);
+	l->open_status = status;
+	l->open_hours = hours;
+	l->open_has_lba = has_lba;
+	l->open_lba = has_lba ? lba : 0;
+}
 const char *const ww_scsi_power_condition_names[6] = { "active", "idle_a", "idle_b",
 							"idle_c", "standby_z", "standby_y" };

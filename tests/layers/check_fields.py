@@ -16,7 +16,7 @@ import sys
 SECTIONS = [
     "ww_health_t", "ww_nvme_smart_t", "ww_nvme_ctrl_t", "ww_nvme_ns_t", "ww_ata_t",
     "ww_ata_attr_t", "ww_ata_devstat_t", "ww_scsi_t", "ww_scsi_errcnt_t", "ww_sas_phy_t",
-    "ww_errlog_t", "ww_selftest_log_t", "ww_link_t",
+    "ww_errlog_t", "ww_selftest_log_t", "ww_selftest_now_t", "ww_link_t",
 ]
 NUMERIC = re.compile(r"^(ww_u64|ww_i64|ww_u128|u?int(8|16|32|64)_t|size_t|unsigned|int)$")
 

@@ -231,26 +231,26 @@ static void test_self_test(void)
 	CHECK(l->source && l->has_last && l->last_passed == 1 && l->entries == 21);
 	judge(NULL);
 	CHECK(!reason(WW_R_SELF_TEST_FAILED));
-	l->last_passed = 0; /* edit: "Completed: read failure" at LBA 123456 */
-	l->last_status = 7;
-	l->has_failing_lba = true;
-	l->failing_lba = 123456;
+	CHECK(!l->has_open_failure);
+	/* edit: an extended test "Completed: read failure" at LBA 123456 that
+	 * no later extended test cleared (the decoders' open failure) */
+	l->has_open_failure = true;
+	l->open_kind = WW_STK_EXTENDED;
+	l->open_status = 7;
+	l->open_hours = 1000;
+	l->open_has_lba = true;
+	l->open_lba = 123456;
 	judge(NULL);
 	want(WW_R_SELF_TEST_FAILED, WW_STATUS_CRITICAL, 123456, -1);
 	CHECK(reason(WW_R_SELF_TEST_FAILED) &&
 	      strstr(reason(WW_R_SELF_TEST_FAILED)->text,
 		     "the read element failed (status 7), "
 		     "first failing LBA 123456") != NULL);
-	l->last_status = 6; /* edit: servo failure, no LBA */
-	l->has_failing_lba = false;
+	l->open_status = 6; /* edit: servo failure, no LBA */
+	l->open_has_lba = false;
 	judge(NULL);
 	want(WW_R_SELF_TEST_FAILED, WW_STATUS_WARNING, 6, -1);
-	l->last_passed = -1; /* aborted: says nothing */
-	l->last_status = 1;
-	judge(NULL);
-	CHECK(!reason(WW_R_SELF_TEST_FAILED));
-	l->last_passed = 1; /* a later test passed */
-	l->last_status = 0;
+	l->has_open_failure = false; /* a later extended test passed */
 	judge(NULL);
 	CHECK(!reason(WW_R_SELF_TEST_FAILED));
 }

@@ -1,0 +1,147 @@
+/* Self-test schedules (contract in model.h): smartd's `-s` regular
+ * expression, matched as smartd matches it. For each local hour and each
+ * test type smartd builds the text "T/MM/DD/d/HH" (T the type letter, MM
+ * month 01-12, DD day of the month 01-31, d day of the week 1-7 with Monday
+ * 1, HH hour 00-23) and starts the first type, in its order of priority,
+ * whose text the whole expression matches (smartd.conf(5), "-s REGEXP";
+ * smartd.cpp next_scheduled_test()). */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "wearwatch/model.h"
+
+struct ww_selftest_sched {
+	ww_pattern_t *re;
+};
+
+/* smartd's order of priority ("LncrSCO") of the types run here; the
+ * selective types n, c, r are not */
+static const struct {
+	char letter;
+	unsigned kind;
+} types[] = {
+	{ 'L', WW_STK_EXTENDED },
+	{ 'S', WW_STK_SHORT },
+	{ 'C', WW_STK_CONVEYANCE },
+	{ 'O', WW_STK_OFFLINE },
+};
+
+int ww_selftest_sched_compile(const char *text, ww_selftest_sched_t **out, char *err, size_t errlen)
+{
+	ww_selftest_sched_t *s;
+	int rc;
+
+	if (!text || !out)
+		return -EINVAL;
+	if (!*text || strlen(text) >= WW_SELFTEST_SCHED_MAX) {
+		if (err)
+			snprintf(err, errlen, "expected a schedule of 1 to %d characters",
+				 WW_SELFTEST_SCHED_MAX - 1);
+		return -EINVAL;
+	}
+	s = calloc(1, sizeof(*s));
+	if (!s)
+		return -ENOMEM;
+	rc = ww_pattern_compile(text, WW_PATTERN_WHOLE, &s->re, err, errlen);
+	if (rc < 0) {
+		free(s);
+		return rc;
+	}
+	*out = s;
+	return 0;
+}
+
+void ww_selftest_sched_free(ww_selftest_sched_t *s)
+{
+	if (!s)
+		return;
+	ww_pattern_free(s->re);
+	free(s);
+}
+
+/* the start of the local hour holding t */
+static time_t hour_start(time_t t)
+{
+	struct tm tm;
+
+	if (!localtime_r(&t, &tm))
+		return t - t % 3600;
+	return t - tm.tm_min * 60 - tm.tm_sec;
+}
+
+unsigned ww_selftest_sched_due(const ww_selftest_sched_t *s, time_t t, unsigned kinds)
+{
+	struct tm tm;
+	char text[32];
+
+	if (!s || !localtime_r(&t, &tm))
+		return WW_STK_NONE;
+	for (size_t i = 0; i < sizeof(types) / sizeof(types[0]); i++) {
+		if (!(kinds >> types[i].kind & 1))
+			continue;
+		snprintf(text, sizeof(text), "%c/%02d/%02d/%d/%02d", types[i].letter, tm.tm_mon + 1,
+			 tm.tm_mday, tm.tm_wday ? tm.tm_wday : 7, tm.tm_hour);
+		if (ww_pattern_match(s->re, text) == 1)
+			return types[i].kind;
+	}
+	return WW_STK_NONE;
+}
+
+unsigned ww_selftest_sched_since(const ww_selftest_sched_t *s, time_t from, time_t now,
+				 unsigned kinds)
+{
+	unsigned best = WW_STK_NONE, rank = ~0u;
+	time_t t;
+
+	if (!s || now < from)
+		return WW_STK_NONE;
+	if (now - from > WW_SELFTEST_HORIZON_S)
+		from = now - WW_SELFTEST_HORIZON_S;
+	for (t = hour_start(from); t <= now; t += 3600) {
+		unsigned k = ww_selftest_sched_due(s, t, kinds);
+
+		for (unsigned i = 0; k && i < rank && i < sizeof(types) / sizeof(types[0]); i++)
+			if (types[i].kind == k) {
+				best = k, rank = i;
+				break;
+			}
+		if (rank == 0)
+			break; /* nothing outranks an extended test */
+	}
+	return best;
+}
+
+void ww_selftest_plan(const ww_selftest_sched_t *s, time_t now, unsigned kinds,
+		      ww_selftest_plan_t *p)
+{
+	time_t h0 = hour_start(now), t;
+
+	memset(p, 0, sizeof(*p));
+	if (!s)
+		return;
+	p->on = true;
+	for (t = h0 + 3600; t <= now + WW_SELFTEST_HORIZON_S; t += 3600) {
+		unsigned k = ww_selftest_sched_due(s, t, kinds);
+
+		if (k) {
+			p->next = t;
+			p->next_kind = k;
+			break;
+		}
+	}
+	for (t = h0; t >= now - WW_SELFTEST_HORIZON_S; t -= 3600) {
+		unsigned k = ww_selftest_sched_due(s, t, kinds);
+
+		if (!k)
+			continue;
+		p->kinds |= 1u << k;
+		if (!p->last[k])
+			p->last[k] = t;
+		else if (!p->before_last[k])
+			p->before_last[k] = t;
+	}
+	if (p->next_kind)
+		p->kinds |= 1u << p->next_kind;
+}
