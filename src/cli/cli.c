@@ -21,6 +21,8 @@ static const struct command {
 	{ "serve", "serve [--listen HOST:PORT]", "run the monitoring service", ww_serve_main },
 	{ "probe", "probe DEVICE [--json]", "measure read latency (random O_DIRECT reads)",
 	  ww_cli_probe },
+	{ "qualify", "qualify DEVICE --profile NAME",
+	  "the reviews' load tests: per-second IOPS and latency (writes guarded)", ww_cli_qualify },
 	{ "capture", "capture DEVICE DIR [--redact]", "record every command and answer (read-only)",
 	  ww_cli_capture },
 	{ "decode", "decode FILE|DIR [--json] [--type T]",

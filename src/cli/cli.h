@@ -69,5 +69,6 @@ int ww_cli_verify(int argc, char **argv);
 int ww_cli_notify_test(int argc, char **argv);
 int ww_cli_notify_deliver(int argc, char **argv);
 int ww_cli_ratings(int argc, char **argv);
+int ww_cli_qualify(int argc, char **argv);
 
 #endif

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """The transport's allow-lists as docs/architecture.md's safety rules name
-them: every command cdb_allowed() (src/transport/sg.c), ww_sat_build_cdb()
+them (and the one opt-in class of writes, qualify's, by the checks of its
+guard; no other file of src/ prepares an io_uring write): every command cdb_allowed() (src/transport/sg.c), ww_sat_build_cdb()
 (src/transport/sat.c) and lid_allowed() (src/transport/nvme_admin.c) let
 through is in the doc's table, and the table names nothing they refuse. A
 command added to an allow-list without its line in the safety rules fails
@@ -46,6 +47,24 @@ def lid_allowed(src):
     return {f"{int(m.group(1), 16):02X}h" for m in re.finditer(r"case 0x([0-9a-fA-F]+):", body)}
 
 
+def qualify_checks(src):
+    """the write guard's checks, by name, from check_names[] of write_guard.c"""
+    text = open(f"{src}/src/qualify/write_guard.c").read()
+    return {m.group(1) for m in re.finditer(r'\[WW_GUARD_(?!OK\])\w+\]\s*=\s*"([^"]+)"', text)}
+
+
+def device_writes(src):
+    """files of src/ that prepare an io_uring write: qualify's workers only"""
+    import os
+    hits = []
+    for d, _, files in os.walk(f"{src}/src"):
+        for f in files:
+            if f.endswith(".c") and re.search(r"io_uring_prep_write|IORING_OP_WRITE",
+                                              open(os.path.join(d, f)).read()):
+                hits.append(os.path.relpath(os.path.join(d, f), src))
+    return sorted(hits)
+
+
 def doc_rows(src):
     text = open(f"{src}/docs/architecture.md").read()
     rows = {}
@@ -58,8 +77,13 @@ def main():
     src = sys.argv[1] if len(sys.argv) > 1 else "."
     doc = doc_rows(src)
     code = {"cdb_allowed": scsi_allowed(src), "ww_sat_build_cdb": ata_allowed(src),
-            "lid_allowed": lid_allowed(src)}
+            "lid_allowed": lid_allowed(src), "ww_qualify_guard_check": qualify_checks(src)}
     bad = 0
+    writers = device_writes(src)
+    if writers != ["src/qualify/run.c"]:
+        print(f"io_uring writes are prepared in {writers}; only src/qualify/run.c, behind "
+              f"ww_qualify_guard_check(), may write to a device")
+        bad += 1
     for name, allowed in code.items():
         listed = doc.get(name)
         if listed is None:
