@@ -1,0 +1,133 @@
+#!/bin/sh
+# What one collection costs beyond its device commands, at several fleet
+# sizes: replayed drives (copies of the VM captures in
+# tests/fixtures/captures, ids made unique), history on, probes off, 10 s
+# poll. Replayed drives send no device command, so every syscall and every
+# microsecond counted here is overhead (replay parsing included).
+#   a. CPU per collection at each size (schedstat of every thread, a
+#      window after every drive was read once)
+#   b. syscalls per collection at 64 drives (strace -c -f over a window),
+#      and how many of them open, stat or readlink a path; then the same on
+#      the live read path: serve --sysroot on a copy of the fake sysfs tree
+#      (tests/fixtures/sysfs/basic, its device nodes made as plain files, so
+#      discovery, the power checks and the node opens are the real ones and
+#      the device commands fail at once with ENOTTY: the ioctls are counted)
+#   c. resident memory of serve at 64 drives (probes on, the default) and of
+#      the collector on this machine's own drives
+# usage: scripts/bench-poll.sh [BINARY [SIZES [WINDOW [STEPS]]]]
+#   (defaults build/wearwatch "3 64 300 1000" 30 "a b c")
+# Run it under the shared lock on a shared machine:
+#   flock /tmp/ww-heavy.lock scripts/bench-poll.sh build/wearwatch
+set -eu
+BIN=${1:-build/wearwatch}
+SIZES=${2:-3 64 300 1000}
+WINDOW=${3:-30}
+STEPS=${4:-a b c}
+SRC=$(cd "$(dirname "$0")/.." && pwd)
+PORT=19953
+dir=$(mktemp -d /var/tmp/ww-poll.XXXXXX)
+pid=
+trap 'if [ -n "$pid" ]; then kill "$pid" 2>/dev/null; fi; rm -rf "$dir"' EXIT INT TERM
+
+fleet() {
+	mkdir -p "$2"
+	i=0
+	while [ "$i" -lt "$1" ]; do
+		for k in nvme sas sata; do
+			[ "$i" -lt "$1" ] || break
+			f=$(ls "$SRC"/tests/fixtures/captures/$k/*.capture)
+			id=$(sed -n 's/^fact id //p' "$f")
+			sed "s/^fact id .*/fact id $id-fleet$i/" "$f" >"$2/$k-$i.capture"
+			i=$((i + 1))
+		done
+	done
+}
+metric_sum() { curl -s localhost:$PORT/metrics | awk -v m="$1" '$0 ~ "^" m "[{ ]" {s += $NF} END {print s + 0}'; }
+cpu_ns() { cat /proc/$pid/task/*/schedstat | awk '{s += $1} END {printf "%d", s}'; }
+start() {
+	st=$1 fl=$2
+	shift 2
+	mkdir -p "$st"
+	PORT=$((PORT + 1))
+	"$BIN" serve ${fl:+--replay "$fl"} --listen 127.0.0.1:$PORT --state-dir "$st" "$@" >"$st.log" 2>&1 &
+	pid=$!
+	n=${NDRIVES:-$(ls "$fl" | wc -l)}
+	i=0
+	until [ "$(curl -s localhost:$PORT/metrics 2>/dev/null | grep -c '^wearwatch_drive_collections_total')" -ge "$n" ]; do
+		sleep 1
+		i=$((i + 1))
+		[ $i -lt 300 ] || { echo "service did not read $n drives"; tail -3 "$st.log"; exit 1; }
+	done
+}
+stop() { kill "$pid"; wait "$pid" 2>/dev/null || true; pid=; }
+
+echo "binary: $BIN ($(git -C "$SRC" describe --always --dirty 2>/dev/null || echo '?')); window $WINDOW s"
+step() { case " $STEPS " in *" $1 "*) return 0 ;; esac; return 1; }
+step a && for n in $SIZES; do
+	fleet "$n" "$dir/f$n"
+	start "$dir/s$n" "$dir/f$n" --poll-interval 10 --poll-interval-rotational 10 --no-probe
+	sleep 5
+	c0=$(metric_sum wearwatch_drive_collections_total); t0=$(cpu_ns)
+	sleep "$WINDOW"
+	t1=$(cpu_ns); c1=$(metric_sum wearwatch_drive_collections_total)
+	echo "a. $n drives: $((c1 - c0)) collections, $(awk -v t="$((t1 - t0))" -v c="$((c1 - c0))" \
+		'BEGIN {printf "%.1f", t / 1e3 / c}') us CPU each (load: $(cut -d' ' -f1-3 /proc/loadavg))"
+	stop
+done
+
+# strace_window LABEL: syscalls of the running service per collection
+strace_window() {
+	sleep 5
+	c0=$(metric_sum wearwatch_drive_collections_total)
+	timeout -s INT "$WINDOW" strace -c -f -q -p "$pid" -o "$dir/strace" 2>/dev/null || true
+	c1=$(metric_sum wearwatch_drive_collections_total)
+	stop
+	# the scrapes that count collections are in the window too: two of them
+	awk -v c="$((c1 - c0))" -v label="$1" '
+		$1 ~ /^[0-9.]+$/ && NF >= 5 && $NF != "total" { name = $NF; calls = $4; all += calls
+			if (name ~ /^(open|openat|stat|newfstatat|lstat|statx|readlink|readlinkat|access|faccessat|faccessat2|getdents64)$/) path += calls
+			if (name == "ioctl") io += calls
+			row[name] = calls }
+		END {
+			printf "b. %s: %d collections, %.1f syscalls each: %.2f open/stat/readlink/getdents, %.2f ioctl\n", label, c, all / c, path / c, io / c
+			for (k in row) if (row[k] / c >= 0.5) printf "   %-16s %.2f per collection\n", k, row[k] / c
+		}' "$dir/strace"
+}
+if step b && command -v strace >/dev/null; then
+	[ -d "$dir/f64" ] || fleet 64 "$dir/f64"
+	start "$dir/t64" "$dir/f64" --poll-interval 10 --poll-interval-rotational 10 --no-probe
+	strace_window "64 replayed drives"
+	# the live read path on the fake tree: 5 drives with a health interface
+	mkdir -p "$dir/root"
+	cp -a "$SRC/tests/fixtures/sysfs/basic/." "$dir/root/"
+	for n in nvme0 sg0 sg1 sg4 sg5; do : >"$dir/root/dev/$n"; done
+	# rediscovery at its default (a tree gets no udev notices: every poll
+	# interval), then every 10 min as with udev's notices on a live system
+	NDRIVES=7 start "$dir/live" "" --sysroot "$dir/root" --poll-interval 2 \
+		--poll-interval-rotational 2 --no-probe
+	strace_window "fake sysfs tree, live read path, 5 drives read, 2 s poll"
+	NDRIVES=7 start "$dir/live10" "" --sysroot "$dir/root" --poll-interval 2 \
+		--poll-interval-rotational 2 --no-probe --rediscover 10m
+	strace_window "the same, --rediscover 10m"
+fi
+
+step c || exit 0
+[ -d "$dir/f64" ] || fleet 64 "$dir/f64"
+start "$dir/m64" "$dir/f64"
+sleep 20
+echo "c. serve, 64 drives (probes on): $(grep VmRSS /proc/$pid/status | awk '{printf "%.1f MiB", $2 / 1024}')," \
+	"$(grep -c '\.so' /proc/$pid/maps | tr -d ' ') mapped library ranges, $(awk '/\.so/ {print $6}' /proc/$pid/maps | sort -u | wc -l) libraries"
+stop
+mkdir -p "$dir/coll"
+"$BIN" collector --socket "$dir/coll.sock" --state-dir "$dir/coll" --no-probe >"$dir/coll.log" 2>&1 &
+pid=$!
+sleep 10
+if kill -0 "$pid" 2>/dev/null; then
+	echo "c. collector, this machine's drives ($("$BIN" scan 2>/dev/null | tail -n +2 | wc -l) listed): $(grep VmRSS /proc/$pid/status | awk '{printf "%.1f MiB", $2 / 1024}')," \
+		"$(awk '/\.so/ {print $6}' /proc/$pid/maps | sort -u | wc -l) libraries" \
+		"(TLS/HTTP client: $(awk '/\.so/ {print $6}' /proc/$pid/maps | sort -u | grep -c -E 'gnutls|curl|nettle|hogweed|p11-kit|tasn1|idn2|ssl|crypto' || true))"
+	stop
+else
+	echo "c. collector did not start: $(tail -2 "$dir/coll.log")"
+	pid=
+fi
