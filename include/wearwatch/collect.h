@@ -88,6 +88,29 @@ int ww_collect_no_interface(const ww_drive_t *d, ww_health_t *h, ww_read_report_
 int ww_collect_drive(const char *sysroot, const ww_drive_t *d, ww_health_t *h,
 		     ww_read_report_t *r);
 
+/** What a long-running reader keeps open for one drive between its reads:
+ * the command node (an open transport) and the runtime_status attribute, so
+ * a poll is the power check's pread and the device commands, with no path
+ * lookup. Zero it (ww_collect_keep_init) before the first read; close it
+ * when the drive goes away or its nodes changed. */
+typedef struct ww_collect_keep {
+	ww_xport_t x;                                         /* x.fd < 0: not open */
+	char node[sizeof(((ww_drive_t *)0)->cmd_path) + 256]; /* what x was opened on */
+	int pm_fd;                                            /* runtime_status, < 0: not open */
+	char pm_block[32]; /* the block device pm_fd belongs to */
+	unsigned opens;    /* nodes and attributes opened so far */
+} ww_collect_keep_t;
+
+void ww_collect_keep_init(ww_collect_keep_t *k);
+void ww_collect_keep_close(ww_collect_keep_t *k);
+
+/** ww_collect_drive on what k keeps open: opened at the first read, again
+ * when d's command node or block device is no longer the one k holds, and
+ * after a read that said the device is gone (ENODEV, ENXIO, EBADF on the
+ * node or the attribute). Same returns as ww_collect_drive. */
+int ww_collect_drive_kept(const char *sysroot, const ww_drive_t *d, ww_collect_keep_t *k,
+			  ww_health_t *h, ww_read_report_t *r);
+
 /* smartctl backend: reads drives the native path cannot reach (MegaRAID,
  * cciss/Smart Array, Areca, 3ware members, USB bridges) by running smartmontools'
  * smartctl as a child process and parsing its JSON (`-j`) with json-c into the

@@ -73,7 +73,8 @@ typedef struct ww_conf {
 	char include[WW_CONF_MAX_INCLUDE][32];
 	size_t n_include;
 	/* [poll] */
-	unsigned interval_s, interval_rotational_s, rediscover_s; /* rediscover 0 = interval */
+	unsigned interval_s, interval_rotational_s,
+		rediscover_s; /* rediscover 0 = default (ww_poller_cfg_t) */
 	/* [history] */
 	unsigned retention_s;          /* history kept, 0 = forever (the default) */
 	unsigned missing_retention_s;  /* a removed drive stays listed this long */

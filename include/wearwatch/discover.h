@@ -1,6 +1,6 @@
 /* discover: what the system says a drive is, before any command is sent.
  * Built from sysfs and /dev/disk/by-id, by-path only; opening devices is the
- * collector's job. Also the small sysfs readers (runtime power status,
+ * collector's job. udev's notices of devices coming and going. Also the small sysfs readers (runtime power status,
  * attribute files) that the collector and the probe gate read before they
  * touch a drive. */
 #ifndef WEARWATCH_DISCOVER_H
@@ -85,6 +85,16 @@ int ww_discover_all(const char *sysroot, const char *const *include, ww_drive_t 
  * (treated by callers as "may touch"). */
 int ww_runtime_suspended(const char *sysroot, const char *block);
 
+/** The same attribute opened once, for a caller that checks it before every
+ * read of a drive it keeps: an O_RDONLY descriptor (the caller closes it) or
+ * -errno. */
+int ww_runtime_status_open(const char *sysroot, const char *block);
+
+/** ww_runtime_suspended on a descriptor from ww_runtime_status_open: the
+ * attribute read again from offset 0 (pread; no path lookup). Same returns;
+ * -ENODEV and the like once the device went away. */
+int ww_runtime_suspended_fd(int fd);
+
 /** Transport as best known after a read: discovery's, refined by the VPD 0x83
  * PROTOCOL IDENTIFIER the SCSI reader stored (6 = SAS, as scsi_debug reports)
  * when sysfs could not tell (WW_TRANSPORT_OTHER). h may be NULL. */
@@ -93,6 +103,33 @@ ww_transport_t ww_drive_transport(const ww_drive_t *d, const ww_health_t *h);
 /** How health is read, for people: "nvme admin", "ata via sat",
  * "scsi log sense", "none: <reason>". Returns buf. */
 const char *ww_drive_protocol_label(const ww_drive_t *d, char *buf, size_t len);
+
+/* Device notices: udev's add/remove/change of the block disks (no
+ * partitions), NVMe controllers and SCSI generic nodes, so a caller
+ * rediscovers when something changed instead of walking sysfs on a timer. */
+
+typedef struct ww_uevents ww_uevents_t;
+
+/** Told about one notice: action "add", "remove" or "change" (every other
+ * udev action, "bind" included, is "change") and the kernel name ("sdb",
+ * "nvme1", "nvme1n1", "sg3"). */
+typedef void (*ww_uevent_fn)(void *arg, const char *action, const char *sysname);
+
+/** Subscribe to udev's netlink group (libsystemd's sd-device monitor).
+ * NULL with *err = -errno when the socket cannot be had (no netlink in a
+ * sandbox, no udev: notices never come, callers keep a periodic
+ * rediscovery either way). */
+ww_uevents_t *ww_uevents_open(int *err);
+
+/** The descriptor to poll() for POLLIN; notices are read by
+ * ww_uevents_drain. */
+int ww_uevents_fd(ww_uevents_t *u);
+
+/** Hand every notice received so far to fn, without waiting. Returns how
+ * many, or -errno. */
+int ww_uevents_drain(ww_uevents_t *u, ww_uevent_fn fn, void *arg);
+
+void ww_uevents_close(ww_uevents_t *u);
 
 /* Small sysfs readers (discovery, power status, the probe gate). */
 
@@ -104,6 +141,10 @@ int ww_sysfs_path(char *buf, size_t len, const char *sysroot, const char *fmt, .
 /** Read a sysfs attribute (one line, trailing whitespace trimmed) into buf.
  * Returns the length or -errno. */
 int ww_sysfs_read(const char *path, char *buf, size_t len);
+
+/** Read an attribute again through a descriptor kept open (pread from
+ * offset 0), as ww_sysfs_read does. Returns the length or -errno. */
+int ww_sysfs_pread(int fd, char *buf, size_t len);
 
 /** Read an attribute as an unsigned decimal. Returns 0 or -errno. */
 int ww_sysfs_read_u64(const char *path, uint64_t *v);

@@ -39,11 +39,23 @@ typedef struct ww_poller_cfg {
 	const char *const *include;     /* NULL-terminated block names, or NULL */
 	unsigned interval_s;            /* solid-state drives */
 	unsigned interval_rotational_s; /* rotational drives */
+	/* seconds between rediscoveries; 0 = the default: with udev notices
+	 * (watch_uevents) a safety net every WW_POLLER_SAFETY_REDISCOVER_S,
+	 * without them every interval_s */
 	unsigned rediscover_s;
+	/* rediscover when udev says a block disk, NVMe controller or sg node
+	 * came, went or changed (a thread blocked on its netlink socket); for
+	 * the live system only (a test tree gets no notices) */
+	bool watch_uevents;
+	/* called (on the notice thread) when a notice asks for a rediscovery,
+	 * so that a caller sleeping on ww_poller_next_tick ticks; NULL = none */
+	void (*wake)(void *arg);
+	void *wake_arg;
 	unsigned workers;               /* normal pool size (>= 1) */
 	unsigned hung_after_s;          /* outstanding read -> hung */
 	ww_discover_fn discover;        /* NULL = ww_discover_all */
-	ww_collect_fn collect;          /* NULL = ww_collect_drive */
+	ww_collect_fn collect;          /* NULL = ww_collect_drive_kept: nodes kept
+					   open while the drive is listed */
 	/* called on the worker after each collection's ww_store_update(), so
 	 * history and the endurance model see every read
 	 * (ww_store_endurance_after_collect); NULL = none */
@@ -63,6 +75,7 @@ typedef struct ww_poller_cfg {
 } ww_poller_cfg_t;
 
 #define WW_POLLER_MAX_EXTRA_WORKERS 16
+#define WW_POLLER_SAFETY_REDISCOVER_S 600 /* with udev notices */
 
 typedef struct ww_poller ww_poller_t;
 
@@ -86,6 +99,19 @@ unsigned ww_poller_busy(ww_poller_t *p);
  * finished read makes its drive due one interval later, so callers that
  * sleep on this also wake when a read ends (after_collect). */
 double ww_poller_next_tick(ww_poller_t *p);
+
+/** A device notice (udev's action and kernel name, ww_uevent_fn): the next
+ * tick rediscovers (ww_poller_next_tick says 0 until then; cfg.wake is
+ * called on the first notice of a burst), and a drive one of whose nodes
+ * has that name opens its nodes again at its next read. Any thread. */
+void ww_poller_device_event(ww_poller_t *p, const char *action, const char *sysname);
+
+/** Rediscoveries run so far (tests). */
+unsigned ww_poller_discoveries(ww_poller_t *p);
+
+/** Whether udev notices are being watched (cfg.watch_uevents and the
+ * netlink socket could be had). */
+bool ww_poller_watching(ww_poller_t *p);
 
 /** Stop: no new reads, wait up to timeout_s for workers. Frees everything and
  * returns true when all workers exited; otherwise (a read is stuck in the

@@ -1,7 +1,9 @@
-/* One read of one drive: power check, open, dispatch, close (see collect.h). */
+/* One read of one drive: power check, open, dispatch, close; or on nodes kept
+ * open between reads (see collect.h). */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "wearwatch/collect.h"
 #include "wearwatch/discover.h"
@@ -141,4 +143,98 @@ int ww_collect_on_xport(ww_xport_t *x, const ww_drive_t *d, ww_health_t *h,
 	if (ret < 0)
 		return ret;
 	return r->standby ? 1 : 0;
+}
+
+void ww_collect_keep_init(ww_collect_keep_t *k)
+{
+	memset(k, 0, sizeof(*k));
+	k->x.fd = -1;
+	k->pm_fd = -1;
+}
+
+void ww_collect_keep_close(ww_collect_keep_t *k)
+{
+	ww_xport_close(&k->x);
+	if (k->pm_fd >= 0)
+		close(k->pm_fd);
+	k->x.fd = -1;
+	k->pm_fd = -1;
+	k->node[0] = 0;
+	k->pm_block[0] = 0;
+}
+
+/* errors that say the node no longer is the device it was opened on */
+static bool gone(int err)
+{
+	return err == ENODEV || err == ENXIO || err == EBADF;
+}
+
+static bool report_says_gone(const ww_read_report_t *r)
+{
+	for (size_t i = 0; i < r->n_cmds; i++)
+		if (r->cmds[i].result == WW_CMD_OS_ERROR && gone(r->cmds[i].os_errno))
+			return true;
+	return false;
+}
+
+int ww_collect_drive_kept(const char *sysroot, const ww_drive_t *d, ww_collect_keep_t *k,
+			  ww_health_t *h, ww_read_report_t *r)
+{
+	char node[sizeof(k->node)];
+	int ret, pm;
+
+	if (!d || !h || !r || !k)
+		return -EINVAL;
+	if (ww_smartctl_type_for(d))
+		return ww_collect_via_smartctl(sysroot, d, h, r);
+	memset(h, 0, sizeof(*h));
+	memset(r, 0, sizeof(*r));
+	h->protocol = d->protocol;
+	h->scsi.protocol_id = 0xff; /* none until VPD 0x83 says */
+
+	if (k->pm_fd >= 0 && strcmp(k->pm_block, d->block)) {
+		close(k->pm_fd);
+		k->pm_fd = -1;
+	}
+	if (k->pm_fd < 0 && *d->block) {
+		k->pm_fd = ww_runtime_status_open(sysroot, d->block);
+		k->opens++;
+		snprintf(k->pm_block, sizeof(k->pm_block), "%s", d->block);
+	}
+	/* never wake a runtime-suspended device; a read error means "may touch" */
+	pm = k->pm_fd >= 0 ? ww_runtime_suspended_fd(k->pm_fd) : k->pm_fd;
+	if (pm < 0 && k->pm_fd >= 0 && gone(-pm)) {
+		close(k->pm_fd); /* the device went: opened again next time */
+		k->pm_fd = -1;
+	}
+	if (pm == 1) {
+		r->runtime_suspended = true;
+		fill_from_sysfs(d, h);
+		return 1;
+	}
+	if (!has_health_interface(d))
+		return ww_collect_no_interface(d, h, r);
+
+	if (ww_sysfs_path(node, sizeof(node), sysroot, "%s", d->cmd_path))
+		return -ENAMETOOLONG;
+	if (k->x.fd >= 0 && strcmp(k->node, node))
+		ww_xport_close(&k->x);
+	if (k->x.fd < 0) {
+		ret = ww_collect_open(sysroot, d, &k->x);
+		k->opens++;
+		if (ret < 0) {
+			char what[48];
+
+			k->x.fd = -1;
+			snprintf(what, sizeof(what), "open %.40s", d->cmd_path);
+			note(r, what, WW_CMD_OS_ERROR, -ret);
+			fill_from_sysfs(d, h);
+			return ret;
+		}
+		snprintf(k->node, sizeof(k->node), "%s", node);
+	}
+	ret = ww_collect_on_xport(&k->x, d, h, r);
+	if ((ret < 0 && gone(-ret)) || report_says_gone(r))
+		ww_xport_close(&k->x);
+	return ret;
 }

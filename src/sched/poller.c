@@ -1,12 +1,17 @@
 /* Scheduler and worker pool (see poller.h). One mutex guards the schedule
  * table and the queue; it is never held across discovery, a store update or
- * a device call. */
+ * a device call. Rediscovery runs when udev says a device came, went or
+ * changed (the notice thread) and as a slow safety net; a drive's nodes stay
+ * open between its reads (ww_collect_drive_kept), so a poll walks no path. */
 #include <errno.h>
+#include <poll.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
+#include <sys/eventfd.h>
 
 #include "wearwatch/basic.h"
 #include "wearwatch/sched.h"
@@ -19,11 +24,17 @@ struct pdrive {
 	bool hung;
 	double started;     /* monotonic time the worker began the read */
 	double next_due;    /* monotonic */
+	/* open nodes of the live read path; heap, so a job keeps it while the
+	 * table moves; only the worker holding the drive's read touches it */
+	ww_collect_keep_t *keep;
+	bool reopen; /* a notice named one of its nodes: reopen */
 };
 
 struct job {
 	struct job *next;
 	ww_drive_t d;
+	ww_collect_keep_t *keep;
+	bool reopen;
 };
 
 struct ww_poller {
@@ -38,6 +49,12 @@ struct ww_poller {
 	unsigned live, hung;
 	bool stop;
 	double next_discover;
+	bool discover_asked;   /* a notice came: rediscover at the next tick */
+	unsigned discoveries;  /* for tests */
+	ww_uevents_t *uevents; /* NULL: none (not live, or no netlink) */
+	int stop_fd;           /* eventfd that ends the notice thread */
+	pthread_t notice_thread;
+	bool notice_running;
 };
 
 /* the schedule's clock (cfg.clock, ww_clock_monotonic by default) */
@@ -95,7 +112,7 @@ static void collected(ww_poller_t *p, const ww_drive_t *d, int rc,
 static void *worker(void *arg)
 {
 	ww_poller_t *p = arg;
-	ww_collect_fn collect = p->cfg.collect ? p->cfg.collect : ww_collect_drive;
+	ww_collect_fn collect = p->cfg.collect;
 	ww_health_t *h = malloc(sizeof(*h));
 	ww_read_report_t *r = malloc(sizeof(*r));
 
@@ -123,7 +140,14 @@ static void *worker(void *arg)
 		memset(h, 0, sizeof(*h));
 		memset(r, 0, sizeof(*r));
 		t0 = ww_clock_monotonic(NULL);
-		rc = collect(p->cfg.sysroot, &j->d, h, r);
+		if (j->keep && j->reopen)
+			ww_collect_keep_close(j->keep);
+		if (collect)
+			rc = collect(p->cfg.sysroot, &j->d, h, r);
+		else if (j->keep)
+			rc = ww_collect_drive_kept(p->cfg.sysroot, &j->d, j->keep, h, r);
+		else
+			rc = ww_collect_drive(p->cfg.sysroot, &j->d, h, r);
 		dt = ww_clock_monotonic(NULL) - t0;
 		ww_store_update(p->store, j->d.id, rc, rc == 0 ? h : NULL, rc == 0 ? r : NULL, dt,
 				wall(p));
@@ -178,6 +202,7 @@ static void schedule(ww_poller_t *p, const ww_drive_t *list, size_t n, double mo
 
 static void rediscover(ww_poller_t *p, double mono)
 {
+	p->discoveries++;
 	ww_discover_fn discover = p->cfg.discover ? p->cfg.discover : ww_discover_all;
 	ww_drive_t *list = NULL;
 	int n = discover(p->cfg.sysroot, p->cfg.include, &list);
@@ -191,6 +216,14 @@ static void rediscover(ww_poller_t *p, double mono)
 	if (ww_store_sync(p->store, list, (size_t)n, wall(p)) == 0)
 		schedule(p, list, (size_t)n, mono);
 	free(list);
+}
+
+static void forget_keep(ww_collect_keep_t *k)
+{
+	if (!k)
+		return;
+	ww_collect_keep_close(k);
+	free(k);
 }
 
 /* the discovered drives into the schedule: new ones due now, gone ones
@@ -214,6 +247,9 @@ static void schedule(ww_poller_t *p, const ww_drive_t *list, size_t n, double mo
 			pd = &p->drives[p->n++];
 			memset(pd, 0, sizeof(*pd));
 			pd->next_due = mono; /* a new drive is read right away */
+			pd->keep = p->cfg.collect ? NULL : malloc(sizeof(*pd->keep));
+			if (pd->keep)
+				ww_collect_keep_init(pd->keep);
 			ww_log(WW_LOG_INFO, "%s: found at %s (%s, %s)", list[i].id,
 			       list[i].dev_path, ww_transport_name(list[i].transport),
 			       ww_protocol_name(list[i].protocol));
@@ -225,6 +261,7 @@ static void schedule(ww_poller_t *p, const ww_drive_t *list, size_t n, double mo
 	for (size_t i = 0; i < p->n; i++) {
 		if (!p->drives[i].listed && !p->drives[i].in_flight) {
 			ww_log(WW_LOG_INFO, "%s: no longer present", p->drives[i].d.id);
+			forget_keep(p->drives[i].keep);
 			continue;
 		}
 		if (k != i)
@@ -241,7 +278,11 @@ void ww_poller_tick(ww_poller_t *p)
 	struct { char id[160]; } *newly_hung = NULL;
 	size_t n_hung = 0;
 
-	if (mono >= p->next_discover) {
+	pthread_mutex_lock(&p->lock);
+	bool asked = p->discover_asked;
+	p->discover_asked = false;
+	pthread_mutex_unlock(&p->lock);
+	if (asked || mono >= p->next_discover) {
 		rediscover(p, mono);
 		p->next_discover = mono + p->cfg.rediscover_s;
 	}
@@ -271,6 +312,9 @@ void ww_poller_tick(ww_poller_t *p)
 			break;
 		j->next = NULL;
 		j->d = pd->d;
+		j->keep = pd->keep;
+		j->reopen = pd->reopen;
+		pd->reopen = false;
 		if (p->tail)
 			p->tail->next = j;
 		else
@@ -309,6 +353,8 @@ double ww_poller_next_tick(ww_poller_t *p)
 	double now = sched_now(p), next = p->next_discover;
 
 	pthread_mutex_lock(&p->lock);
+	if (p->discover_asked)
+		next = now;
 	for (size_t i = 0; i < p->n; i++) {
 		const struct pdrive *pd = &p->drives[i];
 
@@ -324,6 +370,120 @@ double ww_poller_next_tick(ww_poller_t *p)
 	return next > now ? next - now : 0;
 }
 
+/* a node name of the drive: its block devices, its command node, its
+ * NVMe controller and namespaces */
+static bool names_drive(const ww_drive_t *d, const char *name)
+{
+	const char *cmd = strrchr(d->cmd_path, '/');
+
+	if (!strcmp(d->block, name) || !strcmp(d->ctrl, name) || (cmd && !strcmp(cmd + 1, name)))
+		return true;
+	for (size_t i = 0; i < d->n_paths && i < WW_MAX_PATHS; i++)
+		if (!strcmp(d->paths[i], name))
+			return true;
+	for (size_t i = 0; i < d->n_namespaces && i < WW_NVME_MAX_NS; i++)
+		if (!strcmp(d->namespaces[i], name))
+			return true;
+	return false;
+}
+
+void ww_poller_device_event(ww_poller_t *p, const char *action, const char *sysname)
+{
+	bool first;
+
+	pthread_mutex_lock(&p->lock);
+	first = !p->discover_asked;
+	p->discover_asked = true;
+	/* "add" of a known name: the node was remade, the kept one is stale */
+	for (size_t i = 0; i < p->n && sysname; i++)
+		if (names_drive(&p->drives[i].d, sysname))
+			p->drives[i].reopen = true;
+	pthread_mutex_unlock(&p->lock);
+	(void)action;
+	if (first && p->cfg.wake)
+		p->cfg.wake(p->cfg.wake_arg);
+}
+
+static void on_notice(void *arg, const char *action, const char *sysname)
+{
+	ww_poller_device_event(arg, action, sysname);
+}
+
+/* blocks in poll() until udev says something or the poller stops: no wake
+ * while nothing happens */
+static void *notice_thread(void *arg)
+{
+	ww_poller_t *p = arg;
+	struct pollfd fds[2] = { { .fd = ww_uevents_fd(p->uevents), .events = POLLIN },
+				 { .fd = p->stop_fd, .events = POLLIN } };
+
+	for (;;) {
+		int n = poll(fds, 2, -1);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 || fds[1].revents)
+			break;
+		if (fds[0].revents && ww_uevents_drain(p->uevents, on_notice, p) < 0)
+			break;
+	}
+	return NULL;
+}
+
+static void start_notices(ww_poller_t *p)
+{
+	int err = 0;
+
+	p->stop_fd = -1;
+	if (!p->cfg.watch_uevents)
+		return;
+	p->uevents = ww_uevents_open(&err);
+	if (p->uevents)
+		p->stop_fd = eventfd(0, EFD_CLOEXEC);
+	if (p->stop_fd >= 0 && !pthread_create(&p->notice_thread, NULL, notice_thread, p)) {
+		p->notice_running = true;
+		return;
+	}
+	if (!err)
+		err = -errno;
+	ww_log(WW_LOG_WARNING,
+	       "no udev notices of drives coming and going (%s): rediscovering "
+	       "every %u s instead",
+	       strerror(-err), p->cfg.rediscover_s);
+	if (p->stop_fd >= 0)
+		close(p->stop_fd);
+	p->stop_fd = -1;
+	ww_uevents_close(p->uevents);
+	p->uevents = NULL;
+}
+
+static void stop_notices(ww_poller_t *p)
+{
+	uint64_t one = 1;
+
+	if (p->notice_running) {
+		if (write(p->stop_fd, &one, sizeof(one)) < 0)
+			ww_log(WW_LOG_WARNING, "udev notice thread: %s", strerror(errno));
+		pthread_join(p->notice_thread, NULL);
+		p->notice_running = false;
+	}
+	if (p->stop_fd >= 0)
+		close(p->stop_fd);
+	p->stop_fd = -1;
+	ww_uevents_close(p->uevents);
+	p->uevents = NULL;
+}
+
+unsigned ww_poller_discoveries(ww_poller_t *p)
+{
+	return p->discoveries;
+}
+
+bool ww_poller_watching(ww_poller_t *p)
+{
+	return p->notice_running;
+}
+
 ww_poller_t *ww_poller_start(const ww_poller_cfg_t *cfg, ww_store_t *store)
 {
 	ww_poller_t *p = calloc(1, sizeof(*p));
@@ -335,8 +495,11 @@ ww_poller_t *ww_poller_start(const ww_poller_cfg_t *cfg, ww_store_t *store)
 		p->cfg.sysroot = "";
 	if (!p->cfg.workers)
 		p->cfg.workers = 1;
-	if (!p->cfg.rediscover_s)
-		p->cfg.rediscover_s = p->cfg.interval_s ? p->cfg.interval_s : 60;
+	p->stop_fd = -1;
+	if (!p->cfg.rediscover_s) /* safety net only, with notices; see start_notices */
+		p->cfg.rediscover_s = p->cfg.watch_uevents ? WW_POLLER_SAFETY_REDISCOVER_S
+			: p->cfg.interval_s                ? p->cfg.interval_s
+							   : 60;
 	if (!p->cfg.hung_after_s)
 		p->cfg.hung_after_s = 30;
 	if (!p->cfg.clock)
@@ -355,6 +518,14 @@ ww_poller_t *ww_poller_start(const ww_poller_cfg_t *cfg, ww_store_t *store)
 		ww_poller_stop(p, 0);
 		return NULL;
 	}
+	if (p->cfg.watch_uevents) {
+		unsigned asked = cfg->rediscover_s;
+
+		start_notices(p);
+		/* no notices: back to rediscovering every poll interval */
+		if (!p->notice_running && !asked)
+			p->cfg.rediscover_s = p->cfg.interval_s ? p->cfg.interval_s : 60;
+	}
 	return p;
 }
 
@@ -367,6 +538,8 @@ static bool stop_wait(ww_poller_t *p, unsigned timeout_s, bool resume)
 
 	if (!p)
 		return true;
+	if (!resume)
+		stop_notices(p);
 	dl = ww_clock_deadline_ms((long long)timeout_s * 1000);
 	pthread_mutex_lock(&p->lock);
 	p->stop = true;
@@ -396,6 +569,9 @@ static bool stop_wait(ww_poller_t *p, unsigned timeout_s, bool resume)
 	pthread_mutex_destroy(&p->lock);
 	pthread_cond_destroy(&p->work);
 	pthread_cond_destroy(&p->exited);
+	stop_notices(p);
+	for (size_t i = 0; i < p->n; i++)
+		forget_keep(p->drives[i].keep);
 	free(p->drives);
 	free(p);
 	return true;

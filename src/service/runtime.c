@@ -248,6 +248,15 @@ static void after_collect(void *arg, ww_store_t *store, const ww_drive_t *d, int
 		ww_service_wake();
 }
 
+/* a udev notice asks the main loop for a tick (the rediscovery) */
+static void wake_main(void *arg)
+{
+	ww_runtime_t *rt = arg;
+
+	if (!__atomic_exchange_n(&rt->woken, true, __ATOMIC_ACQ_REL))
+		ww_service_wake();
+}
+
 static ww_poller_t *start_poller(ww_runtime_t *rt)
 {
 	const ww_conf_t *c = &rt->gen->conf;
@@ -258,7 +267,11 @@ static ww_poller_t *start_poller(ww_runtime_t *rt)
 	cfg.include = rt->gen->include[0] ? rt->gen->include : NULL;
 	cfg.interval_s = c->interval_s;
 	cfg.interval_rotational_s = c->interval_rotational_s;
-	cfg.rediscover_s = c->rediscover_s ? c->rediscover_s : c->interval_s;
+	/* 0: on udev's notices, with a slow safety net (ww_poller_cfg_t) */
+	cfg.rediscover_s = c->rediscover_s;
+	cfg.watch_uevents = !rt->opts.replay && !rt->opts.collect && !c->sysroot[0];
+	cfg.wake = wake_main;
+	cfg.wake_arg = rt;
 	cfg.workers = c->workers;
 	cfg.hung_after_s = c->hung_after_s;
 	cfg.discover = discover_filtered;
