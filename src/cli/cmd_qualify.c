@@ -288,7 +288,9 @@ static int monitored(const char *config, const char *sysroot, const ww_drive_t *
 		if (d && d->monitor == 0)
 			break;
 		*out = true;
-		snprintf(why, len, "%s lists no [drive %s] exclude = yes",
+		snprintf(why, len,
+			 "with %s, discovery lists it and no [drive %s] exclude = yes "
+			 "leaves it out",
 			 c->path[0] ? c->path : "the built-in defaults", all[i].id);
 	}
 	free(all);
