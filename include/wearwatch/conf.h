@@ -80,6 +80,7 @@ typedef struct ww_conf {
 	unsigned missing_retention_s;  /* a removed drive stays listed this long */
 	unsigned history_raw_s;        /* every sample kept this long, 0 = the model's default */
 	unsigned history_hourly_s;     /* hourly samples kept this long, 0 = default */
+	unsigned history_commit_s;     /* pending rows committed this often, 0 = default */
 	bool history_off;              /* enabled = no: no history database */
 	/* [endurance] */
 	char ratings_files[WW_ENDURANCE_MAX_FILES][256];  /* extra ratings tables */

@@ -8,22 +8,26 @@
  *
  * Writes: samples and probe bursts are kept in memory and written together,
  * in one transaction, every commit_s seconds (WW_HISTORY_COMMIT_S by
- * default: hourly, with the thinning), before counts and baselines are
- * read, by ww_history_flush() and at close; history queries read the
- * pending rows from memory beside the file, without a commit. Each
- * commit rewrites whole pages (in the WAL, again at the checkpoint, and the
- * WAL index), so a commit per poll wrote 16-47 MB per drive per day for a
- * few hundred bytes of samples; an hourly commit of 1 KiB pages stays under
- * 1 MB per drive per day (docs/benchmarks.md). Every read and the endurance
- * windows see the pending samples.
+ * default: five minutes), hourly with the thinning, before counts and
+ * baselines are read, by ww_history_flush() and at close; history queries
+ * read the pending rows from memory beside the file, without a commit.
+ * Each commit rewrites whole pages (in the WAL, again at the checkpoint,
+ * and the WAL index), so a commit per poll wrote 16-47 MB per drive per day
+ * for a few hundred bytes of samples; commits of 1 KiB pages every five
+ * minutes stay near 1 MB a day (docs/benchmarks.md). Every read and the
+ * endurance windows see the pending samples; ww_history_pending() says how
+ * many there are (wearwatch_history_pending_rows).
  *
  * Durability: WAL with synchronous=NORMAL: a committed sample survives the
  * process being killed (kill -9), samples not yet committed do not (at most
  * commit_s seconds of them; SIGTERM commits them); an OS crash or power loss
- * can lose the last transactions too (never corrupt the file). One
- * writing connection, serialised by a mutex, and a read-only one for the
- * queries; every call is thread-safe. Times are
- * the `now` arguments.
+ * can lose the last transactions too (never corrupt the file). A process
+ * that finds the file was not closed by its predecessor (meta "running",
+ * set at the first open for writing and cleared by a clean close) commits
+ * every row for its first commit_s seconds: a service killed again and
+ * again (a crash loop) keeps what each run collected, not one row a start.
+ * One writing connection, serialised by a mutex, and a read-only one for
+ * the queries; every call is thread-safe. Times are the `now` arguments.
  *
  * Cost per call: no SQL is parsed after a statement's first use; the latest
  * sample and the window baselines of each drive are kept in memory (read
@@ -49,7 +53,7 @@ extern "C" {
 #define WW_HISTORY_FILE "history.db"
 #define WW_HISTORY_RAW_S (7 * 86400)
 #define WW_HISTORY_HOURLY_S (90 * 86400)
-#define WW_HISTORY_COMMIT_S 3600
+#define WW_HISTORY_COMMIT_S 300
 
 /** Stored metrics, in column order; names are the API's `metric` values.
  * WW_HM_PROBE_* come from the probe_samples table (one row per finished
@@ -172,15 +176,26 @@ typedef struct ww_hpoint {
 } ww_hpoint_t;
 
 /** Samples of one metric in [from, to], at most max_points (1 to
- * WW_HISTORY_MAX_POINTS; more rows than that are bucketed: last value for
- * counters, mean for gauges, largest for bucket_max, by SQLite on the
- * queries' own read-only connection: query.c). Probe metrics
+ * WW_HISTORY_MAX_POINTS). More rows than that are bucketed: max_points
+ * equal spans of time, a row at t in bucket floor((t - from) max_points /
+ * (to - from + 1)); a bucket's point has its last row's time and segment,
+ * and the value of its last row (counters), the mean (gauges) or the
+ * largest (bucket_max) of the rows read. A bucket is read by index
+ * searches on the queries' own read-only connection, not row by row (at
+ * most about 16 384 searches a query, whatever the number of rows): its
+ * last row, and the first row of each of up to 32 equal slots of its span,
+ * so a gauge's value is over every row when no two share a slot, else over
+ * one row per slot (a mean over time). Probe metrics
  * have segment 0. *out is malloc'd (caller frees). Returns the number of
  * points, or -ENOENT (drive has no samples and no probe rows at all),
  * -ETIME (longer than WW_HISTORY_QUERY_BUDGET_MS), -EAGAIN (the database
  * could not be opened), -EINVAL, -ENOMEM, -EIO. */
 long ww_history_query(ww_history_t *h, const char *id, ww_hmetric_t m, time_t from,
 		      time_t to, unsigned max_points, ww_hpoint_t **out);
+
+/** Index searches the bucketed queries made since open (a test's count:
+ * it must not grow with the rows in the range). */
+uint64_t ww_history_query_seeks(ww_history_t *h);
 
 /** Summary of one finished latency-probe burst (src/sched/probe_sched.c):
  * quantiles of that burst's successful reads (nearest rank over the probe
@@ -231,6 +246,11 @@ void ww_history_set_error_hook(ww_history_t *h, ww_history_error_fn fn, void *ct
 /** Sample and probe-burst writes that failed since open (counter; the
  * daemon publishes it as wearwatch_history_write_errors_total). Thread-safe. */
 uint64_t ww_history_write_errors(ww_history_t *h);
+
+/** Samples and probe bursts kept in memory, not in the file yet (what a
+ * kill -9 now would lose); read without the lock, as often as /metrics
+ * asks. */
+uint64_t ww_history_pending(ww_history_t *h);
 
 /** Number of stored rows of a drive per tier (0 raw, 1 hourly, 2 daily), for
  * tests and docs. Returns 0 or -EIO. */

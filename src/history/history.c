@@ -65,8 +65,9 @@ static const char *const stmt_sql[HS_QUERY0] = {
 	[HS_LATEST] = "SELECT " SAMPLE_COLS " FROM sample_rows WHERE n=?1 ORDER BY t DESC LIMIT 1",
 	[HS_BASELINE] = "SELECT " SAMPLE_COLS " FROM sample_rows WHERE n=?1 AND t>=?3"
 			" AND segment=?2 AND host_written_bytes IS NOT NULL ORDER BY t LIMIT 1",
-	[HS_BASELINE_AHEAD] = "SELECT " SAMPLE_COLS " FROM sample_rows WHERE n=?1 AND t>=?3"
-			      " AND segment=?2 AND host_written_bytes IS NOT NULL ORDER BY t LIMIT 16",
+	[HS_BASELINE_AHEAD] =
+		"SELECT " SAMPLE_COLS " FROM sample_rows WHERE n=?1 AND t>=?3"
+		" AND segment=?2 AND host_written_bytes IS NOT NULL ORDER BY t LIMIT 16",
 	[HS_THIN_KEEP] = THIN_KEEP,
 	[HS_THIN_DROP] = "DELETE FROM sample_rows WHERE n=?1 AND t>=?2 AND t<?3 AND tier=?4",
 	[HS_PTHIN_ADD] = PTHIN_ADD,
@@ -81,10 +82,13 @@ static const char *const stmt_sql[HS_QUERY0] = {
 		     " OR EXISTS(SELECT 1 FROM probe_rows WHERE n=?1)",
 	/* the reader connection's copy of one drive's pending rows, in memory
 	 * (query.c): queries see them without a commit of their own */
-	[HS_PEND_SETUP] = "PRAGMA temp_store=MEMORY;"
-			  " CREATE TEMP TABLE IF NOT EXISTS pend_sample AS SELECT * FROM sample_rows"
-			  " WHERE 0; CREATE TEMP TABLE IF NOT EXISTS pend_probe AS SELECT * FROM"
-			  " probe_rows WHERE 0;",
+	[HS_PEND_SETUP] =
+		"PRAGMA temp_store=MEMORY;"
+		" CREATE TEMP TABLE IF NOT EXISTS pend_sample AS SELECT * FROM sample_rows"
+		" WHERE 0; CREATE TEMP TABLE IF NOT EXISTS pend_probe AS SELECT * FROM"
+		" probe_rows WHERE 0; CREATE INDEX IF NOT EXISTS temp.pend_sample_nt ON"
+		" pend_sample(n, t); CREATE INDEX IF NOT EXISTS temp.pend_probe_nt ON"
+		" pend_probe(n, t);",
 	[HS_PEND_CLEAR] = "DELETE FROM temp.pend_sample; DELETE FROM temp.pend_probe;",
 	[HS_PEND_SAMPLE] = "INSERT INTO temp.pend_sample(n, t, tier, segment, " COLS
 			   ") VALUES(?1, ?2, 0, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
@@ -95,14 +99,13 @@ static const char *const stmt_sql[HS_QUERY0] = {
 /* probe_rows column of each WW_HM_PROBE_* metric */
 static const char *const probe_cols[] = { "p50_seconds", "p99_seconds", "max_seconds" };
 
-/* History queries, two per metric: the rows of [?2, ?3] oldest first (at
- * most ?4), and the same rows in ?4 buckets of a range ?5 seconds long.
- * Columns: t, value, segment (then, bucketed, the mean and the largest
- * value). In a bucket, max(t) is the only min/max aggregate of a counter's
- * or a plain gauge's query, so SQLite takes value and segment from the row
- * it picks: the bucket's last; a bucket_max gauge adds max(value) and uses
- * only that. */
-static char query_sql[2 * WW_HM_MAX][512];
+/* History queries, five per metric: the rows of [?2, ?3] oldest first (at
+ * most ?4), and the first and the last row of [?2, ?3) (a bucket: query.c
+ * reads a bucket by such searches, never every row in it) in the file and
+ * among the pending rows (temp tables of the reader connection, filled per
+ * query: query.c). Columns: t, value, segment. Each part is one range of
+ * an index on (n, t), searched, never sorted. */
+static char query_sql[5 * WW_HM_MAX][512];
 static pthread_once_t query_once = PTHREAD_ONCE_INIT;
 
 static void make_queries(void)
@@ -112,20 +115,20 @@ static void make_queries(void)
 		const char *col = probe ? probe_cols[m - WW_HM_PROBE_P50] : ww_hmetrics[m].name;
 		const char *seg = probe ? "0" : "segment";
 		const char *table = probe ? "probe_rows" : "sample_rows";
+		const char *pend = probe ? "temp.pend_probe" : "temp.pend_sample";
 
-		char rows[320];
-
-		/* the file's rows and the ones still pending (temp tables of the
-		 * reader connection, filled per query: query.c) */
-		snprintf(rows, sizeof(rows), "(SELECT t, %s AS v, %s AS seg FROM %s WHERE n=?1 AND"
-			 " t>=?2 AND t<=?3 UNION ALL SELECT t, %s, %s FROM temp.%s WHERE n=?1 AND"
-			 " t>=?2 AND t<=?3)", col, seg, table, col, seg,
-			 probe ? "pend_probe" : "pend_sample");
-		snprintf(query_sql[m], sizeof(query_sql[m]), "SELECT t, v, seg FROM %s ORDER BY t"
-			 " LIMIT ?4", rows);
-		snprintf(query_sql[WW_HM_MAX + m], sizeof(query_sql[0]),
-			 "SELECT max(t), v, seg, avg(v), %s FROM %s GROUP BY (t - ?2) * ?4 / ?5"
-			 " ORDER BY 1", ww_hmetrics[m].bucket_max ? "max(v)" : "NULL", rows);
+		snprintf(
+			query_sql[m], sizeof(query_sql[m]),
+			"SELECT t, v, seg FROM (SELECT t, %s AS v, %s AS seg FROM %s WHERE n=?1 AND"
+			" t>=?2 AND t<=?3 UNION ALL SELECT t, %s, %s FROM %s WHERE n=?1 AND"
+			" t>=?2 AND t<=?3) ORDER BY t LIMIT ?4",
+			col, seg, table, col, seg, pend);
+		for (int k = 0; k < 4; k++)
+			snprintf(
+				query_sql[(1 + k) * WW_HM_MAX + m], sizeof(query_sql[0]),
+				"SELECT t, %s, %s FROM %s WHERE n=?1 AND t>=?2 AND t<?3 ORDER BY t%s"
+				" LIMIT 1",
+				col, seg, k < 2 ? table : pend, k % 2 ? " DESC" : "");
 	}
 }
 
@@ -204,6 +207,16 @@ uint64_t ww_history_write_errors(ww_history_t *h)
 	/* read without the lock: every /metrics asks, and a commit holds the
 	 * lock for its whole transaction */
 	return __atomic_load_n(&h->write_errors, __ATOMIC_RELAXED);
+}
+
+static void note_pending_locked(ww_history_t *h)
+{
+	__atomic_store_n(&h->pending_rows, (uint64_t)(h->n_ps + h->n_pp), __ATOMIC_RELAXED);
+}
+
+uint64_t ww_history_pending(ww_history_t *h)
+{
+	return __atomic_load_n(&h->pending_rows, __ATOMIC_RELAXED);
 }
 
 /* true when another connection committed since the last call (a script
@@ -411,6 +424,7 @@ done:
 	call->fn = write_done_locked(h, ret, rows > h->counted ? rows - h->counted : 0, now,
 				     &call->ctx);
 	h->counted = ret < 0 ? h->n_ps + h->n_pp : 0;
+	note_pending_locked(h);
 	call->err = ret;
 	return ret;
 }
@@ -472,14 +486,20 @@ static int after_queue(ww_history_t *h, time_t now)
 	int thin = now - h->last_maintain >= 3600 ? THIN_PERIODIC : THIN_NONE;
 	int ret = 0;
 
+	/* after an unclean stop, every row for commit_s: a service killed
+	 * again and again keeps what each run collected */
+	if (h->unclean && !h->eager_until)
+		h->eager_until = now + (time_t)h->cfg.commit_s;
 	/* a file that is not writable is tried again every retry_s */
-	if (thin || h->cfg.commit_each || now - h->last_flush >= (time_t)h->cfg.commit_s ||
-	    now < h->last_flush || (h->state != H_WRITABLE && now >= h->retry_at)) {
+	if (thin || h->cfg.commit_each || now < h->eager_until ||
+	    now - h->last_flush >= (time_t)h->cfg.commit_s || now < h->last_flush ||
+	    (h->state != H_WRITABLE && now >= h->retry_at)) {
 		ret = flush_locked(h, now, thin, &c);
 		pthread_mutex_unlock(&h->lock);
 		tell(&c);
 		return ret;
 	}
+	note_pending_locked(h);
 	pthread_mutex_unlock(&h->lock);
 	return ret;
 }

@@ -138,6 +138,44 @@ static time_t meta_get(ww_history_t *h, const char *k)
 	return ww_hist_done(st, v);
 }
 
+/* meta "running" is 1 from the first open for writing to a clean close: a 1
+ * at open means the last process was killed (kill -9, a crash, power
+ * loss), so samples of its last minutes were lost and it may be looping;
+ * its successor then commits every sample for commit_s seconds
+ * (history.h). A failure to mark only costs that. */
+static void mark_running(ww_history_t *h)
+{
+	sqlite3_stmt *st;
+
+	if (h->marked) /* a reopen by this process: its own mark */
+		return;
+	if (meta_get(h, "running"))
+		h->unclean = true;
+	st = ww_hist_stmt(h, HS_META_SET);
+	if (!st)
+		return;
+	sqlite3_bind_text(st, 1, "running", -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 2, 1);
+	h->marked = ww_hist_done(st, sqlite3_step(st)) == SQLITE_DONE;
+}
+
+/* the mark cleared after the last commit of a clean close */
+static void mark_stopped(ww_history_t *h)
+{
+	sqlite3_stmt *st;
+
+	pthread_mutex_lock(&h->lock);
+	st = h->marked && !h->n_ps && !h->n_pp && h->state == H_WRITABLE
+		? ww_hist_stmt(h, HS_META_SET)
+		: NULL;
+	if (st) {
+		sqlite3_bind_text(st, 1, "running", -1, SQLITE_STATIC);
+		sqlite3_bind_int64(st, 2, 0);
+		ww_hist_done(st, sqlite3_step(st));
+	}
+	pthread_mutex_unlock(&h->lock);
+}
+
 /* Page size of the file. A commit writes every page it changed, whole,
  * twice (WAL, then checkpoint), and appending a drive's hour of samples
  * changes a few leaf pages per table plus their parents whatever their size:
@@ -229,6 +267,7 @@ static int open_writer(ww_history_t *h, char *why, size_t len)
 	ww_hist_changed_locked(h);
 	h->thin_lo[0] = meta_get(h, "thin0");
 	h->thin_lo[1] = meta_get(h, "thin1");
+	mark_running(h);
 	return SQLITE_OK;
 }
 
@@ -421,6 +460,7 @@ void ww_history_close(ww_history_t *h)
 	if (!h)
 		return;
 	ww_history_flush(h);
+	mark_stopped(h);
 	close_all_locked(h);
 	ww_hist_drives_free(h);
 	free(h->ps);

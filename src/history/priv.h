@@ -50,8 +50,12 @@ enum hstmt {
 	 * metric, every row in a range, and the same in buckets */
 	HS_PEND_SETUP, HS_PEND_CLEAR, HS_PEND_SAMPLE, HS_PEND_PROBE,
 	HS_QUERY0, /* HS_QUERY0 + ww_hmetric_t */
-	HS_BUCKET0 = HS_QUERY0 + WW_HM_MAX,
-	HS_MAX = HS_BUCKET0 + WW_HM_MAX
+	/* a bucket's first and last row in the file, then among the pending */
+	HS_FIRST0 = HS_QUERY0 + WW_HM_MAX,
+	HS_LAST0 = HS_FIRST0 + WW_HM_MAX,
+	HS_PFIRST0 = HS_LAST0 + WW_HM_MAX,
+	HS_PLAST0 = HS_PFIRST0 + WW_HM_MAX,
+	HS_MAX = HS_PLAST0 + WW_HM_MAX
 };
 
 /* What the file allows: written and read; only read (a read-only state
@@ -119,6 +123,10 @@ struct ww_history {
 	time_t last_maintain, last_flush;
 	time_t thin_lo[2];         /* rows of tier k older than this are thinned */
 	uint64_t write_errors;     /* failed sample/probe writes since open */
+	uint64_t pending_rows;     /* n_ps + n_pp, read without the lock */
+	bool marked;               /* meta "running" set by this process */
+	bool unclean;              /* the last process did not close the file */
+	time_t eager_until;        /* commit every row until then (unclean) */
 	uint64_t counted;          /* pending rows already in write_errors */
 	bool write_failing;        /* the last write failed */
 	ww_history_error_fn hook;
@@ -141,6 +149,7 @@ struct ww_history {
 	/* the queries' read-only connection, serialised by qlock */
 	sqlite3 *rdb;
 	pthread_mutex_t qlock;
+	uint64_t query_seeks; /* index searches of bucketed queries */
 };
 
 /* open.c: the file's state. Before a write (under the lock): reopen when

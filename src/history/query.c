@@ -212,21 +212,19 @@ static int load_pending(sqlite3 *db, int64_t n, const struct pend *pd)
 	return rc == SQLITE_OK ? 0 : -rc;
 }
 
-/* rows of (t, value, segment[, mean, largest]) into pts, at most cap; the
- * count or -SQLite code */
-static long run_points(sqlite3_stmt *st, ww_hmetric_t m, bool bucketed, ww_hpoint_t *pts,
-		       size_t cap)
+/* rows of (t, value, segment) into pts, at most cap; the count or -SQLite
+ * code */
+static long run_points(sqlite3_stmt *st, ww_hmetric_t m, ww_hpoint_t *pts, size_t cap)
 {
-	int vcol = !bucketed || ww_hmetrics[m].counter ? 1 : ww_hmetrics[m].bucket_max ? 4 : 3;
 	size_t k = 0;
-	int rc;
+	int rc = SQLITE_DONE;
 
 	while (k < cap && (rc = sqlite3_step(st)) == SQLITE_ROW) {
 		pts[k].t = (time_t)sqlite3_column_int64(st, 0);
-		pts[k].has_value = sqlite3_column_type(st, vcol) != SQLITE_NULL;
-		pts[k].value = !pts[k].has_value ? 0 : is_probe(m) || vcol == 3 ?
-			       sqlite3_column_double(st, vcol) :
-			       (double)sqlite3_column_int64(st, vcol);
+		pts[k].has_value = sqlite3_column_type(st, 1) != SQLITE_NULL;
+		pts[k].value = !pts[k].has_value ? 0
+			: is_probe(m)            ? sqlite3_column_double(st, 1)
+						 : (double)sqlite3_column_int64(st, 1);
 		pts[k].segment = sqlite3_column_int64(st, 2);
 		k++;
 	}
@@ -235,29 +233,159 @@ static long run_points(sqlite3_stmt *st, ww_hmetric_t m, bool bucketed, ww_hpoin
 	return rc == SQLITE_DONE ? (long)k : -rc;
 }
 
-/* every row when they are at most max_points, else one per bucket */
-static long query_points(sqlite3 *db, int64_t n, ww_hmetric_t m, time_t from, time_t to,
-			 unsigned max_points, ww_hpoint_t *pts)
-{
-	for (int pass = 0; pass < 2; pass++) {
-		sqlite3_stmt *st = NULL;
-		long k;
-		int rc = prepare(db, (pass ? HS_BUCKET0 : HS_QUERY0) + (int)m, &st);
+/* Rows a bucketed query reads, at most, whatever the number of rows in its
+ * range (a drive polled every second for a week holds 604 800 raw rows;
+ * reading each one took longer than the time budget): each bucket is read
+ * by index searches, its last row and the first row of each of up to
+ * WW_HSLOTS equal slots of its time span. A counter's point is its
+ * bucket's last row, exact; a gauge's is the mean (or largest) of the rows
+ * read, which are every row of the bucket when no two fall into one slot,
+ * else one per slot: a mean over time. */
+#define WW_HSEEKS 16384
+#define WW_HSLOTS 32
 
+struct bucketing {
+	sqlite3_stmt *st[4]; /* first, last in the file; first, last pending */
+	bool pending;        /* the drive has pending rows */
+	int64_t n;
+	ww_hmetric_t m;
+	const long long *deadline;
+	unsigned long seeks;
+};
+
+/* one search: the first (last: the last) row of [lo, hi), in the file and
+ * among the pending rows; 1 found, 0 none, -SQLite code */
+static int seek_row(struct bucketing *b, bool last, int64_t lo, int64_t hi, ww_hpoint_t *out)
+{
+	int found = 0;
+
+	b->seeks++;
+	for (int k = 0; k < (b->pending ? 2 : 1); k++) {
+		sqlite3_stmt *st = b->st[2 * k + last];
+		ww_hpoint_t r;
+		long got;
+
+		sqlite3_bind_int64(st, 1, b->n);
+		sqlite3_bind_int64(st, 2, lo);
+		sqlite3_bind_int64(st, 3, hi);
+		got = run_points(st, b->m, &r, 1);
+		sqlite3_reset(st);
+		if (got < 0)
+			return (int)got;
+		if (got && (!found || (last ? r.t > out->t : r.t < out->t)))
+			*out = r;
+		found |= got > 0;
+	}
+	return found;
+}
+
+/* bucket [lo, hi) into *pt; 1 a point, 0 the bucket is empty, -SQLite code */
+static int read_bucket(struct bucketing *b, int64_t lo, int64_t hi, unsigned slots, ww_hpoint_t *pt)
+{
+	ww_hpoint_t r;
+	int64_t span = hi - lo, pos = lo;
+	double sum = 0, top = 0;
+	unsigned long vals = 0;
+	int rc;
+
+	rc = seek_row(b, true, lo, hi, pt);
+	if (rc <= 0 || ww_hmetrics[b->m].counter)
+		return rc;
+	if ((int64_t)slots > span)
+		slots = (unsigned)span;
+	while (pos < hi) {
+		int64_t j;
+
+		rc = seek_row(b, false, pos, hi, &r);
 		if (rc < 0)
 			return rc;
-		sqlite3_bind_int64(st, 1, n);
-		sqlite3_bind_int64(st, 2, from);
-		sqlite3_bind_int64(st, 3, to);
-		/* pass 0: one row more than fit says there are too many */
-		sqlite3_bind_int64(st, 4, (sqlite3_int64)max_points + (pass == 0));
-		sqlite3_bind_int64(st, 5, (sqlite3_int64)to - from + 1);
-		k = run_points(st, m, pass == 1, pts, (size_t)max_points + (pass == 0));
-		sqlite3_finalize(st);
-		if (k < 0 || (unsigned long)k <= max_points)
-			return k;
+		if (!rc)
+			break;
+		if (r.has_value) {
+			sum += r.value;
+			top = !vals || r.value > top ? r.value : top;
+			vals++;
+		}
+		if (r.t >= pt->t)
+			break;
+		/* on to the slot after r's: slot j starts at lo + ceil(j span / slots) */
+		j = (r.t - lo) * (int64_t)slots / span + 1;
+		pos = lo + (j * span + (int64_t)slots - 1) / (int64_t)slots;
+		if (pos <= r.t)
+			pos = r.t + 1;
 	}
-	return -SQLITE_INTERNAL;
+	pt->has_value = vals > 0;
+	pt->value = !vals ? 0 : ww_hmetrics[b->m].bucket_max ? top : sum / (double)vals;
+	return 1;
+}
+
+/* [from, to] in max_points buckets: a row at t is in bucket
+ * floor((t - from) max_points / (to - from + 1)); empty buckets give no
+ * point. The count, or -SQLite code (SQLITE_INTERRUPT past the deadline). */
+static long bucket_points(struct bucketing *b, time_t from, time_t to, unsigned max_points,
+			  ww_hpoint_t *pts)
+{
+	const int64_t range = (int64_t)to - from + 1, p = max_points;
+	unsigned slots = WW_HSEEKS / max_points;
+	long k = 0;
+
+	if (slots > WW_HSLOTS)
+		slots = WW_HSLOTS;
+	if (!slots)
+		slots = 1;
+	for (int64_t i = 0; i < p;) {
+		/* bucket i is t - from in [ceil(i range / p), ceil((i + 1) range / p)) */
+		int64_t lo = from + (i * range + p - 1) / p;
+		int64_t hi = from + ((i + 1) * range + p - 1) / p;
+		ww_hpoint_t next;
+		int rc = 0;
+
+		if (mono_ms() >= *b->deadline)
+			return -SQLITE_INTERRUPT;
+		if (hi > lo && (rc = read_bucket(b, lo, hi, slots, &pts[k])) < 0)
+			return rc;
+		k += rc;
+		i++;
+		if (rc || i >= p)
+			continue;
+		/* an empty bucket: on to the bucket of the next row (old ranges
+		 * hold an hourly or daily row; no search per empty bucket) */
+		rc = seek_row(b, false, hi, (int64_t)to + 1, &next);
+		if (rc <= 0)
+			return rc < 0 ? rc : k;
+		i = ((int64_t)next.t - from) * p / range;
+	}
+	return k;
+}
+
+/* every row when they are at most max_points, else one point per bucket */
+static long query_points(sqlite3 *db, int64_t n, ww_hmetric_t m, time_t from, time_t to,
+			 unsigned max_points, ww_hpoint_t *pts, bool pending,
+			 const long long *deadline, unsigned long *seeks)
+{
+	struct bucketing b = { .n = n, .m = m, .deadline = deadline, .pending = pending };
+	sqlite3_stmt *st = NULL;
+	long k;
+	int rc = prepare(db, HS_QUERY0 + (int)m, &st);
+
+	if (rc < 0)
+		return rc;
+	sqlite3_bind_int64(st, 1, n);
+	sqlite3_bind_int64(st, 2, from);
+	sqlite3_bind_int64(st, 3, to);
+	/* one row more than fit says there are too many */
+	sqlite3_bind_int64(st, 4, (sqlite3_int64)max_points + 1);
+	k = run_points(st, m, pts, (size_t)max_points + 1);
+	sqlite3_finalize(st);
+	if (k < 0 || (unsigned long)k <= max_points)
+		return k;
+	for (int i = 0; i < 4 && rc == 0; i++)
+		rc = prepare(db, HS_FIRST0 + i * WW_HM_MAX + (int)m, &b.st[i]);
+	k = rc < 0 ? rc : bucket_points(&b, from, to, max_points, pts);
+	for (int i = 0; i < 4; i++)
+		sqlite3_finalize(b.st[i]);
+	*seeks = b.seeks;
+	return k;
 }
 
 long ww_history_query(ww_history_t *h, const char *id, ww_hmetric_t m, time_t from,
@@ -267,6 +395,7 @@ long ww_history_query(ww_history_t *h, const char *id, ww_hmetric_t m, time_t fr
 	ww_hpoint_t *pts;
 	struct pend pd;
 	bool known, unknown;
+	unsigned long seeks = 0;
 	int64_t dn;
 	sqlite3 *db;
 	long n;
@@ -295,9 +424,11 @@ long ww_history_query(ww_history_t *h, const char *id, ww_hmetric_t m, time_t fr
 		/* a drive not in the file yet has only pending rows: number -1 */
 		n = load_pending(db, dn > 0 ? dn : -1, &pd);
 		if (!n)
-			n = query_points(db, dn > 0 ? dn : -1, m, from, to, max_points, pts);
+			n = query_points(db, dn > 0 ? dn : -1, m, from, to, max_points, pts,
+					 is_probe(m) ? pd.np > 0 : pd.ns > 0, &deadline, &seeks);
 	}
 	sqlite3_progress_handler(db, 0, NULL, NULL);
+	h->query_seeks += seeks; /* under qlock */
 	ww_hist_reader_unlock(h, n < 0 ? (int)-n : SQLITE_OK);
 	if (n < 0) /* a SQLite code */
 		n = n == -SQLITE_INTERRUPT ? -ETIME : -EIO;
@@ -311,5 +442,15 @@ out:
 		return n;
 	}
 	*out = pts;
+	return n;
+}
+
+uint64_t ww_history_query_seeks(ww_history_t *h)
+{
+	uint64_t n;
+
+	ww_hist_reader_lock(h);
+	n = h->query_seeks;
+	ww_hist_reader_unlock(h, SQLITE_OK);
 	return n;
 }

@@ -127,7 +127,7 @@ struct rbody {
 static struct cached {
 	const char *path;
 	bool uses_now;
-	uint64_t gen, egen, herr;
+	uint64_t gen, egen, herr, hpend;
 	const ww_thresholds_t *thresholds;
 	time_t now;
 	struct rbody *body;    /* NULL until rendered */
@@ -187,14 +187,15 @@ static struct rbody *from_cache(struct cached *c, const ww_render_ctx_t *ctx)
 	ww_store_endurance_t *svc = ctx->endurance;
 	time_t now = ctx->now;
 	uint64_t egen = ww_store_endurance_generation(svc);
-	uint64_t herr = svc && ww_store_endurance_history(svc)
-		? ww_history_write_errors(ww_store_endurance_history(svc))
-		: 0;
+	ww_history_t *hist = svc ? ww_store_endurance_history(svc) : NULL;
+	uint64_t herr = hist ? ww_history_write_errors(hist) : 0;
+	uint64_t hpend = hist ? ww_history_pending(hist) : 0;
 	struct rbody *b = NULL;
 
 	pthread_mutex_lock(&cache_lock);
 	if (!c->body || c->gen != snap->generation || c->egen != egen || c->herr != herr ||
-	    c->thresholds != ctx->thresholds || (c->uses_now && c->now != now)) {
+	    c->hpend != hpend || c->thresholds != ctx->thresholds ||
+	    (c->uses_now && c->now != now)) {
 		struct rbody *nb = calloc(1, sizeof(*nb));
 
 		if (nb && (nb->data = render_uncached(c, ctx, &nb->len))) {
@@ -204,6 +205,7 @@ static struct rbody *from_cache(struct cached *c, const ww_render_ctx_t *ctx)
 			c->gen = snap->generation;
 			c->egen = egen;
 			c->herr = herr;
+			c->hpend = hpend;
 			c->thresholds = ctx->thresholds;
 			c->now = now;
 		} else {

@@ -303,6 +303,8 @@ static ww_store_endurance_t *start_endurance(const ww_conf_t *c, ww_conf_enduran
 		o->hist.raw_s = c->history_raw_s;
 	if (!o->hist.hourly_s)
 		o->hist.hourly_s = c->history_hourly_s;
+	if (!o->hist.commit_s)
+		o->hist.commit_s = c->history_commit_s;
 	o->state_dir = c->state_dir;
 	o->hist.keep_s = c->retention_s;
 	return ww_service_endurance_start(o);

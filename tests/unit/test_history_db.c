@@ -3,7 +3,9 @@
  * windows from history across a reopen (restart), and a kill -9 loop: a
  * forked writer is SIGKILLed repeatedly mid-stream; afterwards
  * PRAGMA integrity_check is "ok" and every sample the writer reported as
- * committed is in the database. Seeded randomness prints its seed. */
+ * committed is in the database; at the default commit interval a kill -9
+ * loses the pending rows only, and a crash loop none. Seeded randomness
+ * prints its seed. */
 #include <errno.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -209,6 +211,115 @@ static void test_kill9_loop(void)
 	CHECK(rows - (committed + 1) >= 0 && rows - (committed + 1) <= rounds);
 }
 
+/* The default commit interval under kill -9, no timing: a writer appends
+ * `count` samples a minute apart on the fake clock, tells how many it
+ * holds uncommitted (ww_history_pending), then waits to be killed. */
+static void paused_writer(const char *p, int fd, long start, long count, bool close_it)
+{
+	static ww_health_t h;
+	ww_history_cfg_t cfg = { .raw_s = 3650ull * DAY };
+	ww_history_t *db;
+	uint64_t pend;
+
+	if (ww_history_open(p, &cfg, &db, NULL, 0) < 0)
+		_exit(2);
+	for (long i = start; i < start + count; i++) {
+		rec(&h, (uint64_t)i * 4096, (uint64_t)i * 60);
+		if (ww_history_append(db, "loop", &h, true, T0 + i * 60, NULL) < 0)
+			_exit(3);
+	}
+	pend = ww_history_pending(db);
+	if (close_it)
+		ww_history_close(db);
+	if (write(fd, &pend, sizeof(pend)) != sizeof(pend))
+		_exit(4);
+	if (close_it)
+		_exit(0);
+	for (;;)
+		pause();
+}
+
+static long rows_of(const char *p, const char *id)
+{
+	sqlite3 *db;
+	sqlite3_stmt *st;
+	long n = -1;
+
+	CHECK(sqlite3_open(p, &db) == SQLITE_OK);
+	CHECK(sqlite3_prepare_v2(db, "SELECT count(*) FROM samples WHERE drive=?1", -1, &st,
+				 NULL) == SQLITE_OK);
+	sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
+	if (sqlite3_step(st) == SQLITE_ROW)
+		n = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	sqlite3_close(db);
+	return n;
+}
+
+/* one run of paused_writer; killed unless close_it. Returns the pending
+ * count it told. */
+static uint64_t run_round(const char *p, long start, long count, bool close_it)
+{
+	uint64_t pend = UINT64_MAX;
+	int fds[2];
+	pid_t pid;
+
+	CHECK(pipe(fds) == 0);
+	pid = fork();
+	if (pid == 0) {
+		close(fds[0]);
+		paused_writer(p, fds[1], start, count, close_it);
+	}
+	close(fds[1]);
+	CHECK(read(fds[0], &pend, sizeof(pend)) == sizeof(pend));
+	if (!close_it)
+		kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+	close(fds[0]);
+	return pend;
+}
+
+/* Samples a kill -9 loses at the default commit interval: at most
+ * WW_HISTORY_COMMIT_S of them, exactly the ones ww_history_pending counted;
+ * a crash loop (each run killed after 3 polls) keeps every row of every
+ * run (the file's "running" mark: commit each row after an unclean stop),
+ * and after a clean stop the next run batches again. With hourly commits a
+ * run of 30 polls lost 29, and a crash loop kept one row per start. */
+static void test_kill9_default_commits(void)
+{
+	char p[300];
+	long have = 0, n = 0;
+	uint64_t pend;
+
+	snprintf(p, sizeof(p), "%s/loop.db", dir);
+	/* a long run killed: what it had not committed is lost, no more */
+	pend = run_round(p, n, 30, false);
+	n += 30;
+	have = rows_of(p, "loop");
+	printf("kill -9 after 30 polls at the default commit interval: %ld of 30 rows kept, "
+	       "%llu pending when killed\n",
+	       have, (unsigned long long)pend);
+	CHECK_EQ_I64(30 - have, (long)pend);
+	CHECK(pend > 0 && pend <= WW_HISTORY_COMMIT_S / 60);
+	/* a crash loop: 10 runs of 3 polls, each killed */
+	for (int r = 0; r < 10; r++) {
+		pend = run_round(p, n, 3, false);
+		n += 3;
+		CHECK_EQ_U64(pend, 0);
+	}
+	printf("crash loop, 10 runs of 3 polls killed: %ld of %ld rows kept\n", rows_of(p, "loop"),
+	       n);
+	CHECK_EQ_I64(rows_of(p, "loop"), have + 30);
+	/* a clean stop clears the mark: the next long run batches again */
+	run_round(p, n, 3, true);
+	n += 3;
+	CHECK_EQ_I64(rows_of(p, "loop"), have + 33);
+	pend = run_round(p, n, 30, false);
+	n += 30;
+	CHECK(pend > 0 && pend <= WW_HISTORY_COMMIT_S / 60);
+	CHECK_EQ_I64(rows_of(p, "loop"), n - (long)pend - (30 - have));
+}
+
 int main(void)
 {
 	if (!mkdtemp(dir)) {
@@ -218,6 +329,7 @@ int main(void)
 	test_thinning_segments_swap();
 	test_restart_keeps_windows();
 	test_kill9_loop();
+	test_kill9_default_commits();
 	{
 		char cmd[300];
 

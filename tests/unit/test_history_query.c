@@ -9,7 +9,8 @@
  * t = T0 + i.
  *
  * Checks: a bucketed query returns max_points points whose values are each
- * bucket's last sample (counter) and mean (gauge); an old range is answered
+ * bucket's last sample (counter) and mean (gauge), read by index searches
+ * whose number does not grow with the rows in the range; an old range is answered
  * by its hourly rows; max_points above WW_HISTORY_MAX_POINTS is -EINVAL; a
  * budget of 1 ms ends the query with -ETIME; a small drive beside the big
  * one gets its own rows (its query plans: test_history_cost). */
@@ -90,6 +91,51 @@ static void test_bucketed(ww_history_t *h)
 	free(p);
 }
 
+/* A bucketed query reads by index searches, a number bounded by max_points
+ * and not by the rows in its range: one day and two days of one-second
+ * rows (86 400 and 172 800) in 100 points cost the same searches, far
+ * fewer than rows (a GROUP BY over every row ran past the time budget on a
+ * week of them: 503 for every chart). */
+static void test_seeks(ww_history_t *h)
+{
+	const long long d0 = T0 + RAW0;
+	uint64_t s[3];
+	ww_hpoint_t *p = NULL;
+
+	for (int k = 0; k < 2; k++) {
+		uint64_t before = ww_history_query_seeks(h);
+		long n = ww_history_query(h, "ata-BIG", WW_HM_TEMP, d0, d0 + (k + 1) * 86400 - 1,
+					  100, &p);
+
+		CHECK_EQ_I64(n, 100);
+		s[k] = ww_history_query_seeks(h) - before;
+		/* bucket 50 of the first day is [d0 + 43200, d0 + 44064): 32
+		 * slots of 27 s (history.h), each read at its first row,
+		 * temperature 30 + t % 10 */
+		if (n == 100 && k == 0) {
+			double mean = 0;
+
+			for (int j = 0; j < 32; j++)
+				mean += (30 + (43200 + 27 * j) % 10) / 32.0;
+			printf("bucket 50: %.4f, its slots' mean %.4f\n", p[50].value, mean);
+			CHECK(p[50].value == mean && p[50].t == d0 + 44063);
+		}
+		free(p);
+	}
+	s[2] = ww_history_query_seeks(h);
+	CHECK_EQ_I64(ww_history_query(h, "ata-BIG", WW_HM_WRITTEN, d0, d0 + 2 * 86400 - 1, 100, &p),
+		     100);
+	if (p)
+		CHECK_EQ_U64((uint64_t)p[99].value, 1000ull * (RAW0 + 2 * 86400 - 1));
+	free(p);
+	s[2] = ww_history_query_seeks(h) - s[2];
+	printf("searches of 100 points: 86400 rows %llu, 172800 rows %llu, a counter %llu\n",
+	       (unsigned long long)s[0], (unsigned long long)s[1], (unsigned long long)s[2]);
+	CHECK(s[0] == s[1]);
+	CHECK(s[1] > 0 && s[1] <= 100 * 34);
+	CHECK_EQ_U64(s[2], 100); /* a counter: the last row of each bucket */
+}
+
 static void test_tiers(ww_history_t *h)
 {
 	ww_hpoint_t *p = NULL;
@@ -166,6 +212,7 @@ int main(void)
 	seed(path);
 	CHECK_EQ_I64(ww_history_open(path, NULL, &h, NULL, 0), 0);
 	test_bucketed(h);
+	test_seeks(h);
 	test_tiers(h);
 	test_indexed(h);
 	ww_history_close(h);
