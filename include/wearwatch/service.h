@@ -233,8 +233,19 @@ pid_t ww_events_exec(const char *prog, const ww_event_t *ev);
  * `wearwatch notify-deliver` reads. Returns 0 or -errno. */
 int ww_events_spool(const char *dir, const ww_event_t *ev);
 
-/** Read a spooled event file back. Returns 0 or -errno (-EINVAL: not one). */
+/** Largest spooled event read back (ww_events_build's are a few KiB). */
+#define WW_EVENT_SPOOL_MAX (1024 * 1024)
+
+/** Read a spooled event file back: a regular file only (a FIFO is refused
+ * at once, errno EINVAL, not waited on), at most WW_EVENT_SPOOL_MAX bytes
+ * (-EFBIG), parsed by ww_events_spool_parse. Returns 0 or -errno. */
 int ww_events_spool_read(const char *path, ww_event_t *ev);
+
+/** Parse a spooled event: NUL-separated "WEARWATCH_NAME=value" strings (the
+ * last NUL may be missing), 1 to WW_EVENT_MAX_VARS of them. Returns 0 with
+ * ev->vars set, -EINVAL (anything else: an empty string, another name, no
+ * '=', too many) or -ENOMEM; ev is cleared on failure. */
+int ww_events_spool_parse(const char *buf, size_t len, ww_event_t *ev);
 
 typedef struct ww_events ww_events_t;
 

@@ -20,9 +20,12 @@ static const char usage_notify_deliver[] =
 	"collector queued in DIR (default: <state_directory>/notify), oldest first,\n"
 	"with the event's WEARWATCH_* variables, as `serve` runs it directly. A\n"
 	"delivered event is removed; one whose program failed or timed out is kept\n"
-	"as NAME.failed and tried again on the next run. wearwatch-notify.service\n"
-	"runs this when wearwatch-notify.path sees a queued event, and\n"
-	"wearwatch-notify.timer every 15 minutes for the failed ones.\n"
+	"as NAME.failed and tried again on the next run, as are all events while\n"
+	"no [notify] exec is configured. A file that is no event (unreadable,\n"
+	"not a regular file, malformed) is moved to NAME.bad and never tried again.\n"
+	"No run leaves a NAME.event behind: wearwatch-notify.service runs this when\n"
+	"wearwatch-notify.path sees one (a file left there would start it again\n"
+	"and again), and wearwatch-notify.timer every 15 minutes for the failed ones.\n"
 	"\n"
 	"exit status: 0 every event delivered (or none queued), 1 a program failed,\n"
 	"             2 usage or configuration error\n";
@@ -35,6 +38,21 @@ static int queued(const struct dirent *e)
 		(n > 7 && !strcmp(e->d_name + n - 7, ".failed"));
 }
 
+/* path renamed from its suffix (".event", ".failed") to `to`: what the
+ * path unit watches (*.event) must not stay, or it starts the service
+ * again at once, until systemd's start limit fails it for every later
+ * event. 0 or -errno (logged). */
+static int move_to(const char *path, const char *to, char *out, size_t len)
+{
+	const char *dot = strrchr(path, '.');
+
+	snprintf(out, len, "%.*s%s", (int)(dot ? dot - path : (long)strlen(path)), path, to);
+	if (rename(path, out) == 0)
+		return 0;
+	ww_log(WW_LOG_ERR, "%s: cannot rename it to %s: %s", path, out, strerror(errno));
+	return -errno;
+}
+
 /* one queued event: 0 delivered (removed), 1 the program failed (kept) */
 static int deliver(const ww_conf_t *c, const char *dir, const char *name)
 {
@@ -45,7 +63,15 @@ static int deliver(const ww_conf_t *c, const char *dir, const char *name)
 
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
 	if ((rc = ww_events_spool_read(path, &ev)) < 0) {
-		ww_log(WW_LOG_ERR, "%s: not a queued event (%s); left alone", path, strerror(-rc));
+		int reg = ww_check_regular(path);
+
+		if (!move_to(path, ".bad", failed, sizeof(failed)))
+			ww_log(WW_LOG_ERR,
+			       "%s: not a queued event (%s); moved to %s, not tried again", path,
+			       reg                     ? "not a regular file"
+				       : rc == -EINVAL ? "malformed"
+						       : strerror(-rc),
+			       failed);
 		return 1;
 	}
 	pid = ww_events_exec(c->notify_exec, &ev);
@@ -62,10 +88,8 @@ static int deliver(const ww_conf_t *c, const char *dir, const char *name)
 	}
 	ww_log(WW_LOG_ERR, "notification %s: %s: %s; kept for the next run", name, c->notify_exec,
 	       desc);
-	if (strstr(name, ".event")) {
-		snprintf(failed, sizeof(failed), "%.*s.failed", (int)(strlen(path) - 6), path);
-		rename(path, failed);
-	}
+	if (strstr(name, ".event"))
+		move_to(path, ".failed", failed, sizeof(failed));
 	return 1;
 }
 
@@ -115,13 +139,20 @@ int ww_cli_notify_deliver(int argc, char **argv)
 	if (n > 0 && !c->notify_exec[0]) {
 		ww_log(WW_LOG_WARNING,
 		       "%d notifications queued in %s but no [notify] exec is "
-		       "configured; left there",
+		       "configured; kept as NAME.failed, delivered by the first run "
+		       "after one is",
 		       n, dir);
 		failed = 1;
 	}
 	for (int i = 0; i < n; i++) {
-		if (c->notify_exec[0])
+		char held[1100], path[1024];
+
+		if (c->notify_exec[0]) {
 			failed |= deliver(c, dir, ents[i]->d_name);
+		} else if (strstr(ents[i]->d_name, ".event")) {
+			snprintf(path, sizeof(path), "%s/%s", dir, ents[i]->d_name);
+			move_to(path, ".failed", held, sizeof(held));
+		}
 		free(ents[i]);
 	}
 	free(ents);

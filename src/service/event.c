@@ -175,29 +175,55 @@ int ww_events_spool(const char *dir, const ww_event_t *ev)
 	return rc;
 }
 
-int ww_events_spool_read(const char *path, ww_event_t *ev)
+int ww_events_spool_parse(const char *buf, size_t len, ww_event_t *ev)
 {
-	char *buf = NULL;
-	size_t len = 0, n;
-	FILE *f = fopen(path, "re");
+	size_t o = 0;
 	int rc = 0;
 
 	ww_event_clear(ev);
-	if (!f)
-		return -errno;
-	n = getdelim(&buf, &len, '\0', f) > 0 ? 1 : 0;
-	while (n && !rc) {
-		if (strncmp(buf, "WEARWATCH_", 10) || !strchr(buf, '='))
+	while (o < len && !rc) {
+		const char *v = buf + o, *end = memchr(v, '\0', len - o);
+		size_t n = end ? (size_t)(end - v) : len - o;
+
+		/* NAME=value, NAME one of ours; no more than an event has */
+		if (n < 11 || strncmp(v, "WEARWATCH_", 10) || !memchr(v, '=', n) ||
+		    ev->n >= WW_EVENT_MAX_VARS)
 			rc = -EINVAL;
-		else if (ev->n < WW_EVENT_MAX_VARS)
-			ev->vars[ev->n++] = strdup(buf);
-		n = getdelim(&buf, &len, '\0', f) > 0;
+		else if (!(ev->vars[ev->n] = strndup(v, n)))
+			rc = -ENOMEM;
+		else
+			ev->n++;
+		o += n + 1;
 	}
-	free(buf);
-	fclose(f);
 	if (!rc && !ev->n)
 		rc = -EINVAL;
 	if (rc)
 		ww_event_clear(ev);
+	return rc;
+}
+
+int ww_events_spool_read(const char *path, ww_event_t *ev)
+{
+	/* regular files only: a FIFO named *.event would hold the reader (and
+	 * the queue behind it) until a writer came */
+	FILE *f = ww_fopen_regular(path);
+	char *buf;
+	size_t n;
+	int rc;
+
+	ww_event_clear(ev);
+	if (!f)
+		return -errno;
+	buf = malloc(WW_EVENT_SPOOL_MAX + 1);
+	if (!buf) {
+		fclose(f);
+		return -ENOMEM;
+	}
+	n = fread(buf, 1, WW_EVENT_SPOOL_MAX + 1, f);
+	rc = ferror(f) ? -EIO : n > WW_EVENT_SPOOL_MAX ? -EFBIG : 0;
+	fclose(f);
+	if (!rc)
+		rc = ww_events_spool_parse(buf, n, ev);
+	free(buf);
 	return rc;
 }

@@ -28,7 +28,7 @@ if ! { cmake -S "$src" -B "$work/build" -DWW_FUZZ=ON -DCMAKE_C_COMPILER=clang \
 	tail -40 "$work/build.log"; exit 1
 fi
 
-all="decode capture smartctl_json drivedb conf webcfg ratings route atasmart_blob ioctl_trace fleet"
+all="decode capture smartctl_json drivedb conf webcfg ratings route atasmart_blob ioctl_trace fleet spool"
 [ $# -gt 0 ] && all="$*"
 
 # seed FILE... into the seeds dir as they are
@@ -85,6 +85,7 @@ seed() {
 	atasmart_blob) add "$fixtures"/libatasmart-blobs/*--* ;;
 	ioctl_trace) add "$fixtures"/smartmontools-trac/*/*.log ;;
 	fleet) add "$reg"/fleet-* ;;
+	spool) add "$reg"/spool-* ;;
 	esac
 }
 

@@ -3,6 +3,7 @@
  * environment is read back), nothing is sent twice, a flapping drive is
  * summarised, and the collector's spool. Expected values come from the
  * snapshots built here and the verdict's sentences (docs/health.md). */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -227,9 +228,83 @@ static void test_flapping_and_spool(void)
 	CHECK(system(cmd) == 0);
 }
 
+/* Spool files notify-deliver cannot deliver never stay as *.event, the
+ * glob wearwatch-notify.path watches: each such file started the service
+ * again at once after it exited, until systemd's start limit failed the
+ * unit and later good events were never delivered. A malformed file and a
+ * FIFO (it held the reader: fopen waits for a writer) are moved to
+ * NAME.bad; with no [notify] exec the events become NAME.failed and are
+ * delivered by the first run that has one. */
+static void test_spool_never_loops(void)
+{
+	char dir[] = "/tmp/ww-spoolbad-XXXXXX", path[400], prog[300], out[300], cmd[1400];
+	static char all[16384];
+	const char *bin = getenv("WW_BINARY");
+	static const char good[] = "WEARWATCH_EVENT=status_change\0WEARWATCH_DRIVE=ata-X\0";
+	ww_event_t ev = { 0 };
+	FILE *f;
+
+	CHECK(mkdtemp(dir) != NULL);
+	/* the parser: every NUL-ended variable ours, one at least */
+	CHECK_EQ_I64(ww_events_spool_parse(good, sizeof(good) - 1, &ev), 0);
+	CHECK_EQ_I64((long)ev.n, 2);
+	CHECK_EQ_I64(ww_events_spool_parse("WEARWATCH_X=1\0\0", 15, &ev), -EINVAL);
+	CHECK_EQ_I64(ww_events_spool_parse("PATH=/tmp\0", 10, &ev), -EINVAL);
+	CHECK_EQ_I64(ww_events_spool_parse("WEARWATCH_X\0", 12, &ev), -EINVAL);
+	CHECK_EQ_I64(ww_events_spool_parse("", 0, &ev), -EINVAL);
+	CHECK(ev.n == 0);
+	if (!bin) {
+		printf("note: WW_BINARY unset, notify-deliver not run\n");
+		return;
+	}
+	snprintf(path, sizeof(path), "%s/01-good.event", dir);
+	f = fopen(path, "w");
+	fwrite(good, 1, sizeof(good) - 1, f);
+	fclose(f);
+	snprintf(path, sizeof(path), "%s/02-malformed.event", dir);
+	f = fopen(path, "w");
+	fputs("hello\n", f);
+	fclose(f);
+	snprintf(path, sizeof(path), "%s/03-fifo.event", dir);
+	CHECK(mkfifo(path, 0600) == 0);
+	/* no [notify] exec: nothing left as .event */
+	snprintf(cmd, sizeof(cmd), "%s notify-deliver --config /dev/null --spool %s 2>%s/log1", bin,
+		 dir, dir);
+	CHECK(WEXITSTATUS(system(cmd)) == 1);
+	CHECK_EQ_I64(count_files(dir, ".event"), 0);
+	CHECK_EQ_I64(count_files(dir, ".failed"), 3);
+	/* a program: the good one delivered, the others moved aside as .bad */
+	snprintf(prog, sizeof(prog), "%s/notify.sh", dir);
+	snprintf(out, sizeof(out), "%s/env.txt", dir);
+	f = fopen(prog, "w");
+	fprintf(f, "#!/bin/sh\nenv | grep ^WEARWATCH_ | sort >> %s\n", out);
+	fclose(f);
+	chmod(prog, 0755);
+	snprintf(cmd, sizeof(cmd),
+		 "timeout 20 %s notify-deliver --config /dev/null --spool %s "
+		 "--notify-exec %s 2>%s/log2",
+		 bin, dir, prog, dir);
+	CHECK(WEXITSTATUS(system(cmd)) == 1);
+	CHECK_EQ_I64(count_files(dir, ".event"), 0);
+	CHECK_EQ_I64(count_files(dir, ".failed"), 0);
+	CHECK_EQ_I64(count_files(dir, ".bad"), 2);
+	read_env(out, all, sizeof(all));
+	CHECK(strstr(all, "WEARWATCH_DRIVE=ata-X\n") != NULL);
+	snprintf(path, sizeof(path), "%s/log2", dir);
+	read_env(path, all, sizeof(all));
+	printf("%s", all);
+	CHECK(strstr(all, "02-malformed.failed: not a queued event (malformed); moved to") != NULL);
+	CHECK(strstr(all, "03-fifo.failed: not a queued event (not a regular file)") != NULL);
+	/* a later run finds nothing to do */
+	CHECK(WEXITSTATUS(system(cmd)) == 0);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	CHECK(system(cmd) == 0);
+}
+
 int main(void)
 {
 	test_health_change_runs_program();
 	test_flapping_and_spool();
+	test_spool_never_loops();
 	return ww_test_done("test_service_events");
 }
