@@ -1,10 +1,13 @@
-/* wearwatch dashboard: the fleet page. Every drive of every host Prometheus
- * scrapes, from GET /api/v1/fleet: the web side asks Prometheus a fixed list
- * of queries (src/http/fleet.c) and passes the answers on; this page joins
- * them on (instance, job, drive) and shows the values as they are. The
- * verdict is each host's wearwatch_drive_health_status: the page decides
- * nothing. Sort and filters live in the URL query like the overview's; each
- * row links to the drive's page on its own host. */
+/* wearwatch dashboard: the fleet page, from GET /api/v1/fleet: the web side
+ * asks Prometheus a fixed set of bounded queries (src/http/fleet.c) and
+ * passes the answers on; this page joins them on (instance, job, drive) and
+ * shows the values as they are. First the targets that do not answer, then
+ * the drives that need a look (verdict warning or critical, and those first
+ * in endurance used and in projected wear-out), then every drive of one page
+ * of hosts. The verdict is each host's wearwatch_drive_health_status and its
+ * reasons' numbers wearwatch_drive_health_reason_value: the page decides
+ * nothing. Sort, filters and the page live in the URL query like the
+ * overview's; each row links to the drive's page on its own host. */
 'use strict';
 
 (function () {
@@ -30,16 +33,16 @@ const COLS = [
 const key = (m) => [m.instance, m.job, m.drive].join('\u0000');
 const hostOf = (instance) => String(instance || '').replace(/:\d+$/, '').replace(/^\[(.*)\]$/, '$1');
 
-/** The page's rows from the answers: one per (instance, job, drive) that
- * has a wearwatch_drive_info series. */
-WW.fleetRows = function (body, now) {
-	const q = body.queries || {};
+/** The rows of one set of answers (body.queries.problems or .page): one per
+ * (instance, job, drive) that has a wearwatch_drive_info series. */
+WW.fleetRows = function (q, now) {
+	q = q || {};
 	const rows = new Map();
 	for (const s of q.info || [])
 		rows.set(key(s.metric), {
 			instance: s.metric.instance, job: s.metric.job, drive: s.metric.drive,
 			host: hostOf(s.metric.instance), model: s.metric.model || '', serial: s.metric.serial || '',
-			transport: s.metric.transport || '', reasons: [],
+			transport: s.metric.transport || '', reasons: [], nums: {},
 		});
 	const each = (name, fn) => {
 		for (const s of q[name] || []) {
@@ -50,6 +53,9 @@ WW.fleetRows = function (body, now) {
 	};
 	each('health', (r, v) => { r.status = v; });
 	each('reasons', (r, v, m) => { if (v) r.reasons.push(m.reason); });
+	each('reason_values', (r, v, m) => {
+		(r.nums[m.reason] = r.nums[m.reason] || { unit: m.unit || '' })[m.kind] = v;
+	});
 	each('rated_used', (r, v) => { r.rated = v; });
 	each('own_used', (r, v) => { r.own = v; });
 	each('wearout', (r, v) => { r.wearout = v; });
@@ -66,16 +72,29 @@ WW.fleetRows = function (body, now) {
 	return [...rows.values()];
 };
 
+/** A reason with its numbers as the verdict gives them: "pending sectors:
+ * 8 sectors (limit 1)", ", up from 2" after a rise. */
+WW.fleetReason = function (code, n) {
+	if (!n || !WW.has(n.value))
+		return WW.label(code);
+	const u = n.unit ? ' ' + n.unit : '';
+	return WW.label(code) + ': ' + n.value.toLocaleString() + u +
+		(WW.has(n.previous) ? ', up from ' + n.previous.toLocaleString() : '') +
+		(WW.has(n.limit) ? ' (limit ' + n.limit.toLocaleString() + ')' : '');
+};
+
 function query() {
 	const q = new URLSearchParams(location.search);
 	return { sort: q.get('sort') || 'health', dir: q.get('dir') === 'desc' ? 'desc' : 'asc',
-		host: q.get('host') || '', model: q.get('model') || '', health: q.get('health') || '' };
+		host: q.get('host') || '', model: q.get('model') || '', health: q.get('health') || '',
+		page: q.get('page') || '' };
 }
 
 function saveQuery(s) {
 	const q = new URLSearchParams();
 	for (const [k, v] of Object.entries(s))
-		if (v && !(k === 'sort' && v === 'health') && !(k === 'dir' && v === 'asc'))
+		if (v && !(k === 'sort' && v === 'health') && !(k === 'dir' && v === 'asc') &&
+			!(k === 'page' && v === '1'))
 			q.set(k, v);
 	const qs = q.toString();
 	history.replaceState(null, '', location.pathname + (qs ? '?' + qs : ''));
@@ -93,7 +112,8 @@ const CELLS = {
 	health: (r) => el('div', { class: 'verdict' },
 		el('span', { class: 'badge sev' + r.rank }, r.health),
 		r.present === 0 ? el('div', { class: 'small hot' }, 'not present') : null,
-		r.reasons.length ? el('ul', { class: 'reasons' }, r.reasons.map((x) => el('li', {}, WW.label(x)))) : null),
+		r.reasons.length ? el('ul', { class: 'reasons' },
+			r.reasons.map((x) => el('li', {}, WW.fleetReason(x, r.nums[x])))) : null),
 	endurance: (r) => [
 		WW.has(r.rated) ? el('div', { class: 'barrow' }, el('span', { class: 'barlabel' }, 'rated'),
 			WW.bar(r.rated, 'rated endurance used'), el('span', { class: 'barval' }, WW.fmtPercent(r.rated))) : null,
@@ -133,19 +153,43 @@ function notConfigured(root) {
 	document.body.dataset.loaded = 'unconfigured';
 }
 
+function sortRows(list, s) {
+	const col = COLS.find((c) => c.key === s.sort) || COLS[2];
+	const dir = s.dir === 'desc' ? -1 : 1;
+	return list.sort((a, b) => {
+		const x = col.sort(a), y = col.sort(b);
+		return (x < y ? -1 : x > y ? 1 : 0) * dir || key(a).localeCompare(key(b));
+	});
+}
+
+function rowsEl(list) {
+	return list.map((r) => el('tr', { dataset: { drive: r.drive, instance: r.instance, health: r.health } },
+		COLS.map((c) => el(c.key === 'host' ? 'th' : 'td', { 'data-label': c.label, class: 'c-' + c.key,
+			scope: c.key === 'host' ? 'row' : null }, CELLS[c.key](r)))));
+}
+
 /** Render the fleet page into `root` and keep it refreshed. */
 WW.fleetPage = function (root, opts) {
 	const s = query();
-	let rows = [];
+	let rows = [], problems = [];
 	const status = el('p', { class: 'status', role: 'status', 'aria-live': 'polite' }, 'loading…');
 	const errors = el('div');
+	const down = el('section', { id: 'fleet-down', hidden: true });
+	const probHead = el('h2', {}, 'Needs a look');
+	const probNote = el('p', { class: 'small muted' });
+	const probBody = el('tbody');
+	const probTable = el('table', { class: 'drives', id: 'fleet-problems' },
+		el('caption', { class: 'sr' }, 'Drives that need a look'), el('thead'), probBody);
+	const probEmpty = el('p', { class: 'empty', hidden: true }, 'No drive is warning or critical.');
 	const controls = el('form', { class: 'controls', role: 'search', onsubmit: (e) => e.preventDefault() });
+	const pager = el('nav', { class: 'controls', 'aria-label': 'pages of hosts', id: 'fleet-pager' });
 	const thead = el('thead');
 	const tbody = el('tbody');
 	const table = el('table', { class: 'drives', id: 'fleet' }, el('caption', { class: 'sr' }, 'Drives of the fleet'), thead, tbody);
 	const empty = el('p', { class: 'empty', hidden: true });
 	WW.title('Fleet');
-	root.replaceChildren(el('h1', {}, 'Fleet'), controls, status, errors, table, empty);
+	root.replaceChildren(el('h1', {}, 'Fleet'), status, errors, down, probHead, probNote, probTable, probEmpty,
+		el('h2', { id: 'fleet-hosts' }, 'Drives by host'), pager, controls, table, empty);
 
 	const change = (k) => (e) => {
 		s[k] = e.target.value;
@@ -168,6 +212,38 @@ WW.fleetPage = function (root, opts) {
 			select('health', 'Health', lists.health, s.health, change('health')));
 	}
 
+	function buildPager(body) {
+		const page = WW.num(body.page) || 0, pages = WW.num(body.pages) || 1;
+		const go = (p) => () => {
+			s.page = String(p);
+			saveQuery(s);
+			load();
+		};
+		const hostsOn = (body.page_hosts || []).length;
+		pager.replaceChildren(
+			el('button', { type: 'button', disabled: page <= 1, onclick: go(page - 1) }, '◀ previous'),
+			el('span', { class: 'small' }, ' hosts page ' + page + ' of ' + pages + ' (' + hostsOn + ' of ' +
+				(WW.has(body.hosts_total) ? body.hosts_total : '?') + ' hosts) '),
+			el('button', { type: 'button', disabled: page >= pages, onclick: go(page + 1) }, 'next ▶'));
+	}
+
+	function buildDown(body, now) {
+		const q = body.queries || {};
+		const list = (q.down || []).map((x) => ({ instance: x.metric.instance, job: x.metric.job, last: Number(x.value[1]) }));
+		const total = WW.num(((q.down_total || [])[0] || { value: [0, '0'] }).value[1]) || list.length;
+		down.hidden = list.length === 0;
+		down.replaceChildren(el('h2', {}, 'Targets not answering'),
+			el('p', { class: 'small muted' }, total + ' wearwatch target' + (total === 1 ? '' : 's') +
+				' Prometheus cannot scrape now' + (total > list.length ? ' (the ' + list.length + ' lost most recently shown)' : '') +
+				'; their drives are not watched.'),
+			el('table', { class: 'drives' }, el('thead', {}, el('tr', {}, ['Host', 'Job', 'Last good scrape'].map((t) => el('th', { scope: 'col' }, t)))),
+				el('tbody', {}, list.map((d) => el('tr', { dataset: { instance: d.instance } },
+					el('th', { scope: 'row' }, hostOf(d.instance), el('div', { class: 'small' }, d.instance)),
+					el('td', {}, d.job || ''),
+					el('td', { class: 'hot' }, d.last > 0 ? [WW.timeEl(d.last), el('div', { class: 'small' }, days((now - d.last) / DAY) + ' ago')] :
+						'none in the last day'))))));
+	}
+
 	function render() {
 		thead.replaceChildren(el('tr', {}, COLS.map((c) => {
 			const active = s.sort === c.key;
@@ -181,24 +257,21 @@ WW.fleetPage = function (root, opts) {
 					} }, c.label, el('span', { class: 'arrow', 'aria-hidden': 'true' },
 					active ? (s.dir === 'asc' ? ' ▲' : ' ▼') : '')));
 		})));
-		const col = COLS.find((c) => c.key === s.sort) || COLS[2];
-		const dir = s.dir === 'desc' ? -1 : 1;
-		const shown = rows.filter((r) => (!s.host || r.host === s.host) && (!s.model || r.model === s.model) &&
-			(!s.health || r.health === s.health));
-		shown.sort((a, b) => {
-			const x = col.sort(a), y = col.sort(b);
-			return (x < y ? -1 : x > y ? 1 : 0) * dir || key(a).localeCompare(key(b));
-		});
-		tbody.replaceChildren(...shown.map((r) => el('tr', { dataset: { drive: r.drive, instance: r.instance, health: r.health } },
-			COLS.map((c) => el(c.key === 'host' ? 'th' : 'td', { 'data-label': c.label, class: 'c-' + c.key,
-				scope: c.key === 'host' ? 'row' : null }, CELLS[c.key](r))))));
+		probTable.tHead.replaceChildren(el('tr', {}, COLS.map((c) => el('th', { scope: 'col' }, c.label))));
+		/* most severe first, then the soonest wear-out */
+		probBody.replaceChildren(...rowsEl(sortRows(problems.slice(), { sort: 'health', dir: 'asc' })));
+		probTable.hidden = problems.length === 0;
+		probEmpty.hidden = problems.length > 0;
+		const shown = sortRows(rows.filter((r) => (!s.host || r.host === s.host) && (!s.model || r.model === s.model) &&
+			(!s.health || r.health === s.health)), s);
+		tbody.replaceChildren(...rowsEl(shown));
 		empty.hidden = shown.length > 0;
 		empty.textContent = rows.length ? 'No drive matches these filters.' : 'Prometheus has no wearwatch drives.';
 		table.hidden = shown.length === 0;
 	}
 
 	async function load() {
-		const r = await WW.getJSON('/api/v1/fleet');
+		const r = await WW.getJSON('/api/v1/fleet' + (s.page && s.page !== '1' ? '?page=' + encodeURIComponent(s.page) : ''));
 		if (r.status === 200 && r.body && r.body.configured === false)
 			return notConfigured(root);
 		const body = r.body || {};
@@ -209,11 +282,29 @@ WW.fleetPage = function (root, opts) {
 			status.classList.add('hot');
 			return;
 		}
-		rows = WW.fleetRows(body, WW.num(body.time) ?? Date.now() / 1000);
-		const hosts = new Set(rows.map((x) => x.instance)).size;
+		const now = WW.num(body.time) ?? Date.now() / 1000;
+		const q = body.queries;
+		rows = WW.fleetRows(q.page, now);
+		/* the problem set holds the verdict's warning and critical drives
+		 * and the first ones by endurance and wear-out: shown when they
+		 * need a look (the others are on their host's page) */
+		problems = WW.fleetRows(q.problems, now).filter((x) => x.status === 1 || x.status === 2 ||
+			(WW.has(x.days) && x.days < 365) || WW.first(x.rated, x.own) >= 0.8);
+		const lim = body.limits || {};
+		probNote.textContent = 'Verdict warning or critical (up to ' + (lim.problems || '?') + ', most severe first), ' +
+			'and of the ' + (lim.top || '?') + ' drives first in endurance used and in projected wear-out those at 80 % ' +
+			'or more, or wearing out within a year.';
+		const total = WW.num(((q.drives_total || [])[0] || { value: [0, '0'] }).value[1]) || 0;
+		const counts = {};
+		for (const x of q.health_counts || [])
+			counts[(HEALTH[x.metric.status] || ['not reported'])[0]] = Number(x.value[1]);
 		status.classList.remove('hot');
-		status.replaceChildren(rows.length + ' drives on ' + hosts + ' host' + (hosts === 1 ? '' : 's') +
-			' from ' + body.prometheus + ', updated ', WW.timeEl(WW.num(body.time) ?? Date.now() / 1000));
+		status.replaceChildren(total.toLocaleString() + ' drives on ' + (WW.has(body.hosts_total) ? body.hosts_total.toLocaleString() : '?') +
+			' host' + (body.hosts_total === 1 ? '' : 's') + ' (' +
+			['critical', 'warning', 'unknown', 'ok'].filter((k) => counts[k]).map((k) => counts[k].toLocaleString() + ' ' + k).join(', ') +
+			') from ' + body.prometheus + ', updated ', WW.timeEl(now));
+		buildDown(body, now);
+		buildPager(body);
 		buildControls();
 		render();
 		document.body.dataset.loaded = String((Number(document.body.dataset.loaded) || 0) + 1);

@@ -29,3 +29,9 @@ add_test(NAME alertmanager_example_check
 add_test(NAME alertmanager_example_inhibit
   COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/prometheus/check_inhibit.py ${CMAKE_SOURCE_DIR})
 set_tests_properties(alertmanager_example_check alertmanager_example_inhibit PROPERTIES LABELS unit)
+# The fleet page's data against a stand-in Prometheus of 100,000 drives
+# (tests/prometheus/stub_prometheus.py): bounded answers, the problem set, host pages,
+# down targets, the tenant header; about 15 s.
+add_test(NAME fleet_page_scale
+  COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/prometheus/test_fleet_scale.py $<TARGET_FILE:wearwatch>)
+set_tests_properties(fleet_page_scale PROPERTIES LABELS service TIMEOUT 180)

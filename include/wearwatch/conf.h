@@ -46,6 +46,8 @@ typedef struct ww_conf_drive {
 	unsigned line;            /* line of the section header */
 } ww_conf_drive_t;
 
+#define WW_FLEET_MAX_HEADERS 4
+
 /** [fleet]: where the web side asks Prometheus for the fleet page (see
  * http.h, ww_fleet_query). Credentials are read from the files at each
  * query, never kept in the configuration. */
@@ -57,6 +59,15 @@ typedef struct ww_conf_fleet {
 	char bearer_token_file[256];  /* Authorization: Bearer (first line) */
 	char ca_file[256];            /* PEM CA bundle for https, "" = the system's */
 	unsigned timeout_s;           /* per query (default 10) */
+	/* `header = Name: value` lines sent with every query, in file order:
+	 * a multi-tenant backend's tenant (Mimir and Cortex X-Scope-OrgID,
+	 * Thanos THANOS-TENANT) or a gateway's key; name a token, value
+	 * without control characters */
+	char headers[WW_FLEET_MAX_HEADERS][256];
+	unsigned n_headers;
+	char jobs[128]; /* RE2 regex of the job label of wearwatch's
+					 scrape jobs, for the targets' `up`
+					 (default wearwatch.*, as the rules) */
 } ww_conf_fleet_t;
 
 /** Everything the file and flags set. Times in seconds. */

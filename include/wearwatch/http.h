@@ -188,21 +188,32 @@ bool ww_webfront_auth(const ww_webfront_t *w);
 /** Stop serving and close the listener. NULL is a no-op. */
 void ww_webfront_close(ww_webfront_t *w);
 
-/** The fleet page's data (GET /api/v1/fleet): the answers of Prometheus'
- * HTTP API (GET PROMETHEUS/api/v1/query) to a fixed list of instant queries
+/** The fleet page's data (GET /api/v1/fleet?page=N): the answers of
+ * Prometheus' HTTP API (GET PROMETHEUS/api/v1/query, instant queries, and
+ * /api/v1/label/instance/values for the host list) to a fixed set of queries
  * over wearwatch's series, with [fleet]'s basic auth or bearer token (read
- * from their files at each query) and CA file. The browser never sends
- * PromQL. Body (malloc'd, *len bytes), JSON:
+ * from their files at each query), headers and CA file. The browser never
+ * sends PromQL; `page` (1-based, clamped to the pages there are) picks the
+ * page of hosts. Body (malloc'd, *len bytes), JSON:
  *   {"configured": false}                                when [fleet] prometheus is unset
  *   {"configured": true, "prometheus": URL without credentials, "time": UNIX,
- *    "queries": {NAME: Prometheus' data.result array, ...}, "errors": [TEXT...]}
- * NAME: info, health, reasons, rated_used, own_used, wearout, warranty_end,
- * temperature, present (docs/api.md); each array checked and cut to the
+ *    "queries": {"drives_total", "health_counts", "down", "down_total": result
+ *                arrays; "problems": {FAMILY: array, ...}, "page": {FAMILY: ...}},
+ *    "hosts_total": N or null, "page": N (0: no hosts), "pages": N,
+ *    "page_hosts": [instance...], "limits": {problems, top, down,
+ *    hosts_per_page}, "errors": [TEXT...]}
+ * FAMILY: info, health, reasons, reason_values, rated_used, own_used,
+ * wearout, warranty_end, temperature, present (docs/api.md). "problems" are
+ * the drives whose verdict is warning or critical (at most 500, most severe
+ * first) and the 50 first by endurance used (rated and own) and by projected
+ * wear-out; "page" the drives of the page's hosts (50 a page): every answer
+ * bounded whatever the fleet's size. Each array checked and cut to the
  * "metric" and "value" of each series, an answer over 8 MiB or not of that
  * shape is an error of its query (http/fleet_answer.h). *status is 200, or
- * 502 when no query was answered. Answers are shared for 10 s. Blocks up to the configured
- * timeout per query. Returns 0 or -ENOMEM. */
-int ww_fleet_fetch(const ww_conf_fleet_t *f, char **body, size_t *len, unsigned *status);
+ * 502 when no query was answered. Answers are shared for 10 s per page.
+ * Blocks up to the configured timeout per query. Returns 0 or -ENOMEM. */
+int ww_fleet_fetch(const ww_conf_fleet_t *f, unsigned page, char **body, size_t *len,
+		   unsigned *status);
 
 /** Fetch function for `serve`: ctx is the ww_route_src_t (timeout unused:
  * the history's own time budget bounds a query). */

@@ -1,6 +1,7 @@
 /* wearwatch.conf with inih, then flags (see config.h). inih is the Debian
  * library for the format; this file only maps keys to fields and validates
  * values, so an error always names the file and line. */
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
@@ -35,6 +36,7 @@ void ww_conf_defaults(ww_conf_t *c)
 	c->notify_timeout_s = 30;
 	ww_probe_policy_default(&c->probe);
 	c->fleet.timeout_s = 10;
+	snprintf(c->fleet.jobs, sizeof(c->fleet.jobs), "wearwatch.*");
 	c->notify_flap_limit = 4;
 	c->notify_flap_window_s = 3600;
 	ww_health_cfg_defaults(&c->health);
@@ -200,7 +202,15 @@ static int drive_key(struct parse_ctx *x, ww_conf_drive_t *d, const char *k, con
 struct conf_key {
 	const char *section, *key;
 	enum { K_STR, K_ABSPATH, K_EXEC, K_LISTEN, K_DURATION, K_RETENTION, K_COUNT, K_INCLUDE,
-	       K_NOTIFY_ON, K_OFF, K_RATINGS_FILE, K_PROBE_ON, K_PROBE, K_URL } kind;
+		K_NOTIFY_ON,
+		K_OFF,
+		K_RATINGS_FILE,
+		K_PROBE_ON,
+		K_PROBE,
+		K_URL,
+		K_HEADER,
+		K_TEXT
+	} kind;
 	size_t off, size;      /* field in ww_conf_t; size of a string field */
 	unsigned min, max;     /* K_COUNT, K_DURATION and K_RETENTION (seconds) */
 	const char *expect;
@@ -258,6 +268,10 @@ static const struct conf_key keys[] = {
 	{ "fleet", "ca_file", K_ABSPATH, F(fleet.ca_file), 0, 0, "expected an absolute path", 1 },
 	{ "fleet", "timeout", K_DURATION, F(fleet.timeout_s), 1, 10 * 60,
 	  "expected a duration of 1s-10m (10s)", 1 },
+	{ "fleet", "header", K_HEADER, 0, 0, 0, 0,
+	  "expected 'Name: value' (a token, a colon, no control characters; at most 4)", 1 },
+	{ "fleet", "jobs", K_TEXT, F(fleet.jobs), 0, 0,
+	  "expected a regex of job names (wearwatch.*) without control characters", 1 },
 	{ "notify", "flap_limit", K_COUNT, F(notify_flap_limit), 1, 1000, "expected 1-1000", 1 },
 	{ "notify", "flap_window", K_DURATION, F(notify_flap_window_s), 60, 7 * DAY_S,
 	  "expected a duration of 1m-7d (1h)", 1 },
@@ -284,6 +298,30 @@ static int set_probe(ww_conf_t *c, const char *k, const char *v)
 static bool is_url(const char *v)
 {
 	return (!strncmp(v, "http://", 7) && v[7]) || (!strncmp(v, "https://", 8) && v[8]);
+}
+
+/* true when v holds no control character (and is not empty) */
+static bool plain_text(const char *v)
+{
+	for (const char *p = v; *p; p++)
+		if ((unsigned char)*p < 0x20 || *p == 0x7f)
+			return false;
+	return *v;
+}
+
+/* `Name: value` of an HTTP header (RFC 9110 5.1, 5.5): a token, a colon,
+ * a value without control characters */
+static int add_header(ww_conf_t *c, const char *v)
+{
+	const char *colon = strchr(v, ':');
+	size_t n = colon ? (size_t)(colon - v) : 0;
+
+	if (!n || c->fleet.n_headers >= WW_FLEET_MAX_HEADERS || !plain_text(v))
+		return -EINVAL;
+	for (size_t i = 0; i < n; i++)
+		if (!isalnum((unsigned char)v[i]) && !strchr("!#$%&'*+-.^_`|~", v[i]))
+			return -EINVAL;
+	return set_str(c->fleet.headers[c->fleet.n_headers++], sizeof(c->fleet.headers[0]), v);
 }
 
 /* 0, or -EINVAL when v is not what k wants */
@@ -322,6 +360,10 @@ static int set_key(ww_conf_t *c, const struct conf_key *k, const char *name, con
 		return *v && v[0] != '/' ? -EINVAL : set_str(str, k->size, v);
 	case K_STR:
 		return set_str(str, k->size, v);
+	case K_TEXT:
+		return !plain_text(v) ? -EINVAL : set_str(str, k->size, v);
+	case K_HEADER:
+		return add_header(c, v);
 	case K_COUNT:
 		return parse_count(v, k->min, k->max, num);
 	case K_RETENTION: /* forever: the history keeps daily points (history.h) */

@@ -170,15 +170,16 @@ static json_object *check_answer(json_object *o, long code, char *err, size_t er
 	return out;
 }
 
-int ww_fleet_answer_parse(const char *body, size_t len, long http_code, char **result, char *err,
-			  size_t errlen)
+/* the JSON of body within the limits in *out (NULL for a JSON null): 0, or
+ * the error with err set */
+static int parse_json(const char *body, size_t len, long http_code, json_object **out, char *err,
+		      size_t errlen)
 {
 	json_tokener *tok;
-	json_object *o, *res;
+	json_object *o;
 	size_t at;
 	bool done;
 
-	*result = NULL;
 	if (len > WW_FLEET_ANSWER_MAX) {
 		snprintf(err, errlen, "answer over %u MiB (the limit per query)",
 			 WW_FLEET_ANSWER_MAX >> 20);
@@ -189,8 +190,10 @@ int ww_fleet_answer_parse(const char *body, size_t len, long http_code, char **r
 			 WW_FLEET_ANSWER_VALUES);
 		return -E2BIG;
 	}
-	if (!(tok = json_tokener_new()))
-		goto nomem;
+	if (!(tok = json_tokener_new())) {
+		snprintf(err, errlen, "out of memory");
+		return -ENOMEM;
+	}
 	/* JSON text is UTF-8 (RFC 8259 8.1): bytes that are not would pass to
 	 * the page as they came, and a strict parser there rejects the whole
 	 * answer */
@@ -214,6 +217,19 @@ int ww_fleet_answer_parse(const char *body, size_t len, long http_code, char **r
 			 http_code);
 		return -EINVAL;
 	}
+	*out = o;
+	return 0;
+}
+
+int ww_fleet_answer_parse(const char *body, size_t len, long http_code, char **result, char *err,
+			  size_t errlen)
+{
+	json_object *o = NULL, *res;
+	int rc;
+
+	*result = NULL;
+	if ((rc = parse_json(body, len, http_code, &o, err, errlen)))
+		return rc;
 	res = check_answer(o, http_code, err, errlen);
 	json_object_put(o);
 	if (!res)
@@ -222,7 +238,90 @@ int ww_fleet_answer_parse(const char *body, size_t len, long http_code, char **r
 	json_object_put(res);
 	if (*result)
 		return 0;
-nomem:
 	snprintf(err, errlen, "out of memory");
 	return -ENOMEM;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+void ww_fleet_names_free(char **names, size_t n)
+{
+	for (size_t i = 0; names && i < n; i++)
+		free(names[i]);
+	free(names);
+}
+
+int ww_fleet_labels_parse(const char *body, size_t len, long http_code, char ***names, size_t *n,
+			  char *err, size_t errlen)
+{
+	json_object *o = NULL, *data;
+	const char *status, *what, *type;
+	size_t k = 0, m;
+	char **v;
+	int rc;
+
+	*names = NULL;
+	*n = 0;
+	if ((rc = parse_json(body, len, http_code, &o, err, errlen)))
+		return rc;
+	status = json_object_is_type(o, json_type_object) ? member_str(o, "status") : NULL;
+	if (status && !strcmp(status, "error") && (what = member_str(o, "error"))) {
+		type = member_str(o, "errorType");
+		snprintf(err, errlen, "HTTP %ld: %s%s%.300s", http_code, type ? type : "",
+			 type ? ": " : "", what);
+		json_object_put(o);
+		return -EINVAL;
+	}
+	if (!status || strcmp(status, "success") || !json_object_object_get_ex(o, "data", &data) ||
+	    !json_object_is_type(data, json_type_array)) {
+		snprintf(err, errlen, "HTTP %ld, not a Prometheus label values answer (%s)",
+			 http_code,
+			 status && !strcmp(status, "success") ? "data is not an array"
+							      : "status is not \"success\"");
+		json_object_put(o);
+		return -EINVAL;
+	}
+	m = json_object_array_length(data);
+	if (!(v = calloc(m ? m : 1, sizeof(*v)))) {
+		json_object_put(o);
+		snprintf(err, errlen, "out of memory");
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < m; i++) {
+		json_object *x = json_object_array_get_idx(data, i);
+
+		if (!json_object_is_type(x, json_type_string)) {
+			snprintf(err, errlen,
+				 "HTTP %ld, unexpected answer: data[%zu] is not a string",
+				 http_code, i);
+			rc = -EINVAL;
+			break;
+		}
+		if (!(v[k++] = strdup(json_object_get_string(x)))) {
+			snprintf(err, errlen, "out of memory");
+			rc = -ENOMEM;
+			break;
+		}
+	}
+	json_object_put(o);
+	if (rc) {
+		ww_fleet_names_free(v, k);
+		return rc;
+	}
+	/* sorted and without repeats, whatever the server did */
+	qsort(v, k, sizeof(*v), cmp_str);
+	m = 0;
+	for (size_t i = 0; i < k; i++) {
+		if (m && !strcmp(v[m - 1], v[i])) {
+			free(v[i]);
+			continue;
+		}
+		v[m++] = v[i];
+	}
+	*names = v;
+	*n = m;
+	return 0;
 }

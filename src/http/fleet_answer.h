@@ -37,4 +37,16 @@
 int ww_fleet_answer_parse(const char *body, size_t len, long http_code, char **result, char *err,
 			  size_t errlen);
 
+/** Check Prometheus' answer to GET /api/v1/label/NAME/values: {"status":
+ * "success", "data": ["text", ...]} (same limits as above; a status "error"
+ * answer gives its errorType and error). On success: 0, *names a malloc'd
+ * array of *n malloc'd strings, sorted by byte value and without repeats
+ * (free with ww_fleet_names_free). Otherwise *names NULL, err says why, and
+ * -E2BIG, -EINVAL or -ENOMEM. */
+int ww_fleet_labels_parse(const char *body, size_t len, long http_code, char ***names, size_t *n,
+			  char *err, size_t errlen);
+
+/** Free what ww_fleet_labels_parse gave (NULL is a no-op). */
+void ww_fleet_names_free(char **names, size_t n);
+
 #endif

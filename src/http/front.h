@@ -66,6 +66,7 @@ struct ww_req {
 	bool busy;             /* a pool was full or stopping */
 	bool auth_ok;
 	bool fleet;            /* the fetch is the fleet page's (Prometheus) */
+	unsigned fleet_page;   /* its ?page= (1 when absent) */
 	int rc;                /* fetch result */
 	ww_route_reply_t r;
 	char *user, *pass;     /* the login under check (pass zeroed when done) */

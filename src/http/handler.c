@@ -224,7 +224,8 @@ static void fleet_job(ww_job_t *j, bool cancelled)
 	if (cancelled)
 		q->rc = -ESHUTDOWN;
 	else
-		q->rc = ww_fleet_fetch(&q->w->conf.fleet, &q->r.body, &q->r.len, &q->r.status);
+		q->rc = ww_fleet_fetch(&q->w->conf.fleet, q->fleet_page, &q->r.body, &q->r.len,
+				       &q->r.status);
 	snprintf(q->r.type, sizeof(q->r.type), "application/json");
 	resume(q);
 }
@@ -318,6 +319,16 @@ static MHD_RESULT fetch_begin(struct ww_req *q, struct MHD_Connection *c, const 
 		if (b.bad || !ww_route_path_valid(q->path))
 			return text(q, c, MHD_HTTP_BAD_REQUEST,
 				    "bad query (metric, from, to, max_points only)\n");
+	}
+	if (q->fleet) {
+		/* the one argument: a page number, nothing else reaches Prometheus */
+		const char *pg = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "page");
+		char *end = NULL;
+		unsigned long v = pg ? strtoul(pg, &end, 10) : 1;
+
+		if (pg && (!*pg || *end || v < 1 || v > 1000000))
+			return text(q, c, MHD_HTTP_BAD_REQUEST, "bad query (page=N only)\n");
+		q->fleet_page = (unsigned)v;
 	}
 	if (!q->fleet && !ww_route_path_valid(q->path))
 		return text(q, c, MHD_HTTP_NOT_FOUND, "not found\n");

@@ -497,8 +497,9 @@ async function sysfsTree(browser, errors) {
 /* tests/prometheus/fleet.py: three `wearwatch serve --replay` hosts (one
  * drive id on two of them) scraped by Debian's prometheus; host A's
  * wearwatch.conf names that Prometheus in [fleet]. Its fleet page must list
- * every drive of the three hosts with its host, sorted by days to wear-out
- * as Prometheus has them. */
+ * the target that is down, every warning or critical drive first with its
+ * reasons' numbers, and on its page of hosts every drive of the three hosts
+ * with its host, sorted by days to wear-out as Prometheus has them. */
 async function fleetPage(browser, errors) {
 	const work = fs.mkdtempSync(path.join(os.tmpdir(), 'ww-fleet-'));
 	const ready = path.join(work, 'ready.json');
@@ -547,6 +548,27 @@ async function fleetPage(browser, errors) {
 		const r0 = rows.find((r) => r.k.startsWith(a.instance + ' '));
 		check(r0 && r0.href === 'http://' + a.instance + '/drives/' + encodeURIComponent(r0.k.split(' ')[1]),
 			"each row links to the drive's page on its host", r0 && r0.href);
+		/* first the targets that do not answer, then the drives that need a
+		 * look: every warning or critical drive, most severe first, each
+		 * reason with its numbers */
+		const downRows = await page.$$eval('#fleet-down tbody tr', (trs) => trs.map((tr) => [tr.dataset.instance, tr.innerText]));
+		check(downRows.length === 1 && downRows[0][0] === fl.down_instance && downRows[0][1].includes('none in the last day'),
+			'the target nothing answers on is listed, with its last good scrape', JSON.stringify(downRows));
+		const hq = encodeURIComponent('wearwatch_drive_health_status > 0 < 3');
+		const bad = (await (await fetch(fl.prometheus + '/api/v1/query?query=' + hq)).json()).data.result
+			.map((x) => x.metric.instance + ' ' + x.metric.drive + ' ' + x.value[1]);
+		const prob = await page.$$eval('#fleet-problems tbody tr', (trs) => trs.map((tr) => ({
+			k: tr.dataset.instance + ' ' + tr.dataset.drive, health: tr.dataset.health, text: tr.innerText })));
+		check(bad.length > 0 && bad.every((b) => prob.some((p) => b.startsWith(p.k + ' '))),
+			'every warning or critical drive is in the problem table', prob.map((p) => p.k).join(', '));
+		const firstWarn = prob.findIndex((p) => p.health !== 'critical');
+		check(firstWarn > 0 && prob.slice(firstWarn).every((p) => p.health !== 'critical'),
+			'the problem table lists critical drives first', prob.map((p) => p.health).join(','));
+		const pend = prob.find((p) => p.k === fl.hosts.c.instance + ' ata-pending');
+		check(pend && pend.text.includes('8 sectors (limit 1)'), "a reason's numbers on the fleet page (8 pending sectors)",
+			pend && pend.text);
+		const pager = await page.textContent('#fleet-pager');
+		check(pager.includes('hosts page 1 of 1 (3 of 3 hosts)'), 'the hosts are paged', pager);
 		await page.selectOption('#f-host', fl.hosts.c.addr);
 		const onC = await page.$$eval('#fleet tbody tr', (trs) => trs.map((tr) => tr.dataset.instance));
 		check(onC.length === fl.hosts.c.drives.length && onC.every((i) => i === fl.hosts.c.instance),

@@ -201,6 +201,46 @@ def check_alerts(fl, shipped):
     check_pages(fl)
 
 
+def check_fleet_api(fl):
+    """GET /api/v1/fleet of host A against this Prometheus: the problem set
+    holds every drive whose verdict is warning or critical, the first page
+    every host and drive, the down list the target nothing answers on."""
+    a = fl.hosts["a"]
+    body = {}
+
+    def answered():
+        body.clear()
+        body.update(F.http_json(a["url"] + "/api/v1/fleet", timeout=30))
+        q = body.get("queries", {})
+        return q.get("problems", {}).get("reason_values") and q.get("down")
+    F.wait_for(answered, 30, step=1)
+    q = body.get("queries", {})
+    check(body.get("errors") == [], "fleet API: every query answered", str(body.get("errors")))
+    keys = lambda rows: {(x["metric"].get("instance"), x["metric"].get("drive")) for x in rows}
+    status = {(x["metric"]["instance"], x["metric"]["drive"]): int(x["value"][1])
+              for x in F.promql(fl.prom, "wearwatch_drive_health_status")["data"]["result"]}
+    bad = {k for k, v in status.items() if v in (1, 2)}
+    check(bad and bad <= keys(q.get("problems", {}).get("health", [])),
+          "fleet API: every warning or critical drive is in the problem set (%d)" % len(bad),
+          str(sorted(bad - keys(q.get("problems", {}).get("health", [])), key=str)))
+    every = {(h["instance"], d) for h in fl.hosts.values() for d in h["drives"]}
+    check(body.get("page_hosts") == sorted(h["instance"] for h in fl.hosts.values()) and
+          body.get("hosts_total") == 3 and body.get("pages") == 1,
+          "fleet API: page 1 lists the three hosts", str(body.get("page_hosts")))
+    check(keys(q.get("page", {}).get("info", [])) == every,
+          "fleet API: the page holds every drive of its hosts",
+          str(sorted(keys(q.get("page", {}).get("info", [])) ^ every, key=str)))
+    down = {x["metric"]["instance"]: float(x["value"][1]) for x in q.get("down", [])}
+    check(down.get(fl.down_instance) == 0.0 and len(down) == 1,
+          "fleet API: the down target is listed (no good scrape in the last day)", str(down))
+    pend = [x for x in q.get("problems", {}).get("reason_values", [])
+            if x["metric"]["drive"] == "ata-pending" and x["metric"]["kind"] == "value"]
+    check(len(pend) == 1 and pend[0]["value"][1] == "8" and pend[0]["metric"]["unit"] == "sectors",
+          "fleet API: the pending-sector drive's number (8 sectors)", str(pend))
+    check(q.get("drives_total", [{}])[0].get("value", [0, ""])[1] == str(len(every)),
+          "fleet API: drives_total counts every drive", str(q.get("drives_total")))
+
+
 def query_count(fl, expr):
     try:
         return len(F.promql(fl.prom, expr)["data"]["result"])
@@ -308,6 +348,7 @@ def main():
             check(sorted(re.findall(r"(?m)^\s+- alert: (\w+)$", rules)) == check_rules(fl),
                   "Prometheus loaded every shipped alert")
             check_grafana(fl, src)
+            check_fleet_api(fl)
         except (RuntimeError, OSError) as e:
             check(False, "fleet runs", str(e))
         if FAILED:

@@ -23,14 +23,16 @@ static void test_collector_sections(void)
 
 	ww_probe_policy_default(&d);
 	ww_conf_defaults(c);
-	CHECK(ww_conf_load_string(c,
-		"[probe]\nenabled = no\ninterval = 300\nbs = 8k\nmax-iops = 50\n"
-		"rotational = never\n[endurance]\nratings_file = /etc/wearwatch/a.tsv\n"
-		"ratings_file = /etc/wearwatch/b.tsv\n"
-		"[history]\nenabled = no\nraw_retention = 14d\nhourly_retention = 1h\n"
-		"[fleet]\nprometheus = https://prom.example:9090/prefix/\nbasic_auth_user = ww\n"
-		"basic_auth_password_file = /run/credentials/x/p\ntimeout = 3s\n",
-		"t.conf", err, sizeof(err)) == 0);
+	CHECK(ww_conf_load_string(
+		      c,
+		      "[probe]\nenabled = no\ninterval = 300\nbs = 8k\nmax-iops = 50\n"
+		      "rotational = never\n[endurance]\nratings_file = /etc/wearwatch/a.tsv\n"
+		      "ratings_file = /etc/wearwatch/b.tsv\n"
+		      "[history]\nenabled = no\nraw_retention = 14d\nhourly_retention = 1h\n"
+		      "[fleet]\nprometheus = https://prom.example:9090/prefix/\nbasic_auth_user = ww\n"
+		      "basic_auth_password_file = /run/credentials/x/p\ntimeout = 3s\n"
+		      "header = X-Scope-OrgID: tenant-a\nheader = X-Api-Key: k1\njobs = ww-(fra|ams)\n",
+		      "t.conf", err, sizeof(err)) == 0);
 	/* a KEY=VALUE does not turn probing back on: only enabled does */
 	CHECK(!c->probe.enabled);
 	CHECK_EQ_U64(c->probe.interval_s, 300);
@@ -46,6 +48,10 @@ static void test_collector_sections(void)
 	CHECK_STR(c->fleet.prometheus, "https://prom.example:9090/prefix/");
 	CHECK_STR(c->fleet.user, "ww");
 	CHECK_EQ_U64(c->fleet.timeout_s, 3);
+	CHECK_EQ_U64(c->fleet.n_headers, 2);
+	CHECK_STR(c->fleet.headers[0], "X-Scope-OrgID: tenant-a");
+	CHECK_STR(c->fleet.headers[1], "X-Api-Key: k1");
+	CHECK_STR(c->fleet.jobs, "ww-(fra|ams)");
 	/* flags win over the file */
 	CHECK(ww_conf_apply_args(c, 4, argv, err, sizeof(err)) == 0);
 	CHECK_EQ_U64(c->probe.count, 8);
@@ -54,6 +60,20 @@ static void test_collector_sections(void)
 
 	ww_conf_defaults(c);
 	CHECK(c->probe.enabled && c->fleet.timeout_s == 10 && !c->fleet.prometheus[0]);
+	CHECK_STR(c->fleet.jobs, "wearwatch.*");
+	/* a header is a token, a colon and a value without control characters,
+	 * at most four */
+	CHECK(ww_conf_load_string(c, "[fleet]\nheader = X Scope: t\n", "t.conf", err,
+				  sizeof(err)) == -EINVAL);
+	CHECK(!strncmp(err, "t.conf:2: header: expected 'Name: value'", 40));
+	CHECK(ww_conf_load_string(c, "[fleet]\nheader = no-colon\n", "t.conf", err, sizeof(err)) ==
+	      -EINVAL);
+	CHECK(ww_conf_load_string(c,
+				  "[fleet]\nheader = A: 1\nheader = B: 2\nheader = C: 3\n"
+				  "header = D: 4\nheader = E: 5\n",
+				  "t.conf", err, sizeof(err)) == -EINVAL);
+	CHECK(!strncmp(err, "t.conf:6: header:", 17));
+	ww_conf_defaults(c);
 	CHECK(ww_conf_load_string(c, "[probe]\nqd = 0\n", "t.conf", err, sizeof(err)) == -EINVAL);
 	CHECK(!strncmp(err, "t.conf:2: qd: expected interval, count", 38));
 	CHECK(ww_conf_load_string(c, "[probe]\nspeed = 3\n", "t.conf", err, sizeof(err)) ==

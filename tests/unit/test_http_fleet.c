@@ -161,15 +161,19 @@ static void test_answer_limits(void)
 	free(b);
 }
 
-/* a loopback "Prometheus" that answers every request with `body` (no
- * Content-Length when `stream`: the size shows only while it is received) */
+/* a loopback "Prometheus" that answers every request with `body`, a label
+ * values request with `labels` when set (no Content-Length when `stream`:
+ * the size shows only while it is received); it keeps the requests' heads */
+#define FAKE_REQS 64
 struct fake {
 	int fd;
-	const char *body;
+	const char *body, *labels;
 	size_t len;
 	bool stream;
 	unsigned port;
 	pthread_t t;
+	size_t n_req;
+	char *req[FAKE_REQS]; /* request line and headers, malloc'd */
 };
 
 static void *fake_serve(void *arg)
@@ -178,11 +182,29 @@ static void *fake_serve(void *arg)
 	int c;
 
 	while ((c = accept(f->fd, NULL, NULL)) >= 0) {
-		char req[4096], head[200];
-		ssize_t got = recv(c, req, sizeof(req), 0);
-		size_t off = 0;
+		static char req[65536];
+		char head[200];
+		size_t got = 0, off = 0;
+		const char *body = f->body;
+		size_t len = f->len;
 
-		(void)got;
+		while (got < sizeof(req) - 1) {
+			ssize_t r = recv(c, req + got, sizeof(req) - 1 - got, 0);
+
+			if (r <= 0)
+				break;
+			got += (size_t)r;
+			req[got] = 0;
+			if (strstr(req, "\r\n\r\n"))
+				break;
+		}
+		req[got] = 0;
+		if (f->n_req < FAKE_REQS)
+			f->req[f->n_req++] = strdup(req);
+		if (f->labels && strstr(req, "GET /api/v1/label/")) {
+			body = f->labels;
+			len = strlen(body);
+		}
 		if (f->stream)
 			snprintf(head, sizeof(head),
 				 "HTTP/1.1 200 OK\r\nContent-Type: "
@@ -192,10 +214,10 @@ static void *fake_serve(void *arg)
 				 "HTTP/1.1 200 OK\r\nContent-Type: "
 				 "application/json\r\nContent-Length: %zu\r\nConnection: "
 				 "close\r\n\r\n",
-				 f->len);
+				 len);
 		if (send(c, head, strlen(head), MSG_NOSIGNAL) > 0)
-			while (off < f->len) {
-				ssize_t w = send(c, f->body + off, f->len - off, MSG_NOSIGNAL);
+			while (off < len) {
+				ssize_t w = send(c, body + off, len - off, MSG_NOSIGNAL);
 
 				if (w <= 0)
 					break;
@@ -225,6 +247,9 @@ static void fake_stop(struct fake *f)
 	shutdown(f->fd, SHUT_RDWR);
 	close(f->fd);
 	pthread_join(f->t, NULL);
+	for (size_t i = 0; i < f->n_req; i++)
+		free(f->req[i]);
+	f->n_req = 0;
 }
 
 /* ww_fleet_fetch against a server answering body: its status and body */
@@ -241,7 +266,7 @@ static unsigned fetch_from(const char *body, size_t len, bool stream, char **out
 	memset(&f, 0, sizeof(f));
 	snprintf(f.prometheus, sizeof(f.prometheus), "http://127.0.0.1:%u", fk.port);
 	f.timeout_s = 10;
-	if (ww_fleet_fetch(&f, out, &blen, &status))
+	if (ww_fleet_fetch(&f, 1, out, &blen, &status))
 		status = 0;
 	fake_stop(&fk);
 	return status;
@@ -260,9 +285,15 @@ static void test_fetch_hostile(void)
 	CHECK_EQ_I64(fetch_from(ok, strlen(ok), false, &body), 200);
 	CHECK(body &&
 	      strstr(body,
-		     "\"queries\":{\"info\":[{\"metric\":{\"drive\":\"d\"},"
-		     "\"value\":[1,\"0\"]}],\"health\":["));
-	CHECK(body && strstr(body, "\"errors\":[]"));
+		     "\"queries\":{\"drives_total\":[{\"metric\":{\"drive\":\"d\"},"
+		     "\"value\":[1,\"0\"]}],\"health_counts\":["));
+	CHECK(body && strstr(body, "\"problems\":{\"info\":[{\"metric\""));
+	/* the host list is no vector: said, and no page asked */
+	CHECK(body &&
+	      strstr(body,
+		     "\"errors\":[\"hosts: HTTP 200, not a Prometheus label values "
+		     "answer (data is not an array)\"]"));
+	CHECK(body && !strstr(body, "\"page\":{"));
 	free(body);
 	CHECK(pad != NULL);
 	if (!pad)
@@ -279,6 +310,128 @@ static void test_fetch_hostile(void)
 	free(pad);
 }
 
+/* %XX of a URL decoded in place */
+static void url_decode(char *s)
+{
+	char *o = s;
+
+	for (; *s; s++) {
+		unsigned v;
+
+		if (*s == '%' && sscanf(s + 1, "%2x", &v) == 1) {
+			*o++ = (char)v;
+			s += 2;
+		} else {
+			*o++ = *s;
+		}
+	}
+	*o = 0;
+}
+
+/* the host list parsed: sorted, repeats dropped; wrong shapes refused */
+static void test_labels(void)
+{
+	const char *ok = "{\"status\":\"success\",\"data\":[\"b:1\",\"a:1\",\"b:1\"]}";
+	char **v = NULL, err[512] = "";
+	size_t n = 0;
+
+	CHECK_EQ_I64(ww_fleet_labels_parse(ok, strlen(ok), 200, &v, &n, err, sizeof(err)), 0);
+	CHECK_EQ_I64(n, 2);
+	CHECK(n == 2 && !strcmp(v[0], "a:1") && !strcmp(v[1], "b:1"));
+	ww_fleet_names_free(v, n);
+	CHECK_EQ_I64(ww_fleet_labels_parse("{\"status\":\"success\",\"data\":[1]}", 31, 200, &v, &n,
+					   err, sizeof(err)),
+		     -EINVAL);
+	CHECK(strstr(err, "data[0] is not a string") && !v);
+	CHECK_EQ_I64(ww_fleet_labels_parse("{\"status\":\"success\",\"data\":{}}", 30, 200, &v, &n,
+					   err, sizeof(err)),
+		     -EINVAL);
+	CHECK(strstr(err, "data is not an array"));
+	CHECK_EQ_I64(ww_fleet_labels_parse("null", 4, 200, &v, &n, err, sizeof(err)), -EINVAL);
+	CHECK(strstr(err, "status is not"));
+	{
+		const char *e =
+			"{\"status\":\"error\",\"errorType\":\"bad_data\",\"error\":\"no\"}";
+
+		CHECK_EQ_I64(ww_fleet_labels_parse(e, strlen(e), 400, &v, &n, err, sizeof(err)),
+			     -EINVAL);
+		CHECK(strstr(err, "HTTP 400: bad_data: no"));
+	}
+}
+
+/* 120 hosts: page 2 is hosts 51-100 of the sorted list, asked for by name
+ * (regex-escaped); no family is asked for the whole fleet; the configured
+ * tenant header goes with every request; a page past the end is the last */
+static void test_fetch_pages(void)
+{
+	const char *vec = "{\"status\":\"success\",\"data\":{\"resultType\":\"vector\","
+			  "\"result\":[{\"metric\":{\"drive\":\"d\"},\"value\":[1,\"0\"]}]}}";
+	struct fake fk = { .body = vec, .len = strlen(vec) };
+	char labels[8192], *body = NULL;
+	size_t n = 0, blen = 0, fam = 0, page_q = 0;
+	unsigned status = 0;
+	ww_conf_fleet_t f;
+
+	n = (size_t)snprintf(labels, sizeof(labels), "{\"status\":\"success\",\"data\":[");
+	for (int i = 119; i >= 0; i--)
+		n += (size_t)snprintf(labels + n, sizeof(labels) - n, "%s\"h%03d.example:9786\"",
+				      i == 119 ? "" : ",", i);
+	snprintf(labels + n, sizeof(labels) - n, "]}");
+	fk.labels = labels;
+	if (fake_start(&fk)) {
+		CHECK(!"fake Prometheus starts");
+		return;
+	}
+	memset(&f, 0, sizeof(f));
+	snprintf(f.prometheus, sizeof(f.prometheus), "http://127.0.0.1:%u/", fk.port);
+	snprintf(f.jobs, sizeof(f.jobs), "wearwatch.*");
+	snprintf(f.headers[0], sizeof(f.headers[0]), "X-Scope-OrgID: tenant-a");
+	f.n_headers = 1;
+	f.timeout_s = 10;
+	CHECK_EQ_I64(ww_fleet_fetch(&f, 2, &body, &blen, &status), 0);
+	CHECK_EQ_I64(status, 200);
+	CHECK(body &&
+	      strstr(body,
+		     "\"hosts_total\":120,\"page\":2,\"pages\":3,"
+		     "\"page_hosts\":[\"h050.example:9786\",\"h051.example:9786\""));
+	CHECK(body && strstr(body, "\"h099.example:9786\"],") && !strstr(body, "\"h100.example"));
+	CHECK(body && strstr(body, "\"page\":{\"info\":[") && strstr(body, "\"errors\":[]"));
+	free(body);
+	for (size_t i = 0; i < fk.n_req; i++) {
+		char *r = fk.req[i], *q = strstr(r, "/api/v1/query?query=");
+
+		CHECK(strstr(r, "\r\nX-Scope-OrgID: tenant-a\r\n") != NULL);
+		if (!q)
+			continue;
+		*strchr(q, ' ') = 0;
+		url_decode(q);
+		if (strstr(q, "count(") || strstr(q, "count_values("))
+			continue;
+		if (strstr(q, "up{job=~\"wearwatch.*\"}")) {
+			CHECK(strstr(q, "topk(200, ") != NULL);
+			continue;
+		}
+		fam++;
+		CHECK(strstr(q, "topk(500, wearwatch_drive_health_status > 0 < 3)") ||
+		      strstr(q, "{instance=~\"h050\\\\.example:9786|"));
+		if (strstr(q, "{instance=~\"")) {
+			page_q++;
+			CHECK(strstr(q, "|h099\\\\.example:9786\"}") && !strstr(q, "h100"));
+		}
+	}
+	CHECK_EQ_I64(fam, 20); /* ten families, for the problems and the page */
+	CHECK_EQ_I64(page_q, 10);
+	fake_stop(&fk);
+	/* past the end: the last page (another port, so not the cached page) */
+	if (fake_start(&fk))
+		return;
+	snprintf(f.prometheus, sizeof(f.prometheus), "http://127.0.0.1:%u", fk.port);
+	CHECK_EQ_I64(ww_fleet_fetch(&f, 9, &body, &blen, &status), 0);
+	CHECK(body && strstr(body, "\"page\":3,\"pages\":3,\"page_hosts\":[\"h100.example:9786\""));
+	free(body);
+	fake_stop(&fk);
+}
+
 int main(void)
 {
 	ww_conf_fleet_t f;
@@ -290,7 +443,7 @@ int main(void)
 	memset(&f, 0, sizeof(f));
 	snprintf(f.prometheus, sizeof(f.prometheus), "http://127.0.0.1:%u", port);
 	f.timeout_s = 5;
-	CHECK_EQ_I64(ww_fleet_fetch(&f, &body, &len, &status), 0);
+	CHECK_EQ_I64(ww_fleet_fetch(&f, 1, &body, &len, &status), 0);
 	CHECK_EQ_I64(status, 502);
 	/* curl_easy_strerror(CURLE_COULDNT_CONNECT), said once */
 	CHECK(body && strstr(body, "\"errors\":[\"Couldn't connect to server\"]"));
@@ -301,5 +454,7 @@ int main(void)
 	test_answers();
 	test_answer_limits();
 	test_fetch_hostile();
+	test_labels();
+	test_fetch_pages();
 	return ww_test_done("test_http_fleet");
 }
