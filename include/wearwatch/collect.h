@@ -312,7 +312,9 @@ int ww_smartctl_members_discover(const char *sysroot, ww_drive_t **out, unsigned
 /** ww_discover_all() plus the RAID members (the service's discover hook, a
  * ww_discover_fn): every drive into *out (malloc'd, the caller frees it);
  * drives forced to smartctl (ww_smartctl_force) carry their type in
- * smartctl_type. Returns the count or -errno. */
+ * smartctl_type, and one discovery found no health interface for gets the
+ * protocol of ww_smartctl_type_protocol() (no_health_reason NULL), so it is
+ * read like any other. Returns the count or -errno. */
 int ww_discover_with_members(const char *sysroot, const char *const *include,
 			     ww_drive_t **out);
 
@@ -324,6 +326,13 @@ int ww_discover_with_members(const char *sysroot, const char *const *include,
  * ww_collect_smartctl(). Timeout 60 s. */
 int ww_collect_via_smartctl(const char *sysroot, const ww_drive_t *d, ww_health_t *h,
 			    ww_read_report_t *r);
+
+/** The command set smartctl -d TYPE speaks to a drive (smartctl(8) 7.3):
+ * WW_PROTO_NVME for nvme and snt*, WW_PROTO_SCSI for scsi, megaraid,
+ * aacraid, cciss and auto, WW_PROTO_ATA for the rest (sat, ata, usb*, ATA
+ * RAID controllers); WW_PROTO_NONE for NULL or "". A drive discovery found
+ * no health interface for gets it when forced to smartctl. Pure. */
+ww_protocol_t ww_smartctl_type_protocol(const char *type);
 
 /** The -d TYPE a drive is read with through smartctl, or NULL when it is
  * read natively. */

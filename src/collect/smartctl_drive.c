@@ -2,6 +2,7 @@
  * choice, and one read with its report (see smartctl.h). */
 #include <errno.h>
 #include <pthread.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -70,6 +71,32 @@ const char *ww_smartctl_default_type(const ww_drive_t *d)
 	if (d && d->protocol == WW_PROTO_ATA)
 		return "sat";
 	return "scsi";
+}
+
+/* the type's name (before its ",ARGS" or "+TYPE") is `name` */
+static bool type_is(const char *type, size_t n, const char *name)
+{
+	return n == strlen(name) && !strncmp(type, name, n);
+}
+
+ww_protocol_t ww_smartctl_type_protocol(const char *type)
+{
+	size_t n = type ? strcspn(type, ",+") : 0;
+
+	if (!n)
+		return WW_PROTO_NONE;
+	/* smartctl(8) 7.3 "-d TYPE": nvme and the USB-to-NVMe bridges (snt*)
+	 * speak NVMe; scsi and the controllers whose pass-through smartctl
+	 * opens as a SCSI device first (megaraid, aacraid, cciss) and auto
+	 * start as SCSI; the rest are ATA behind SAT, a USB bridge or a
+	 * controller (ata, sat, usb*, jmb39x, jms56x, intelliprop, marvell,
+	 * areca, 3ware, hpt). The read's JSON says what the drive is. */
+	if (type_is(type, n, "nvme") || !strncmp(type, "snt", 3))
+		return WW_PROTO_NVME;
+	if (type_is(type, n, "scsi") || type_is(type, n, "megaraid") ||
+	    type_is(type, n, "aacraid") || type_is(type, n, "cciss") || type_is(type, n, "auto"))
+		return WW_PROTO_SCSI;
+	return WW_PROTO_ATA;
 }
 
 static void note(ww_read_report_t *r, const char *type, ww_cmd_result_t res,

@@ -148,12 +148,20 @@ int ww_discover_with_members(const char *sysroot, const char *const *include,
 	if (n < 0)
 		return n;
 	/* a drive forced to smartctl carries its type from here on, so what is
-	 * shown of it (the store, /metrics) needs no lookup in this layer */
+	 * shown of it (the store, /metrics) needs no lookup in this layer. One
+	 * discovery found no health interface for (a USB bridge, virtio: where
+	 * `-d sat` is the usual escape) has one now, the smartctl child: the
+	 * poller reads only drives with a protocol. */
 	for (int i = 0; i < n; i++) {
 		const char *t = ww_smartctl_forced_type(&d[i]);
 
-		if (t && !*d[i].smartctl_type)
-			snprintf(d[i].smartctl_type, sizeof(d[i].smartctl_type), "%s", t);
+		if (!t || *d[i].smartctl_type)
+			continue;
+		snprintf(d[i].smartctl_type, sizeof(d[i].smartctl_type), "%s", t);
+		if (d[i].protocol == WW_PROTO_NONE) {
+			d[i].protocol = ww_smartctl_type_protocol(t);
+			d[i].no_health_reason = NULL;
+		}
 	}
 	k = ww_smartctl_members_discover(sysroot, &m, 300);
 	if (k <= 0) {

@@ -155,4 +155,57 @@ with tempfile.TemporaryDirectory() as tmp:
             srv.wait()
 
 
+    # The same virtio drive forced to smartctl (`--smartctl vda=sat`, the
+    # usual escape for bridges and virtual disks) is read through smartctl
+    # with that type: a stand-in smartctl first on PATH answers with a
+    # spec-constructed `smartctl -j` document (smartctl 7.3 JSON schema; the
+    # expected values are the numbers written into it) and records its
+    # arguments. Before, the drive stayed "no health interface" while
+    # wearwatch_drive_smartctl_info{type="sat"} said it was read that way.
+    fake = os.path.join(tmp, "fakebin")
+    os.mkdir(fake)
+    calls = os.path.join(tmp, "smartctl-calls")
+    with open(os.path.join(fake, "smartctl"), "w") as f:
+        f.write("#!/bin/sh\n"
+                f"echo \"$@\" >> {calls}\n"
+                "echo '{\"smartctl\":{\"version\":[7,3],\"exit_status\":0},"
+                "\"device\":{\"name\":\"/dev/vda\",\"type\":\"sat\",\"protocol\":\"ATA\"},"
+                "\"model_name\":\"WW FORCED SAT\",\"serial_number\":\"overlayblk\","
+                "\"smart_status\":{\"passed\":true},\"ata_smart_attributes\":{\"table\":"
+                "[{\"id\":12,\"value\":100,\"worst\":100,\"thresh\":0,\"raw\":{\"value\":7}}]},"
+                "\"power_cycle_count\":7}'\n")
+    os.chmod(os.path.join(fake, "smartctl"), 0o755)
+    port = free_port()
+    env = dict(os.environ, PATH=fake + os.pathsep + os.environ.get("PATH", ""))
+    srv = subprocess.Popen([BIN, "serve", "--sysroot",
+                            os.path.join(SRC, "tests", "fixtures", "sysfs", "basic"),
+                            "--smartctl", "vda=sat", "--no-probe", "--no-history",
+                            "--listen", f"127.0.0.1:{port}", "--web-config", ""],
+                           stderr=subprocess.DEVNULL, env=env)
+    try:
+        text = ""
+
+        def read_vda():
+            global text
+            code, text = curl(f"http://127.0.0.1:{port}/metrics")
+            return code == "200" and 'smart_available{drive="virtio-overlayblk"}' in text
+        check(wait_for(read_vda, timeout=15), "the forced virtio drive is read")
+        lines = [ln for ln in text.splitlines() if 'drive="virtio-overlayblk"' in ln]
+        check('wearwatch_drive_smart_available{drive="virtio-overlayblk"} 1' in lines and
+              'wearwatch_drive_power_cycles_total{drive="virtio-overlayblk"} 7' in lines and
+              'wearwatch_drive_smartctl_info{drive="virtio-overlayblk",type="sat"} 1' in lines,
+              f"its values are smartctl's, through -d sat ({lines})")
+        with open(calls) as f:
+            argv = f.read().splitlines()
+        check(argv and all(a == "-j -x -n standby,3 -d sat /dev/vda" for a in argv),
+              f"smartctl ran with -d sat on /dev/vda ({argv[:2]})")
+    finally:
+        srv.terminate()
+        try:
+            srv.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            srv.kill()
+            srv.wait()
+
+
 sys.exit(1 if FAILS else 0)

@@ -173,6 +173,72 @@ static void test_scan(void)
 	free(devs);
 }
 
+/* A drive discovery finds no health interface for (the fake sysfs tree's
+ * virtio disk vda) forced to smartctl -d sat: discovery gives it the
+ * protocol of its type, and the read goes to smartctl with that type (the
+ * poller reads only drives with a protocol; before, such a drive was listed
+ * with smartctl_info{type="sat"} and never read). */
+static void test_forced_no_interface(void)
+{
+	const char *src = getenv("WW_SOURCE_DIR");
+	char root[4096], p[256], body[512], args[256] = "";
+	ww_health_t *h = calloc(1, sizeof(*h));
+	ww_drive_t *d = NULL, *vda = NULL;
+	ww_read_report_t r;
+	int n;
+	FILE *f;
+
+	CHECK(ww_smartctl_type_protocol("sat") == WW_PROTO_ATA);
+	CHECK(ww_smartctl_type_protocol("sat,12") == WW_PROTO_ATA);
+	CHECK(ww_smartctl_type_protocol("usbjmicron,p") == WW_PROTO_ATA);
+	CHECK(ww_smartctl_type_protocol("nvme,0x1") == WW_PROTO_NVME);
+	CHECK(ww_smartctl_type_protocol("sntjmicron") == WW_PROTO_NVME);
+	CHECK(ww_smartctl_type_protocol("scsi") == WW_PROTO_SCSI);
+	CHECK(ww_smartctl_type_protocol("megaraid,3") == WW_PROTO_SCSI);
+	CHECK(ww_smartctl_type_protocol("") == WW_PROTO_NONE);
+	snprintf(root, sizeof(root), "%s/tests/fixtures/sysfs/basic", src ? src : ".");
+
+	n = ww_discover_with_members(root, NULL, &d);
+	for (int i = 0; i < n; i++)
+		if (!strcmp(d[i].block, "vda"))
+			vda = &d[i];
+	CHECK(vda && vda->protocol == WW_PROTO_NONE && vda->no_health_reason);
+	free(d);
+
+	CHECK(ww_smartctl_force("vda", "sat") == 0);
+	vda = NULL;
+	n = ww_discover_with_members(root, NULL, &d);
+	for (int i = 0; i < n; i++)
+		if (!strcmp(d[i].block, "vda"))
+			vda = &d[i];
+	CHECK(vda != NULL);
+	if (vda) {
+		CHECK(vda->protocol == WW_PROTO_ATA);
+		CHECK(vda->no_health_reason == NULL);
+		CHECK_STR(vda->smartctl_type, "sat");
+		snprintf(p, sizeof(p), "%s/ata.json", tmpdir);
+		snprintf(body, sizeof(body), "echo \"$@\" > %s/args; cat %s; exit 68", tmpdir, p);
+		script("sc-vda", body);
+		memset(&r, 0, sizeof(r));
+		CHECK(ww_collect_drive(root, vda, h, &r) == 0);
+		CHECK_STR(h->backend, "smartctl");
+		CHECK_EQ_U64(h->power_cycles.value, 70);
+		CHECK_STR(r.cmds[0].what, "smartctl -d sat");
+		snprintf(p, sizeof(p), "%s/args", tmpdir);
+		f = fopen(p, "r");
+		if (f) {
+			if (!fgets(args, sizeof(args), f))
+				args[0] = '\0';
+			fclose(f);
+		}
+		CHECK_STR(args, "-j -x -n standby,3 -d sat /dev/vda\n");
+	}
+	free(d);
+	ww_smartctl_set_program(NULL);
+	ww_smartctl_force_clear();
+	free(h);
+}
+
 int main(void)
 {
 	snprintf(tmpdir, sizeof(tmpdir), "/tmp/ww-smartctl-XXXXXX");
@@ -180,6 +246,7 @@ int main(void)
 		return 1;
 	test_parse();
 	test_run();
+	test_forced_no_interface();
 	test_scan();
 	{
 		char cmd[128];
