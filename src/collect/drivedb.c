@@ -366,6 +366,8 @@ static int quirk_row(const char *line, size_t k, const char *model, const char *
 	char row[1024], pre[64], *col[5] = { 0 }, *t = row;
 	const char *src;
 	size_t c = 0;
+	long id;
+	int n;
 
 	if (*line == '#' || k == 0 || k >= sizeof(row))
 		return 0;
@@ -395,7 +397,12 @@ static int quirk_row(const char *line, size_t k, const char *model, const char *
 		snprintf(pre, sizeof(pre), "-v %s,raw48,Host_Reads_%s", col[2], col[3] + 5);
 	else
 		snprintf(pre, sizeof(pre), "-v %s,%s", col[2], col[3]);
-	return ww_drivedb_apply_presets(pre, src, p);
+	/* the count is of units derived; a row that sets a format only (a
+	 * newer drivedb.h's "-v 188,raw16") has applied too, so the presets
+	 * are used for a model Debian's drivedb.h has no entry for */
+	n = ww_drivedb_apply_presets(pre, src, p);
+	id = strtol(col[2], NULL, 10);
+	return n > 0 || (id > 0 && id < 256 && p->attr[id].source) ? 1 : 0;
 }
 
 static int quirks(const char *model, const char *fw, ww_ata_presets_t *p)

@@ -324,6 +324,56 @@ static void test_open_entries(void)
 	unlink(path);
 }
 
+/* Seagate IronWolf / IronWolf Pro: smartmontools 7.3's drivedb.h (Debian 12)
+ * has 18, 200 and 240 only, and not every model; the newer upstream entries
+ * (drivedb.h VERSION 7.3/6293, "Seagate IronWolf" and "Seagate IronWolf
+ * Pro") add "-v 1,raw24/raw32 -v 7,raw24/raw32 -v 188,raw16" (IronWolf also
+ * "-v 195,raw24/raw32"), carried in data/attribute-quirks.tsv. Raw values
+ * spec-constructed (no IronWolf fixture): 188 = 4295032833 = 0x000100010001,
+ * the value IronWolf owners report read as one count; the expected strings
+ * are what smartctl's formats print (raw16 "%u %u %u" of the words high to
+ * low, raw24/raw32 "%u/%u" of bits 32-55 and 0-31: smartmontools
+ * atacmds.cpp ata_format_attr_raw_value). */
+static void test_ironwolf(void)
+{
+	static const char *const models[] = {
+		"ST4000VN008-2DR166",  /* in both files' IronWolf entry */
+		"ST4000VN006-3CW104",  /* only in the newer one's */
+		"ST16000NT001-3LV101", /* IronWolf Pro, only in the newer one's */
+	};
+	ww_health_t *h = calloc(1, sizeof(*h));
+	const ww_ata_attr_t *a;
+
+	for (size_t m = 0; m < sizeof(models) / sizeof(models[0]); m++) {
+		memset(h, 0, sizeof(*h));
+		snprintf(h->model, sizeof(h->model), "%s", models[m]);
+		snprintf(h->firmware, sizeof(h->firmware), m == 2 ? "EN01" : "SC60");
+		attr(h, 1, 85826072);
+		attr(h, 7, 4344967296ull);
+		attr(h, 18, 0);
+		attr(h, 188, 4295032833ull);
+		ww_ata_finish_db(h);
+		a = find(h, 188);
+		CHECK_STR(a->raw_string, "1 1 1");
+		CHECK(!a->has_count);
+		CHECK(a->format_source && strstr(a->format_source, "attribute-quirks.tsv") &&
+		      strstr(a->format_source, "-v 188,raw16"));
+		CHECK_STR(a->name, "Command_Timeout");
+		CHECK_STR(find(h, 1)->raw_string, "0/85826072");
+		CHECK_STR(find(h, 1)->name, "Raw_Read_Error_Rate");
+		CHECK_STR(find(h, 7)->raw_string, "1/50000000");
+		CHECK(!find(h, 1)->has_count && !find(h, 7)->has_count);
+		CHECK_STR(find(h, 18)->name, "Head_Health");
+	}
+	/* a Seagate NAS drive outside both entries keeps the defaults */
+	memset(h, 0, sizeof(*h));
+	snprintf(h->model, sizeof(h->model), "ST4000VN000-1H4168");
+	attr(h, 188, 4295032833ull);
+	ww_ata_finish_db(h);
+	CHECK_STR(find(h, 188)->raw_string, "4295032833");
+	free(h);
+}
+
 int main(void)
 {
 	const char *fx = getenv("WW_FIXTURES");
@@ -341,6 +391,7 @@ int main(void)
 	test_counts();
 	test_samsung_json(fx ? fx : "../shared/fixtures");
 	test_seagate_188(fx ? fx : "../shared/fixtures");
+	test_ironwolf();
 	test_vendor_host_bytes();
 	printf("test_collect_drivedb: %d passed, %d failed\n", ww_t_pass, ww_t_fail);
 	return ww_t_fail ? 1 : 0;
