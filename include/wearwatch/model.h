@@ -417,6 +417,7 @@ typedef enum ww_reason {
 	WW_R_SELF_TEST_FAILED,    /* self_test_failed: the newest self-test failed */
 	WW_R_SELF_TEST_STUCK,     /* self_test_not_completing: running far past its time */
 	WW_R_SELF_TEST_OVERDUE,   /* self_test_overdue: none in a scheduled period */
+	WW_R_LATENCY_DRIFT,       /* latency_drift: drift burst p99 above its baseline */
 	WW_R_MAX
 } ww_reason_t;
 
@@ -477,6 +478,8 @@ typedef struct ww_health_cfg {
 	uint8_t critical_attrs[32];   /* ATA attribute ids whose raw count must stay 0:
 					 non-zero or increased is critical */
 	uint64_t silenced;            /* bit per ww_reason_t: dropped from the verdict */
+	unsigned drift_percent;       /* latency_drift: p99 rise over the baseline, % (30) */
+	unsigned drift_bursts;        /* bursts a drift baseline holds (5) */
 	ww_level_t level[WW_LV_MAX];  /* counts by size (ww_level_sig_t) */
 	/* self-tests: a smartd -s expression ("" = none: no test is started,
 	 * the default), whether a drive in standby is woken for one, and
@@ -484,7 +487,7 @@ typedef struct ww_health_cfg {
 	char self_test_schedule[WW_SELFTEST_SCHED_MAX];
 	bool self_test_in_standby;     /* false */
 	unsigned self_test_concurrent; /* 1 */
-	uint32_t set;                 /* keys given in this section (conf.h's table) */
+	uint64_t set;                 /* keys given in this section (conf.h's table) */
 } ww_health_cfg_t;
 
 /** The defaults above. */
@@ -596,6 +599,12 @@ typedef struct ww_verdict_in {
 	const struct ww_selftest_plan *plan; /* the drive's self-test schedule
 					 around now (ww_selftest_plan); NULL
 					 = none scheduled (no overdue reason) */
+	/* the newest latency-drift burst and the baseline it was compared
+	 * with (ww_drift_baseline), from the probe thread */
+	bool has_drift;
+	time_t drift_time;
+	double drift_p99_s, drift_base_p99_s;
+	unsigned drift_base_n;
 } ww_verdict_in_t;
 
 #define WW_VERDICT_TEXT 200
@@ -605,7 +614,8 @@ typedef struct ww_verdict_in {
 enum {
 	WW_VN_VALUE = 1,
 	WW_VN_PREVIOUS = 2,
-	WW_VN_LIMIT = 4
+	WW_VN_LIMIT = 4,
+	WW_VN_BASELINE = 8
 };
 
 /** One reason of a verdict. The numbers are the sentence's, as data (the
@@ -622,7 +632,8 @@ typedef struct ww_vreason {
 	const char *source;           /* where the values came from (static) */
 	unsigned has;                 /* WW_VN_* bits: which numbers are given */
 	int64_t value, previous, limit;
-	const char *unit; /* "sectors", "errors", "°C", "%", "min"; static,
+	int64_t baseline; /* what value is compared with (latency_drift) */
+	const char *unit; /* "sectors", "errors", "°C", "%", "min", "µs"; static,
 					 "" = a plain count */
 } ww_vreason_t;
 
@@ -636,6 +647,39 @@ typedef struct ww_verdict {
 	size_t n_dropped;             /* past WW_VERDICT_MAX (kept least severe out) */
 	uint64_t silenced;            /* codes that applied but are silenced */
 } ww_verdict_t;
+
+/* ------------------------------------------------------ latency drift --- */
+
+/* Latency drift: a drive's read latency under a fixed load against its own
+ * past. Once a day (probe.h, drift-interval) the probe thread reads the
+ * drive for a fixed time at a fixed depth; the baseline is the mean p99 of
+ * the drive's last `drift_bursts` bursts that entered it, and a burst whose
+ * p99 is above that by more than `drift_percent` is latency_drift (and does
+ * not enter the baseline, so a drive that stays slow keeps its reason
+ * instead of making its slowness the new normal). The defaults, 5 bursts and
+ * +30 %, are the prior art's: docs/health.md, "Latency drift". Pure. */
+#define WW_DRIFT_BURSTS_DEFAULT 5
+#define WW_DRIFT_PERCENT_DEFAULT 30
+
+typedef struct ww_drift_base {
+	unsigned n;   /* bursts in it, at most the `want` asked for */
+	double p99_s; /* their mean p99, seconds; 0 when n == 0 */
+} ww_drift_base_t;
+
+/** The baseline from the p99s (seconds) of bursts that entered it, newest
+ * first: the mean of the first min(n, want). */
+void ww_drift_baseline(const double *p99_s, size_t n, unsigned want, ww_drift_base_t *out);
+
+/** The p99 above which a burst drifted: base x (100 + percent) / 100. */
+double ww_drift_limit(double base_p99_s, unsigned percent);
+
+/** Whether p99_s is latency drift against b: the baseline is full (`want`
+ * bursts) and p99_s is above ww_drift_limit. */
+bool ww_drift_exceeds(const ww_drift_base_t *b, unsigned want, unsigned percent, double p99_s);
+
+/** Whether a new burst enters the baseline: it is not full yet, or the
+ * burst is no drift. */
+bool ww_drift_enters(const ww_drift_base_t *b, unsigned want, unsigned percent, double p99_s);
 
 /** The verdict of one drive at `now`. Pure: no clock, no I/O. */
 void ww_verdict(const ww_verdict_in_t *in, time_t now, ww_verdict_t *out);

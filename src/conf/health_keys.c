@@ -21,11 +21,11 @@ enum hk_kind { HK_TEMP, HK_PERCENT, HK_DURATION, HK_IDS, HK_REASONS, HK_LEVEL, H
 enum {
 	HK_TEMP_WARNING, HK_TEMP_CRITICAL, HK_PCT_WARNING, HK_PCT_CRITICAL, HK_RATED_WARNING,
 	HK_RATED_CRITICAL, HK_INCREASE_WINDOW, HK_READ_FAILING, HK_IGNORE, HK_CRITICAL,
-	HK_SILENCE, HK_ST_SCHEDULE, HK_ST_STANDBY, HK_ST_CONCURRENT, HK_LEVEL0,
-	HK_MAX = HK_LEVEL0 + 2 * WW_LV_MAX
+	HK_SILENCE, HK_ST_SCHEDULE, HK_ST_STANDBY, HK_ST_CONCURRENT, HK_DRIFT_PERCENT,
+	HK_DRIFT_BURSTS, HK_LEVEL0, HK_MAX = HK_LEVEL0 + 2 * WW_LV_MAX
 };
 
-_Static_assert(HK_MAX <= 32, "ww_health_cfg_t.set is a 32-bit set");
+_Static_assert(HK_MAX <= 64, "ww_health_cfg_t.set is a 64-bit set");
 
 #define HK_COUNT_MAX 2000000000 /* a count level; parse_int takes an int */
 #define LEVEL_ROWS(sig, name)                                                                 \
@@ -67,6 +67,10 @@ static const struct hkey {
 	[HK_ST_STANDBY] = { "self_test_in_standby", HK_BOOL, 0, 1, "expected yes or no" },
 	[HK_ST_CONCURRENT] = { "self_test_concurrent", HK_COUNT, 1, 1000,
 			       "expected a number of drives, 1 to 1000" },
+	[HK_DRIFT_PERCENT] = { "latency_drift_percent", HK_PERCENT, 1, 1000,
+			       "expected a percentage, 1 to 1000" },
+	[HK_DRIFT_BURSTS] = { "latency_drift_bursts", HK_PERCENT, 1, 100,
+			      "expected a number of bursts, 1 to 100" },
 	LEVEL_ROWS(WW_LV_REALLOCATED, "reallocated_sectors"),
 	LEVEL_ROWS(WW_LV_REPORTED_UNC, "reported_uncorrect"),
 	LEVEL_ROWS(WW_LV_COMMAND_TIMEOUT, "command_timeout"),
@@ -170,10 +174,14 @@ static int set_row(ww_health_cfg_t *c, int i, const char *v, char *bad, size_t b
 {
 	const struct hkey *k = &hkeys[i];
 	unsigned *u[HK_MAX] = {
-		[HK_PCT_WARNING] = &c->pct_used_warning, [HK_PCT_CRITICAL] = &c->pct_used_critical,
-		[HK_RATED_WARNING] = &c->rated_warning, [HK_RATED_CRITICAL] = &c->rated_critical,
+		[HK_PCT_WARNING] = &c->pct_used_warning,
+		[HK_PCT_CRITICAL] = &c->pct_used_critical,
+		[HK_RATED_WARNING] = &c->rated_warning,
+		[HK_RATED_CRITICAL] = &c->rated_critical,
 		[HK_INCREASE_WINDOW] = &c->increase_window_s,
 		[HK_READ_FAILING] = &c->read_failing_after_s,
+		[HK_DRIFT_PERCENT] = &c->drift_percent,
+		[HK_DRIFT_BURSTS] = &c->drift_bursts,
 	};
 	int n;
 
@@ -237,7 +245,7 @@ int ww_conf_health_key(ww_health_cfg_t *c, const char *key, const char *value, c
 				snprintf(err, errlen, "%s: %s, got '%s'", key, hkeys[i].expect, value);
 			return -EINVAL;
 		}
-		c->set |= 1u << i;
+		c->set |= 1ull << i;
 		return 0;
 	}
 	return -ENOENT;
@@ -307,6 +315,12 @@ void ww_conf_health_overlay(ww_health_cfg_t *b, const ww_health_cfg_t *o)
 		case HK_ST_CONCURRENT:
 			b->self_test_concurrent = o->self_test_concurrent;
 			break;
+		case HK_DRIFT_PERCENT:
+			b->drift_percent = o->drift_percent;
+			break;
+		case HK_DRIFT_BURSTS:
+			b->drift_bursts = o->drift_bursts;
+			break;
 		default: {
 			const ww_level_t *ol = &o->level[(i - HK_LEVEL0) / 2];
 
@@ -314,6 +328,6 @@ void ww_conf_health_overlay(ww_health_cfg_t *b, const ww_health_cfg_t *o)
 			break;
 		}
 		}
-		b->set |= 1u << i;
+		b->set |= 1ull << i;
 	}
 }

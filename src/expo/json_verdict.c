@@ -29,6 +29,8 @@ void *ww_json_verdict_object(const ww_verdict_t *v)
 			json_object_object_add(x, "previous", json_object_new_int64(r->previous));
 		if (r->has & WW_VN_LIMIT)
 			json_object_object_add(x, "limit", json_object_new_int64(r->limit));
+		if (r->has & WW_VN_BASELINE)
+			json_object_object_add(x, "baseline", json_object_new_int64(r->baseline));
 		if (r->has && r->unit && *r->unit)
 			json_object_object_add(x, "unit", json_object_new_string(r->unit));
 		json_object_array_add(a, x);

@@ -240,6 +240,7 @@ static void mverdict(const ww_render_ctx_t *ctx, const ww_drive_state_t *st, ww_
 			mv->num[mv->n_num].value = r->value;
 			mv->num[mv->n_num].previous = r->previous;
 			mv->num[mv->n_num].limit = r->limit;
+			mv->num[mv->n_num].baseline = r->baseline;
 			mv->num[mv->n_num].unit = r->unit ? r->unit : "";
 			mv->n_num++;
 		}

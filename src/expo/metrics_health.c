@@ -22,8 +22,8 @@ static void g_reasons(ww_prom_t *w, const ww_metric_t *m, const ww_mdrive_t *d)
 }
 
 /* the numbers of each active reason that has any: kind value, previous
- * (before a rise) and limit (the level or limit reached), in the reason's
- * unit */
+ * (before a rise), limit (the level or limit reached) and baseline (what
+ * the value is compared with), in the reason's unit */
 static void g_reason_values(ww_prom_t *w, const ww_metric_t *m, const ww_mdrive_t *d)
 {
 	static const struct {
@@ -31,7 +31,8 @@ static void g_reason_values(ww_prom_t *w, const ww_metric_t *m, const ww_mdrive_
 		const char *kind;
 	} kinds[] = { { WW_VN_VALUE, "value" },
 		      { WW_VN_PREVIOUS, "previous" },
-		      { WW_VN_LIMIT, "limit" } };
+		      { WW_VN_LIMIT, "limit" },
+		      { WW_VN_BASELINE, "baseline" } };
 
 	for (size_t i = 0; d->v && i < d->v->n_num; i++)
 		for (size_t k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++) {
@@ -39,7 +40,8 @@ static void g_reason_values(ww_prom_t *w, const ww_metric_t *m, const ww_mdrive_
 					      d->v->num[i].unit };
 			int64_t x = k == 0 ? d->v->num[i].value
 				: k == 1   ? d->v->num[i].previous
-					   : d->v->num[i].limit;
+				: k == 2   ? d->v->num[i].limit
+					   : d->v->num[i].baseline;
 
 			if (d->v->num[i].has & kinds[k].bit)
 				ww_prom_i64(w, lv, x);
@@ -58,7 +60,7 @@ const ww_metric_t ww_metrics_health[] = {
 	  .get = g_reasons },
 	{ .name = "wearwatch_drive_health_reason_value",
 	  .type = "gauge",
-	  .help = "The numbers of an active reason of the health verdict, as its sentence in the JSON API gives them (reason: the code; kind: value now, previous before a rise, limit reached; unit: the reason's, empty for a plain count).",
+	  .help = "The numbers of an active reason of the health verdict, as its sentence in the JSON API gives them (reason: the code; kind: value now, previous before a rise, limit reached, baseline compared with; unit: the reason's, empty for a plain count).",
 	  .labels = { "reason", "kind", "unit" },
 	  .get = g_reason_values },
 	{ 0 }

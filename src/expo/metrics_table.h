@@ -23,7 +23,7 @@
 /** A drive's health verdict as the families need it (ww_drive_verdict once
  * per drive and render): the status, per reason code its most severe
  * severity (WW_STATUS_OK = the code is not active), and the numbers of the
- * reasons that carry any (ww_vreason_t value/previous/limit/unit). */
+ * reasons that carry any (ww_vreason_t value/previous/limit/baseline/unit). */
 typedef struct ww_mverdict {
 	ww_status_t status;
 	uint8_t sev[WW_R_MAX];
@@ -31,7 +31,7 @@ typedef struct ww_mverdict {
 	struct {
 		uint8_t code;
 		unsigned has; /* WW_VN_* */
-		int64_t value, previous, limit;
+		int64_t value, previous, limit, baseline;
 		const char *unit;
 	} num[WW_VERDICT_MAX];
 } ww_mverdict_t;

@@ -126,6 +126,9 @@ const ww_reason_info_t ww_reasons[WW_R_MAX] = {
 	[WW_R_SELF_TEST_OVERDUE] = { "self_test_overdue", W,
 		"self_test_schedule is set and no test of a scheduled kind ran over two "
 		"of its scheduled hours" },
+	[WW_R_LATENCY_DRIFT] = { "latency_drift", W,
+		"the read latency p99 of the newest drift burst is above its baseline by more "
+		"than latency_drift_percent" },
 };
 /* clang-format on */
 
@@ -170,6 +173,8 @@ void ww_health_cfg_defaults(ww_health_cfg_t *c)
 	c->increase_window_s = 86400;
 	c->read_failing_after_s = 3600;
 	c->self_test_concurrent = 1;
+	c->drift_percent = WW_DRIFT_PERCENT_DEFAULT;
+	c->drift_bursts = WW_DRIFT_BURSTS_DEFAULT;
 	/* any count above 0 is a warning: Backblaze, "What SMART Stats Tell Us
 	 * About Hard Drives" (2016-10-06). The critical levels and their
 	 * sources: docs/health.md "Levels" (Scrutiny's failure rates by raw
@@ -393,6 +398,7 @@ void ww_verdict(const ww_verdict_in_t *in, time_t now, ww_verdict_t *out)
 		ww_verdict_sig_scsi(&x);
 		ww_verdict_sig_self_test(&x);
 		ww_verdict_sig_endurance(&x);
+		ww_verdict_sig_drift(&x);
 	}
 	qsort(out->r, out->n, sizeof(out->r[0]), by_concern);
 	out->status = WW_STATUS_OK;

@@ -59,5 +59,6 @@ void ww_verdict_sig_endurance(struct vctx *x);   /* rated endurance, wear-out be
 void ww_verdict_sig_self_test(struct vctx *x);   /* the newest self-test (verdict_errors.c) */
 void ww_verdict_sig_media(struct vctx *x);       /* NVMe media errors (verdict_errors.c) */
 void ww_verdict_sig_scsi_damage(struct vctx *x); /* grown defects, uncorrected errors */
+void ww_verdict_sig_drift(struct vctx *x);       /* latency drift (drift.c) */
 
 #endif
