@@ -329,20 +329,28 @@ enum {
 	WW_OPT_PROBE_BUSY,
 	WW_OPT_PROBE_ROT,
 	WW_OPT_PROBE_WINDOW,
+	WW_OPT_PROBE_DRIFT_INTERVAL,
+	WW_OPT_PROBE_DRIFT_SECONDS,
+	WW_OPT_PROBE_DRIFT_QD,
 	WW_OPT_NO_PROBE,
 	WW_OPT_PROBE_LAST = WW_OPT_NO_PROBE,
 };
 
-#define WW_PROBE_SERVE_OPTIONS                                                 \
-	{ "probe-interval", required_argument, NULL, WW_OPT_PROBE_INTERVAL },  \
-	{ "probe-count", required_argument, NULL, WW_OPT_PROBE_COUNT },        \
-	{ "probe-bs", required_argument, NULL, WW_OPT_PROBE_BS },              \
-	{ "probe-qd", required_argument, NULL, WW_OPT_PROBE_QD },              \
-	{ "probe-max-iops", required_argument, NULL, WW_OPT_PROBE_IOPS },      \
-	{ "probe-busy-inflight", required_argument, NULL, WW_OPT_PROBE_BUSY }, \
-	{ "probe-rotational", required_argument, NULL, WW_OPT_PROBE_ROT },     \
-	{ "probe-window", required_argument, NULL, WW_OPT_PROBE_WINDOW },      \
-	{ "no-probe", no_argument, NULL, WW_OPT_NO_PROBE }
+#define WW_PROBE_SERVE_OPTIONS                                                                     \
+	{ "probe-interval", required_argument, NULL, WW_OPT_PROBE_INTERVAL },                      \
+		{ "probe-count", required_argument, NULL, WW_OPT_PROBE_COUNT },                    \
+		{ "probe-bs", required_argument, NULL, WW_OPT_PROBE_BS },                          \
+		{ "probe-qd", required_argument, NULL, WW_OPT_PROBE_QD },                          \
+		{ "probe-max-iops", required_argument, NULL, WW_OPT_PROBE_IOPS },                  \
+		{ "probe-busy-inflight", required_argument, NULL, WW_OPT_PROBE_BUSY },             \
+		{ "probe-rotational", required_argument, NULL, WW_OPT_PROBE_ROT },                 \
+		{ "probe-window", required_argument, NULL, WW_OPT_PROBE_WINDOW },                  \
+		{ "probe-drift-interval", required_argument, NULL, WW_OPT_PROBE_DRIFT_INTERVAL },  \
+		{ "probe-drift-seconds", required_argument, NULL, WW_OPT_PROBE_DRIFT_SECONDS },    \
+		{ "probe-drift-qd", required_argument, NULL, WW_OPT_PROBE_DRIFT_QD },              \
+	{                                                                                          \
+		"no-probe", no_argument, NULL, WW_OPT_NO_PROBE                                     \
+	}
 
 /** Help text lines for those flags. */
 void ww_probe_serve_usage(FILE *f);

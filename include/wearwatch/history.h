@@ -57,12 +57,19 @@ extern "C" {
 
 /** Stored metrics, in column order; names are the API's `metric` values.
  * WW_HM_PROBE_* come from the probe_samples table (one row per finished
- * latency-probe burst, see ww_history_append_probe), the others from the
+ * latency-probe burst, see ww_history_append_probe), WW_HM_DRIFT_* from
+ * drift_rows (one row per latency-drift burst: its p99 and the baseline it
+ * was compared with, ww_history_append_drift), the others from the
  * per-poll samples table. */
 typedef enum ww_hmetric {
 	WW_HM_WRITTEN = 0, WW_HM_READ, WW_HM_PCT_USED, WW_HM_TEMP, WW_HM_POH,
 	WW_HM_UNSAFE, WW_HM_MEDIA_ERR, WW_HM_SPARE, WW_HM_PRESENT,
-	WW_HM_PROBE_P50, WW_HM_PROBE_P99, WW_HM_PROBE_MAX, WW_HM_MAX
+	WW_HM_PROBE_P50,
+	WW_HM_PROBE_P99,
+	WW_HM_PROBE_MAX,
+	WW_HM_DRIFT_P99,
+	WW_HM_DRIFT_BASE_P99,
+	WW_HM_MAX
 } ww_hmetric_t;
 
 typedef struct ww_hmetric_info {
@@ -217,12 +224,51 @@ int ww_history_append_probe(ww_history_t *h, const char *id, const ww_hprobe_t *
 /** Rows of probe bursts of a drive per tier, like ww_history_count. */
 int ww_history_count_probe(ww_history_t *h, const char *id, long counts[3]);
 
+/** One latency-drift burst (probe.h drift-*): nearest-rank p50/p99 and the
+ * mean of its successful reads, its counts, the baseline it was compared
+ * with (model.h ww_drift_baseline; base_n 0: none yet) and whether it
+ * entered the baseline (ww_drift_enters). Times in seconds. */
+typedef struct ww_hdrift {
+	time_t t;         /* its end */
+	bool has_latency; /* a read succeeded (else quantiles NULL) */
+	double p50_s, p99_s, mean_s;
+	uint32_t reads, errors;
+	double base_p99_s;
+	uint32_t base_n;
+	bool in_baseline;
+} ww_hdrift_t;
+
+/** Drift rows kept per drive besides the newest keep_base of the baseline:
+ * about two months of daily bursts for the dashboard. Every append deletes
+ * what is beyond, so a drive has at most WW_HISTORY_DRIFT_KEEP + keep_base
+ * rows, whatever the age of the file. */
+#define WW_HISTORY_DRIFT_KEEP 64
+
+/** Write one drift burst of drive id now (its own transaction: one a day
+ * per drive) and drop the drive's rows beyond the bound above. Returns 0,
+ * -EINVAL, or -EIO (not writable, or the write failed: counted in
+ * ww_history_write_errors). */
+int ww_history_append_drift(ww_history_t *h, const char *id, const ww_hdrift_t *b,
+			    unsigned keep_base);
+
+/** The p99s (seconds) of the drive's newest bursts that entered the
+ * baseline, newest first, at most max: one index range. Returns how many,
+ * or -EIO. */
+long ww_history_drift_baseline(ww_history_t *h, const char *id, double *p99_s, unsigned max);
+
+/** The drive's newest drift burst into *out: 1 found, 0 none, -EIO. */
+int ww_history_drift_latest(ww_history_t *h, const char *id, ww_hdrift_t *out);
+
+/** Drift rows of a drive (tests of the bound): >= 0, or -EIO. */
+long ww_history_count_drift(ww_history_t *h, const char *id);
+
 /** Schema version the database is at after ww_history_open (PRAGMA
  * user_version): 0 = samples only (before probe history), 1 = probe_samples,
  * 2 = rows keyed by drive number and time (tables drives, sample_rows,
  * probe_rows; `samples` and `probe_samples` are views with the old columns
- * that accept inserts). Opening migrates older files in place, values kept. */
-#define WW_HISTORY_SCHEMA_VERSION 2
+ * that accept inserts), 3 = drift_rows. Opening migrates older files in
+ * place, values kept. */
+#define WW_HISTORY_SCHEMA_VERSION 3
 
 /** Write what is pending, thin and expire now, to the hour (the hourly
  * pass that append makes thins raw samples a whole day at a time: they are

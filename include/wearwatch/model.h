@@ -487,7 +487,7 @@ typedef struct ww_health_cfg {
 	char self_test_schedule[WW_SELFTEST_SCHED_MAX];
 	bool self_test_in_standby;     /* false */
 	unsigned self_test_concurrent; /* 1 */
-	uint64_t set;                 /* keys given in this section (conf.h's table) */
+	uint64_t set;                  /* keys given in this section (conf.h's table) */
 } ww_health_cfg_t;
 
 /** The defaults above. */

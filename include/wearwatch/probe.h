@@ -97,6 +97,17 @@ typedef struct ww_probe_summary {
 	int last_error;             /* -errno of its last failed read, else 0 */
 	uint32_t block_bytes, queue_depth;
 
+	/* the newest latency-drift burst and the baseline it was compared
+	 * with (the baseline's count is 0 until bursts are kept) */
+	bool has_drift;
+	time_t drift_time; /* its end */
+	double drift_p50_s, drift_p99_s, drift_mean_s;
+	uint32_t drift_reads, drift_errors, drift_qd;
+	uint32_t drift_base_n;   /* bursts in the baseline it was compared with */
+	double drift_base_p99_s; /* their mean p99 */
+	const char *drift_skip;  /* static: why the last due drift burst was
+				       ended or not sent ("busy"...), NULL */
+
 	const char *skip_reason;    /* static string: why the last due probe was
 				       not sent ("runtime-suspended", "standby",
 				       "rotational", "busy", "no O_DIRECT"...),
@@ -148,7 +159,31 @@ typedef struct ww_probe_policy {
 	uint64_t range_len_bytes;   /* 0 = to the end of the device */
 	uint32_t window_reads;      /* rolling window, >= WW_PROBE_WINDOW_MIN */
 	enum ww_probe_rot rotational;
+	/* The latency-drift burst: once every drift_interval_s (0 = none), a
+	 * longer burst of block_bytes reads at drift_qd in flight for
+	 * drift_seconds, through the same engine and gates, in slices of
+	 * WW_PROBE_DRIFT_SLICE_S so the light probes of every drive keep their
+	 * schedule (src/sched/probe_sched.c). */
+	uint32_t drift_interval_s;
+	uint32_t drift_seconds;
+	uint32_t drift_qd;
 } ww_probe_policy_t;
+
+/** Drift burst defaults: once a day, 30 s at 8 reads in flight. Chosen, not
+ * from a source (docs/health.md, "Latency drift"): 30 s at depth 8 gives a
+ * disk doing ~150 random reads a second some 4500 reads, 45 of them above
+ * the p99, and an SSD far more; 8 in flight is at the light end of the
+ * reviews' sweep (2 threads x depth 2 to 16 x 16). */
+#define WW_PROBE_DRIFT_INTERVAL_DEFAULT 86400
+#define WW_PROBE_DRIFT_SECONDS_DEFAULT 30
+#define WW_PROBE_DRIFT_QD_DEFAULT 8
+/** A drift burst runs in slices this long; between two slices the due light
+ * probes run first and the gates are asked again (a drive that became busy
+ * or suspended ends the drift burst, which is tried again later). */
+#define WW_PROBE_DRIFT_SLICE_S 1
+/** A drift burst that a busy or suspended drive ended is tried again after
+ * this many seconds (or drift_interval_s when that is shorter). */
+#define WW_PROBE_DRIFT_RETRY_S 600
 
 void ww_probe_policy_default(ww_probe_policy_t *p);
 

@@ -145,6 +145,15 @@ typedef struct ww_probe_sched_cfg {
 	 * that burst's own p50/p99/max and counts, for the history database */
 	void (*after_burst)(void *arg, const char *id, const ww_hprobe_t *p, time_t now);
 	void *after_burst_arg;
+	/* latency-drift bursts (policy drift-*), NULL = none of these: after
+	 * each finished drift burst, b holds its figures and time and the hook
+	 * fills in the baseline it was compared with and keeps it
+	 * (ww_store_endurance_drift_burst); at a drive's first sight,
+	 * drift_latest gives its newest kept burst (1 found, 0 none), so the
+	 * schedule and the verdict go on across a restart. Both on the probe
+	 * thread, with after_burst_arg. */
+	void (*after_drift)(void *arg, const ww_drive_t *d, ww_hdrift_t *b);
+	int (*drift_latest)(void *arg, const char *id, ww_hdrift_t *out);
 	/* time of the schedule: when a drive's next burst is due and when the
 	 * snapshot is scanned again. NULL = ww_clock_monotonic. The pacing and
 	 * the hung-read timeout inside a burst are the engine's, on
@@ -163,7 +172,16 @@ typedef struct ww_probe_sched_cfg {
  * ww_store_set_probe(). One burst runs at a time (the next due drive starts
  * when it ends), and the runtime power status is read again before each read
  * (a drive suspended meanwhile ends its burst, skip reason
- * "runtime-suspended"). Returns NULL when disabled or on failure (*err). */
+ * "runtime-suspended").
+ *
+ * Latency-drift bursts (policy drift_interval_s) run when no light probe is
+ * due, one drive at a time, in slices of WW_PROBE_DRIFT_SLICE_S: before each
+ * slice the due light probes of every drive run first, and the gates are
+ * asked again with no other I/O in flight allowed (at idle); a drive that is
+ * busy, suspended, in standby or hung ends its drift burst (drift_skip says
+ * why), which is tried again WW_PROBE_DRIFT_RETRY_S later. Drift reads do
+ * not enter the light probes' window or totals. Returns NULL when disabled
+ * or on failure (*err). */
 ww_probe_sched_t *ww_probe_sched_start(const ww_probe_sched_cfg_t *cfg, ww_store_t *store,
 				       int *err);
 /** Stop and join the thread (reads hung in the kernel are left to it). */

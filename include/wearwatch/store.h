@@ -187,6 +187,19 @@ void ww_store_endurance_compute(ww_store_endurance_t *s, const ww_drive_state_t 
  * finished burst of drive id in the history (nothing when history is off). */
 void ww_store_endurance_probe_burst(void *svc, const char *id, const ww_hprobe_t *p, time_t now);
 
+/** The probe scheduler's drift hook (ww_probe_sched_cfg_t.after_drift, with
+ * the thresholds of its drive from t): fills in b's baseline, the mean p99
+ * of the drive's newest `latency_drift_bursts` kept bursts that entered it
+ * (ww_drift_baseline), and whether b enters it (ww_drift_enters), then keeps
+ * b in the history (bounded per drive, history.h). Without history there is
+ * no baseline (base_n 0) and nothing is kept. */
+void ww_store_endurance_drift_burst(ww_store_endurance_t *s, const ww_thresholds_t *t,
+				    const ww_drive_t *d, ww_hdrift_t *b);
+
+/** The drive's newest kept drift burst (ww_probe_sched_cfg_t.drift_latest):
+ * 1 found, 0 none or no history, -EIO. */
+int ww_store_endurance_drift_latest(ww_store_endurance_t *s, const char *id, ww_hdrift_t *out);
+
 /** Latest published result of drive id; false when none. O(log n) in the
  * number of drives with a result (a binary search), so a render looking up
  * every drive stays O(n log n). */

@@ -6,12 +6,18 @@
 
 #include "wearwatch/conf.h"
 
+/* not formatted: the probe keys two to a row, as the flags' names read */
+/* clang-format off */
 static const struct { const char *key; int code; } keys[] = {
 	{ "interval", WW_OPT_PROBE_INTERVAL }, { "count", WW_OPT_PROBE_COUNT },
 	{ "bs", WW_OPT_PROBE_BS },             { "qd", WW_OPT_PROBE_QD },
 	{ "max-iops", WW_OPT_PROBE_IOPS },     { "busy-inflight", WW_OPT_PROBE_BUSY },
 	{ "rotational", WW_OPT_PROBE_ROT },    { "window", WW_OPT_PROBE_WINDOW },
+	{ "drift-interval", WW_OPT_PROBE_DRIFT_INTERVAL },
+	{ "drift-seconds", WW_OPT_PROBE_DRIFT_SECONDS },
+	{ "drift-qd", WW_OPT_PROBE_DRIFT_QD },
 };
+/* clang-format on */
 
 int ww_probe_policy_parse(ww_probe_policy_t *p, const char *spec, char *err, size_t errlen)
 {
@@ -44,8 +50,11 @@ int ww_probe_policy_parse(ww_probe_policy_t *p, const char *spec, char *err, siz
 			if (!strcmp(tok, keys[i].key))
 				break;
 		if (i == sizeof(keys) / sizeof(keys[0])) {
-			snprintf(err, errlen, "unknown probe key '%s' (interval, count, bs, qd, "
-				 "max-iops, busy-inflight, rotational, window)", tok);
+			snprintf(err, errlen,
+				 "unknown probe key '%s' (interval, count, bs, qd, "
+				 "max-iops, busy-inflight, rotational, window, drift-interval, "
+				 "drift-seconds, drift-qd)",
+				 tok);
 			return -EINVAL;
 		}
 		/* the flags' own checks */

@@ -40,7 +40,12 @@ void ww_probe_serve_usage(FILE *f)
 	      "                                  rotational drives: auto = only when /sys/block/X/stat\n"
 	      "                                  shows other I/O since the last probe (default)\n"
 	      "  --probe-window N                rolling window of reads for quantiles (default 10000)\n"
-	      "  --no-probe                      no latency probes\n", f);
+	      "  --probe-drift-interval SECONDS  latency-drift burst per drive this often, at idle;\n"
+	      "                                  0 = none (default 86400)\n"
+	      "  --probe-drift-seconds N         length of a drift burst (default 30)\n"
+	      "  --probe-drift-qd N              reads in flight in a drift burst (default 8)\n"
+	      "  --no-probe                      no latency probes\n",
+	      f);
 }
 
 int ww_probe_serve_opt(int opt, const char *arg, ww_probe_policy_t *p)
@@ -90,6 +95,19 @@ int ww_probe_serve_opt(int opt, const char *arg, ww_probe_policy_t *p)
 		break;
 	case WW_OPT_PROBE_BUSY:
 		p->busy_inflight = (uint32_t)v;
+		break;
+	case WW_OPT_PROBE_DRIFT_INTERVAL:
+		p->drift_interval_s = (uint32_t)v;
+		break;
+	case WW_OPT_PROBE_DRIFT_SECONDS:
+		if (!v || v > 3600)
+			goto bad;
+		p->drift_seconds = (uint32_t)v;
+		break;
+	case WW_OPT_PROBE_DRIFT_QD:
+		if (!v || v > 64)
+			goto bad;
+		p->drift_qd = (uint32_t)v;
 		break;
 	case WW_OPT_PROBE_WINDOW:
 		if (v < WW_PROBE_WINDOW_MIN || v > 1000000)

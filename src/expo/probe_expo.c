@@ -99,22 +99,126 @@ static void g_errors(ww_prom_t *w, const ww_metric_t *m, const ww_mdrive_t *d)
 		ww_prom_u64(w, NULL, d->p->errors_total);
 }
 
+/* latency-drift families: once some drive has had (or kept) a drift burst */
+static bool any_drift(const ww_mdrive_t *d, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (d[i].p && d[i].p->has_drift)
+			return true;
+	return false;
+}
+
+static const ww_probe_summary_t *drift(const ww_mdrive_t *d)
+{
+	return d->p && d->p->has_drift ? d->p : NULL;
+}
+
+static void g_drift_p50(ww_prom_t *w, const ww_metric_t *m, const ww_mdrive_t *d)
+{
+	if (drift(d) && d->p->drift_reads)
+		ww_prom_sample(w, NULL, NULL, ww_pv_double(d->p->drift_p50_s, WW_DBL_G9));
+}
+
+static void g_drift_p99(ww_prom_t *w, const ww_metric_t *m, const ww_mdrive_t *d)
+{
+	if (drift(d) && d->p->drift_reads)
+		ww_prom_sample(w, NULL, NULL, ww_pv_double(d->p->drift_p99_s, WW_DBL_G9));
+}
+
+static void g_drift_mean(ww_prom_t *w, const ww_metric_t *m, const ww_mdrive_t *d)
+{
+	if (drift(d) && d->p->drift_reads)
+		ww_prom_sample(w, NULL, NULL, ww_pv_double(d->p->drift_mean_s, WW_DBL_G9));
+}
+
+static void g_drift_reads(ww_prom_t *w, const ww_metric_t *m, const ww_mdrive_t *d)
+{
+	if (drift(d))
+		ww_prom_u64(w, NULL, d->p->drift_reads);
+}
+
+static void g_drift_time(ww_prom_t *w, const ww_metric_t *m, const ww_mdrive_t *d)
+{
+	if (drift(d))
+		ww_prom_u64(w, NULL, (uint64_t)d->p->drift_time);
+}
+
+static void g_drift_base(ww_prom_t *w, const ww_metric_t *m, const ww_mdrive_t *d)
+{
+	if (drift(d) && d->p->drift_base_n)
+		ww_prom_sample(w, NULL, NULL, ww_pv_double(d->p->drift_base_p99_s, WW_DBL_G9));
+}
+
+static void g_drift_base_n(ww_prom_t *w, const ww_metric_t *m, const ww_mdrive_t *d)
+{
+	if (drift(d))
+		ww_prom_u64(w, NULL, d->p->drift_base_n);
+}
+
 const ww_metric_t ww_metrics_probe[] = {
-	{ .name = "wearwatch_probe_read_latency_seconds", .type = "histogram",
+	{ .name = "wearwatch_probe_read_latency_seconds",
+	  .type = "histogram",
 	  .help = "Latency of the latency probe's random O_DIRECT reads (successful ones) since the service started.",
-	  .labels = { "le" }, .get = g_histogram, .when = any_probe },
-	{ .name = "wearwatch_probe_read_latency_max_seconds", .type = "gauge",
+	  .labels = { "le" },
+	  .get = g_histogram,
+	  .when = any_probe },
+	{ .name = "wearwatch_probe_read_latency_max_seconds",
+	  .type = "gauge",
 	  .help = "Slowest successful read of the last probe burst.",
-	  .get = g_last_max, .when = any_probe },
-	{ .name = "wearwatch_probe_read_latency_window_seconds", .type = "summary",
+	  .get = g_last_max,
+	  .when = any_probe },
+	{ .name = "wearwatch_probe_read_latency_window_seconds",
+	  .type = "summary",
 	  .help = "Latency quantiles over the rolling window of the last probe reads (at most 1 percent relative error; 0.999 once 10000 reads back it); _sum and _count cover the window.",
-	  .labels = { "quantile" }, .get = g_window, .when = any_probe },
-	{ .name = "wearwatch_probe_errors_total", .type = "counter",
+	  .labels = { "quantile" },
+	  .get = g_window,
+	  .when = any_probe },
+	{ .name = "wearwatch_probe_errors_total",
+	  .type = "counter",
 	  .help = "Probe reads that failed or returned fewer bytes than asked.",
-	  .get = g_errors, .when = any_probe },
-	{ .name = "wearwatch_probe_skipped", .type = "gauge",
+	  .get = g_errors,
+	  .when = any_probe },
+	{ .name = "wearwatch_probe_skipped",
+	  .type = "gauge",
 	  .help = "1 while the latency probe's last due burst of the drive was not sent, with why (reason: open failed, standby, runtime-suspended, busy, rotational, ...); absent once a burst ran.",
-	  .labels = { "reason" }, .get = g_skipped, .when = any_skipped },
+	  .labels = { "reason" },
+	  .get = g_skipped,
+	  .when = any_skipped },
+	{ .name = "wearwatch_probe_drift_latency_p50_seconds",
+	  .type = "gauge",
+	  .help = "Median latency of the newest latency-drift burst's successful reads (drift_seconds at drift_qd in flight, at idle; at most 1 percent relative error).",
+	  .get = g_drift_p50,
+	  .when = any_drift },
+	{ .name = "wearwatch_probe_drift_latency_p99_seconds",
+	  .type = "gauge",
+	  .help = "99th percentile latency of the newest latency-drift burst: what latency_drift compares with the baseline.",
+	  .get = g_drift_p99,
+	  .when = any_drift },
+	{ .name = "wearwatch_probe_drift_latency_mean_seconds",
+	  .type = "gauge",
+	  .help = "Mean latency of the newest latency-drift burst's successful reads.",
+	  .get = g_drift_mean,
+	  .when = any_drift },
+	{ .name = "wearwatch_probe_drift_reads",
+	  .type = "gauge",
+	  .help = "Successful reads of the newest latency-drift burst.",
+	  .get = g_drift_reads,
+	  .when = any_drift },
+	{ .name = "wearwatch_probe_drift_timestamp_seconds",
+	  .type = "gauge",
+	  .help = "When the newest latency-drift burst ended (Unix time).",
+	  .get = g_drift_time,
+	  .when = any_drift },
+	{ .name = "wearwatch_probe_drift_baseline_latency_p99_seconds",
+	  .type = "gauge",
+	  .help = "The baseline the newest latency-drift burst was compared with: the mean p99 of the drive's last latency_drift_bursts bursts that entered it; absent while it holds none.",
+	  .get = g_drift_base,
+	  .when = any_drift },
+	{ .name = "wearwatch_probe_drift_baseline_bursts",
+	  .type = "gauge",
+	  .help = "Bursts in that baseline (latency_drift needs latency_drift_bursts of them, default 5).",
+	  .get = g_drift_base_n,
+	  .when = any_drift },
 	{ 0 }
 };
 
@@ -158,6 +262,31 @@ void *ww_json_probe_object(const ww_drive_state_t *st)
 		if (p->last_error)
 			json_object_object_add(l, "error", json_object_new_string(strerror(-p->last_error)));
 		json_object_object_add(o, "last", l);
+	}
+	if (p->has_drift || p->drift_skip) {
+		json_object *d = json_object_new_object();
+
+		if (p->has_drift) {
+			json_object_object_add(d, "timestamp",
+					       json_object_new_int64((int64_t)p->drift_time));
+			json_object_object_add(d, "reads", json_object_new_int64(p->drift_reads));
+			json_object_object_add(d, "errors", json_object_new_int64(p->drift_errors));
+			json_object_object_add(d, "queue_depth",
+					       json_object_new_int64(p->drift_qd));
+			if (p->drift_reads) {
+				json_object_object_add(d, "p50_seconds", dbl(p->drift_p50_s));
+				json_object_object_add(d, "p99_seconds", dbl(p->drift_p99_s));
+				json_object_object_add(d, "mean_seconds", dbl(p->drift_mean_s));
+			}
+			json_object_object_add(d, "baseline_bursts",
+					       json_object_new_int64(p->drift_base_n));
+			if (p->drift_base_n)
+				json_object_object_add(d, "baseline_p99_seconds",
+						       dbl(p->drift_base_p99_s));
+		}
+		if (p->drift_skip)
+			json_object_object_add(d, "skipped", json_object_new_string(p->drift_skip));
+		json_object_object_add(o, "drift", d);
 	}
 	if (p->skip_reason) {
 		json_object_object_add(o, "skipped", json_object_new_string(p->skip_reason));

@@ -26,6 +26,8 @@ const ww_hmetric_info_t ww_hmetrics[WW_HM_MAX] = {
 	{ "probe_latency_p50_seconds", "seconds", false, false },
 	{ "probe_latency_p99_seconds", "seconds", false, false },
 	{ "probe_latency_max_seconds", "seconds", false, true },
+	{ "latency_drift_p99_seconds", "seconds", false, true },
+	{ "latency_drift_baseline_p99_seconds", "seconds", false, false },
 };
 
 int ww_hmetric_find(const char *name)
@@ -79,7 +81,20 @@ static const char *const stmt_sql[HS_QUERY0] = {
 	[HS_COUNT] = "SELECT tier, count(*) FROM sample_rows WHERE n=?1 GROUP BY tier",
 	[HS_PCOUNT] = "SELECT tier, count(*) FROM probe_rows WHERE n=?1 GROUP BY tier",
 	[HS_KNOWN] = "SELECT EXISTS(SELECT 1 FROM sample_rows WHERE n=?1)"
-		     " OR EXISTS(SELECT 1 FROM probe_rows WHERE n=?1)",
+		     " OR EXISTS(SELECT 1 FROM probe_rows WHERE n=?1)"
+		     " OR EXISTS(SELECT 1 FROM drift_rows WHERE n=?1)",
+	[HS_DINSERT] = "INSERT OR REPLACE INTO drift_rows(n, t, " DCOLS ") VALUES(?1, ?2, ?3,"
+		       " ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+	/* rows neither among the newest ?2 nor among the newest ?3 of the
+	 * baseline (a NULL bound, fewer rows than that, keeps them) */
+	[HS_DBOUND] = "DELETE FROM drift_rows WHERE n=?1 AND t<(SELECT t FROM drift_rows WHERE"
+		      " n=?1 ORDER BY t DESC LIMIT 1 OFFSET ?2) AND (NOT in_baseline OR t<(SELECT t"
+		      " FROM drift_rows WHERE n=?1 AND in_baseline ORDER BY t DESC LIMIT 1"
+		      " OFFSET ?3))",
+	[HS_DBASE] = "SELECT p99_seconds FROM drift_rows WHERE n=?1 AND in_baseline AND"
+		     " p99_seconds IS NOT NULL ORDER BY t DESC LIMIT ?2",
+	[HS_DLATEST] = "SELECT t, " DCOLS " FROM drift_rows WHERE n=?1 ORDER BY t DESC LIMIT 1",
+	[HS_DCOUNT] = "SELECT count(*) FROM drift_rows WHERE n=?1",
 	/* the reader connection's copy of one drive's pending rows, in memory
 	 * (query.c): queries see them without a commit of their own */
 	[HS_PEND_SETUP] =
@@ -96,8 +111,10 @@ static const char *const stmt_sql[HS_QUERY0] = {
 			  ") VALUES(?1, ?2, 0, ?3, ?4, ?5, ?6, ?7)",
 };
 
-/* probe_rows column of each WW_HM_PROBE_* metric */
-static const char *const probe_cols[] = { "p50_seconds", "p99_seconds", "max_seconds" };
+/* probe_rows column of each WW_HM_PROBE_* metric, then drift_rows' of each
+ * WW_HM_DRIFT_* one */
+static const char *const probe_cols[] = { "p50_seconds", "p99_seconds", "max_seconds",
+					  "p99_seconds", "base_p99_seconds" };
 
 /* History queries, five per metric: the rows of [?2, ?3] oldest first (at
  * most ?4), and the first and the last row of [?2, ?3) (a bucket: query.c
@@ -111,11 +128,15 @@ static pthread_once_t query_once = PTHREAD_ONCE_INIT;
 static void make_queries(void)
 {
 	for (int m = 0; m < WW_HM_MAX; m++) {
-		bool probe = m >= WW_HM_PROBE_P50;
+		bool probe = m >= WW_HM_PROBE_P50, drift = m >= WW_HM_DRIFT_P99;
 		const char *col = probe ? probe_cols[m - WW_HM_PROBE_P50] : ww_hmetrics[m].name;
 		const char *seg = probe ? "0" : "segment";
-		const char *table = probe ? "probe_rows" : "sample_rows";
-		const char *pend = probe ? "temp.pend_probe" : "temp.pend_sample";
+		const char *table = drift ? "drift_rows" : probe ? "probe_rows" : "sample_rows";
+		/* drift bursts are written at once, never pending: their pending
+		 * part is empty */
+		const char *pend = drift ? "(SELECT * FROM drift_rows WHERE 0)"
+			: probe          ? "temp.pend_probe"
+					 : "temp.pend_sample";
 
 		snprintf(
 			query_sql[m], sizeof(query_sql[m]),
@@ -435,6 +456,25 @@ static void tell(const struct hook_call *c)
 		ww_hist_tell_notice(c->h, c->now);
 	if (c->fn)
 		c->fn(c->ctx, c->err, c->what, c->id, c->why, c->now);
+}
+
+void ww_hist_write_result_unlock(ww_history_t *h, int ret, const char *what, const char *id,
+				 time_t now)
+{
+	struct hook_call c;
+
+	memset(&c, 0, sizeof(c));
+	c.h = h;
+	c.now = now;
+	c.what = what;
+	c.err = ret;
+	snprintf(c.id, sizeof(c.id), "%s", id);
+	if (ret < 0)
+		snprintf(c.why, sizeof(c.why), "%s",
+			 h->state == H_WRITABLE && h->db ? sqlite3_errmsg(h->db) : "not writable");
+	c.fn = write_done_locked(h, ret, ret < 0, now, &c.ctx);
+	pthread_mutex_unlock(&h->lock);
+	tell(&c);
 }
 
 /* A read's flush (the pending rows must be in the file before it is

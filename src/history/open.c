@@ -83,6 +83,12 @@ static const char *const migrations[WW_HISTORY_SCHEMA_VERSION] = {
 	"  NEW.t, NEW.tier, NEW.p50_seconds, NEW.p99_seconds, NEW.max_seconds, NEW.reads,"
 	"  NEW.errors);"
 	"END;",
+	/* 2 -> 3: one row per latency-drift burst (ww_history_append_drift),
+	 * bounded per drive by the append itself */
+	"CREATE TABLE IF NOT EXISTS drift_rows(n INTEGER NOT NULL, t INTEGER NOT NULL,"
+	" p50_seconds REAL, p99_seconds REAL, mean_seconds REAL, reads INTEGER NOT NULL,"
+	" errors INTEGER NOT NULL, base_p99_seconds REAL, base_n INTEGER NOT NULL,"
+	" in_baseline INTEGER NOT NULL, PRIMARY KEY(n, t)) WITHOUT ROWID;",
 };
 
 static int user_version(sqlite3 *db)

@@ -46,6 +46,12 @@ enum hstmt {
 	/* the hourly thinning's list of drives (one row each), and reads for
 	 * the API and tests */
 	HS_DRIVES, HS_COUNT, HS_PCOUNT, HS_KNOWN,
+	/* latency-drift bursts, one a day per drive (drift_rows.c) */
+	HS_DINSERT,
+	HS_DBOUND,
+	HS_DBASE,
+	HS_DLATEST,
+	HS_DCOUNT,
 	/* the API's queries, on the reader connection (query.c): one per
 	 * metric, every row in a range, and the same in buckets */
 	HS_PEND_SETUP, HS_PEND_CLEAR, HS_PEND_SAMPLE, HS_PEND_PROBE,
@@ -71,6 +77,9 @@ enum hstate { H_CLOSED, H_READONLY, H_WRITABLE };
 	     "available_spare_percent, present"
 #define SAMPLE_COLS "t, segment, host_written_bytes, power_on_seconds, media_errors"
 #define PCOLS "p50_seconds, p99_seconds, max_seconds, reads, errors"
+#define DCOLS                                                                                      \
+	"p50_seconds, p99_seconds, mean_seconds, reads, errors, base_p99_seconds, "                \
+	"base_n, in_baseline"
 
 /* Values of one pending sample, in the column order of ww_hmetrics */
 #define WW_HS_COLS 9
@@ -167,6 +176,11 @@ void ww_hist_reader_unlock(ww_history_t *h, int sqlite_rc);
  * tables) */
 void ww_hist_bind_sample(sqlite3_stmt *st, int64_t n, const struct psample *p);
 void ww_hist_bind_probe(sqlite3_stmt *st, int64_t n, const struct pprobe *p);
+
+/* history.c: count a write that failed (or succeeded after failures) and
+ * tell the hook, as the commits do; unlocks h->lock */
+void ww_hist_write_result_unlock(ww_history_t *h, int ret, const char *what, const char *id,
+				 time_t now);
 
 /* history.c */
 sqlite3_stmt *ww_hist_stmt(ww_history_t *h, enum hstmt which);

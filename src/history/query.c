@@ -94,7 +94,7 @@ int ww_history_count_probe(ww_history_t *h, const char *id, long counts[3])
 
 static bool is_probe(int m)
 {
-	return m >= WW_HM_PROBE_P50 && m <= WW_HM_PROBE_MAX;
+	return m >= WW_HM_PROBE_P50 && m <= WW_HM_DRIFT_BASE_P99; /* REAL columns */
 }
 
 static long long mono_ms(void)
@@ -425,7 +425,10 @@ long ww_history_query(ww_history_t *h, const char *id, ww_hmetric_t m, time_t fr
 		n = load_pending(db, dn > 0 ? dn : -1, &pd);
 		if (!n)
 			n = query_points(db, dn > 0 ? dn : -1, m, from, to, max_points, pts,
-					 is_probe(m) ? pd.np > 0 : pd.ns > 0, &deadline, &seeks);
+					 m >= WW_HM_DRIFT_P99  ? false /* never pending */
+						 : is_probe(m) ? pd.np > 0
+							       : pd.ns > 0,
+					 &deadline, &seeks);
 	}
 	sqlite3_progress_handler(db, 0, NULL, NULL);
 	h->query_seeks += seeks; /* under qlock */

@@ -20,6 +20,9 @@ void ww_probe_policy_default(ww_probe_policy_t *p)
 	p->timeout_s = 30;
 	p->window_reads = WW_PROBE_WINDOW_DEFAULT;
 	p->rotational = WW_PROBE_ROT_AUTO;
+	p->drift_interval_s = WW_PROBE_DRIFT_INTERVAL_DEFAULT;
+	p->drift_seconds = WW_PROBE_DRIFT_SECONDS_DEFAULT;
+	p->drift_qd = WW_PROBE_DRIFT_QD_DEFAULT;
 }
 
 static int read_line(const char *sysroot, const char *block, const char *attr,

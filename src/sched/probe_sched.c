@@ -27,6 +27,15 @@ struct lazy_stats {
 	ww_hist_t burst_hist;       /* this burst's reads, for the history */
 };
 
+/* A latency-drift burst in progress (allocated at its start, freed at its
+ * end: 16 KB for the one drive being measured, none for the others). */
+struct drift_run {
+	ww_hist_t hist;   /* successful reads of every slice so far */
+	uint64_t left_ns; /* of drift_seconds */
+	uint64_t sum_ns;
+	uint32_t errors, qd;
+};
+
 struct entry {
 	char id[160];
 	struct lazy_stats *ls;      /* NULL until the first burst */
@@ -37,6 +46,11 @@ struct entry {
 	const char *sysroot;
 	uint64_t next_due, last_ios;
 	bool active, hung;
+	/* latency drift: when the next drift burst is due (0 = not planned
+	 * yet), the one in progress, and whether the active burst is its slice */
+	uint64_t drift_due;
+	struct drift_run *drift;
+	bool slice;
 	struct entry *next;
 };
 
@@ -45,10 +59,13 @@ struct ww_probe_sched {
 	ww_store_t *store;
 	ww_probe_engine_t *eng;
 	struct entry *entries;
+	struct entry *drifting; /* the drive whose drift burst is in progress */
 	unsigned qd_active;
 	pthread_t thr;
 	atomic_bool stop;
 };
+
+static uint64_t sched_now_ns(const ww_probe_sched_t *s);
 
 /* the wall clock summaries and logs are stamped with (cfg.wall) */
 static time_t wall(const ww_probe_sched_t *s)
@@ -95,6 +112,15 @@ static void on_read(void *ctx, const ww_probe_read_t *r)
 {
 	struct entry *e = ctx;
 
+	if (e->slice) { /* a drift slice: its own histogram, not the window */
+		if (r->res == (int)e->burst.bs) {
+			ww_hist_add_index(&e->drift->hist, ww_hist_index(r->lat_ns));
+			e->drift->sum_ns += r->lat_ns;
+		} else {
+			e->drift->errors++;
+		}
+		return;
+	}
 	ww_probe_stats_add(&e->ls->stats, r->res == (int)e->burst.bs, r->lat_ns);
 	if (r->res == (int)e->burst.bs)
 		ww_hist_add_index(&e->ls->burst_hist, ww_hist_index(r->lat_ns));
@@ -177,7 +203,9 @@ static void start(ww_probe_sched_t *s, struct entry *e, const ww_drive_state_t *
 	e->next_due = now + p->interval_s * 1000000000ull;
 }
 
-static void complete(ww_probe_sched_t *s, struct entry *e)
+static void complete_slice(ww_probe_sched_t *s, struct entry *e, uint64_t now);
+
+static void complete(ww_probe_sched_t *s, struct entry *e, uint64_t now)
 {
 	ww_probe_burst_t *b = &e->burst;
 
@@ -185,6 +213,8 @@ static void complete(ww_probe_sched_t *s, struct entry *e)
 	b->fd = -1;
 	e->active = false;
 	s->qd_active -= b->qd;
+	if (e->slice)
+		return complete_slice(s, e, now);
 	ww_probe_stats_summary(&e->ls->stats, &e->sum);
 	e->sum.has_last = true;
 	e->sum.last_time = wall(s);
@@ -223,9 +253,242 @@ static void complete(ww_probe_sched_t *s, struct entry *e)
 	}
 }
 
+/* ------------------------------------------------------- latency drift --- */
+
+static uint64_t drift_retry_ns(const ww_probe_policy_t *p)
+{
+	uint64_t r = WW_PROBE_DRIFT_RETRY_S;
+
+	if (p->drift_interval_s && p->drift_interval_s < r)
+		r = p->drift_interval_s;
+	return r * 1000000000ull;
+}
+
+/* the drift burst in progress ends without a result (why: static) */
+static void drift_abort(ww_probe_sched_t *s, struct entry *e, const char *why, uint64_t next)
+{
+	bool changed = e->sum.drift_skip != why;
+
+	free(e->drift);
+	e->drift = NULL;
+	if (s->drifting == e)
+		s->drifting = NULL;
+	e->drift_due = next;
+	e->sum.drift_skip = why;
+	if (changed)
+		publish(s, e);
+}
+
+/* the kept burst's figures into the summary */
+static void drift_show(struct entry *e, const ww_hdrift_t *b)
+{
+	e->sum.has_drift = true;
+	e->sum.drift_time = b->t;
+	e->sum.drift_p50_s = b->has_latency ? b->p50_s : 0;
+	e->sum.drift_p99_s = b->has_latency ? b->p99_s : 0;
+	e->sum.drift_mean_s = b->has_latency ? b->mean_s : 0;
+	e->sum.drift_reads = b->reads;
+	e->sum.drift_errors = b->errors;
+	e->sum.drift_base_n = b->base_n;
+	e->sum.drift_base_p99_s = b->base_p99_s;
+}
+
+/* The first sight of a drive with drift bursts: its newest kept burst (the
+ * verdict and /metrics go on across a restart) and when the next is due;
+ * without one, one probe interval from now. */
+static void drift_plan(ww_probe_sched_t *s, struct entry *e, const ww_drive_t *d,
+		       const ww_probe_policy_t *p, uint64_t now)
+{
+	ww_hdrift_t last;
+	uint64_t wait = (uint64_t)p->interval_s;
+
+	(void)d;
+	if (s->cfg.drift_latest && s->cfg.drift_latest(s->cfg.after_burst_arg, e->id, &last) == 1) {
+		time_t w = wall(s), due = last.t + (time_t)p->drift_interval_s;
+
+		e->sum.drift_qd = p->drift_qd;
+		drift_show(e, &last);
+		wait = due > w ? (uint64_t)(due - w) : 0;
+		publish(s, e);
+	}
+	e->drift_due = now + wait * 1000000000ull;
+	if (!e->drift_due)
+		e->drift_due = 1;
+}
+
+/* the drift burst's figures, to the hook and the summary */
+static void drift_finish(ww_probe_sched_t *s, struct entry *e, const ww_drive_t *d, uint64_t next)
+{
+	struct drift_run *r = e->drift;
+	ww_hdrift_t b = { .t = wall(s) };
+
+	b.reads = (uint32_t)(r->hist.total > UINT32_MAX ? UINT32_MAX : r->hist.total);
+	b.errors = r->errors;
+	b.has_latency = r->hist.total > 0;
+	if (b.has_latency) {
+		b.p50_s = (double)ww_hist_quantile(&r->hist, 0.50) / 1e9;
+		b.p99_s = (double)ww_hist_quantile(&r->hist, 0.99) / 1e9;
+		b.mean_s = (double)r->sum_ns / (double)r->hist.total / 1e9;
+	}
+	if (s->cfg.after_drift)
+		s->cfg.after_drift(s->cfg.after_burst_arg, d, &b);
+	e->sum.drift_qd = r->qd;
+	drift_show(e, &b);
+	free(e->drift);
+	e->drift = NULL;
+	s->drifting = NULL;
+	e->drift_due = next;
+	e->sum.drift_skip = NULL;
+	if (r->errors)
+		ww_log_drive_failure(e->id, wall(s), "probe: drift burst: %u reads failed",
+				     b.errors);
+	publish(s, e);
+}
+
+/* One slice of the drive's drift burst (starting it when due), when no
+ * light probe is due: false when nothing was started. */
+static bool drift_slice(ww_probe_sched_t *s, struct entry *e, const ww_drive_state_t *st,
+			const ww_probe_policy_t *p, uint64_t now)
+{
+	ww_probe_policy_t idle = *p;
+	ww_probe_burst_t plan, *b = &e->burst;
+	const char *why = NULL;
+	uint64_t bytes, slice = WW_PROBE_DRIFT_SLICE_S * 1000000000ull;
+	int fd;
+
+	if (!e->drift) {
+		if (s->drifting || now < e->drift_due)
+			return false;
+		e->drift = calloc(1, sizeof(*e->drift));
+		if (!e->drift) {
+			e->drift_due = now + drift_retry_ns(p);
+			return false;
+		}
+		e->drift->left_ns = (uint64_t)p->drift_seconds * 1000000000ull;
+		e->drift->qd = p->drift_qd ? p->drift_qd : 1;
+		s->drifting = e;
+	}
+	/* at idle: the light probe's gates, with no other I/O in flight */
+	idle.busy_inflight = 0;
+	if (st->standby)
+		why = "standby";
+	else if (st->hung || e->hung)
+		why = "hung";
+	else
+		why = ww_probe_gate(s->cfg.sysroot, st->drive.block, st->drive.rotational, &idle,
+				    e->last_ios);
+	if (why) {
+		drift_abort(s, e, why, now + drift_retry_ns(p));
+		return false;
+	}
+	bytes = ww_probe_sysfs_bytes(s->cfg.sysroot, st->drive.block);
+	if (ww_probe_plan_burst(p, bytes, st->drive.logical_block_bytes, now ^ (uintptr_t)e,
+				&plan)) {
+		drift_abort(s, e, "empty range", now + drift_retry_ns(p));
+		return false;
+	}
+	plan.count = 0;
+	plan.runtime_ns = e->drift->left_ns < slice ? e->drift->left_ns : slice;
+	plan.qd = e->drift->qd;
+	plan.max_iops = 0;
+	if (s->qd_active + plan.qd > RING_ENTRIES)
+		return false;
+	fd = open(st->drive.dev_path, O_RDONLY | O_DIRECT | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0) {
+		drift_abort(s, e, errno == EINVAL ? "no O_DIRECT" : "open failed",
+			    now + drift_retry_ns(p));
+		return false;
+	}
+	*b = plan;
+	b->fd = fd;
+	b->on_read = on_read;
+	b->may_issue = may_issue;
+	b->ctx = e;
+	snprintf(e->block, sizeof(e->block), "%s", st->drive.block);
+	if (ww_probe_burst_start(s->eng, b)) {
+		close(fd);
+		b->fd = -1;
+		drift_abort(s, e, "invalid policy", now + drift_retry_ns(p));
+		return false;
+	}
+	e->slice = true;
+	e->active = true;
+	s->qd_active += b->qd;
+	return true;
+}
+
+/* A slice ended: the burst goes on at the next scan, ends with its result,
+ * or ends without one (the drive was suspended, a read hung). */
+static void complete_slice(ww_probe_sched_t *s, struct entry *e, uint64_t now)
+{
+	ww_probe_burst_t *b = &e->burst;
+	struct drift_run *r = e->drift;
+	uint64_t ran = b->runtime_ns;
+
+	e->slice = false;
+	if (b->hung) {
+		e->hung = true;
+		ww_log_drive_failure(e->id, wall(s),
+				     "probe: drift read outstanding > %u s; probes stopped",
+				     (unsigned)(b->timeout_ns / 1000000000ull));
+		return drift_abort(s, e, "hung", UINT64_MAX);
+	}
+	if (b->stopped)
+		return drift_abort(s, e, "runtime-suspended",
+				   now + WW_PROBE_DRIFT_RETRY_S * 1000000000ull);
+	ww_probe_sysfs_ios(s->cfg.sysroot, e->block, &e->last_ios);
+	r->left_ns = r->left_ns > ran ? r->left_ns - ran : 0;
+	/* finished at the next scan (drift_step), where the drive is known */
+}
+
+/* After the light probes of a scan: the drift burst in progress goes on,
+ * or the first drive whose drift burst is due starts one. */
+static void drift_step(ww_probe_sched_t *s, ww_snapshot_t *snap, uint64_t now)
+{
+	for (size_t i = 0; i < snap->n && !s->qd_active && !atomic_load(&s->stop); i++) {
+		const ww_drive_state_t *st = &snap->drives[i];
+		const ww_probe_policy_t *p = NULL;
+		struct entry *e;
+
+		if (!st->present || !st->drive.block[0] || !st->drive.dev_path[0])
+			continue;
+		if (s->cfg.lookup)
+			p = s->cfg.lookup(s->cfg.lookup_ctx, &st->drive);
+		if (!p)
+			p = &s->cfg.policy;
+		if (!p->enabled || !p->drift_interval_s) {
+			e = s->drifting;
+			if (e && !e->active && !strcmp(e->id, st->drive.id)) /* turned off */
+				drift_abort(s, e, NULL, 0);
+			continue;
+		}
+		e = entry_get(s, st->drive.id, p->window_reads);
+		if (!e || e->active)
+			continue;
+		if (s->drifting && s->drifting != e)
+			continue;
+		if (!e->drift_due)
+			drift_plan(s, e, &st->drive, p, now);
+		if (e->drift && !e->drift->left_ns) {
+			drift_finish(s, e, &st->drive,
+				     now + (uint64_t)p->drift_interval_s * 1000000000ull);
+			continue;
+		}
+		drift_slice(s, e, st, p, now);
+	}
+	/* the drive being measured is gone (or excluded): its burst ends */
+	if (s->drifting && !s->drifting->active) {
+		const ww_drive_state_t *g = ww_snapshot_find(snap, s->drifting->id);
+
+		if (!g || !g->present)
+			drift_abort(s, s->drifting, "gone", 0);
+	}
+}
+
 static void scan(ww_probe_sched_t *s, uint64_t now)
 {
 	ww_snapshot_t *snap = ww_store_acquire(s->store);
+	bool light_due = false;
 
 	for (size_t i = 0; i < snap->n && !atomic_load(&s->stop); i++) {
 		const ww_drive_state_t *st = &snap->drives[i];
@@ -244,7 +507,13 @@ static void scan(ww_probe_sched_t *s, uint64_t now)
 		if (!e || e->active || now < e->next_due)
 			continue;
 		start(s, e, st, p, now);
+		/* still due: it waits for the burst running (a drift slice) */
+		light_due |= !e->active && now >= e->next_due;
 	}
+	/* drift bursts yield to the light probes: a slice only when none is
+	 * running or due */
+	if (!light_due && !s->qd_active)
+		drift_step(s, snap, now);
 	ww_snapshot_release(snap);
 }
 
@@ -276,7 +545,7 @@ static void *run(void *arg)
 		}
 		for (struct entry *e = s->entries; r > 0 && e; e = e->next)
 			if (e->active && e->burst.done)
-				complete(s, e);
+				complete(s, e, sched_now_ns(s));
 		if (r > 0)
 			next_scan = 0;           /* start the next due drive now */
 	}
@@ -331,6 +600,7 @@ void ww_probe_sched_stop(ww_probe_sched_t *s)
 		if (e->ls)
 			ww_probe_stats_free(&e->ls->stats);
 		free(e->ls);
+		free(e->drift);
 		free(e);
 	}
 	ww_probe_engine_free(s->eng);

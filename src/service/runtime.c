@@ -310,6 +310,30 @@ static ww_store_endurance_t *start_endurance(const ww_conf_t *c, ww_conf_enduran
 	return ww_service_endurance_start(o);
 }
 
+/* The probe thread's hooks: history (and, for drift bursts, the baseline
+ * under the current thresholds) */
+static void after_burst(void *arg, const char *id, const ww_hprobe_t *p, time_t now)
+{
+	ww_runtime_t *rt = arg;
+
+	ww_store_endurance_probe_burst(rt->endurance, id, p, now);
+}
+
+static void after_drift(void *arg, const ww_drive_t *d, ww_hdrift_t *b)
+{
+	ww_runtime_t *rt = arg;
+
+	ww_store_endurance_drift_burst(
+		rt->endurance, __atomic_load_n(&rt->src.thresholds, __ATOMIC_ACQUIRE), d, b);
+}
+
+static int drift_latest(void *arg, const char *id, ww_hdrift_t *out)
+{
+	ww_runtime_t *rt = arg;
+
+	return ww_store_endurance_drift_latest(rt->endurance, id, out);
+}
+
 /* The probe thread, when the default or a [drive] section probes (at
  * start, or at the reload that first asks for probes): without it an
  * unprobed service has no thread waking every few hundred milliseconds. */
@@ -325,8 +349,10 @@ static void start_probes(ww_runtime_t *rt)
 	pcfg.policy = rt->gen->conf.probe;
 	pcfg.lookup = policy_of;
 	pcfg.lookup_ctx = rt;
-	pcfg.after_burst = ww_store_endurance_probe_burst; /* burst summaries into history */
-	pcfg.after_burst_arg = rt->endurance;
+	pcfg.after_burst = after_burst; /* burst summaries into history */
+	pcfg.after_drift = after_drift;
+	pcfg.drift_latest = drift_latest;
+	pcfg.after_burst_arg = rt;
 	rt->probe = ww_probe_sched_start(&pcfg, rt->store, &rc);
 	if (!rt->probe && rc)
 		ww_log(WW_LOG_WARNING, "latency probes not started: %s", strerror(-rc));

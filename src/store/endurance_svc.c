@@ -207,6 +207,41 @@ void ww_store_endurance_probe_burst(void *svc, const char *id, const ww_hprobe_t
 		ww_history_append_probe(s->hist, id, p, now);
 }
 
+void ww_store_endurance_drift_burst(ww_store_endurance_t *s, const ww_thresholds_t *t,
+				    const ww_drive_t *d, ww_hdrift_t *b)
+{
+	const ww_health_cfg_t *cfg;
+	ww_health_cfg_t dflt;
+	double p99[100];
+	ww_drift_base_t base = { 0 };
+	long n;
+
+	if (!s || !s->hist || !d || !b)
+		return;
+	cfg = ww_thresholds_for(t, d->id, d->block);
+	if (!cfg) {
+		ww_health_cfg_defaults(&dflt);
+		cfg = &dflt;
+	}
+	n = ww_history_drift_baseline(s->hist, d->id, p99,
+				      cfg->drift_bursts < 100 ? cfg->drift_bursts : 100);
+	if (n > 0)
+		ww_drift_baseline(p99, (size_t)n, cfg->drift_bursts, &base);
+	b->base_n = base.n;
+	b->base_p99_s = base.p99_s;
+	/* a burst without a successful read says nothing of latency */
+	b->in_baseline = b->has_latency &&
+		ww_drift_enters(&base, cfg->drift_bursts, cfg->drift_percent, b->p99_s);
+	ww_history_append_drift(s->hist, d->id, b, cfg->drift_bursts);
+}
+
+int ww_store_endurance_drift_latest(ww_store_endurance_t *s, const char *id, ww_hdrift_t *out)
+{
+	if (!s || !s->hist)
+		return 0;
+	return ww_history_drift_latest(s->hist, id, out);
+}
+
 /* the drive's endurance result and memory, copied under the lock */
 static bool lookup(ww_store_endurance_t *s, const char *id, ww_endurance_t *e, bool *has_e,
 		   ww_vmemory_t *mem)
@@ -251,6 +286,13 @@ void ww_drive_verdict(const ww_render_ctx_t *ctx, const ww_drive_state_t *st, ww
 	in.last_failed = st->collections_total && !st->last_success;
 	in.last_rc = st->last_rc;
 	in.values_time = st->values_time;
+	if (st->has_probe && st->probe.has_drift) {
+		in.has_drift = true;
+		in.drift_time = st->probe.drift_time;
+		in.drift_p99_s = st->probe.drift_p99_s;
+		in.drift_base_p99_s = st->probe.drift_base_p99_s;
+		in.drift_base_n = st->probe.drift_base_n;
+	}
 	ww_verdict(&in, ctx ? ctx->now : 0, out);
 	free(x);
 }

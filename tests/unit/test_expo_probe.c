@@ -132,6 +132,75 @@ int main(void)
 	json_object_put(j);
 	free(js);
 	ww_snapshot_release(snap);
+
+	/* a latency-drift burst and its baseline: the families and the API's
+	 * probe.drift, and the no-baseline case (the baseline gauge absent) */
+	sum.has_drift = true;
+	sum.drift_time = 990;
+	sum.drift_p50_s = 0.0001;
+	sum.drift_p99_s = 0.0009;
+	sum.drift_mean_s = 0.00015;
+	sum.drift_reads = 120000;
+	sum.drift_qd = 8;
+	sum.drift_base_n = 5;
+	sum.drift_base_p99_s = 0.0004;
+	CHECK(ww_store_set_probe(st, d[0].id, &sum, 1000) == 0);
+	snap = ww_store_acquire(st);
+	txt = ww_metrics_render(&(ww_render_ctx_t){ .snap = snap, .now = 1000 }, NULL);
+	CHECK(txt != NULL);
+	if (txt) {
+		CHECK(has_line(
+			txt,
+			"wearwatch_probe_drift_latency_p99_seconds{drive=\"nvme-eui.0001\"} 0.0009"));
+		CHECK(has_line(
+			txt,
+			"wearwatch_probe_drift_latency_p50_seconds{drive=\"nvme-eui.0001\"} 0.0001"));
+		CHECK(has_line(
+			txt,
+			"wearwatch_probe_drift_latency_mean_seconds{drive=\"nvme-eui.0001\"} 0.00015"));
+		CHECK(has_line(txt, "wearwatch_probe_drift_reads{drive=\"nvme-eui.0001\"} 120000"));
+		CHECK(has_line(
+			txt,
+			"wearwatch_probe_drift_timestamp_seconds{drive=\"nvme-eui.0001\"} 990"));
+		CHECK(has_line(
+			txt,
+			"wearwatch_probe_drift_baseline_latency_p99_seconds{drive=\"nvme-eui.0001\"} 0.0004"));
+		CHECK(has_line(txt,
+			       "wearwatch_probe_drift_baseline_bursts{drive=\"nvme-eui.0001\"} 5"));
+		CHECK(!strstr(txt, "wearwatch_probe_drift_reads{drive=\"ata-NEVER_PROBED\""));
+		promtool(txt);
+	}
+	free(txt);
+	js = ww_json_render_drive(&(ww_render_ctx_t){ .snap = snap, .now = 1000 }, d[0].id,
+				  &(bool){ false });
+	j = js ? json_tokener_parse(js) : NULL;
+	if (j && json_object_object_get_ex(j, "probe", &p) &&
+	    json_object_object_get_ex(p, "drift", &w)) {
+		CHECK(json_object_object_get_ex(w, "p99_seconds", &v) &&
+		      json_object_get_double(v) == 0.0009);
+		CHECK(json_object_object_get_ex(w, "baseline_p99_seconds", &v) &&
+		      json_object_get_double(v) == 0.0004);
+		CHECK(json_object_object_get_ex(w, "baseline_bursts", &v) &&
+		      json_object_get_int64(v) == 5);
+		CHECK(json_object_object_get_ex(w, "queue_depth", &v) &&
+		      json_object_get_int64(v) == 8);
+		CHECK(json_object_object_get_ex(w, "timestamp", &v) &&
+		      json_object_get_int64(v) == 990);
+	} else {
+		CHECK(!"probe.drift in JSON");
+	}
+	json_object_put(j);
+	free(js);
+	ww_snapshot_release(snap);
+	sum.drift_base_n = 0;
+	CHECK(ww_store_set_probe(st, d[0].id, &sum, 1000) == 0);
+	snap = ww_store_acquire(st);
+	txt = ww_metrics_render(&(ww_render_ctx_t){ .snap = snap, .now = 1000 }, NULL);
+	CHECK(txt && !strstr(txt, "wearwatch_probe_drift_baseline_latency_p99_seconds{"));
+	CHECK(txt &&
+	      has_line(txt, "wearwatch_probe_drift_baseline_bursts{drive=\"nvme-eui.0001\"} 0"));
+	free(txt);
+	ww_snapshot_release(snap);
 	ww_probe_stats_free(&ps);
 	ww_store_free(st);
 	return ww_test_done("test_expo_probe");

@@ -13,6 +13,12 @@
  *   store's summary says "runtime-suspended". The test turns it after the
  *   scheduler has checked runtime_status 30 times (inotify IN_OPEN on that
  *   file; it is checked before every read), not after a sleep.
+ * - latency-drift bursts: due one probe interval after a drive is first
+ *   seen (fake clock), run after the due light probes, in slices whose
+ *   reads stay out of the light probes' window (a's window holds exactly
+ *   its light reads), with the hook's baseline in the summary; a drive with
+ *   I/O in flight gets none ("busy"); a restarted scheduler shows the
+ *   drive's kept burst (drift_latest) before any new one.
  * Bursts are paced by the engine on the real clock; the test waits for them
  * by polling the after_burst counts, bounded. */
 #include <fcntl.h>
@@ -93,6 +99,41 @@ static void after_burst(void *arg, const char *id, const ww_hprobe_t *p, time_t 
 	pthread_mutex_unlock(&s->mu);
 }
 
+struct drifts {
+	pthread_mutex_t mu;
+	int n;
+	ww_hdrift_t last;
+	time_t kept_t; /* drift_latest's answer, 0 = none */
+};
+
+static void after_drift(void *arg, const ww_drive_t *d, ww_hdrift_t *b)
+{
+	struct drifts *x = arg;
+
+	CHECK_STR(d->id, "a-drive");
+	b->base_n = 7; /* what the service's hook would fill in */
+	b->base_p99_s = 0.5;
+	pthread_mutex_lock(&x->mu);
+	x->n++;
+	x->last = *b;
+	pthread_mutex_unlock(&x->mu);
+}
+
+static int drift_latest(void *arg, const char *id, ww_hdrift_t *out)
+{
+	struct drifts *x = arg;
+
+	if (!x->kept_t || strcmp(id, "a-drive"))
+		return 0;
+	memset(out, 0, sizeof(*out));
+	out->t = x->kept_t;
+	out->has_latency = true;
+	out->p99_s = 0.123;
+	out->base_n = 5;
+	out->base_p99_s = 0.1;
+	return 1;
+}
+
 static void put(const char *root, const char *rel, const char *text)
 {
 	char p[4096], cmd[4200];
@@ -157,6 +198,116 @@ static const ww_probe_policy_t *lookup(void *ctx, const ww_drive_t *d)
 	return d->id[0] == 'a' ? &p[0] : &p[1];
 }
 
+static bool drift_count(struct drifts *x, int n)
+{
+	bool ok = false;
+
+	for (int i = 0; i < 1000 && !ok; i++) {
+		pthread_mutex_lock(&x->mu);
+		ok = x->n >= n;
+		pthread_mutex_unlock(&x->mu);
+		if (!ok)
+			usleep(10000);
+	}
+	return ok;
+}
+
+/* the store's summary of drive id, bounded wait for cond */
+static bool summary_until(ww_store_t *st, const char *id, ww_drive_state_t *ds,
+			  bool (*cond)(const ww_drive_state_t *))
+{
+	for (int i = 0; i < 500; i++) {
+		if (ww_store_get(st, id, ds) == 0 && cond(ds))
+			return true;
+		usleep(10000);
+	}
+	return false;
+}
+
+static bool is_busy(const ww_drive_state_t *ds)
+{
+	return ds->probe.drift_skip && !strcmp(ds->probe.drift_skip, "busy");
+}
+
+static bool light_done(const ww_drive_state_t *ds)
+{
+	return ds->has_probe && ds->probe.window_reads == 4;
+}
+
+static bool has_kept(const ww_drive_state_t *ds)
+{
+	return ds->probe.has_drift;
+}
+
+static void test_drift(const char *root, ww_store_t *st, ww_probe_policy_t *pol,
+		       ww_probe_sched_cfg_t *cfg)
+{
+	struct drifts x = { .mu = PTHREAD_MUTEX_INITIALIZER };
+	ww_drive_state_t *ds = malloc(sizeof(*ds));
+	ww_probe_sched_t *sc;
+	int err = 0;
+
+	put(root, "sys/block/pa/device/power/runtime_status", "active\n");
+	for (int i = 0; i < 2; i++) {
+		ww_probe_policy_default(&pol[i]);
+		pol[i].interval_s = 60;
+		pol[i].count = 4;
+	}
+	pol[0].drift_interval_s = 100;
+	pol[0].drift_seconds = 2;
+	pol[0].drift_qd = 4;
+	pol[1].drift_interval_s = 0;
+	cfg->after_burst = NULL;
+	cfg->after_drift = after_drift;
+	cfg->drift_latest = drift_latest;
+	cfg->after_burst_arg = &x;
+	sc = ww_probe_sched_start(cfg, st, &err);
+	CHECK(sc != NULL && ds != NULL);
+	if (!sc || !ds)
+		goto out;
+	/* not due before a probe interval on the scheduler's clock */
+	CHECK(summary_until(st, "a-drive", ds, light_done));
+	CHECK(!ds->probe.has_drift);
+	CHECK_EQ_U64(x.n, 0);
+	step(60.0);
+	CHECK(drift_count(&x, 1));
+	CHECK(ww_store_get(st, "a-drive", ds) == 0);
+	printf("drift burst: %u reads at qd %u, p50 %.6f s p99 %.6f s mean %.6f s\n",
+	       ds->probe.drift_reads, ds->probe.drift_qd, ds->probe.drift_p50_s,
+	       ds->probe.drift_p99_s, ds->probe.drift_mean_s);
+	CHECK(ds->probe.has_drift);
+	CHECK_EQ_U64(ds->probe.drift_qd, 4);
+	CHECK(ds->probe.drift_reads > 0 && ds->probe.drift_reads == x.last.reads);
+	CHECK_EQ_U64(ds->probe.drift_errors, 0);
+	CHECK(x.last.has_latency && x.last.p99_s >= x.last.p50_s && x.last.p50_s > 0);
+	CHECK_EQ_U64(ds->probe.drift_base_n, 7);
+	CHECK(ds->probe.drift_base_p99_s == 0.5);
+	CHECK(ds->probe.drift_skip == NULL);
+	/* the drift reads stayed out of the light probes' window: 2 bursts x 4 */
+	CHECK_EQ_U64(ds->probe.window_reads, 8);
+	CHECK_EQ_U64(ds->probe.reads_total, 8);
+
+	/* at idle only: I/O in flight on a, the next drift burst waits */
+	put(root, "sys/block/pa/inflight", "       2        0\n");
+	step(100.0);
+	CHECK(summary_until(st, "a-drive", ds, is_busy));
+	CHECK_EQ_U64(x.n, 1);
+	ww_probe_sched_stop(sc);
+	put(root, "sys/block/pa/inflight", "       0        0\n");
+
+	/* a restart shows the kept burst before any new one */
+	x.kept_t = time(NULL) - 10;
+	ww_store_set_probe(st, "a-drive", &(ww_probe_summary_t){ 0 }, time(NULL));
+	sc = ww_probe_sched_start(cfg, st, &err);
+	CHECK(sc != NULL);
+	CHECK(summary_until(st, "a-drive", ds, has_kept));
+	CHECK(ds->probe.drift_p99_s == 0.123 && ds->probe.drift_base_n == 5);
+	CHECK_EQ_U64(x.n, 1);
+	ww_probe_sched_stop(sc);
+out:
+	free(ds);
+}
+
 int main(void)
 {
 	char root[] = "/tmp/ww-probe-sched-XXXXXX", cmd[128];
@@ -182,6 +333,7 @@ int main(void)
 		pol[i].interval_s = 60;
 		pol[i].count = 20;
 		pol[i].max_iops = 100;
+		pol[i].drift_interval_s = 0;
 	}
 	memset(&cfg, 0, sizeof(cfg));
 	cfg.sysroot = root;
@@ -237,6 +389,7 @@ int main(void)
 		}
 	ww_snapshot_release(snap);
 
+	test_drift(root, st, pol, &cfg);
 	ww_store_free(st);
 	unlink(fa);
 	unlink(fb);
