@@ -135,7 +135,7 @@ int ww_qualify_report_html(FILE *f, const ww_qualify_report_t *r)
 	      "body{font:14px system-ui,sans-serif;margin:1.5em;color:#222}\n"
 	      "table{border-collapse:collapse;margin:.5em 0 1.5em}\n"
 	      "td,th{border:1px solid #ccc;padding:2px 8px;text-align:right}\n"
-	      "th{background:#f2f2f2}td.none{color:#999;text-align:center}\n"
+	      "th{background:#f2f2f2}th[colspan]{text-align:center}td.none{color:#999;text-align:center}\n"
 	      "th.l,td.l{text-align:left}.chart{width:46%;display:inline-block;margin:1%}\n"
 	      "</style>\n</head><body>\n<h1>",
 	      f);

@@ -28,7 +28,7 @@ if ! { cmake -S "$src" -B "$work/build" -DWW_FUZZ=ON -DCMAKE_C_COMPILER=clang \
 	tail -40 "$work/build.log"; exit 1
 fi
 
-all="decode capture smartctl_json drivedb conf webcfg ratings route atasmart_blob ioctl_trace fleet spool"
+all="decode capture smartctl_json drivedb conf webcfg ratings route atasmart_blob ioctl_trace fleet spool qualify_compare"
 [ $# -gt 0 ] && all="$*"
 
 # seed FILE... into the seeds dir as they are
@@ -86,6 +86,7 @@ seed() {
 	ioctl_trace) add "$fixtures"/smartmontools-trac/*/*.log ;;
 	fleet) add "$reg"/fleet-* ;;
 	spool) add "$reg"/spool-* ;;
+	qualify_compare) add "$reg"/qualify-* ;;
 	esac
 }
 

@@ -12,6 +12,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <json-c/json.h>
+
 #include "wearwatch/qualify.h"
 #include "ww_test.h"
 
@@ -312,6 +314,67 @@ static void test_guard_sysfs(void)
 	CHECK(system(why) == 0);
 }
 
+static char *slurp(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf = malloc(1 << 20);
+
+	*len = f && buf ? fread(buf, 1, (1 << 20) - 1, f) : 0;
+	if (f)
+		fclose(f);
+	return buf;
+}
+
+/* --compare's parser on a real report (tests/fuzz/regress/qualify-report.json,
+ * written by `qualify` on a loop device) and on what is not one */
+static void test_compare(void)
+{
+	const char *src = getenv("WW_SOURCE_DIR");
+	char path[512], err[512];
+	size_t len;
+	char *text;
+	struct json_object *o;
+	ww_qualify_point_t pt = { .threads = 2, .depth = 2, .elapsed_s = 1 };
+	ww_qualify_report_t now = { .points = &pt, .n_points = 1 };
+	FILE *out = tmpfile();
+	static const char *const bad[] = {
+		"",
+		"{",
+		"[]",
+		"{\"schema\":\"other/1\",\"points\":[]}",
+		"{\"schema\":\"wearwatch-qualify/1\"}",
+		"{\"schema\":\"wearwatch-qualify/1\",\"points\":{}}",
+		"{\"schema\":\"wearwatch-qualify/1\",\"points\":[{\"threads\":2}]}",
+		"{\"schema\":\"wearwatch-qualify/1\",\"points\":[]} x",
+	};
+
+	snprintf(path, sizeof(path), "%s/tests/fuzz/regress/qualify-report.json", src ? src : ".");
+	text = slurp(path, &len);
+	CHECK(len > 0);
+	o = ww_qualify_compare_parse(text, len, err, sizeof(err));
+	CHECK(o != NULL);
+	ww_qualify_acc_add(&pt.rd, true, 8192, 100000);
+	ww_qualify_acc_add(&pt.wr, true, 8192, 100000);
+	/* that report has 1T2Q and 2T2Q, reads and writes: two rows for 2T2Q */
+	CHECK(out && o && ww_qualify_compare_print(out, o, &now) == 2);
+	json_object_put(o);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		err[0] = 0;
+		CHECK(ww_qualify_compare_parse(bad[i], strlen(bad[i]), err, sizeof(err)) == NULL);
+		CHECK(err[0] != 0);
+	}
+	/* trailing newline after the object is fine */
+	{
+		const char *t = "{\"schema\":\"wearwatch-qualify/1\",\"points\":[]}\n";
+
+		CHECK((o = ww_qualify_compare_parse(t, strlen(t), err, sizeof(err))) != NULL);
+	}
+	json_object_put(o);
+	if (out)
+		fclose(out);
+	free(text);
+}
+
 int main(void)
 {
 	test_profiles();
@@ -319,5 +382,6 @@ int main(void)
 	test_acc();
 	test_steady();
 	test_guard_sysfs();
+	test_compare();
 	return ww_test_done("test_qualify");
 }
