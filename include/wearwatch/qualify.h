@@ -211,6 +211,7 @@ typedef struct ww_qualify_job {
 /** Totals of a run so far (what it wrote, why it stopped). */
 typedef struct ww_qualify_tally {
 	uint64_t bytes_written, writes, bytes_read, reads, errors;
+	uint64_t write_errors;                    /* of `writes`: failed (may have written part) */
 	uint64_t lowest_written, highest_written; /* byte offsets, end exclusive */
 	const char *stopped;                      /* NULL, "signal", "error storm" */
 	int last_error;                           /* -errno */

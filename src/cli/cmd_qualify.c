@@ -654,10 +654,11 @@ int ww_cli_qualify(int argc, char **argv)
 		ww_qualify_compare_print(stdout, old, &rep);
 	if (rep.tally.writes)
 		fprintf(stderr,
-			"wearwatch qualify: wrote %" PRIu64 " bytes in %" PRIu64
-			" writes to %s, between byte offsets %" PRIu64 " and %" PRIu64 "\n",
-			rep.tally.bytes_written, rep.tally.writes, x->dev_path,
-			rep.tally.lowest_written, rep.tally.highest_written);
+			"wearwatch qualify: wrote %" PRIu64 " bytes in %" PRIu64 " writes (%" PRIu64
+			" of them failed) to %s, between byte offsets %" PRIu64 " and %" PRIu64
+			"\n",
+			rep.tally.bytes_written, rep.tally.writes, rep.tally.write_errors,
+			x->dev_path, rep.tally.lowest_written, rep.tally.highest_written);
 	if (rep.tally.stopped)
 		fprintf(stderr, "wearwatch qualify: stopped (%s)%s%s\n", rep.tally.stopped,
 			rep.tally.last_error ? ": last error " : "",

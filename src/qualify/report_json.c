@@ -244,6 +244,7 @@ char *ww_qualify_report_json(const ww_qualify_report_t *r)
 	x = json_object_new_object();
 	add_u64(x, "bytes_written", r->tally.bytes_written);
 	add_u64(x, "writes", r->tally.writes);
+	add_u64(x, "write_errors", r->tally.write_errors);
 	add_u64(x, "bytes_read", r->tally.bytes_read);
 	add_u64(x, "reads", r->tally.reads);
 	add_u64(x, "errors", r->tally.errors);

@@ -118,6 +118,7 @@ static void account(struct worker *w, struct slot *s, int res, uint64_t now, uns
 		ww_qualify_acc_add(&w->wr, ok, s->len, now - s->start_ns);
 		/* an error may have written part of it: counted as attempted */
 		t->writes++;
+		t->write_errors += !ok;
 		t->bytes_written += ok ? s->len : 0;
 		if (!t->highest_written || s->offset < t->lowest_written)
 			t->lowest_written = s->offset;
@@ -412,6 +413,7 @@ int ww_qualify_run_point(const ww_qualify_job_t *j, ww_qualify_point_t *p, ww_qu
 		}
 		t->bytes_written += x->bytes_written;
 		t->writes += x->writes;
+		t->write_errors += x->write_errors;
 		t->bytes_read += x->bytes_read;
 		t->reads += x->reads;
 		t->errors += x->errors;

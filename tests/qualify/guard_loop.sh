@@ -28,7 +28,7 @@ newloop() { # NAME [losetup flags]: a 32 MiB loop device in $d (no subshell,
 	# so that cleanup sees every device in $loops)
 	truncate -s 32M "$work/$1.img"
 	img="$work/$1.img"; shift
-	d=$(losetup -f --show "$@" "$img") || return 1
+	d=$(losetup -f --show "$@" "$img") || { echo "FAIL: no loop device for $img"; exit 1; }
 	loops="$loops $d"
 }
 
@@ -55,7 +55,8 @@ refused() {
 id_of() { echo "dev-$(basename "$1")"; }
 
 # no --destroy-data at all
-newloop flag || { echo "SKIP: no loop device could be set up"; exit 77; }
+losetup -f >/dev/null 2>&1 || { echo "SKIP: no free loop device"; exit 77; }
+newloop flag
 refused "no --destroy-data" destroy-data "$d"
 
 # an MBR partition table, scanned by the kernel (losetup -P): partitions
@@ -143,9 +144,9 @@ refused "wrong serial" serial "$d" --destroy-data=S0MEOTHERDRIVE
 
 # held open O_EXCL by another process
 newloop excl
-python3 -c 'import os, sys, time; os.open(sys.argv[1], os.O_RDONLY | os.O_EXCL); time.sleep(60)' "$d" &
+python3 -c 'import os, sys, time; os.open(sys.argv[1], os.O_RDONLY | os.O_EXCL); open(sys.argv[2], "w").close(); time.sleep(60)' "$d" "$work/held" &
 holder=$!
-sleep 0.5
+i=0; until [ -e "$work/held" ] || [ $i -ge 300 ]; do sleep 0.1; i=$((i + 1)); done
 refused "held O_EXCL" exclusive-open "$d" --destroy-data="$(id_of "$d")"
 kill "$holder"; wait "$holder" 2>/dev/null; holder=""
 
@@ -167,12 +168,30 @@ before=$(sha256sum "$d" | cut -c1-64)
 out=$("$ww" qualify "$d" --profile 4k-random-write --load 1T4Q --seconds 1 \
 	--config "$work/empty.conf" --destroy-data="$(id_of "$d")" --json "$work/w.json" 2>&1); rc=$?
 after=$(sha256sum "$d" | cut -c1-64)
-said=$(echo "$out" | grep -o 'wrote [0-9]* bytes in [0-9]* writes')
-json=$(python3 -c 'import json,sys; t=json.load(open(sys.argv[1]))["totals"]; print("wrote %d bytes in %d writes" % (t["bytes_written"], t["writes"]))' "$work/w.json" 2>/dev/null)
+said=$(echo "$out" | grep -o 'wrote [0-9]* bytes in [0-9]* writes ([0-9]* of them failed)')
+json=$(python3 -c 'import json,sys; t=json.load(open(sys.argv[1]))["totals"]; print("wrote %d bytes in %d writes (%d of them failed)" % (t["bytes_written"], t["writes"], t["write_errors"]))' "$work/w.json" 2>/dev/null)
 if [ $rc = 0 ] && [ "$before" != "$after" ] && [ -n "$said" ] && [ "$said" = "$json" ]; then
 	echo "ok   clean device, right id: ran and $said (JSON says the same)"; pass=$((pass + 1))
 else
 	echo "FAIL permitted run: exit $rc, said '$said', JSON '$json'"; echo "$out"; fail=$((fail + 1))
+fi
+
+# an I/O error storm: the device turns read-only under a writing run
+newloop storm
+"$ww" qualify "$d" --profile 4k-random-write --load 1T4Q --seconds 20 --config "$work/empty.conf" \
+	--destroy-data="$(id_of "$d")" --json "$work/s.json" >"$work/s.out" 2>"$work/s.err" &
+run=$!
+# once the first second is reported the workers are writing
+i=0; until grep -q ' 1/20 s' "$work/s.err" 2>/dev/null || [ $i -ge 300 ]; do sleep 0.1; i=$((i + 1)); done
+blockdev --setro "$d"
+wait $run; rc=$?
+blockdev --setrw "$d"
+stopped=$(python3 -c 'import json,sys; t=json.load(open(sys.argv[1]))["totals"]; print(t["stopped"], t["last_error"], t["write_errors"] >= 64)' "$work/s.json" 2>/dev/null)
+if [ $rc = 5 ] && grep -q 'stopped (error storm)' "$work/s.err" && [ "$stopped" = "error storm Operation not permitted True" ]; then
+	echo "ok   error storm: $(grep 'stopped' "$work/s.err"); $(grep -o 'wrote .*failed)' "$work/s.err")"
+	pass=$((pass + 1))
+else
+	echo "FAIL error storm: exit $rc, JSON '$stopped'"; tr '\r' '\n' <"$work/s.err" | tail -3; fail=$((fail + 1))
 fi
 
 echo "$pass passed, $fail failed, $skip skipped"
