@@ -13,6 +13,10 @@ const RANGES = [['day', 86400], ['week', 7 * 86400], ['month', 30 * 86400], ['ye
  * them in its history (a 400 "unknown metric" gives the empty state). */
 const LATENCY = [['probe_latency_p50_seconds', 'p50'], ['probe_latency_p99_seconds', 'p99'],
 	['probe_latency_max_seconds', 'max']];
+/* Latency-drift bursts: each burst's p99 and the baseline it was compared
+ * with; whether that is latency_drift is the verdict's (shown with the
+ * reasons), never this page's. */
+const DRIFT = [['latency_drift_p99_seconds', 'burst p99'], ['latency_drift_baseline_p99_seconds', 'baseline p99']];
 
 function card(title, ...body) {
 	return el('section', { class: 'card', 'aria-label': title }, el('h2', {}, title), body);
@@ -129,7 +133,8 @@ function plotBox(name, title) {
 }
 
 const PLOTS = [['written', 'Bytes written'], ['used', 'Percentage used'], ['temperature', 'Temperature'],
-	['latency', 'Probe latency'], ['errors', 'Unsafe shutdowns and media errors']];
+	['latency', 'Probe latency'], ['drift', 'Latency drift bursts: p99 and baseline'],
+	['errors', 'Unsafe shutdowns and media errors']];
 
 function emptyState(p, text) {
 	if (WW.charts[p.name]) {
@@ -161,7 +166,7 @@ async function drawPlots(id, m, plots, rangeName) {
 		from = (await historyStart(id, now)) ?? now - 7 * 86400;
 	const to = now;
 	const metrics = ['host_written_bytes', 'endurance_used_percent', 'temperature_celsius',
-		'unsafe_shutdowns', 'media_errors'].concat(LATENCY.map((l) => l[0]));
+		'unsafe_shutdowns', 'media_errors'].concat(LATENCY.map((l) => l[0]), DRIFT.map((l) => l[0]));
 	const res = {};
 	await Promise.all(metrics.map(async (k) => {
 		res[k] = await fetchHistory(id, k, from, to);
@@ -199,6 +204,10 @@ async function drawPlots(id, m, plots, rangeName) {
 
 	if (!show(P.latency, LATENCY.map(([k, l]) => ({ label: l, data: xy(k) })), { yFormat: WW.fmtLatency, yMin: 0 }))
 		emptyState(P.latency, why(res[LATENCY[1][0]], 'probe latency'));
+
+	if (!show(P.drift, [{ label: DRIFT[0][1], data: xy(DRIFT[0][0]) },
+		{ label: DRIFT[1][1], data: xy(DRIFT[1][0]), dash: true, step: true }], { yFormat: WW.fmtLatency, yMin: 0 }))
+		emptyState(P.drift, why(res[DRIFT[0][0]], 'latency drift'));
 
 	if (!show(P.errors, [{ label: 'unsafe shutdowns', data: xy('unsafe_shutdowns'), step: true },
 		{ label: 'media errors', data: xy('media_errors'), step: true }],
