@@ -86,6 +86,35 @@ static void test_c0h(void)
 	CHECK_EQ_I64(ww_decode_ocp_smart_ext(b, 100, &h), -EMSGSIZE);
 }
 
+/* the pages of tests/fixtures/nvme/ocp-c0-v{2,3,4,5}.hex (gen_ocp_c0.py:
+ * OCP NVMe Cloud SSD 1.0, Datacenter NVMe SSD 2.0, 2.5 and version 5, each
+ * with every field its version defines set): one Endurance Estimate and
+ * PLP Start Count whatever fields later versions add around them */
+static void test_c0h_versions(void)
+{
+	static uint8_t b[512];
+	static ww_health_t h;
+	const char *src = getenv("WW_SOURCE_DIR");
+	char p[1024];
+
+	for (unsigned v = 2; v <= 5; v++) {
+		snprintf(p, sizeof(p), "%s/tests/fixtures/nvme/ocp-c0-v%u.hex", src ? src : ".", v);
+		memset(&h, 0, sizeof(h));
+		CHECK_EQ_U64(ww_load_hex(p, b, sizeof(b)), 512);
+		CHECK_EQ_U64((unsigned)(b[494] | b[495] << 8), v);
+		CHECK_EQ_I64(ww_decode_ocp_smart_ext(b, sizeof(b), &h), 0);
+		CHECK_EQ_U64(h.endurance_estimate_bytes.value, 7008000000000000ull);
+		CHECK_STR(h.endurance_estimate_bytes.label, "ocp_c0");
+		CHECK_EQ_U64(h.plp_start_count.value, 7);
+		CHECK_EQ_U64(h.media_written_bytes.value, 123456789012345ull);
+		CHECK_EQ_U64(h.uncorrectable_read_errors.value, 298);
+		CHECK_EQ_U64(h.capacitor_health_percent.value, 100);
+		printf("C0h version %u: Endurance Estimate %" PRIu64
+		       " bytes, PLP Start Count %" PRIu64 "\n",
+		       v, h.endurance_estimate_bytes.value, h.plp_start_count.value);
+	}
+}
+
 static void test_utilization(void)
 {
 	/* page 0x0E | SPF, subpage 0x01, length 6, param 0x0000, 2 bytes: 0x0BB8
@@ -104,6 +133,7 @@ int main(void)
 {
 	test_09h();
 	test_c0h();
+	test_c0h_versions();
 	test_utilization();
 	return ww_test_done("test_decode_endurance");
 }
