@@ -26,17 +26,25 @@ extern "C" {
 
 /* ----------------------------------------------------------- ratings --- */
 
-/** Where a drive's rating came from, best first. */
+/** Where a drive's rating came from. The model takes them in this order
+ * (pick_rating, src/model/endurance.c): config, the drive's own estimate
+ * (09h over C0h), a table row (ratings files, ratings.d, shipped rows, in
+ * the table's order), none. The numbers are
+ * no order and never stored: the name is what goes out. */
 typedef enum ww_rating_source {
 	WW_RATING_NONE = 0,
 	WW_RATING_CONFIG,       /* --rating / config file, per drive */
 	WW_RATING_NVME_EG,      /* NVMe Endurance Group Information log 09h */
 	WW_RATING_OCP_C0,       /* OCP SMART / Health Information Extended C0h */
-	WW_RATING_TABLE,        /* data/ratings/NAME.tsv, ratings.d or a user table */
+	WW_RATING_TABLE,        /* a shipped row, data/ratings/NAME.tsv */
+	WW_RATING_FILE,         /* a row of --ratings-file / [endurance] ratings_file */
+	WW_RATING_RATINGS_D,    /* a row of /etc/wearwatch/ratings.d (--ratings-dir) */
 	WW_RATING_MAX
 } ww_rating_source_t;
 
-/** "config", "nvme_endurance_group", "ocp_c0", "table", "none". */
+/** "none", "config", "nvme_endurance_group", "ocp_c0", "table",
+ * "ratings_file", "ratings_d": the `source` label of /metrics and "source"
+ * of the JSON API. */
 const char *ww_rating_source_name(ww_rating_source_t s);
 
 /** One ratings row: a table line (model regex, interface, nominal capacity,
@@ -58,6 +66,11 @@ typedef struct ww_rating_row {
 	char basis[16];            /* workload basis column: "jesd219", "random4k",
 				      "sequential", "not_stated"; "" = not given */
 	char origin[96];           /* file the row came from ("built-in:x.tsv") */
+	ww_rating_source_t kind;   /* WW_RATING_TABLE from ww_ratings_parse;
+				      the service marks rows of ratings files
+				      WW_RATING_FILE and of ratings.d
+				      WW_RATING_RATINGS_D; overrides
+				      WW_RATING_CONFIG */
 	unsigned lineno;           /* its line there, 1-based; 0 for --rating */
 	char line[512];            /* the row as written, for the JSON API */
 } ww_rating_row_t;
@@ -204,7 +217,11 @@ typedef struct ww_endurance {
 	time_t computed;                 /* now */
 	ww_rating_source_t rating_source;
 	char rating_row[512];  /* the table line / override used */
-	char rating_note[256]; /* source column, or "no rating known" */
+	char rating_note[256]; /* source column, or what the rating is in words
+				  ("no rating known", "estimated from ...") */
+	char rating_ref[112];  /* a table row as a code, "ORIGIN:LINE"
+				  ("built-in:micron.tsv:12"); "" otherwise */
+	char rating_basis[16]; /* the row's workload basis, "" when none */
 	ww_capacity_basis_t capacity_basis;
 	uint64_t capacity_bytes;         /* basis of DWPD figures */
 	bool has_rated_bytes;

@@ -304,9 +304,11 @@ void ww_history_log_attach(ww_history_t *h, const char *path);
  * --ratings-file / [endurance] ratings_file files of o (in their order),
  * then every o->ratings_dir (default WW_RATINGS_DIR) *.tsv in name order,
  * then the shipped rows; the first matching row wins, so an administrator's
- * row overrides a shipped one without a release. o may be NULL (directory
- * and shipped rows only). Returns rows or -errno with "file:line: what" in
- * err; *out is then empty. */
+ * row overrides a shipped one without a release. Each row's kind says which
+ * of the three it came from (WW_RATING_FILE, WW_RATING_RATINGS_D,
+ * WW_RATING_TABLE): the rating's source. o may be NULL (directory and
+ * shipped rows only). Returns rows or -errno with "file:line: what" in err;
+ * *out is then empty. */
 int ww_service_ratings_build(const ww_conf_endurance_opts_t *o, ww_ratings_t *out, char *err,
 			     size_t errlen);
 

@@ -138,7 +138,10 @@ static void pick_rating(const ww_model_in_t *in, ww_endurance_t *o)
 		return;
 	} else if (in->table) {
 		r = in->table;
-		o->rating_source = WW_RATING_TABLE;
+		/* a row says which kind of table it came from */
+		o->rating_source = r->kind == WW_RATING_FILE || r->kind == WW_RATING_RATINGS_D
+			? r->kind
+			: WW_RATING_TABLE;
 		if (r->capacity_bytes) {
 			o->capacity_bytes = r->capacity_bytes;
 			o->capacity_basis = WW_CAP_TABLE;
@@ -151,6 +154,9 @@ static void pick_rating(const ww_model_in_t *in, ww_endurance_t *o)
 	}
 	snprintf(o->rating_row, sizeof(o->rating_row), "%s", r->line);
 	snprintf(o->rating_note, sizeof(o->rating_note), "%s", r->source);
+	snprintf(o->rating_basis, sizeof(o->rating_basis), "%s", r->basis);
+	if (r->origin[0] && r->lineno)
+		snprintf(o->rating_ref, sizeof(o->rating_ref), "%s:%u", r->origin, r->lineno);
 	o->warranty_years = r->warranty_years;
 	if (r->rated_bytes) {
 		o->has_rated_bytes = true;

@@ -21,7 +21,8 @@
 const char *ww_rating_source_name(ww_rating_source_t s)
 {
 	static const char *const n[WW_RATING_MAX] = {
-		"none", "config", "nvme_endurance_group", "ocp_c0", "table",
+		"none",         "config",    "nvme_endurance_group", "ocp_c0", "table",
+		"ratings_file", "ratings_d",
 	};
 	return s < WW_RATING_MAX ? n[s] : "none";
 }
@@ -216,6 +217,7 @@ static int parse_text(ww_ratings_t *t, const char *text, size_t len, char *origi
 		}
 		snprintf(row.origin, sizeof(row.origin), "%s", origin);
 		row.lineno = lineno;
+		row.kind = WW_RATING_TABLE;
 		rc = append(t, &row);
 		if (rc < 0)
 			return rc;
@@ -435,6 +437,7 @@ int ww_rating_override_parse(ww_ratings_t *t, const char *spec, char *err, size_
 	snprintf(val, sizeof(val), "%s", eq + 1);
 	snprintf(row.line, sizeof(row.line), "--rating %s", spec);
 	snprintf(row.source, sizeof(row.source), "configured");
+	row.kind = WW_RATING_CONFIG;
 	at = strchr(val, '@');
 	if (at) {
 		*at++ = '\0';

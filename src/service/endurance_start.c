@@ -8,8 +8,9 @@
 #include "wearwatch/basic.h"
 #include "wearwatch/service.h"
 
-/* append src's rows to dst (moved: src is emptied) */
-static int take_rows(ww_ratings_t *dst, ww_ratings_t *src)
+/* append src's rows to dst (moved: src is emptied), marked as of kind:
+ * what /metrics and the API say the rating's source is */
+static int take_rows(ww_ratings_t *dst, ww_ratings_t *src, ww_rating_source_t kind)
 {
 	ww_rating_row_t *rows = realloc(dst->rows, (dst->n + src->n + 1) * sizeof(*rows));
 
@@ -17,6 +18,8 @@ static int take_rows(ww_ratings_t *dst, ww_ratings_t *src)
 		ww_ratings_free(src);
 		return -ENOMEM;
 	}
+	for (size_t i = 0; i < src->n; i++)
+		src->rows[i].kind = kind;
 	if (src->n) /* an empty table has no rows array: memcpy(NULL) is undefined */
 		memcpy(rows + dst->n, src->rows, src->n * sizeof(*rows));
 	dst->rows = rows;
@@ -40,19 +43,19 @@ int ww_service_ratings_build(const ww_conf_endurance_opts_t *o, ww_ratings_t *ou
 	for (size_t i = 0; o && i < o->n_files && rc >= 0; i++) {
 		rc = ww_ratings_load_file(&part, o->files[i], err, errlen);
 		if (rc >= 0)
-			rc = take_rows(out, &part);
+			rc = take_rows(out, &part, WW_RATING_FILE);
 	}
 	if (rc >= 0) {
 		rc = ww_ratings_load_dir(&part, dir, err, errlen);
 		if (rc >= 0)
-			rc = take_rows(out, &part);
+			rc = take_rows(out, &part, WW_RATING_RATINGS_D);
 	}
 	if (rc >= 0) {
 		rc = ww_ratings_parse(&part, ww_builtin_ratings_tsv, "built-in", &bad);
 		if (rc < 0)
 			snprintf(err, errlen, "built-in ratings table: line %u invalid", bad);
 		else
-			rc = take_rows(out, &part);
+			rc = take_rows(out, &part, WW_RATING_TABLE);
 	}
 	if (rc < 0) {
 		if (rc == -ENOMEM)
