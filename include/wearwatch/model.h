@@ -29,7 +29,7 @@ extern "C" {
 /** Where a drive's rating came from. The model takes them in this order
  * (pick_rating, src/model/endurance.c): config, the drive's own estimate
  * (09h over C0h), a table row (ratings files, ratings.d, shipped rows, in
- * the table's order), none. The numbers are
+ * the table's order), the drive's own wear (derived), none. The numbers are
  * no order and never stored: the name is what goes out. */
 typedef enum ww_rating_source {
 	WW_RATING_NONE = 0,
@@ -39,13 +39,20 @@ typedef enum ww_rating_source {
 	WW_RATING_TABLE,        /* a shipped row, data/ratings/NAME.tsv */
 	WW_RATING_FILE,         /* a row of --ratings-file / [endurance] ratings_file */
 	WW_RATING_RATINGS_D,    /* a row of /etc/wearwatch/ratings.d (--ratings-dir) */
+	WW_RATING_DERIVED,      /* no rating known: host bytes written / the
+				   drive's own used fraction (ww_model_derive_rating) */
 	WW_RATING_MAX
 } ww_rating_source_t;
 
 /** "none", "config", "nvme_endurance_group", "ocp_c0", "table",
- * "ratings_file", "ratings_d": the `source` label of /metrics and "source"
- * of the JSON API. */
+ * "ratings_file", "ratings_d", "derived_percentage_used": the `source` label
+ * of /metrics and "source" of the JSON API. */
 const char *ww_rating_source_name(ww_rating_source_t s);
+
+/** True for a rating a document or an administrator gives for the drive
+ * (config, 09h, C0h, table rows), false for none and derived: what counts
+ * as a known rating. */
+bool ww_rating_source_stated(ww_rating_source_t s);
 
 /** One ratings row: a table line (model regex, interface, nominal capacity,
  * DWPD, rated bytes, warranty years, source) or a configured override (pattern
@@ -222,6 +229,14 @@ typedef struct ww_endurance {
 	char rating_ref[112];  /* a table row as a code, "ORIGIN:LINE"
 				  ("built-in:micron.tsv:12"); "" otherwise */
 	char rating_basis[16]; /* the row's workload basis, "" when none */
+	/* WW_RATING_DERIVED only: the used percent it came from, where it was
+	 * read (the record's source, and its machine label), and the rated
+	 * bytes for used - WW_DERIVED_SLACK_PERCENT (high) and + (low) */
+	unsigned derived_used_percent;
+	char derived_used_source[128];
+	char derived_used_label[32];
+	bool has_rated_range;
+	uint64_t rated_bytes_low, rated_bytes_high;
 	ww_capacity_basis_t capacity_basis;
 	uint64_t capacity_bytes;         /* basis of DWPD figures */
 	bool has_rated_bytes;
@@ -270,6 +285,38 @@ typedef struct ww_model_in {
 	const ww_sample_t *latest;       /* newest stored sample (this poll) */
 	const ww_sample_t *base[WW_WIN_MAX];
 } ww_model_in_t;
+
+/* The derived rating (WW_RATING_DERIVED): only from this much used on, as
+ * below it one percent step is a fifth or more of the figure. */
+#define WW_DERIVED_MIN_USED_PERCENT 5
+/* The used figure is an integer percent, and neither NVMe Base 2.0 (SMART /
+ * Health log byte 5), SPC-5 (log page 11h Percentage Used Endurance
+ * Indicator) nor ACS-5 (Device Statistics page 07h) says how a drive rounds
+ * it: truncated, P means P..P+1 %, rounded to nearest P-0.5..P+0.5 %, rounded
+ * up P-1..P %. The range given covers all three: P - 1 .. P + 1 %. */
+#define WW_DERIVED_SLACK_PERCENT 1
+
+/** Rated bytes implied by the drive's own wear: written x 100 / used_percent
+ * (*rated), and the range for used_percent + WW_DERIVED_SLACK_PERCENT
+ * (*low) .. used_percent - WW_DERIVED_SLACK_PERCENT (*high). written is host
+ * bytes written, the drive's own count. False (nothing set) when written is
+ * 0, used_percent is below WW_DERIVED_MIN_USED_PERCENT, or 255 or more (NVMe
+ * saturates Percentage Used at 255: no figure). Pure. */
+bool ww_model_derive_rating(uint64_t written, unsigned used_percent, uint64_t *rated, uint64_t *low,
+			    uint64_t *high);
+
+/** True when ATA attribute a is a vendor wear attribute whose normalised
+ * value counts down from 100 as the flash wears (used = 100 - value): by the
+ * name the drive database gives it (an id means other things on other
+ * drives), value at most 100, not an empty slot. */
+bool ww_model_wear_attr(const ww_ata_attr_t *a);
+
+/** The drive's own estimate of its life used, percent: the record's
+ * endurance_used_percent (NVMe SMART / Health byte 5, SCSI log page 11h, ATA
+ * Device Statistics page 07h offset 08h, smartctl JSON), else the first
+ * vendor wear attribute (ww_model_wear_attr; *attr set, else NULL). False
+ * when the drive gives neither. */
+bool ww_model_wear_used(const ww_health_t *h, unsigned *percent, const ww_ata_attr_t **attr);
 
 /** Derive the endurance figures of one drive at `now`. Pure. The health
  * verdict is ww_verdict() below, which takes these figures as one input. */

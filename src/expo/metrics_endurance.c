@@ -67,7 +67,7 @@ static void g_wearout(ww_prom_t *w, const ww_metric_t *m, const ww_mdrive_t *d)
 
 const ww_metric_t ww_metrics_endurance[] = {
 	{ .name = "wearwatch_drive_rating_info", .type = "gauge",
-	  .help = "Rating used for the drive's endurance figures; value is always 1. source: config, nvme_endurance_group, ocp_c0, table, ratings_file, ratings_d, none.",
+	  .help = "Rating used for the drive's endurance figures; value is always 1. source: config, nvme_endurance_group, ocp_c0, table, ratings_file, ratings_d, derived_percentage_used (estimated from the drive's own wear), none.",
 	  .labels = { "source", "capacity_basis", "note" }, .get = g_rating_info },
 	{ .name = "wearwatch_drive_rated_written_bytes", .type = "gauge",
 	  .help = "Rated bytes written over the warranty (DWPD x capacity x 365 x years, or the drive's own estimate).",

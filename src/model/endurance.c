@@ -102,7 +102,99 @@ ww_wstart_basis_t ww_model_warranty_start(const ww_rating_row_t *config, const w
 	return WW_WS_NONE;
 }
 
-/* Choose the rating: config, drive's own 09h / C0h estimate, table, none. */
+/* Vendor wear attributes whose normalised value counts down from 100 as the
+ * flash wears (worn = 100 - value), by the names smartmontools' drive
+ * database gives them: an id means other things on other drives (202 is
+ * Data_Address_Mark_Errs on disks, 231 a temperature, 233 NAND writes on
+ * some SSDs), so the name decides. */
+static const char *const wear_names[] = {
+	"Wear_Leveling_Count",    "Percent_Lifetime_Remain", "SSD_Life_Left",
+	"SSD_Life_Left_Perc",     "Media_Wearout_Indicator", "Remaining_Lifetime_Perc",
+	"Perc_Rated_Life_Remain", "Lifetime_Left",           "Lifetime_Remaining",
+	"DriveLife_Remaining",
+};
+
+bool ww_model_wear_attr(const ww_ata_attr_t *a)
+{
+	if (a->id != 177 && a->id != 202 && a->id != 231 && a->id != 233)
+		return false;
+	/* above 100 it is no percentage; 0 with worst 0 is an unused slot */
+	if (!a->name || a->value > 100 || (!a->value && !a->worst))
+		return false;
+	for (size_t i = 0; i < sizeof(wear_names) / sizeof(wear_names[0]); i++)
+		if (!strcmp(a->name, wear_names[i]))
+			return true;
+	return false;
+}
+
+bool ww_model_wear_used(const ww_health_t *h, unsigned *percent, const ww_ata_attr_t **attr)
+{
+	*attr = NULL;
+	if (!h)
+		return false;
+	if (WW_HAS(h->endurance_used_percent)) {
+		uint64_t v = h->endurance_used_percent.value;
+
+		*percent = v > UINT32_MAX ? UINT32_MAX : (unsigned)v;
+		return true;
+	}
+	for (size_t i = 0; i < h->ata.n_attrs && i < WW_ATA_MAX_ATTRS; i++)
+		if (h->ata.attrs[i].id && ww_model_wear_attr(&h->ata.attrs[i])) {
+			*attr = &h->ata.attrs[i];
+			*percent = 100u - h->ata.attrs[i].value;
+			return true;
+		}
+	return false;
+}
+
+bool ww_model_derive_rating(uint64_t written, unsigned used_percent, uint64_t *rated, uint64_t *low,
+			    uint64_t *high)
+{
+	long double w = written;
+
+	if (!written || used_percent < WW_DERIVED_MIN_USED_PERCENT || used_percent >= 255)
+		return false;
+	/* written <= 2^64 and used >= 4: every quotient fits in 64 bits */
+	*rated = (uint64_t)llroundl(w * 100 / used_percent);
+	*low = (uint64_t)llroundl(w * 100 / (used_percent + WW_DERIVED_SLACK_PERCENT));
+	*high = (uint64_t)llroundl(w * 100 / (used_percent - WW_DERIVED_SLACK_PERCENT));
+	return true;
+}
+
+/* No rating known: the one the drive's own wear implies, if it gives it. */
+static void derive(const ww_model_in_t *in, ww_endurance_t *o)
+{
+	const ww_health_t *h = in->h;
+	const ww_ata_attr_t *a;
+	unsigned pct;
+
+	if (!h || !WW_HAS(h->host_written_bytes) || !ww_model_wear_used(h, &pct, &a) ||
+	    !ww_model_derive_rating(h->host_written_bytes.value, pct, &o->rated_bytes,
+				    &o->rated_bytes_low, &o->rated_bytes_high))
+		return;
+	o->rating_source = WW_RATING_DERIVED;
+	o->has_rated_bytes = o->has_rated_range = true;
+	o->derived_used_percent = pct;
+	if (a) {
+		snprintf(o->derived_used_source, sizeof(o->derived_used_source),
+			 "ATA attribute %u %s (100 - normalised value %u)", a->id, a->name,
+			 a->value);
+		snprintf(o->derived_used_label, sizeof(o->derived_used_label), "ata_attribute_%u",
+			 a->id);
+	} else {
+		snprintf(o->derived_used_source, sizeof(o->derived_used_source), "%s",
+			 h->endurance_used_percent.source ? h->endurance_used_percent.source : "");
+		snprintf(o->derived_used_label, sizeof(o->derived_used_label), "%s",
+			 h->endurance_used_percent.label ? h->endurance_used_percent.label : "");
+	}
+	snprintf(o->rating_note, sizeof(o->rating_note),
+		 "estimated from the drive's own wear (host bytes written / %u %% used), "
+		 "not a datasheet figure",
+		 pct);
+}
+
+/* Choose the rating: config, drive's own 09h / C0h estimate, table, the
+ * drive's own wear, none. */
 static void pick_rating(const ww_model_in_t *in, ww_endurance_t *o)
 {
 	const ww_health_t *h = in->h;
@@ -150,6 +242,7 @@ static void pick_rating(const ww_model_in_t *in, ww_endurance_t *o)
 	if (!r) {
 		o->rating_source = WW_RATING_NONE;
 		snprintf(o->rating_note, sizeof(o->rating_note), "no rating known");
+		derive(in, o);
 		return;
 	}
 	snprintf(o->rating_row, sizeof(o->rating_row), "%s", r->line);
@@ -187,7 +280,11 @@ void ww_model_compute(const ww_model_in_t *in, time_t now, ww_endurance_t *o)
 		o->has_drive_used = true;
 		o->drive_used_ratio = h->endurance_used_percent.value / 100.0;
 	}
-	if (h && o->has_rated_bytes && o->rated_bytes && WW_HAS(h->host_written_bytes)) {
+	/* a derived rating is host written / used: host written against it is
+	 * the used fraction again, so it is not compared (no rated used, no
+	 * rated_endurance_* reason: percentage_used_* judge that figure) */
+	if (h && o->has_rated_bytes && o->rated_bytes && WW_HAS(h->host_written_bytes) &&
+	    o->rating_source != WW_RATING_DERIVED) {
 		o->has_rated_used = true;
 		o->rated_used_ratio = (double)h->host_written_bytes.value / o->rated_bytes;
 		if (o->has_drive_used) {
@@ -219,7 +316,8 @@ void ww_model_compute(const ww_model_in_t *in, time_t now, ww_endurance_t *o)
 
 	/* wear-out at the 30-day write rate: remaining rated bytes / bytes per
 	 * second; omitted when the rate is zero (never +Inf) */
-	if (o->has_window[WW_WIN_30D] && o->window_dwpd[WW_WIN_30D] > 0 && o->has_rated_used) {
+	if (o->has_window[WW_WIN_30D] && o->window_dwpd[WW_WIN_30D] > 0 && o->has_rated_bytes &&
+	    o->rated_bytes && h && WW_HAS(h->host_written_bytes)) {
 		double bps = o->window_dwpd[WW_WIN_30D] * o->capacity_bytes / WW_DAY_S;
 		double left = (double)o->rated_bytes - (double)h->host_written_bytes.value;
 		double dt = left > 0 ? left / bps : 0;

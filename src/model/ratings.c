@@ -21,10 +21,15 @@
 const char *ww_rating_source_name(ww_rating_source_t s)
 {
 	static const char *const n[WW_RATING_MAX] = {
-		"none",         "config",    "nvme_endurance_group", "ocp_c0", "table",
-		"ratings_file", "ratings_d",
+		"none",         "config",    "nvme_endurance_group",    "ocp_c0", "table",
+		"ratings_file", "ratings_d", "derived_percentage_used",
 	};
 	return s < WW_RATING_MAX ? n[s] : "none";
+}
+
+bool ww_rating_source_stated(ww_rating_source_t s)
+{
+	return s != WW_RATING_NONE && s != WW_RATING_DERIVED && s < WW_RATING_MAX;
 }
 
 void ww_ratings_free(ww_ratings_t *t)

@@ -126,31 +126,6 @@ static void count(struct vctx *x, const ww_ata_attr_t *a)
 	ww_vreason_nums(r, WW_VN_VALUE | WW_VN_PREVIOUS, to, from, 0, unit);
 }
 
-/* Vendor wear attributes whose normalised value counts down from 100 as the
- * flash wears (worn = 100 - value), by the names smartmontools' drive
- * database gives them: an id means other things on other drives (202 is
- * Data_Address_Mark_Errs on disks, 231 a temperature, 233 NAND writes on
- * some SSDs), so the name decides. */
-static const char *const wear_names[] = {
-	"Wear_Leveling_Count",    "Percent_Lifetime_Remain", "SSD_Life_Left",
-	"SSD_Life_Left_Perc",     "Media_Wearout_Indicator", "Remaining_Lifetime_Perc",
-	"Perc_Rated_Life_Remain", "Lifetime_Left",           "Lifetime_Remaining",
-	"DriveLife_Remaining",
-};
-
-static bool wear_attr(const ww_ata_attr_t *a)
-{
-	if (a->id != 177 && a->id != 202 && a->id != 231 && a->id != 233)
-		return false;
-	/* above 100 it is no percentage; 0 with worst 0 is an unused slot */
-	if (!a->name || a->value > 100 || (!a->value && !a->worst))
-		return false;
-	for (size_t i = 0; i < sizeof(wear_names) / sizeof(wear_names[0]); i++)
-		if (!strcmp(a->name, wear_names[i]))
-			return true;
-	return false;
-}
-
 /* Percentage used from a wear attribute, with the percentage used levels;
  * only for a drive that gives no percentage used of its own (ATA Device
  * Statistics page 7): that is the standard figure. */
@@ -160,7 +135,7 @@ static void wear(struct vctx *x, const ww_ata_attr_t *a)
 	ww_reason_t code;
 	ww_vreason_t *r;
 
-	if (WW_HAS(x->h->endurance_used_percent) || !wear_attr(a))
+	if (WW_HAS(x->h->endurance_used_percent) || !ww_model_wear_attr(a))
 		return;
 	if (worn >= x->cfg->pct_used_critical)
 		code = WW_R_PCT_USED_EXHAUSTED, lim = x->cfg->pct_used_critical;
