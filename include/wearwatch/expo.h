@@ -82,6 +82,9 @@ char *ww_json_render_drive(const ww_render_ctx_t *ctx, const char *id, bool *fou
  * json_object * as void * so this header needs no json-c. */
 void *ww_json_endurance_object(ww_store_endurance_t *svc, const char *id);
 
+/** The same "endurance" object of one result (docs/api.md). */
+void *ww_json_endurance_of(const ww_endurance_t *e);
+
 /** JSON of a history query (GET /api/v1/drives/{id}/history) over the
  * history of ctx->endurance (503 "history disabled" without one), `to`
  * defaulting to ctx->now: *status gets the HTTP status (200, 400, 404,

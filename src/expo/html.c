@@ -61,6 +61,11 @@ static void td_rated(FILE *f, const ww_render_ctx_t *ctx, const ww_drive_state_t
 		fprintf(f, "<td title=\"rating: %s, ", ww_rating_source_name(e->rating_source));
 		esc(f, e->rating_row);
 		fprintf(f, "\">%.1f %%</td>", e->rated_used_ratio * 100);
+	} else if (e && e->rating_source == WW_RATING_DERIVED) {
+		/* not compared (the rating is the used figure restated): say so */
+		fprintf(f, "<td title=\"rating: %s, ", ww_rating_source_name(e->rating_source));
+		esc(f, e->rating_note);
+		fputs("\">not compared</td>", f);
 	} else {
 		fputs("<td></td>", f);
 	}

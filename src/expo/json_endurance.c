@@ -20,6 +20,11 @@ static json_object *opt_d(bool has, double v)
 	return has ? json_object_new_double(v) : NULL;
 }
 
+static json_object *opt_u64(bool has, uint64_t v)
+{
+	return has ? json_object_new_int64(v > INT64_MAX ? INT64_MAX : (int64_t)v) : NULL;
+}
+
 static json_object *opt_t(bool has, time_t v)
 {
 	return has ? json_object_new_int64((int64_t)v) : NULL;
@@ -28,22 +33,40 @@ static json_object *opt_t(bool has, time_t v)
 void *ww_json_endurance_object(ww_store_endurance_t *svc, const char *id)
 {
 	ww_endurance_t e;
-	json_object *o, *r, *w, *x;
 
 	if (!ww_expo_endurance(svc, id, &e))
 		return NULL;
+	return ww_json_endurance_of(&e);
+}
+
+void *ww_json_endurance_of(const ww_endurance_t *ep)
+{
+	const ww_endurance_t e = *ep;
+	json_object *o, *r, *w, *x;
+
 	o = json_object_new_object();
 	r = json_object_new_object();
 	add(r, "source", json_object_new_string(ww_rating_source_name(e.rating_source)));
-	if (e.rating_source == WW_RATING_NONE) {
-		add(r, "note", json_object_new_string(e.rating_note));
-	} else {
-		add(r, "row", json_object_new_string(e.rating_row));
-		add(r, "note", json_object_new_string(e.rating_note));
-		add(r, "rated_written_bytes", e.has_rated_bytes ?
-		    json_object_new_int64(e.rated_bytes > INT64_MAX ? INT64_MAX : (int64_t)e.rated_bytes) : NULL);
+	add(r, "stated", json_object_new_boolean(ww_rating_source_stated(e.rating_source)));
+	add(r, "note", json_object_new_string(e.rating_note));
+	if (e.rating_source != WW_RATING_NONE) {
+		add(r, "row", e.rating_ref[0] ? json_object_new_string(e.rating_ref) : NULL);
+		add(r, "line", e.rating_row[0] ? json_object_new_string(e.rating_row) : NULL);
+		add(r, "workload_basis",
+		    e.rating_basis[0] ? json_object_new_string(e.rating_basis) : NULL);
+		add(r, "rated_written_bytes", opt_u64(e.has_rated_bytes, e.rated_bytes));
 		add(r, "rated_writes_per_day", opt_d(e.has_rated_dwpd, e.rated_dwpd));
 		add(r, "warranty_years", e.warranty_years ? json_object_new_int(e.warranty_years) : NULL);
+	}
+	if (e.rating_source == WW_RATING_DERIVED) {
+		x = json_object_new_object();
+		add(x, "used_percent", json_object_new_int64(e.derived_used_percent));
+		add(x, "used_source", json_object_new_string(e.derived_used_source));
+		add(x, "used_label", json_object_new_string(e.derived_used_label));
+		add(x, "slack_percent", json_object_new_int(WW_DERIVED_SLACK_PERCENT));
+		add(x, "rated_written_bytes_low", opt_u64(e.has_rated_range, e.rated_bytes_low));
+		add(x, "rated_written_bytes_high", opt_u64(e.has_rated_range, e.rated_bytes_high));
+		add(r, "derived", x);
 	}
 	add(r, "capacity_basis", json_object_new_string(ww_capacity_basis_name(e.capacity_basis)));
 	add(r, "capacity_bytes", e.capacity_bytes ? json_object_new_int64((int64_t)e.capacity_bytes) : NULL);

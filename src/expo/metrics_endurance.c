@@ -13,16 +13,31 @@ bool ww_expo_endurance(ww_store_endurance_t *svc, const char *id, ww_endurance_t
 	return svc && ww_store_endurance_get(svc, id, e);
 }
 
+/* codes only: the sentences (the document, the note) are the API's */
 static void g_rating_info(ww_prom_t *w, const ww_metric_t *m, const ww_mdrive_t *d)
 {
-	const char *lv[3];
+	const char *lv[4];
 
 	if (!d->e)
 		return;
 	lv[0] = ww_rating_source_name(d->e->rating_source);
 	lv[1] = ww_capacity_basis_name(d->e->capacity_basis);
-	lv[2] = d->e->rating_note;
+	lv[2] = d->e->rating_ref;
+	lv[3] = d->e->rating_basis;
 	ww_prom_u64(w, lv, 1);
+}
+
+static void g_rated_range(ww_prom_t *w, const ww_metric_t *m, const ww_mdrive_t *d)
+{
+	const char *lv[2];
+
+	if (!d->e || !d->e->has_rated_range)
+		return;
+	lv[0] = ww_rating_source_name(d->e->rating_source);
+	lv[1] = "low";
+	ww_prom_u64(w, lv, d->e->rated_bytes_low);
+	lv[1] = "high";
+	ww_prom_u64(w, lv, d->e->rated_bytes_high);
 }
 
 static void g_disagreement(ww_prom_t *w, const ww_metric_t *m, const ww_mdrive_t *d)
@@ -65,14 +80,19 @@ static void g_wearout(ww_prom_t *w, const ww_metric_t *m, const ww_mdrive_t *d)
 		ww_prom_i64(w, &basis[1], d->e->wearout_pct);
 }
 
+/* not formatted: one family a row, name and type first */
+/* clang-format off */
 const ww_metric_t ww_metrics_endurance[] = {
 	{ .name = "wearwatch_drive_rating_info", .type = "gauge",
-	  .help = "Rating used for the drive's endurance figures; value is always 1. source: config, nvme_endurance_group, ocp_c0, table, ratings_file, ratings_d, derived_percentage_used (estimated from the drive's own wear), none.",
-	  .labels = { "source", "capacity_basis", "note" }, .get = g_rating_info },
+	  .help = "Rating used for the drive's endurance figures; value is always 1. source: config, nvme_endurance_group, ocp_c0, table, ratings_file, ratings_d, derived_percentage_used (estimated from the drive's own wear, no datasheet figure), none; row: the table row FILE:LINE.",
+	  .labels = { "source", "capacity_basis", "row", "workload_basis" }, .get = g_rating_info },
 	{ .name = "wearwatch_drive_rated_written_bytes", .type = "gauge",
-	  .help = "Rated bytes written over the warranty (DWPD x capacity x 365 x years, or the drive's own estimate).",
+	  .help = "Rated bytes written over the warranty (DWPD x capacity x 365 x years, or the drive's own estimate; source=derived_percentage_used: host bytes written / the drive's own used fraction).",
 	  .labels = { "source" }, .get = ww_metric_end_u64,
 	  .off = EOFF(rated_bytes), .has = EOFF(has_rated_bytes) },
+	{ .name = "wearwatch_drive_rated_written_bytes_range", .type = "gauge",
+	  .help = "Range of a derived rating (source=derived_percentage_used): rated bytes for the integer used percent plus (bound=low) and minus (bound=high) one.",
+	  .labels = { "source", "bound" }, .get = g_rated_range },
 	{ .name = "wearwatch_drive_rated_writes_per_day", .type = "gauge",
 	  .help = "Rated drive writes per day.",
 	  .labels = { "source" }, .get = ww_metric_end_double,
@@ -104,3 +124,4 @@ const ww_metric_t ww_metrics_endurance[] = {
 	  .get = ww_metric_end_double, .off = EOFF(utilization_ratio), .has = EOFF(has_utilization) },
 	{ 0 }
 };
+/* clang-format on */
