@@ -13,10 +13,11 @@ extern "C" {
 
 /** JSON text (malloc'd, caller frees) for one drive read once: identity from
  * discovery, every present field of the record with its unit and source, the
- * commands sent, and the health verdict ("verdict", ww_json_verdict_object).
- * r and v may be NULL. Returns NULL on allocation failure. */
-char *ww_json_render_health(const ww_drive_t *d, const ww_health_t *h,
-			    const ww_read_report_t *r, const ww_verdict_t *v);
+ * commands sent, the health verdict ("verdict", ww_json_verdict_object) and
+ * the endurance figures ("endurance", ww_json_endurance_of). r, v and e may
+ * be NULL. Returns NULL on allocation failure. */
+char *ww_json_render_health(const ww_drive_t *d, const ww_health_t *h, const ww_read_report_t *r,
+			    const ww_verdict_t *v, const ww_endurance_t *e);
 
 /** Human-readable text of the same, for `wearwatch show` and `decode`: the
  * verdict first (status, then each reason's severity, sentence, code and
@@ -24,10 +25,19 @@ char *ww_json_render_health(const ww_drive_t *d, const ww_health_t *h,
  * commands sent, except for a drive with no health interface (d->protocol
  * WW_PROTO_NONE, found by discovery or recorded in a capture: nothing was
  * sent) and, for a drive left alone, one "not read" line instead of the
- * sections. Writes to f. v may be NULL. */
+ * sections; the endurance block (ww_text_render_endurance) after the
+ * Health section. Writes to f. v and e may be NULL. */
 #include <stdio.h>
 void ww_text_render_health(FILE *f, const ww_drive_t *d, const ww_health_t *h,
-			   const ww_read_report_t *r, const ww_verdict_t *v);
+			   const ww_read_report_t *r, const ww_verdict_t *v,
+			   const ww_endurance_t *e);
+
+/** The endurance figures as the service shows them, for people: the rating
+ * (bytes, DWPD, warranty years), its source code, row and document or note
+ * (a derived rating with its range and the used figure it came from), rated
+ * endurance used, the drive's own endurance used, writes per day, warranty
+ * and projected wear-out. One "Endurance" section. */
+void ww_text_render_endurance(FILE *f, const ww_endurance_t *e);
 
 /** The "verdict" JSON object (status, rank, reasons with code, severity,
  * text, source and attribute, silenced codes) as a json_object * (void * so

@@ -49,10 +49,12 @@ const ww_drive_t *ww_cli_lookup_drive(const char *sysroot, const char *want,
  * through the same store, endurance service and ww_drive_verdict() as the
  * service: thresholds and rating overrides from config ([health], [drive];
  * NULL = built-in defaults), the built-in ratings table, no history (so no
- * "increased" reasons from one read). Returns 0, -EINVAL (bad config,
- * printed) or -ENOMEM. (verdict.c) */
+ * "increased" reasons from one read). With e and has_e, the endurance
+ * figures the service would show for that read go to *e (*has_e false when
+ * there are none). Returns 0, -EINVAL (bad config, printed) or -ENOMEM.
+ * (cmd_verdict.c) */
 int ww_cli_verdict(const char *config, const ww_drive_t *d, const ww_health_t *h, int rc,
-		   ww_verdict_t *v);
+		   ww_verdict_t *v, ww_endurance_t *e, bool *has_e);
 
 /** Say on stderr that d has no health interface, in discovery's words:
  * "wearwatch: dev-vda: not monitored: virtio-blk has no health interface"

@@ -341,6 +341,8 @@ static int judge(struct dec *x, int rc, const ww_decoder_t *type, const char *co
 	/* a drive recorded with no health interface: nothing was read */
 	bool no_iface = rc == -EOPNOTSUPP && x->d.protocol == WW_PROTO_NONE && *x->d.block;
 	ww_verdict_t *v;
+	ww_endurance_t *e;
+	bool has_e = false;
 	int code;
 
 	if (x->d.protocol == WW_PROTO_NONE && !no_iface)
@@ -350,14 +352,16 @@ static int judge(struct dec *x, int rc, const ww_decoder_t *type, const char *co
 		return 3;
 	}
 	v = calloc(1, sizeof(*v));
-	if (!v ||
-	    ww_cli_verdict(config, &x->d, x->h, no_iface || rc != -ENOTSUP ? rc : 0, v) ==
-		    -EINVAL) {
+	e = calloc(1, sizeof(*e));
+	if (!v || !e ||
+	    ww_cli_verdict(config, &x->d, x->h, no_iface || rc != -ENOTSUP ? rc : 0, v, e,
+			   &has_e) == -EINVAL) {
 		free(v);
+		free(e);
 		return 2;
 	}
 	if (json) {
-		char *js = ww_json_render_health(&x->d, x->h, x->r, v);
+		char *js = ww_json_render_health(&x->d, x->h, x->r, v, has_e ? e : NULL);
 
 		if (js && out)
 			json_object_array_add(out, json_tokener_parse(js));
@@ -366,9 +370,10 @@ static int judge(struct dec *x, int rc, const ww_decoder_t *type, const char *co
 		free(js);
 	} else {
 		printf("# %s: %s\n", x->file, x->what);
-		ww_text_render_health(stdout, &x->d, x->h, x->r, v);
+		ww_text_render_health(stdout, &x->d, x->h, x->r, v, has_e ? e : NULL);
 	}
 	free(v);
+	free(e);
 	code = rc == 1 ? 1 : 0;
 	if (no_iface) {
 		ww_cli_say_no_health(&x->d);

@@ -30,6 +30,8 @@ int ww_cli_show(int argc, char **argv)
 	ww_health_t *h = NULL;
 	ww_read_report_t *r = NULL;
 	ww_verdict_t *v = NULL;
+	ww_endurance_t *e = NULL;
+	bool has_e = false;
 	int n, ret, code;
 
 	if (ww_cli_wants_help(argc, argv)) {
@@ -55,12 +57,13 @@ int ww_cli_show(int argc, char **argv)
 	h = calloc(1, sizeof(*h));
 	r = calloc(1, sizeof(*r));
 	v = calloc(1, sizeof(*v));
-	if (!h || !r || !v) {
+	e = calloc(1, sizeof(*e));
+	if (!h || !r || !v || !e) {
 		code = WW_EXIT_READ_FAILED;
 		goto out;
 	}
 	ret = ww_collect_drive(o.sysroot, x, h, r);
-	if (ww_cli_verdict(o.config, x, h, ret, v) == -EINVAL) {
+	if (ww_cli_verdict(o.config, x, h, ret, v, e, &has_e) == -EINVAL) {
 		code = WW_EXIT_USAGE;
 		goto out;
 	}
@@ -74,7 +77,7 @@ int ww_cli_show(int argc, char **argv)
 		code = WW_EXIT_READ_OK;
 
 	if (o.json) {
-		char *js = ww_json_render_health(x, h, r, v);
+		char *js = ww_json_render_health(x, h, r, v, has_e ? e : NULL);
 
 		if (!js) {
 			fprintf(stderr, "wearwatch: out of memory\n");
@@ -84,7 +87,7 @@ int ww_cli_show(int argc, char **argv)
 		puts(js);
 		free(js);
 	} else {
-		ww_text_render_health(stdout, x, h, r, v);
+		ww_text_render_health(stdout, x, h, r, v, has_e ? e : NULL);
 	}
 	if (ret == 1)
 		fprintf(stderr, "wearwatch: %s left alone: %s\n", x->id,
@@ -98,6 +101,7 @@ out:
 	free(h);
 	free(r);
 	free(v);
+	free(e);
 	free(d);
 	return code;
 }

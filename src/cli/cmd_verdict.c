@@ -41,7 +41,7 @@ static ww_store_endurance_t *service(const ww_conf_t *c)
 }
 
 int ww_cli_verdict(const char *config, const ww_drive_t *d, const ww_health_t *h, int rc,
-		   ww_verdict_t *v)
+		   ww_verdict_t *v, ww_endurance_t *e, bool *has_e)
 {
 	struct cfgs *x = calloc(1, sizeof(*x));
 	const ww_conf_drive_t *sec;
@@ -52,6 +52,8 @@ int ww_cli_verdict(const char *config, const ww_drive_t *d, const ww_health_t *h
 	char err[512];
 	int ret = -ENOMEM;
 
+	if (has_e)
+		*has_e = false;
 	if (!x)
 		return -ENOMEM;
 	ww_conf_defaults(&x->conf);
@@ -81,6 +83,8 @@ int ww_cli_verdict(const char *config, const ww_drive_t *d, const ww_health_t *h
 		ctx.snap = snap;
 		ww_drive_verdict(&ctx, ww_snapshot_find(snap, d->id), v);
 		ww_snapshot_release(snap);
+		if (e && has_e)
+			*has_e = ww_store_endurance_get(svc, d->id, e);
 		ret = 0;
 	}
 	ww_store_endurance_free(svc);

@@ -402,7 +402,8 @@ static json_object *report_object(const ww_read_report_t *r)
 }
 
 static json_object *health_object(const ww_drive_t *d, const ww_health_t *h,
-				  const ww_read_report_t *r, const ww_verdict_t *v)
+				  const ww_read_report_t *r, const ww_verdict_t *v,
+				  const ww_endurance_t *e)
 {
 	json_object *o = json_object_new_object(), *id;
 
@@ -430,6 +431,8 @@ static json_object *health_object(const ww_drive_t *d, const ww_health_t *h,
 		add(o, "report", report_object(r));
 	if (v)
 		add(o, "verdict", ww_json_verdict_object(v));
+	if (e)
+		add(o, "endurance", ww_json_endurance_of(e));
 	return o;
 }
 
@@ -446,10 +449,10 @@ static char *to_text(json_object *o)
 	return s;
 }
 
-char *ww_json_render_health(const ww_drive_t *d, const ww_health_t *h,
-			    const ww_read_report_t *r, const ww_verdict_t *v)
+char *ww_json_render_health(const ww_drive_t *d, const ww_health_t *h, const ww_read_report_t *r,
+			    const ww_verdict_t *v, const ww_endurance_t *e)
 {
-	return to_text(health_object(d, h, r, v));
+	return to_text(health_object(d, h, r, v, e));
 }
 
 static json_object *j_time(time_t t)
@@ -549,6 +552,6 @@ char *ww_json_render_drive(const ww_render_ctx_t *ctx, const char *id, bool *fou
 	o = state_object(ctx, st);
 	add(o, "drive", drive_identity(&st->drive, st->has_health ? &st->health : NULL));
 	if (st->has_health)
-		add(o, "health", health_object(NULL, &st->health, &st->report, NULL));
+		add(o, "health", health_object(NULL, &st->health, &st->report, NULL, NULL));
 	return to_text(o);
 }

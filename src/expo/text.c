@@ -3,6 +3,7 @@
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include "wearwatch/expo.h"
 #include "expo/fields.h"
@@ -288,8 +289,81 @@ void ww_text_render_verdict(FILE *f, const ww_verdict_t *v, const char *indent)
 			fprintf(f, "%s  silenced %s\n", indent, ww_reason_name(k));
 }
 
+static const char *utc_day(time_t t, char *buf, size_t len)
+{
+	struct tm tm;
+
+	if (!gmtime_r(&t, &tm) || !strftime(buf, len, "%Y-%m-%d", &tm))
+		snprintf(buf, len, "%lld", (long long)t);
+	return buf;
+}
+
+void ww_text_render_endurance(FILE *f, const ww_endurance_t *e)
+{
+	char a[32], b[32], c[32];
+
+	if (!f || !e)
+		return;
+	fprintf(f, "Endurance\n");
+	fprintf(f, LBL "%s%s%s   [%s]\n", "rating source", ww_rating_source_name(e->rating_source),
+		e->rating_ref[0] ? " " : "", e->rating_ref, e->rating_note);
+	str_line(f, "workload basis", e->rating_basis);
+	if (e->has_rated_bytes)
+		fprintf(f, LBL "%" PRIu64 " bytes (%s)%s\n", "rated written", e->rated_bytes,
+			ww_bytes_human(e->rated_bytes, a, sizeof(a)),
+			e->rating_source == WW_RATING_DERIVED ? ", estimated" : "");
+	if (e->has_rated_range)
+		fprintf(f,
+			LBL "%s - %s for %u - %u %% used (the used figure is an integer percent)"
+			    "   [%s]\n",
+			"rated written range", ww_bytes_human(e->rated_bytes_low, b, sizeof(b)),
+			ww_bytes_human(e->rated_bytes_high, c, sizeof(c)),
+			e->derived_used_percent + WW_DERIVED_SLACK_PERCENT,
+			e->derived_used_percent - WW_DERIVED_SLACK_PERCENT, e->derived_used_source);
+	if (e->has_rated_dwpd)
+		fprintf(f, LBL "%.4g over %u years\n", "rated writes per day", e->rated_dwpd,
+			e->warranty_years);
+	else if (e->warranty_years)
+		fprintf(f, LBL "%u\n", "warranty years", e->warranty_years);
+	if (e->capacity_bytes)
+		fprintf(f, LBL "%" PRIu64 " bytes (%s)   [%s]\n", "capacity for DWPD",
+			e->capacity_bytes, ww_bytes_human(e->capacity_bytes, a, sizeof(a)),
+			ww_capacity_basis_name(e->capacity_basis));
+	if (e->has_rated_used)
+		fprintf(f, LBL "%.2f %%   [host written / rated written]\n", "rated endurance used",
+			e->rated_used_ratio * 100);
+	else if (e->rating_source == WW_RATING_DERIVED)
+		fprintf(f, LBL "not compared: the rating comes from the used figure below\n",
+			"rated endurance used");
+	if (e->has_drive_used)
+		fprintf(f, LBL "%.0f %%   [the drive's own]\n", "endurance used",
+			e->drive_used_ratio * 100);
+	for (int i = 0; i < WW_WIN_MAX; i++)
+		if (e->has_window[i]) {
+			snprintf(a, sizeof(a), "writes per day (%s)", ww_window_name[i]);
+			fprintf(f, LBL "%.4g\n", a, e->window_dwpd[i]);
+		}
+	if (e->has_lifetime_dwpd)
+		fprintf(f, LBL "%.4g   [host written / capacity / power-on days]\n",
+			"writes per day (lifetime)", e->lifetime_dwpd);
+	if (e->has_warranty_end)
+		fprintf(f, LBL "%s   [start %s: %s]\n", "warranty end",
+			utc_day(e->warranty_end, a, sizeof(a)),
+			ww_wstart_basis_name(e->warranty_start_basis),
+			utc_day(e->warranty_start, b, sizeof(b)));
+	if (e->has_wearout_write_rate)
+		fprintf(f, LBL "%s   [rated written at the 30-day write rate]\n", "wear-out",
+			utc_day(e->wearout_write_rate, a, sizeof(a)));
+	if (e->has_wearout_pct)
+		fprintf(f, LBL "%s   [the drive's own used, at its lifetime rate]\n", "wear-out",
+			utc_day(e->wearout_pct, a, sizeof(a)));
+	if (e->has_waf)
+		fprintf(f, LBL "%.3g\n", "write amplification", e->write_amplification);
+}
+
 void ww_text_render_health(FILE *f, const ww_drive_t *d, const ww_health_t *h,
-			   const ww_read_report_t *r, const ww_verdict_t *v)
+			   const ww_read_report_t *r, const ww_verdict_t *v,
+			   const ww_endurance_t *e)
 {
 	if (!f || !d || !h)
 		return;
@@ -308,6 +382,7 @@ void ww_text_render_health(FILE *f, const ww_drive_t *d, const ww_health_t *h,
 		return;
 	}
 	render_health(f, h);
+	ww_text_render_endurance(f, e);
 	if (h->protocol == WW_PROTO_NVME)
 		render_nvme(f, h);
 	else if (h->protocol == WW_PROTO_ATA)

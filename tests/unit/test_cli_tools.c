@@ -310,6 +310,10 @@ static void test_decode_messages(void)
 		CHECK_EQ_I64(run(a), 0);
 		snprintf(pretty, sizeof(pretty), "%s",
 			 strstr(out, "\"identity\"") ? strstr(out, "\"identity\"") : "-");
+		/* up to the endurance figures: their projections are from the
+		 * time of each run */
+		if (strstr(pretty, ",\"endurance\""))
+			*strstr(pretty, ",\"endurance\"") = 0;
 		snprintf(one, sizeof(one), "%s/one-line.json", tmp);
 		f = fopen(one, "w");
 		for (const char *p = slurp(vm); f && *p; p++)
@@ -321,6 +325,8 @@ static void test_decode_messages(void)
 		CHECK(strstr(out, "CSV") == NULL);
 		CHECK(strstr(out, "\"model\":\"QEMU NVMe Ctrl\"") != NULL);
 		/* the records agree past the drive's name (the file's) */
+		if (strstr(out, ",\"endurance\""))
+			*strstr(out, ",\"endurance\"") = 0;
 		CHECK(strstr(out, "\"identity\"") && !strcmp(strstr(out, "\"identity\""), pretty));
 	}
 	/* smartctl 7.1's names for a SCSI drive's identity ("vendor",

@@ -104,12 +104,12 @@ static void test_absent_nvme(void)
 				     offsetof(ww_nvme_smart_t, thermal_mgmt_temp1_transitions)));
 	CHECK(ww_nvme_smart_present(&h->nvme_smart, offsetof(ww_nvme_smart_t, power_cycles)));
 	snprintf(d.id, sizeof(d.id), "nvme-test");
-	js = ww_json_render_health(&d, h, &r, NULL);
+	js = ww_json_render_health(&d, h, &r, NULL, NULL);
 	CHECK(js && !strstr(js, "thermal_mgmt") && strstr(js, "\"power_cycles\":8"));
 	CHECK(js && !strstr(js, "endurance_group_critical_warning"));
 	free(js);
 	f = open_memstream(&txt, &tl);
-	ww_text_render_health(f, &d, h, &r, NULL);
+	ww_text_render_health(f, &d, h, &r, NULL, NULL);
 	fclose(f);
 	CHECK(txt && !strstr(txt, "thermal mgmt") && strstr(txt, "power cycles"));
 	CHECK(txt && !strstr(txt, "rotational")); /* no sysfs read for a file */

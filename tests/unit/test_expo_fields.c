@@ -228,7 +228,7 @@ static void everywhere(const ww_health_t *h, const char *metric, const char *jso
 	}
 	f = open_memstream(&buf, &len);
 	if (f) {
-		ww_text_render_health(f, &d, h, NULL, NULL);
+		ww_text_render_health(f, &d, h, NULL, NULL, NULL);
 		fclose(f);
 	}
 	if (!buf || !strstr(buf, text)) {

@@ -110,7 +110,7 @@ static void test_health_netdata(void)
 	st.nvme_status = 0x0109;
 	ww_report_cmd(&r, "Get Log Page 0Dh", &st);
 
-	txt = ww_json_render_health(&d, h, &r, NULL);
+	txt = ww_json_render_health(&d, h, &r, NULL, NULL);
 	CHECK(txt != NULL);
 	o = txt ? json_tokener_parse(txt) : NULL;
 	CHECK(o != NULL);
@@ -149,7 +149,7 @@ static void test_health_netdata(void)
 	free(txt);
 
 	/* r may be NULL: no report key */
-	txt = ww_json_render_health(&d, h, NULL, NULL);
+	txt = ww_json_render_health(&d, h, NULL, NULL, NULL);
 	CHECK(txt && !strstr(txt, "\"report\""));
 	free(txt);
 	free(h);
@@ -165,7 +165,7 @@ static void test_health_edge(void)
 		free(h);
 		return;
 	}
-	txt = ww_json_render_health(NULL, h, NULL, NULL);
+	txt = ww_json_render_health(NULL, h, NULL, NULL, NULL);
 	CHECK(txt != NULL);
 	if (!txt) {
 		free(h);

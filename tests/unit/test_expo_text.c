@@ -45,7 +45,7 @@ static void test_text(void)
 		free(h);
 		return;
 	}
-	ww_text_render_health(f, &d, h, &r, NULL);
+	ww_text_render_health(f, &d, h, &r, NULL, NULL);
 	fclose(f);
 	CHECK(strstr(buf, "ID# ATTRIBUTE_NAME          FLAG     VALUE WORST THRESH RAW_VALUE") != NULL);
 	CHECK(strstr(buf, "  9 Power_On_Hours          0x0032   099   098   000    2") != NULL);
