@@ -89,8 +89,12 @@ function cards(m) {
 					WW.reasonOf(m, 'percentage_used_exhausted', 'percentage_used_high')), el('span', { class: 'barval', title: String(m.own) }, WW.fmtPercent(m.own))]
 					: el('span', { class: 'muted' }, 'not reported')),
 			el('p', { class: 'small' }, 'written ', WW.valueEl(m.written, 'bytes'),
-				WW.has(m.ratedBytes) ? [' of ', WW.valueEl(m.ratedRaw, 'bytes'), ' rated'] : null,
-				m.ratingSource && m.ratingSource !== 'none' ? ' (rating: ' + m.ratingSource + ')' : null)),
+				WW.has(m.ratedBytes) ? [' of ', WW.valueEl(m.ratedRaw, 'bytes'),
+					WW.has(m.ratedLow) && WW.has(m.ratedHigh)
+						? [' (', WW.valueEl(m.ratedLow, 'bytes'), ' – ', WW.valueEl(m.ratedHigh, 'bytes'), ')'] : null,
+					' rated'] : null,
+				m.ratingSource && m.ratingSource !== 'none'
+					? [' (rating: ', el('span', { class: 'rating-source', title: m.ratingTitle }, m.ratingSource), ')'] : null)),
 		card('Writes per day',
 			el('p', {}, el('span', { class: 'big' }, WW.has(m.dwpd) ? m.dwpd.toLocaleString(undefined, { maximumFractionDigits: 2 }) : '–'),
 				WW.has(m.dwpd) ? ' drive writes/day (' + m.dwpdWindow + ')' : el('span', { class: 'muted' }, ' no window yet')),

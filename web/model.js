@@ -133,9 +133,17 @@ WW.derive = function (st, detail) {
 		verdict,
 		hasEndurance: !!e,
 		ratingSource: rating ? rating.source : null,
-		ratingNote: rating && rating.source === 'none' ? (rating.note || 'no rating known') : null,
+		/* the service's sentence where it has no stated rating (none, or
+		 * one estimated from the drive's own wear: rating.stated false) */
+		ratingNote: rating && (rating.source === 'none' || rating.stated === false)
+			? (rating.note || 'no rating known') : null,
+		/* where the rating came from, for the hover: the sentence and the
+		 * table row (FILE:LINE), both as the API gives them */
+		ratingTitle: rating ? [rating.note, rating.row].filter(Boolean).join(' — ') || null : null,
 		ratedBytes: rating ? num(rating.rated_written_bytes) : null,
 		ratedRaw: rating ? rating.rated_written_bytes : null,
+		ratedLow: rating && rating.derived ? rating.derived.rated_written_bytes_low : null,
+		ratedHigh: rating && rating.derived ? rating.derived.rated_written_bytes_high : null,
 		rated: e ? num(e.rated_endurance_used_ratio) : null,
 		own,
 		dwpd, dwpdWindow,
