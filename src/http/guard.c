@@ -18,6 +18,7 @@ struct ww_gconn {
 	int fd;
 	ww_gc_phase_t phase;
 	long long since_ms;
+	bool idle; /* kept alive after an answer, no request begun */
 	ww_gconn_t *prev, *next;
 };
 
@@ -40,6 +41,12 @@ struct ww_guard {
 	uint64_t wakeups;  /* passes of the reaper over the connections */
 	long long next_ms; /* the reaper's next pass (monotonic ms), -1 none */
 	unsigned refill_ms;
+	unsigned conn_soft; /* connections before the oldest is closed */
+	unsigned nconns;
+	uint64_t evicted;
+	uint64_t global_refused;
+	double gtokens; /* failed logins of every address together */
+	long long glast_ms;
 	struct addr_slot addrs[ADDR_SLOTS];
 	char salt[CRYPT_GENSALT_OUTPUT_SIZE];
 	struct { char key[WW_HTTP_AUTH_KEY_LEN]; long long used_ms; } cache[WW_HTTP_AUTH_CACHE];
@@ -99,13 +106,18 @@ static void *reaper(void *arg)
 	return NULL;
 }
 
-ww_guard_t *ww_guard_start(unsigned refill_ms)
+ww_guard_t *ww_guard_start(unsigned refill_ms, unsigned conn_limit)
 {
 	ww_guard_t *g = calloc(1, sizeof(*g));
 
 	if (!g)
 		return NULL;
 	g->refill_ms = refill_ms ? refill_ms : WW_HTTP_AUTH_REFILL_MS;
+	/* room kept free below libmicrohttpd's limit, which turns a new
+	 * connection away unanswered: an eighth, at least one */
+	g->conn_soft = conn_limit ? conn_limit - (conn_limit / 8 ? conn_limit / 8 : 1) : 0;
+	g->gtokens = WW_HTTP_AUTH_GLOBAL_BURST;
+	g->glast_ms = ww_http_now_ms();
 	/* the cache's salt: random (libxcrypt reads the OS's source) */
 	if (!crypt_gensalt_rn("$6$", 1000, NULL, 0, g->salt, sizeof(g->salt))) {
 		free(g);
@@ -158,6 +170,33 @@ static void wake_for(ww_guard_t *g, const ww_gconn_t *c)
 	}
 }
 
+/* Over the soft limit: the oldest connection kept alive with no request
+ * begun is shut down (libmicrohttpd then closes it), else the oldest still
+ * receiving its first request; never one being worked on or answered.
+ * Kept-alive clients of 16 addresses held all 1024 slots and a scraper's
+ * new connection was turned away; a client whose idle connection is closed
+ * reconnects at its next request. Lock held. */
+static void evict_locked(ww_guard_t *g, const ww_gconn_t *except)
+{
+	ww_gconn_t *idle = NULL, *recv = NULL;
+
+	for (ww_gconn_t *c = g->conns; c; c = c->next) {
+		if (c == except || c->fd < 0 || c->phase != WW_GC_RECV)
+			continue;
+		if (c->idle && (!idle || c->since_ms < idle->since_ms))
+			idle = c;
+		else if (!c->idle && (!recv || c->since_ms < recv->since_ms))
+			recv = c;
+	}
+	if (!idle)
+		idle = recv;
+	if (idle) {
+		shutdown(idle->fd, SHUT_RDWR);
+		idle->fd = -1;
+		g->evicted++;
+	}
+}
+
 ww_gconn_t *ww_guard_conn_open(ww_guard_t *g, int fd, const struct sockaddr *sa)
 {
 	ww_gconn_t *c = calloc(1, sizeof(*c));
@@ -173,6 +212,8 @@ ww_gconn_t *ww_guard_conn_open(ww_guard_t *g, int fd, const struct sockaddr *sa)
 	if (g->conns)
 		g->conns->prev = c;
 	g->conns = c;
+	if (++g->nconns > g->conn_soft && g->conn_soft)
+		evict_locked(g, c);
 	wake_for(g, c);
 	pthread_mutex_unlock(&g->lock);
 	return c;
@@ -189,6 +230,7 @@ void ww_guard_conn_close(ww_guard_t *g, ww_gconn_t *c)
 		g->conns = c->next;
 	if (c->next)
 		c->next->prev = c->prev;
+	g->nconns--;
 	pthread_mutex_unlock(&g->lock);
 	free(c);
 }
@@ -198,10 +240,41 @@ void ww_guard_conn_phase(ww_guard_t *g, ww_gconn_t *c, ww_gc_phase_t p)
 	if (!c)
 		return;
 	pthread_mutex_lock(&g->lock);
+	/* RECV again after an answer: kept alive, idle until a request begins */
+	c->idle = p == WW_GC_RECV && (c->phase != WW_GC_RECV || c->idle);
 	c->phase = p;
 	c->since_ms = ww_http_now_ms();
 	wake_for(g, c);
 	pthread_mutex_unlock(&g->lock);
+}
+
+void ww_guard_conn_begun(ww_guard_t *g, ww_gconn_t *c)
+{
+	if (!c)
+		return;
+	pthread_mutex_lock(&g->lock);
+	c->idle = false;
+	pthread_mutex_unlock(&g->lock);
+}
+
+uint64_t ww_guard_auth_global_refused(ww_guard_t *g)
+{
+	uint64_t n;
+
+	pthread_mutex_lock(&g->lock);
+	n = g->global_refused;
+	pthread_mutex_unlock(&g->lock);
+	return n;
+}
+
+uint64_t ww_guard_evicted(ww_guard_t *g)
+{
+	uint64_t n;
+
+	pthread_mutex_lock(&g->lock);
+	n = g->evicted;
+	pthread_mutex_unlock(&g->lock);
+	return n;
 }
 
 uint64_t ww_guard_wakeups(ww_guard_t *g)
@@ -279,6 +352,18 @@ static struct addr_slot *slot_locked(ww_guard_t *g, const struct sockaddr *sa, l
 	return s;
 }
 
+/* the budget of failed checks all addresses share, refilled up to now: an
+ * attacker rotating over more addresses than there are slots (each new one
+ * has a full per-address budget) is limited by this one. Lock held. */
+static void global_refill_locked(ww_guard_t *g, long long now)
+{
+	g->gtokens += (double)(now - g->glast_ms) * WW_HTTP_AUTH_GLOBAL_BURST /
+		((double)g->refill_ms * WW_HTTP_AUTH_GLOBAL_REFILLS);
+	if (g->gtokens > WW_HTTP_AUTH_GLOBAL_BURST)
+		g->gtokens = WW_HTTP_AUTH_GLOBAL_BURST;
+	g->glast_ms = now;
+}
+
 static unsigned retry_of(const ww_guard_t *g, const struct addr_slot *s)
 {
 	return s && s->tokens < 1 ? (unsigned)((1 - s->tokens) * g->refill_ms / 1000) + 1 : 1;
@@ -305,8 +390,13 @@ int ww_guard_auth_admit(ww_guard_t *g, const struct sockaddr *sa, unsigned *retr
 
 	pthread_mutex_lock(&g->lock);
 	s = slot_locked(g, sa, now);
+	global_refill_locked(g, now);
 	if (!s || s->tokens < 1) {
 		*retry_s = retry_of(g, s);
+		rc = -EAGAIN;
+	} else if (g->gtokens < 1) {
+		*retry_s = 1;
+		g->global_refused++;
 		rc = -EAGAIN;
 	} else if (s->pending >= WW_HTTP_AUTH_PENDING) {
 		*retry_s = 1;
@@ -329,6 +419,10 @@ void ww_guard_auth_done(ww_guard_t *g, const struct sockaddr *sa, bool ok)
 			s->pending--;
 		if (!ok)
 			s->tokens -= 1;
+	}
+	if (!ok) {
+		global_refill_locked(g, ww_http_now_ms());
+		g->gtokens -= 1;
 	}
 	pthread_mutex_unlock(&g->lock);
 }

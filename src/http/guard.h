@@ -18,7 +18,18 @@
  *   crypt with 1000 rounds (~0.2 ms); failures are limited per source
  *   address (IPv4 address, IPv6 /64): WW_HTTP_AUTH_BURST, then one per
  *   WW_HTTP_AUTH_REFILL_MS, at most WW_HTTP_AUTH_PENDING checks waiting
- *   (16 guessing addresses then cost 1.6 bcrypt checks a second, not 16). */
+ *   (16 guessing addresses then cost 1.6 bcrypt checks a second, not 16).
+ *   The slots of addresses are few (least recently used ones reused), so
+ *   an attacker rotating over more addresses got a full budget at each:
+ *   failed checks of all addresses share a budget too,
+ *   WW_HTTP_AUTH_GLOBAL_BURST refilled over WW_HTTP_AUTH_GLOBAL_REFILLS
+ *   refill periods (2 a second by default); when it is spent, logins not in
+ *   the cache get 429, cached ones are still let in.
+ * - Connection slots: libmicrohttpd turns a connection away when its limit
+ *   is reached, so valid clients keeping connections alive from 16
+ *   addresses kept a scraper out. Past seven eighths of the limit each new
+ *   connection closes the oldest kept-alive one waiting for a request (else
+ *   the oldest still receiving its first): its client reconnects. */
 #ifndef WW_HTTP_GUARD_H
 #define WW_HTTP_GUARD_H
 
@@ -31,6 +42,8 @@
 #define WW_HTTP_AUTH_BURST 5            /* failed logins at once, per address */
 #define WW_HTTP_AUTH_REFILL_MS 10000    /* then one per this (default) */
 #define WW_HTTP_AUTH_PENDING 4          /* checks queued per address */
+#define WW_HTTP_AUTH_GLOBAL_BURST 20    /* failed logins at once, all addresses */
+#define WW_HTTP_AUTH_GLOBAL_REFILLS 1   /* refilled in this many refill periods */
 #define WW_HTTP_AUTH_CACHE 64           /* successful logins remembered */
 #define WW_HTTP_AUTH_KEY_LEN 128
 
@@ -42,8 +55,11 @@ typedef struct ww_gconn ww_gconn_t;
 typedef enum { WW_GC_RECV, WW_GC_WORK, WW_GC_SEND } ww_gc_phase_t;
 
 /** Start the deadline thread; failed logins refill one per refill_ms (0:
- * WW_HTTP_AUTH_REFILL_MS; tests shorter). NULL on failure. */
-ww_guard_t *ww_guard_start(unsigned refill_ms);
+ * WW_HTTP_AUTH_REFILL_MS; tests shorter), the shared budget
+ * WW_HTTP_AUTH_GLOBAL_BURST per WW_HTTP_AUTH_GLOBAL_REFILLS x refill_ms;
+ * conn_limit: libmicrohttpd's connection limit (0: no eviction). NULL on
+ * failure. */
+ww_guard_t *ww_guard_start(unsigned refill_ms, unsigned conn_limit);
 
 /** The refill period in use, ms. */
 unsigned ww_guard_refill_ms(const ww_guard_t *g);
@@ -58,8 +74,19 @@ ww_gconn_t *ww_guard_conn_open(ww_guard_t *g, int fd, const struct sockaddr *sa)
 /** The connection is closed (before libmicrohttpd closes fd). NULL ok. */
 void ww_guard_conn_close(ww_guard_t *g, ww_gconn_t *c);
 
-/** Enter a phase; its deadline counts from now. NULL ok. */
+/** Enter a phase; its deadline counts from now. RECV after another phase
+ * (an answer was sent, the connection is kept alive) marks it idle until
+ * ww_guard_conn_begun. NULL ok. */
 void ww_guard_conn_phase(ww_guard_t *g, ww_gconn_t *c, ww_gc_phase_t p);
+
+/** A request began on c (its request line is in): no longer idle. NULL ok. */
+void ww_guard_conn_begun(ww_guard_t *g, ww_gconn_t *c);
+
+/** Connections closed to make room for new ones so far. */
+uint64_t ww_guard_evicted(ww_guard_t *g);
+
+/** Login checks refused because the shared budget was spent, so far. */
+uint64_t ww_guard_auth_global_refused(ww_guard_t *g);
 
 /** Passes the reaper made over the connections so far: one at start, then
  * one at each connection's deadline or first change, none while there is no

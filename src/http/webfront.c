@@ -50,6 +50,13 @@ static void *uri_begin(void *cls, const char *uri, struct MHD_Connection *c)
 	}
 	if (query && (!q || q->bad_uri))
 		query[1] = '\0';
+	if (q) { /* no longer an idle kept-alive connection to close first */
+		const union MHD_ConnectionInfo *ci =
+			MHD_get_connection_info(c, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+
+		if (ci)
+			ww_guard_conn_begun(q->w->guard, ci->socket_context);
+	}
 	return q;
 }
 
@@ -113,9 +120,9 @@ static void stop_parts(ww_webfront_t *w)
 	w->authq = w->fastq = w->slowq = w->fleetq = NULL;
 }
 
-static int start_parts(ww_webfront_t *w)
+static int start_parts(ww_webfront_t *w, unsigned limit)
 {
-	w->guard = ww_guard_start(0);
+	w->guard = ww_guard_start(0, limit);
 	/* bcrypt is CPU: two checks at most, in the background (jobs.h);
 	 * routes from the collector wait on a socket; history queries on
 	 * their own, so that they can never take the threads /metrics needs,
@@ -159,6 +166,7 @@ static int start(ww_webfront_t *w, int fd)
 	struct sockaddr_storage ss;
 	socklen_t sl = sizeof(ss);
 	struct MHD_OptionItem tls[3] = { { MHD_OPTION_END, 0, NULL } };
+	unsigned limit;
 
 	w->fd = fd;
 	if (getsockname(fd, (struct sockaddr *)&ss, &sl) == 0)
@@ -171,19 +179,23 @@ static int start(ww_webfront_t *w, int fd)
 		tls[0] = (struct MHD_OptionItem){ MHD_OPTION_HTTPS_MEM_CERT, 0, w->wc.cert_pem };
 		tls[1] = (struct MHD_OptionItem){ MHD_OPTION_HTTPS_MEM_KEY, 0, w->wc.key_pem };
 	}
-	if (start_parts(w))
+	limit = conn_limit();
+	if (start_parts(w, limit))
 		return -ENOMEM;
+	/* not formatted: libmicrohttpd's options, one (option, value) a line */
+	/* clang-format off */
 	w->mhd = MHD_start_daemon(flags, 0, NULL, NULL, ww_http_handle, w,
 				  MHD_OPTION_EXTERNAL_LOGGER, mhd_log, w,
 				  MHD_OPTION_LISTEN_SOCKET, fd,
 				  MHD_OPTION_THREAD_POOL_SIZE, (unsigned)WW_HTTP_IO_THREADS,
 				  MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)WW_HTTP_IDLE_S,
-				  MHD_OPTION_CONNECTION_LIMIT, conn_limit(),
+				  MHD_OPTION_CONNECTION_LIMIT, limit,
 				  MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned)WW_HTTP_CONN_PER_IP,
 				  MHD_OPTION_URI_LOG_CALLBACK, uri_begin, w,
 				  MHD_OPTION_NOTIFY_COMPLETED, request_done, w,
 				  MHD_OPTION_NOTIFY_CONNECTION, connection_event, w,
 				  MHD_OPTION_ARRAY, tls, MHD_OPTION_END);
+	/* clang-format on */
 	if (!w->mhd) {
 		stop_parts(w);
 		ww_guard_stop(w->guard);

@@ -4,6 +4,7 @@
  * failed logins are limited per address (IPv4 address, IPv6 /64) and refill
  * with time, and the login cache holds a salted hash of user:password. */
 #include <arpa/inet.h>
+#include <fcntl.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -131,7 +132,7 @@ static void test_cache(ww_guard_t *g)
  * slow machine makes fewer passes, never more). */
 static void test_idle(void)
 {
-	ww_guard_t *g = ww_guard_start(REFILL_MS);
+	ww_guard_t *g = ww_guard_start(REFILL_MS, 0);
 	uint64_t w0, w1;
 	ww_gconn_t *c;
 	int sv[2];
@@ -161,9 +162,116 @@ static void test_idle(void)
 	ww_guard_stop(g);
 }
 
+/* Wrong passwords rotated over more addresses than the guard has slots
+ * (600 > 512: each new address took over an old slot with a full budget)
+ * were never limited. The budget all addresses share stops them after
+ * WW_HTTP_AUTH_GLOBAL_BURST failures; successes spend nothing. */
+static void test_global_budget(void)
+{
+	ww_guard_t *g = ww_guard_start(600000, 0); /* no refill within the test */
+	unsigned retry = 0, admitted = 0;
+
+	CHECK(g != NULL);
+	if (!g)
+		return;
+	for (int i = 0; i < 600; i++) {
+		char a[32];
+		struct sockaddr_in s;
+
+		snprintf(a, sizeof(a), "10.%d.%d.1", i / 250, i % 250);
+		s = v4(a);
+		if (ww_guard_auth_admit(g, (struct sockaddr *)&s, &retry) == 0) {
+			admitted++;
+			ww_guard_auth_done(g, (struct sockaddr *)&s, false);
+		}
+	}
+	printf("600 addresses, one wrong password each: %u checked, %llu refused by the shared "
+	       "budget\n",
+	       admitted, (unsigned long long)ww_guard_auth_global_refused(g));
+	CHECK_EQ_U64(admitted, WW_HTTP_AUTH_GLOBAL_BURST);
+	CHECK_EQ_U64(ww_guard_auth_global_refused(g), 600 - WW_HTTP_AUTH_GLOBAL_BURST);
+	ww_guard_stop(g);
+	/* a good login spends nothing of it */
+	g = ww_guard_start(600000, 0);
+	for (int i = 0; g && i < 2 * WW_HTTP_AUTH_GLOBAL_BURST; i++) {
+		struct sockaddr_in s = v4("127.0.0.9");
+
+		CHECK_EQ_I64(ww_guard_auth_admit(g, (struct sockaddr *)&s, &retry), 0);
+		ww_guard_auth_done(g, (struct sockaddr *)&s, true);
+	}
+	ww_guard_stop(g);
+}
+
+/* Past seven eighths of the connection limit a new connection closes the
+ * oldest kept-alive one waiting for its next request, else the oldest
+ * still receiving; never one being worked on or answered (a socketpair
+ * stands for each; the peer reads end of file when it is closed). */
+static void test_eviction(void)
+{
+	ww_guard_t *g = ww_guard_start(REFILL_MS, 16); /* room for 14 */
+	ww_gconn_t *c[16];
+	int sv[16][2], closed[16] = { 0 };
+	char b;
+
+	CHECK(g != NULL);
+	if (!g)
+		return;
+	for (int i = 0; i < 14; i++) {
+		CHECK(socketpair(AF_UNIX, SOCK_STREAM, 0, sv[i]) == 0);
+		c[i] = ww_guard_conn_open(g, sv[i][0], NULL);
+		/* 0-3 work, 4-7 answer, 8-13 answered and kept alive (8 first) */
+		ww_guard_conn_phase(g, c[i], WW_GC_WORK);
+		if (i >= 4)
+			ww_guard_conn_phase(g, c[i], WW_GC_SEND);
+		if (i >= 8)
+			ww_guard_conn_phase(g, c[i], WW_GC_RECV);
+		usleep(2000); /* distinct ages: the order is the test */
+	}
+	/* 9's next request began: it is no longer idle */
+	ww_guard_conn_begun(g, c[9]);
+	CHECK_EQ_U64(ww_guard_evicted(g), 0);
+	/* two more: 8 and 10 closed, the oldest idle ones */
+	for (int i = 14; i < 16; i++) {
+		CHECK(socketpair(AF_UNIX, SOCK_STREAM, 0, sv[i]) == 0);
+		c[i] = ww_guard_conn_open(g, sv[i][0], NULL);
+	}
+	for (int i = 0; i < 16; i++) {
+		fcntl(sv[i][1], F_SETFL, O_NONBLOCK);
+		closed[i] = read(sv[i][1], &b, 1) == 0;
+	}
+	CHECK_EQ_U64(ww_guard_evicted(g), 2);
+	CHECK(closed[8] && closed[10]);
+	for (int i = 0; i < 16; i++)
+		if (i != 8 && i != 10)
+			CHECK(!closed[i]);
+	/* three more close 11, 12, 13; then no idle one is left: the fourth
+	 * closes the oldest receiving, 9 (14 and 15 came later) */
+	for (int k = 0; k < 4; k++) {
+		int sp[2];
+
+		CHECK(socketpair(AF_UNIX, SOCK_STREAM, 0, sp) == 0);
+		ww_guard_conn_close(g, ww_guard_conn_open(g, sp[0], NULL));
+		close(sp[0]);
+		close(sp[1]);
+	}
+	for (int i = 0; i < 16; i++)
+		closed[i] = read(sv[i][1], &b, 1) == 0;
+	CHECK_EQ_U64(ww_guard_evicted(g), 6);
+	CHECK(closed[11] && closed[12] && closed[13] && closed[9]);
+	CHECK(!closed[14] && !closed[15]);
+	for (int i = 0; i < 8; i++)
+		CHECK(!closed[i]); /* being worked on or answered */
+	for (int i = 0; i < 16; i++) {
+		ww_guard_conn_close(g, c[i]);
+		close(sv[i][0]);
+		close(sv[i][1]);
+	}
+	ww_guard_stop(g);
+}
+
 int main(void)
 {
-	ww_guard_t *g = ww_guard_start(REFILL_MS);
+	ww_guard_t *g = ww_guard_start(REFILL_MS, 0);
 
 	CHECK(g != NULL);
 	if (!g)
@@ -173,5 +281,7 @@ int main(void)
 	test_deadline(g);
 	ww_guard_stop(g);
 	test_idle();
+	test_global_budget();
+	test_eviction();
 	return ww_test_done("test_http_guard");
 }
