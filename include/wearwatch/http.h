@@ -59,6 +59,12 @@ typedef struct ww_route_src {
 	ww_store_t *store;
 	ww_store_endurance_t *endurance;
 	const ww_thresholds_t *thresholds;
+	/* when set, a render takes its thresholds from hold (a reference the
+	 * owner keeps them alive by: a reload retires the old ones only when
+	 * no render holds them) and gives them back with drop */
+	const ww_thresholds_t *(*hold)(void *arg);
+	void (*drop)(void *arg, const ww_thresholds_t *t);
+	void *hold_arg;
 } ww_route_src_t;
 
 /** Render `path` (must be valid) from src's current snapshot at `now` (wall

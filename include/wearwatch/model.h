@@ -577,6 +577,9 @@ typedef struct ww_thresholds {
 	const ww_health_cfg_t *dflt;      /* [health]; NULL = ww_health_cfg_defaults() */
 	const ww_threshold_rule_t *rules; /* first match wins, as in the file */
 	size_t n;
+	uint64_t generation; /* another for each configuration: what caches of
+				renders key on (a freed one's address may be
+				reused by the next) */
 } ww_thresholds_t;
 
 /** The thresholds of the drive with stable id `id` and block device `block`

@@ -132,9 +132,11 @@ bool ww_poller_try_stop(ww_poller_t *p, unsigned timeout_s);
 
 typedef struct ww_probe_sched ww_probe_sched_t;
 
-/** Per-drive policy lookup (the configuration file fills it later); NULL
- * lookup or NULL return = the default policy. */
-typedef const ww_probe_policy_t *(*ww_probe_policy_fn)(void *ctx, const ww_drive_t *d);
+/** Per-drive policy lookup (the configuration file fills it later): copies
+ * the drive's policy into *out and returns true, or false for the default
+ * policy. A copy, so that no pointer into the configuration it came from
+ * outlives the call (a reload may free that configuration). */
+typedef bool (*ww_probe_policy_fn)(void *ctx, const ww_drive_t *d, ww_probe_policy_t *out);
 
 typedef struct ww_probe_sched_cfg {
 	const char *sysroot;             /* "" = live system */

@@ -158,6 +158,12 @@ const ww_conf_t *ww_runtime_poll_conf(const ww_runtime_t *rt);
 /** Stop and free (the store only when every reader thread exited). */
 void ww_runtime_stop(ww_runtime_t *rt);
 
+/** Configuration generations in memory: the current one, and older ones
+ * still held by a render, a collection or a probe scan, or whose poll
+ * settings the reader threads still run with (a reload that returned 1).
+ * A count for tests: it must not grow with reloads. */
+size_t ww_runtime_generations(ww_runtime_t *rt);
+
 /* Drive events: each drive's health verdict (ww_drive_verdict, the one every
  * output prints) compared with the one last notified. Logged with their
  * MESSAGE_ID (basic.h, catalog/wearwatch.catalog); each also goes to the

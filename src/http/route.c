@@ -128,7 +128,10 @@ static struct cached {
 	const char *path;
 	bool uses_now;
 	uint64_t gen, egen, herr, hpend;
+	/* the thresholds, and their generation: a freed generation's address
+	 * may come back with the next one, its generation number never */
 	const ww_thresholds_t *thresholds;
+	uint64_t tgen;
 	time_t now;
 	struct rbody *body;    /* NULL until rendered */
 } cache[] = {
@@ -190,11 +193,12 @@ static struct rbody *from_cache(struct cached *c, const ww_render_ctx_t *ctx)
 	ww_history_t *hist = svc ? ww_store_endurance_history(svc) : NULL;
 	uint64_t herr = hist ? ww_history_write_errors(hist) : 0;
 	uint64_t hpend = hist ? ww_history_pending(hist) : 0;
+	uint64_t tgen = ctx->thresholds ? ctx->thresholds->generation : 0;
 	struct rbody *b = NULL;
 
 	pthread_mutex_lock(&cache_lock);
 	if (!c->body || c->gen != snap->generation || c->egen != egen || c->herr != herr ||
-	    c->hpend != hpend || c->thresholds != ctx->thresholds ||
+	    c->hpend != hpend || c->thresholds != ctx->thresholds || c->tgen != tgen ||
 	    (c->uses_now && c->now != now)) {
 		struct rbody *nb = calloc(1, sizeof(*nb));
 
@@ -207,6 +211,7 @@ static struct rbody *from_cache(struct cached *c, const ww_render_ctx_t *ctx)
 			c->herr = herr;
 			c->hpend = hpend;
 			c->thresholds = ctx->thresholds;
+			c->tgen = tgen;
 			c->now = now;
 		} else {
 			free(nb);
@@ -267,8 +272,9 @@ static int render(const ww_route_src_t *src, const char *path, time_t now, bool 
 	ctx = (ww_render_ctx_t){ .snap = snap,
 				 .endurance = src->endurance,
 				 .now = now,
-				 .thresholds = __atomic_load_n(&src->thresholds,
-							       __ATOMIC_ACQUIRE) };
+				 .thresholds = src->hold
+					 ? src->hold(src->hold_arg)
+					 : __atomic_load_n(&src->thresholds, __ATOMIC_ACQUIRE) };
 	if ((c = cached_route(path))) {
 		cached_reply(c, &ctx, shared, r);
 	} else if (strchr(path, '?') || (strlen(path) > sizeof(HISTORY) - 1 &&
@@ -311,6 +317,8 @@ static int render(const ww_route_src_t *src, const char *path, time_t now, bool 
 			set(r, 404, "application/json", b, b ? strlen(b) : 0);
 		}
 	}
+	if (src->drop)
+		src->drop(src->hold_arg, ctx.thresholds);
 	ww_snapshot_release(snap);
 	return r->body ? 0 : -ENOMEM;
 }

@@ -447,15 +447,14 @@ static void drift_step(ww_probe_sched_t *s, ww_snapshot_t *snap, uint64_t now)
 {
 	for (size_t i = 0; i < snap->n && !s->qd_active && !atomic_load(&s->stop); i++) {
 		const ww_drive_state_t *st = &snap->drives[i];
-		const ww_probe_policy_t *p = NULL;
+		const ww_probe_policy_t *p = &s->cfg.policy;
+		ww_probe_policy_t own;
 		struct entry *e;
 
 		if (!st->present || !st->drive.block[0] || !st->drive.dev_path[0])
 			continue;
-		if (s->cfg.lookup)
-			p = s->cfg.lookup(s->cfg.lookup_ctx, &st->drive);
-		if (!p)
-			p = &s->cfg.policy;
+		if (s->cfg.lookup && s->cfg.lookup(s->cfg.lookup_ctx, &st->drive, &own))
+			p = &own;
 		if (!p->enabled || !p->drift_interval_s) {
 			e = s->drifting;
 			if (e && !e->active && !strcmp(e->id, st->drive.id)) /* turned off */
@@ -492,15 +491,14 @@ static void scan(ww_probe_sched_t *s, uint64_t now)
 
 	for (size_t i = 0; i < snap->n && !atomic_load(&s->stop); i++) {
 		const ww_drive_state_t *st = &snap->drives[i];
-		const ww_probe_policy_t *p = NULL;
+		const ww_probe_policy_t *p = &s->cfg.policy;
+		ww_probe_policy_t own;
 		struct entry *e;
 
 		if (!st->present || !st->drive.block[0] || !st->drive.dev_path[0])
 			continue;
-		if (s->cfg.lookup)
-			p = s->cfg.lookup(s->cfg.lookup_ctx, &st->drive);
-		if (!p)
-			p = &s->cfg.policy;
+		if (s->cfg.lookup && s->cfg.lookup(s->cfg.lookup_ctx, &st->drive, &own))
+			p = &own;
 		if (!p->enabled)
 			continue;
 		e = entry_get(s, st->drive.id, p->window_reads);

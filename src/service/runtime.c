@@ -2,6 +2,7 @@
  * `serve` used to set up separately, in one place. */
 #include <errno.h>
 #include <malloc.h>
+#include <stddef.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,9 +16,12 @@
 #include "wearwatch/conf.h"
 #include "wearwatch/model.h"
 
-/* One configuration generation with what is derived from it. Generations
- * are only freed at stop: the probe thread may still hold a policy of an
- * older one (reloads are rare; each is a few tens of KiB). */
+/* One configuration generation with what is derived from it (about 70 KiB).
+ * Renders (HTTP threads), collections (reader threads) and the probe
+ * thread's scans take the current one with gen_hold and give it back with
+ * gen_drop; a reload retires the old one, freed once nobody holds it and
+ * the reader threads do not run with its poll settings (poll_gen). They
+ * were kept until stop: 68-77 KiB per SIGHUP. */
 struct gen {
 	ww_conf_t conf;
 	const char *include[WW_CONF_MAX_INCLUDE + WW_CONF_MAX_DRIVES + 1];
@@ -26,6 +30,7 @@ struct gen {
 	ww_threshold_rule_t rules[WW_CONF_MAX_DRIVES]; /* name -> health[i] */
 	ww_thresholds_t thresholds;                    /* what renders and the verdict are handed */
 	bool told_unmatched;        /* sections that match no drive: logged */
+	unsigned users;             /* holds (gen_lock) */
 	struct gen *older;
 };
 
@@ -41,7 +46,68 @@ struct ww_runtime {
 	ww_events_t *events;
 	ww_snapshot_t *prev;
 	bool woken;            /* a wake is pending for the next tick (atomic) */
+	pthread_mutex_t gen_lock; /* rt->gen's swap, users, the retired list */
+	uint64_t gens_made;
+	size_t gens_live;
 };
+
+/* the current generation, held until gen_drop (any thread) */
+static struct gen *gen_hold(ww_runtime_t *rt)
+{
+	struct gen *g;
+
+	pthread_mutex_lock(&rt->gen_lock);
+	g = rt->gen;
+	g->users++;
+	pthread_mutex_unlock(&rt->gen_lock);
+	return g;
+}
+
+/* retired generations nobody holds are freed (gen_lock held) */
+static void gen_sweep_locked(ww_runtime_t *rt)
+{
+	for (struct gen **pp = &rt->gen->older; *pp;) {
+		struct gen *g = *pp;
+
+		if (!g->users && g != rt->poll_gen) {
+			*pp = g->older;
+			free(g);
+			rt->gens_live--;
+		} else {
+			pp = &g->older;
+		}
+	}
+}
+
+static void gen_drop(ww_runtime_t *rt, struct gen *g)
+{
+	pthread_mutex_lock(&rt->gen_lock);
+	if (!--g->users && g != rt->gen)
+		gen_sweep_locked(rt);
+	pthread_mutex_unlock(&rt->gen_lock);
+}
+
+/* the route source's hooks: a render holds the generation of the
+ * thresholds it renders with */
+static const ww_thresholds_t *thresholds_hold(void *arg)
+{
+	return &gen_hold(arg)->thresholds;
+}
+
+static void thresholds_drop(void *arg, const ww_thresholds_t *t)
+{
+	gen_drop(arg, (struct gen *)(void *)((const char *)t - offsetof(struct gen, thresholds)));
+}
+
+size_t ww_runtime_generations(ww_runtime_t *rt)
+{
+	size_t n;
+
+	pthread_mutex_lock(&rt->gen_lock);
+	n = rt->gens_live;
+	pthread_mutex_unlock(&rt->gen_lock);
+	return n;
+}
 
 int ww_runtime_check_conf(const ww_conf_t *c, char *err, size_t errlen)
 {
@@ -211,13 +277,15 @@ static bool probes_wanted(const struct gen *g)
 	return any;
 }
 
-static const ww_probe_policy_t *policy_of(void *ctx, const ww_drive_t *drv)
+static bool policy_of(void *ctx, const ww_drive_t *drv, ww_probe_policy_t *out)
 {
 	ww_runtime_t *rt = ctx;
-	struct gen *g = __atomic_load_n(&rt->gen, __ATOMIC_ACQUIRE);
+	struct gen *g = gen_hold(rt);
 	const ww_conf_drive_t *d = ww_conf_drive_find(&g->conf, drv->id, drv->block);
 
-	return d ? &g->policy[d - g->conf.drives] : &g->conf.probe;
+	*out = d ? g->policy[d - g->conf.drives] : g->conf.probe;
+	gen_drop(rt, g);
+	return true;
 }
 
 /* [notify] for the events: run exec here, or queue for wearwatch-notify */
@@ -238,10 +306,12 @@ static void after_collect(void *arg, ww_store_t *store, const ww_drive_t *d, int
 {
 	ww_runtime_t *rt = arg;
 
-	if (rt->endurance)
-		ww_store_endurance_after_collect(
-			rt->endurance, __atomic_load_n(&rt->src.thresholds, __ATOMIC_ACQUIRE),
-			store, d, rc, now);
+	if (rt->endurance) {
+		struct gen *g = gen_hold(rt);
+
+		ww_store_endurance_after_collect(rt->endurance, &g->thresholds, store, d, rc, now);
+		gen_drop(rt, g);
+	}
 	/* one wake per tick: every signal wakes the main thread, even one
 	 * that is folded into the coming tick */
 	if (!__atomic_exchange_n(&rt->woken, true, __ATOMIC_ACQ_REL))
@@ -366,7 +436,12 @@ ww_runtime_t *ww_runtime_start(const ww_conf_t *c, ww_runtime_opts_t *o, char *e
 	if (!rt || ww_runtime_check_conf(c, err, errlen))
 		goto fail;
 	rt->opts = *o;
+	pthread_mutex_init(&rt->gen_lock, NULL);
 	rt->gen = new_gen(c);
+	if (rt->gen) {
+		rt->gen->thresholds.generation = ++rt->gens_made;
+		rt->gens_live = 1;
+	}
 	rt->store = rt->gen ? ww_store_new(c->missing_retention_s) : NULL;
 	if (!rt->store) {
 		snprintf(err, errlen, "out of memory");
@@ -380,7 +455,10 @@ ww_runtime_t *ww_runtime_start(const ww_conf_t *c, ww_runtime_opts_t *o, char *e
 	}
 	rt->src = (ww_route_src_t){ .store = rt->store,
 				    .endurance = rt->endurance,
-				    .thresholds = &rt->gen->thresholds };
+				    .thresholds = &rt->gen->thresholds,
+				    .hold = thresholds_hold,
+				    .drop = thresholds_drop,
+				    .hold_arg = rt };
 	rt->events = ww_events_new();
 	if (!rt->events) {
 		snprintf(err, errlen, "out of memory");
@@ -404,6 +482,7 @@ fail:
 		ww_store_endurance_free(rt->endurance);
 		ww_events_free(rt->events);
 		free(rt->gen);
+		pthread_mutex_destroy(&rt->gen_lock);
 		free(rt);
 	}
 	return NULL;
@@ -539,12 +618,16 @@ int ww_runtime_reload(ww_runtime_t *rt, const ww_conf_t *c)
 		restart = false;
 		kept = true;
 	}
+	pthread_mutex_lock(&rt->gen_lock);
+	g->thresholds.generation = ++rt->gens_made;
 	g->older = old;
 	__atomic_store_n(&rt->gen, g, __ATOMIC_RELEASE);
+	rt->gens_live++;
 	/* the verdicts shown follow the new thresholds at once: the render
-	 * cache keys on this pointer (route.c); the events pass reads it at
-	 * the next tick */
+	 * cache keys on their generation (route.c); the events pass reads
+	 * them at the next tick */
 	__atomic_store_n(&rt->src.thresholds, &g->thresholds, __ATOMIC_RELEASE);
+	pthread_mutex_unlock(&rt->gen_lock);
 	/* ratings.d is read again, so an administrator's new row applies now */
 	ww_service_endurance_reload(rt->endurance, rt->opts.endurance);
 	configure_events(rt, &g->conf);
@@ -559,6 +642,11 @@ int ww_runtime_reload(ww_runtime_t *rt, const ww_conf_t *c)
 			return -ENOMEM;
 		ww_poller_tick(rt->poller);
 	}
+	/* the old generations nobody holds any more (poll_gen moved on when
+	 * the poller restarted) */
+	pthread_mutex_lock(&rt->gen_lock);
+	gen_sweep_locked(rt);
+	pthread_mutex_unlock(&rt->gen_lock);
 	return kept ? 1 : 0;
 }
 
@@ -588,5 +676,6 @@ void ww_runtime_stop(ww_runtime_t *rt)
 		n = g->older;
 		free(g);
 	}
+	pthread_mutex_destroy(&rt->gen_lock);
 	free(rt);
 }

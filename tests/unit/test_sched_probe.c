@@ -191,11 +191,12 @@ static bool wait_bursts(struct seen *s, int a, int b, unsigned ms)
 	return false;
 }
 
-static const ww_probe_policy_t *lookup(void *ctx, const ww_drive_t *d)
+static bool lookup(void *ctx, const ww_drive_t *d, ww_probe_policy_t *out)
 {
 	ww_probe_policy_t *p = ctx;
 
-	return d->id[0] == 'a' ? &p[0] : &p[1];
+	*out = d->id[0] == 'a' ? p[0] : p[1];
+	return true;
 }
 
 static bool drift_count(struct drifts *x, int n)
