@@ -108,6 +108,9 @@ typedef struct ww_conf {
 	ww_health_cfg_t health;        /* thresholds of the verdict for every drive */
 	/* [fleet] */
 	ww_conf_fleet_t fleet;
+	/* [metrics] profile = fleet: /metrics without the static and duplicate
+	 * series (docs/metrics.md, Profiles); ?profile= of a scrape wins */
+	bool metrics_fleet;
 	/* [drive NAME] */
 	ww_conf_drive_t drives[WW_CONF_MAX_DRIVES];
 	size_t n_drives;

@@ -223,6 +223,9 @@ typedef struct ww_render_ctx {
 					       memory, history; NULL = none */
 	const ww_thresholds_t *thresholds; /* NULL = default thresholds */
 	time_t now;                        /* wall clock of the render */
+	bool fleet_profile;                /* /metrics in the fleet profile
+					      (docs/metrics.md): the static and
+					      duplicate series left out */
 } ww_render_ctx_t;
 
 /** The health verdict of a drive (model.h ww_verdict) from its state in

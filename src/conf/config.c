@@ -209,7 +209,8 @@ struct conf_key {
 		K_PROBE,
 		K_URL,
 		K_HEADER,
-		K_TEXT
+		K_TEXT,
+		K_PROFILE
 	} kind;
 	size_t off, size;      /* field in ww_conf_t; size of a string field */
 	unsigned min, max;     /* K_COUNT, K_DURATION and K_RETENTION (seconds) */
@@ -268,6 +269,7 @@ static const struct conf_key keys[] = {
 	{ "fleet", "ca_file", K_ABSPATH, F(fleet.ca_file), 0, 0, "expected an absolute path", 1 },
 	{ "fleet", "timeout", K_DURATION, F(fleet.timeout_s), 1, 10 * 60,
 	  "expected a duration of 1s-10m (10s)", 1 },
+	{ "metrics", "profile", K_PROFILE, F(metrics_fleet), 0, 0, "expected full or fleet", 1 },
 	{ "fleet", "header", K_HEADER, 0, 0, 0, 0,
 	  "expected 'Name: value' (a token, a colon, no control characters; at most 4)", 1 },
 	{ "fleet", "jobs", K_TEXT, F(fleet.jobs), 0, 0,
@@ -364,6 +366,10 @@ static int set_key(ww_conf_t *c, const struct conf_key *k, const char *name, con
 		return !plain_text(v) ? -EINVAL : set_str(str, k->size, v);
 	case K_HEADER:
 		return add_header(c, v);
+	case K_PROFILE:
+		if (strcmp(v, "full") && strcmp(v, "fleet"))
+			return -EINVAL;
+		return *(bool *)str = !strcmp(v, "fleet"), 0;
 	case K_COUNT:
 		return parse_count(v, k->min, k->max, num);
 	case K_RETENTION: /* forever: the history keeps daily points (history.h) */

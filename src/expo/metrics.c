@@ -209,6 +209,8 @@ static void render_family(ww_prom_t *w, const ww_render_ctx_t *ctx, const ww_met
 {
 	if (m->when && !m->when(d, n))
 		return;
+	if (m->full_only && ctx->fleet_profile)
+		return;
 	ww_prom_family(w, m->name, m->type, m->help, m->labels);
 	if (m->no_drive) {
 		ww_mdrive_t none = { .ctx = ctx };

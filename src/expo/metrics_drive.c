@@ -170,6 +170,10 @@ static void g_ata_attribute(ww_prom_t *w, const ww_metric_t *m, const ww_mdrive_
 		for (int k = 0; k < 4; k++) {
 			if (k == 2 && !a->has_threshold)
 				continue;
+			/* the fleet profile: worst and threshold barely or never
+			 * change (the verdict reads them; the API shows them) */
+			if ((k == 1 || k == 2) && d->ctx->fleet_profile)
+				continue;
 			lv[3] = kinds[k];
 			ww_prom_u64(w, lv, v[k]);
 		}
@@ -189,6 +193,9 @@ static void g_ata_attribute_decoded(ww_prom_t *w, const ww_metric_t *m, const ww
 		const char *lv[2] = { id, a->name ? a->name : "Unknown_Attribute" };
 
 		if (!a->id || !a->raw_is_count)
+			continue;
+		/* the fleet profile: only where it says more than kind="raw" */
+		if (d->ctx->fleet_profile && a->count == (a->raw & 0xffffffffffffull))
 			continue;
 		snprintf(id, sizeof(id), "%u", a->id);
 		ww_prom_u64(w, lv, a->count);

@@ -63,6 +63,9 @@ struct ww_metric {
 	const char *labels[WW_PROM_MAX_LABELS + 1]; /* after drive, in order */
 	ww_metric_get_fn *get;
 	bool no_drive;              /* process-wide: get runs once, d = NULL */
+	bool full_only;             /* left out of the fleet profile
+				       (ww_render_ctx_t.fleet_profile): a
+				       duplicate of another family */
 	/* written only when this holds for the drives (NULL: always) */
 	bool (*when)(const ww_mdrive_t *d, size_t n);
 	size_t off;                 /* generic getters: offset of the value */

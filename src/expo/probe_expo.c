@@ -172,7 +172,10 @@ const ww_metric_t ww_metrics_probe[] = {
 	  .help = "Latency quantiles over the rolling window of the last probe reads (at most 1 percent relative error; 0.999 once 10000 reads back it); _sum and _count cover the window.",
 	  .labels = { "quantile" },
 	  .get = g_window,
-	  .when = any_probe },
+	  .when = any_probe,
+	  /* quantiles cannot be aggregated across drives: the histogram above
+	   * is the fleet's */
+	  .full_only = true },
 	{ .name = "wearwatch_probe_errors_total",
 	  .type = "counter",
 	  .help = "Probe reads that failed or returned fewer bytes than asked.",

@@ -310,6 +310,16 @@ static MHD_RESULT fetch_begin(struct ww_req *q, struct MHD_Connection *c, const 
 	if (strlen(url) > WW_ROUTE_MAX_PATH)
 		return text(q, c, MHD_HTTP_NOT_FOUND, "not found\n");
 	snprintf(q->path, sizeof(q->path), "%s", url);
+	if (!strcmp(url, "/metrics")) {
+		/* ?profile=fleet|full, else [metrics] profile (docs/metrics.md) */
+		const char *pr = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "profile");
+
+		if (pr && strcmp(pr, "fleet") && strcmp(pr, "full"))
+			return text(q, c, MHD_HTTP_BAD_REQUEST,
+				    "bad query (profile=fleet or full)\n");
+		if (pr ? !strcmp(pr, "fleet") : q->w->conf.metrics_fleet)
+			snprintf(q->path, sizeof(q->path), "/metrics?profile=fleet");
+	}
 	if (history) {
 		/* the one route with parameters: forwarded, validated below */
 		struct qbuf b = { q->path + strlen(q->path), 0, sizeof(q->path) - strlen(q->path),

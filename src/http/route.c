@@ -64,8 +64,10 @@ static bool query_valid(const char *q)
 
 bool ww_route_path_valid(const char *p)
 {
-	static const char *const fixed[] = { "/metrics", "/healthz", "/", "/index.html", "/table",
-					     DRIVES, DRIVES "/" };
+	static const char *const fixed[] = { "/metrics",    "/metrics?profile=fleet",
+					     "/healthz",    "/",
+					     "/index.html", "/table",
+					     DRIVES,        DRIVES "/" };
 	const char *q;
 	size_t n;
 
@@ -137,6 +139,7 @@ static struct cached {
 } cache[] = {
 	{ .path = "/metrics", .uses_now = false },
 	{ .path = DRIVES, .uses_now = true },
+	{ .path = "/metrics?profile=fleet", .uses_now = false },
 };
 static pthread_mutex_t cache_lock = PTHREAD_MUTEX_INITIALIZER;
 
@@ -161,6 +164,12 @@ static char *render_uncached(const struct cached *c, const ww_render_ctx_t *ctx,
 
 	if (c == &cache[0])
 		return ww_metrics_render(ctx, len);
+	if (c == &cache[2]) {
+		ww_render_ctx_t lean = *ctx;
+
+		lean.fleet_profile = true;
+		return ww_metrics_render(&lean, len);
+	}
 	b = ww_json_render_drives(ctx);
 	*len = b ? strlen(b) : 0;
 	return b;
@@ -232,7 +241,7 @@ static void cached_reply(struct cached *c, const ww_render_ctx_t *ctx, bool shar
 	struct rbody *b = from_cache(c, ctx);
 	char *copy = NULL;
 
-	set(r, 200, c == &cache[0] ? WW_METRICS_CONTENT_TYPE : "application/json", NULL, 0);
+	set(r, 200, c != &cache[1] ? WW_METRICS_CONTENT_TYPE : "application/json", NULL, 0);
 	if (b && shared) {
 		r->body = b->data;
 		r->len = b->len;

@@ -138,6 +138,29 @@ static char *render(ww_store_t *s)
 	return txt;
 }
 
+/* the same in the fleet profile (docs/metrics.md, Profiles) */
+static char *render_fleet(ww_store_t *s)
+{
+	ww_snapshot_t *snap = ww_store_acquire(s);
+	size_t len = 0;
+	char *txt = ww_metrics_render(
+		&(ww_render_ctx_t){ .snap = snap, .now = 1700000100, .fleet_profile = true }, &len);
+
+	ww_snapshot_release(snap);
+	CHECK(txt != NULL);
+	return txt;
+}
+
+/* series of a render */
+static size_t n_series(const char *txt)
+{
+	size_t n = 0;
+
+	for (const char *p = txt; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL)
+		n += *p && *p != '#' && *p != '\n';
+	return n;
+}
+
 static void promtool_check(const char *txt)
 {
 	char path[] = "/tmp/ww_metrics_XXXXXX";
@@ -327,6 +350,50 @@ int main(void)
 		CHECK(p && !strstr(p + 1, "# TYPE wearwatch_drive_info gauge"));
 	}
 	promtool_check(txt);
+	{
+		/* the fleet profile: no worst or threshold, raw_decoded only
+		 * where it differs from raw (attribute 5's raw48 is its count,
+		 * 8: left out), the rest as in the full profile */
+		char *lean = render_fleet(s);
+
+		CHECK_NO(lean, "kind=\"worst\"");
+		CHECK_NO(lean, "kind=\"threshold\"");
+		CHECK_LINE(
+			lean,
+			"wearwatch_drive_ata_attribute{drive=\"ata-Samsung_860\",id=\"5\",name=\"Reallocated_Sector_Ct\",flags=\"------\",kind=\"value\"} 100");
+		CHECK_LINE(
+			lean,
+			"wearwatch_drive_ata_attribute{drive=\"ata-Samsung_860\",id=\"5\",name=\"Reallocated_Sector_Ct\",flags=\"------\",kind=\"raw\"} 8");
+		CHECK_NO(
+			lean,
+			"wearwatch_drive_ata_attribute_raw_decoded{drive=\"ata-Samsung_860\",id=\"5\",");
+		CHECK_LINE(lean,
+			   "wearwatch_drive_temperature_celsius{drive=\"nvme-eui.netdata\"} 51");
+		CHECK_LINE(
+			lean,
+			"wearwatch_drive_health_reason_value{drive=\"ata-Samsung_860\",reason=\"pending_sectors\",kind=\"value\",unit=\"sectors\"} 2");
+		for (const char *p = strstr(lean, "\nwearwatch_drive_ata_attribute_raw_decoded{");
+		     p; p = strstr(p + 1, "\nwearwatch_drive_ata_attribute_raw_decoded{")) {
+			char id[16] = "", raw[200], *q;
+			unsigned long long dec = 0;
+
+			if (sscanf(p,
+				   "\nwearwatch_drive_ata_attribute_raw_decoded{drive=\"ata-Samsung_860\",id=\"%15[0-9]\"",
+				   id) != 1)
+				continue;
+			q = strchr(p + 1, '}');
+			dec = q ? strtoull(q + 2, NULL, 10) : 0;
+			snprintf(raw, sizeof(raw), "id=\"%s\",", id);
+			q = strstr(lean, raw);
+			while (q && !strstr(q, "kind=\"raw\"}"))
+				q = strstr(q + 1, raw);
+			q = q ? strstr(q, "kind=\"raw\"} ") : NULL;
+			CHECK(q && strtoull(q + 11, NULL, 10) != dec);
+		}
+		CHECK(n_series(lean) < n_series(txt));
+		promtool_check(lean);
+		free(lean);
+	}
 	free(txt);
 
 	/* empty snapshot: only build info, still valid */

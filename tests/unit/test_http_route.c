@@ -24,6 +24,11 @@ static void test_history_route(void)
 	snprintf(p, sizeof(p), "%s?metric=", h);            /* empty value */
 	CHECK(!ww_route_path_valid(p));
 	CHECK(!ww_route_path_valid("/api/v1/drives/x?metric=a")); /* query on a drive */
+	/* /metrics' one query: the fleet profile (docs/metrics.md, Profiles) */
+	CHECK(ww_route_path_valid("/metrics?profile=fleet"));
+	CHECK(ww_route_cached("/metrics?profile=fleet"));
+	CHECK(!ww_route_path_valid("/metrics?profile=other"));
+	CHECK(!ww_route_path_valid("/metrics?profile=fleet&x=1"));
 	CHECK(!ww_route_path_valid("/api/v1/drives/../history"));
 	CHECK(ww_route_path_valid("/table"));
 	/* RFC 3339 times, as docs/api.md lets from/to be */
