@@ -34,6 +34,7 @@ struct drift_run {
 	uint64_t left_ns; /* of drift_seconds */
 	uint64_t sum_ns;
 	uint32_t errors, qd;
+	bool started; /* a slice ran: the drive is spinning */
 };
 
 struct entry {
@@ -368,8 +369,12 @@ static bool drift_slice(ww_probe_sched_t *s, struct entry *e, const ww_drive_sta
 		e->drift->qd = p->drift_qd ? p->drift_qd : 1;
 		s->drifting = e;
 	}
-	/* at idle: the light probe's gates, with no other I/O in flight */
+	/* at idle: the light probe's gates, with no other I/O in flight; after
+	 * the first slice a rotational disk is spinning for our own reads, which
+	 * are no "other I/O" the rotational gate would wait for */
 	idle.busy_inflight = 0;
+	if (e->drift->started && idle.rotational == WW_PROBE_ROT_AUTO)
+		idle.rotational = WW_PROBE_ROT_ALWAYS;
 	if (st->standby)
 		why = "standby";
 	else if (st->hung || e->hung)
@@ -413,6 +418,7 @@ static bool drift_slice(ww_probe_sched_t *s, struct entry *e, const ww_drive_sta
 	}
 	e->slice = true;
 	e->active = true;
+	e->drift->started = true;
 	s->qd_active += b->qd;
 	return true;
 }
@@ -502,6 +508,9 @@ static void scan(ww_probe_sched_t *s, uint64_t now)
 		if (!p->enabled)
 			continue;
 		e = entry_get(s, st->drive.id, p->window_reads);
+		/* the drift schedule starts at the drive's first sight */
+		if (e && !e->drift_due && p->drift_interval_s)
+			drift_plan(s, e, &st->drive, p, now);
 		if (!e || e->active || now < e->next_due)
 			continue;
 		start(s, e, st, p, now);
