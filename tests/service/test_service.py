@@ -4,7 +4,7 @@ sd_notify order against a test NOTIFY_SOCKET, config good/bad files, SIGHUP
 reload (good and bad), the web side's privilege check (CapEff 0, cannot open
 a drive node), TLS and bcrypt basic auth with curl, listener rebinding, and
 `wearwatch notify-test`. usage: test_service.py WEARWATCH_BINARY"""
-import json, os, shutil, signal, socket, subprocess, sys, tempfile, time
+import json, os, shutil, signal, socket, subprocess, sys, tempfile, threading, time
 
 from svc_common import FAILS, HASH, NOBODY, check, curl, free_port, ipc, wait_for
 
@@ -65,13 +65,25 @@ def main():
                            env=env, stderr=log)
     msgs = []
 
-    def drain(seconds):
-        end = time.time() + seconds
-        while time.time() < end:
+    # Read the notify socket all the time, as systemd does: a datagram
+    # socket queues 10 (net.unix.max_dgram_qlen) and the sender never
+    # blocks, so a reader that waits between checks loses what comes after
+    # (WATCHDOG=1 twice a second fills it while the web checks run).
+    rx_stop = threading.Event()
+
+    def rx():
+        while not rx_stop.is_set():
             try:
                 msgs.append(ns.recv(4096).decode())
             except socket.timeout:
                 pass
+
+    rx_thread = threading.Thread(target=rx, daemon=True)
+    rx_thread.start()
+
+    def drain(seconds):
+        time.sleep(seconds)
+
     try:
         drain(2.5)
         check(len(msgs) >= 3, f"collector sent {len(msgs)} notify datagrams")
@@ -199,6 +211,8 @@ def main():
         col.terminate()
         check(col.wait(30) == 0, "collector exits 0 on SIGTERM")  # systemd allows 90 s; under a parallel .deb build fsync is slow
     drain(0.3)
+    rx_stop.set()
+    rx_thread.join(1)
     check("STOPPING=1" in msgs, "STOPPING=1 on SIGTERM")
 
     # --- notify-test: the program sees the event in its environment
