@@ -3,9 +3,12 @@
  *
  * A ww_xport is a small vtable so that live devices (SG_IO through libsgutils2,
  * NVMe admin ioctls through libnvme) and recorded ones (replay) share the same
- * read path. Every operation is a read: nothing here can send a write, LOG
- * SELECT, MODE SELECT or SMART ENABLE; the SAT layer only builds the ATA
- * commands listed below (SAT section).
+ * read path. Every operation but one is a read: nothing here can send a
+ * write, LOG SELECT, MODE SELECT or SMART ENABLE; the SAT layer only builds
+ * the ATA commands listed below (SAT section). The exception is its own
+ * class: starting a self-test (ww_xport_ops.self_test / nvme_self_test,
+ * their own allow-lists, and refused with -EPERM unless the caller armed
+ * the transport with ww_xport_arm_self_test(); the reads never do).
  */
 #ifndef WEARWATCH_TRANSPORT_H
 #define WEARWATCH_TRANSPORT_H
@@ -58,6 +61,16 @@ typedef struct ww_xport_ops {
 	 * transports that cannot send it (the reader records "unsupported"). */
 	int (*nvme_get_log_lsi)(ww_xport_t *x, uint8_t lid, uint32_t nsid, uint16_t lsi,
 				uint8_t *buf, size_t len, ww_cmd_status_t *st);
+	/** The self-test class: a non-data SCSI CDB that starts a self-test
+	 * (SEND DIAGNOSTIC background short/extended, or ATA PASS-THROUGH(16)
+	 * SMART EXECUTE OFF-LINE IMMEDIATE in off-line mode), checked against
+	 * its own allow-list. NULL where a transport cannot send it. -EPERM
+	 * unless armed, or for anything else. */
+	int (*self_test)(ww_xport_t *x, const uint8_t *cdb, size_t cdb_len, ww_cmd_status_t *st);
+	/** NVMe Device Self-test (admin 14h) with Self-test Code stc (1h
+	 * short, 2h extended only) on nsid. NULL where not sent; -EPERM unless
+	 * armed or for another code. */
+	int (*nvme_self_test)(ww_xport_t *x, uint32_t nsid, uint8_t stc, ww_cmd_status_t *st);
 } ww_xport_ops_t;
 
 struct ww_xport {
@@ -65,7 +78,14 @@ struct ww_xport {
 	int fd;                /* live transports; -1 otherwise */
 	char path[256];
 	void *priv;            /* backend data (replay, capture) */
+	bool self_test_armed;  /* ww_xport_arm_self_test(): the self-test
+				  class may be sent on this one */
 };
+
+/** Let this transport send the self-test class (its ops still hold the
+ * command to their allow-list). Only the scheduler's start of a configured
+ * test calls it (collect's ww_collect_start_self_test). */
+void ww_xport_arm_self_test(ww_xport_t *x);
 
 /** Open a live SG_IO transport on an sd/sg/bsg node, read-only (O_RDONLY |
  * O_NONBLOCK; SG_IO needs no write access). Returns 0 or -errno (-EPERM on this
@@ -128,8 +148,9 @@ void ww_sg_classify(const ww_sg_outcome_t *o, ww_cmd_status_t *st);
  * built here: CHECK POWER MODE (E5h), IDENTIFY DEVICE (ECh), SMART READ DATA
  * (B0h/D0h), SMART READ THRESHOLDS (B0h/D1h), SMART READ LOG (B0h/D5h),
  * SMART RETURN STATUS (B0h/DAh) and READ LOG EXT (2Fh). Nothing here can
- * enable, disable or write anything (not SMART WRITE LOG D6h, not SMART
- * EXECUTE OFF-LINE D4h: no self-test is ever started).
+ * enable, disable or write anything (not SMART WRITE LOG D6h); SMART
+ * EXECUTE OFF-LINE IMMEDIATE (D4h) is the self-test class's own builder,
+ * ww_sat_build_selftest_cdb(), sent only on an armed transport.
  *
  * Every command function returns 0 when the command was issued and completed
  * (its output is valid), or a negative errno:
@@ -153,6 +174,16 @@ void ww_sg_classify(const ww_sg_outcome_t *o, ww_cmd_status_t *st);
 #define WW_SMART_READ_THRESHOLDS 0xd1
 #define WW_SMART_READ_LOG 0xd5
 #define WW_SMART_RETURN_STATUS 0xda
+#define WW_SMART_EXECUTE_OFFLINE 0xd4 /* the self-test class only */
+
+/* SMART EXECUTE OFF-LINE IMMEDIATE subcommands (LBA 7:0; ACS-4 Table
+ * "Off-line mode and captive mode subcommands"): off-line mode only, so the
+ * drive keeps answering while it tests; never captive (81h-84h) or abort
+ * (7Fh) */
+#define WW_ATA_ST_OFFLINE 0x00
+#define WW_ATA_ST_SHORT 0x01
+#define WW_ATA_ST_EXTENDED 0x02
+#define WW_ATA_ST_CONVEYANCE 0x03
 
 /* Power mode (CHECK POWER MODE count register, ACS-4 7.3) */
 #define WW_ATA_PM_STANDBY 0x00
@@ -197,6 +228,15 @@ int ww_sat_parse_sense(const uint8_t *sense, size_t len, ww_ata_regs_t *regs);
  * returns -EPERM for any other command/feature, else 0. */
 int ww_sat_build_cdb(uint8_t cdb[WW_SAT_CDB_LEN], uint8_t command, uint8_t feature,
 		     uint16_t count, uint64_t lba, bool extend, bool ck_cond);
+
+/** The self-test class: ATA PASS-THROUGH(16) of SMART EXECUTE OFF-LINE
+ * IMMEDIATE (B0h/D4h, non-data, LBA mid/high 4Fh/C2h, LBA low = one of the
+ * WW_ATA_ST_* subcommands). Pure. -EPERM for any other subcommand. */
+int ww_sat_build_selftest_cdb(uint8_t cdb[WW_SAT_CDB_LEN], uint8_t subcommand);
+
+/** Send it on an armed transport (ww_xport_arm_self_test); the return as
+ * the command functions below. */
+int ww_sat_start_self_test(ww_xport_t *x, uint8_t subcommand, ww_cmd_status_t *st);
 
 /** CHECK POWER MODE (non-data, CK_COND=1). *mode = count register (see
  * WW_ATA_PM_*). */

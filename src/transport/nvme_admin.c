@@ -1,7 +1,8 @@
 /* Live NVMe transport: admin Identify and Get Log Page through libnvme 1.3
- * (NVME_IOCTL_ADMIN_CMD underneath). Only these two read-only opcodes exist
- * here; the device is opened O_RDONLY, which the kernel accepts for admin
- * passthrough when the caller has CAP_SYS_ADMIN. */
+ * (NVME_IOCTL_ADMIN_CMD underneath), the two read-only opcodes, and in the
+ * self-test class Device Self-test (14h) on an armed transport only. The
+ * device is opened O_RDONLY, which the kernel accepts for admin passthrough
+ * when the caller has CAP_SYS_ADMIN. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -164,6 +165,46 @@ static int x_get_log_any(ww_xport_t *x, uint8_t lid, uint32_t nsid, uint16_t lsi
 	return 0;
 }
 
+/* The self-test class (transport.h): Device Self-test codes that start a
+ * test; never abort (Fh), never vendor specific (Eh) */
+static bool stc_allowed(uint8_t stc)
+{
+	switch (stc) {
+	case 0x1: /* Device Self-test 1h short */
+	case 0x2: /* Device Self-test 2h extended */
+		return true;
+	default:
+		return false;
+	}
+}
+
+static int x_self_test(ww_xport_t *x, uint32_t nsid, uint8_t stc, ww_cmd_status_t *st)
+{
+	uint32_t result = 0;
+	uint64_t t0;
+	int rc;
+
+	if (!x || x->fd < 0 || !st)
+		return -EINVAL;
+	if (!x->self_test_armed || !stc_allowed(stc))
+		return -EPERM;
+	memset(st, 0, sizeof(*st));
+
+	struct nvme_dev_self_test_args args = {
+		.result = &result,
+		.args_size = sizeof(args),
+		.fd = x->fd,
+		.timeout = WW_NVME_TIMEOUT_MS,
+		.nsid = nsid,
+		.stc = (enum nvme_dst_stc)stc,
+	};
+	t0 = mono_ns();
+	errno = 0;
+	rc = nvme_dev_self_test(&args);
+	classify(rc, errno, result, 0, t0, st);
+	return 0;
+}
+
 static void x_close(ww_xport_t *x)
 {
 	if (x && x->fd >= 0)
@@ -178,6 +219,7 @@ static const ww_xport_ops_t ww_nvme_ops = {
 	.nvme_get_log = x_get_log,
 	.close = x_close,
 	.nvme_get_log_lsi = x_get_log_any,
+	.nvme_self_test = x_self_test,
 };
 
 int ww_xport_open_nvme(const char *path, ww_xport_t *out)

@@ -138,16 +138,19 @@ int ww_sat_build_cdb(uint8_t cdb[WW_SAT_CDB_LEN], uint8_t command, uint8_t featu
 /* Send one CDB and fold the SCSI outcome and the ATA registers into one
  * verdict (see sat.h for the return values). */
 static int ww_sat_send(ww_xport_t *x, const uint8_t *cdb, uint8_t *buf, size_t len,
-		       ww_cmd_status_t *st, ww_ata_regs_t *regs, bool *have_regs)
+		       ww_cmd_status_t *st, ww_ata_regs_t *regs, bool *have_regs, bool self_test)
 {
 	int rc;
 
 	memset(st, 0, sizeof(*st));
 	memset(regs, 0, sizeof(*regs));
 	*have_regs = false;
-	if (!x || !x->ops || !x->ops->scsi_in)
+	if (!x || !x->ops || (self_test ? !x->ops->self_test : !x->ops->scsi_in))
 		return -ENODEV;
-	rc = x->ops->scsi_in(x, cdb, WW_SAT_CDB_LEN, buf, len, WW_SAT_TIMEOUT_S, st);
+	if (self_test)
+		rc = x->ops->self_test(x, cdb, WW_SAT_CDB_LEN, st);
+	else
+		rc = x->ops->scsi_in(x, cdb, WW_SAT_CDB_LEN, buf, len, WW_SAT_TIMEOUT_S, st);
 	if (rc < 0)
 		return rc;
 	if (st->sense_len)
@@ -192,7 +195,50 @@ static int ww_sat_simple(ww_xport_t *x, uint8_t command, uint8_t feature,
 
 	if (rc < 0)
 		return rc;
-	return ww_sat_send(x, cdb, buf, len, st, regs, have_regs);
+	return ww_sat_send(x, cdb, buf, len, st, regs, have_regs, false);
+}
+
+/* The self-test class, apart from the reads' builder above: its own
+ * allow-list of subcommands (layers_safety_doc holds it to the table in
+ * docs/architecture.md) */
+int ww_sat_build_selftest_cdb(uint8_t cdb[WW_SAT_CDB_LEN], uint8_t subcommand)
+{
+	if (!cdb)
+		return -EINVAL;
+	switch (subcommand) {
+	case WW_ATA_ST_OFFLINE: /* SMART EXECUTE OFF-LINE IMMEDIATE 00h off-line data collection */
+	case WW_ATA_ST_SHORT: /* SMART EXECUTE OFF-LINE IMMEDIATE 01h short self-test, off-line mode */
+	case WW_ATA_ST_EXTENDED: /* SMART EXECUTE OFF-LINE IMMEDIATE 02h extended self-test, off-line mode */
+	case WW_ATA_ST_CONVEYANCE: /* SMART EXECUTE OFF-LINE IMMEDIATE 03h conveyance self-test, off-line mode */
+		break;
+	default:
+		return -EPERM;
+	}
+	memset(cdb, 0, WW_SAT_CDB_LEN);
+	cdb[0] = WW_SAT_OPCODE;
+	cdb[1] = 3 << 1; /* non-data */
+	cdb[2] = 0x20;   /* CK_COND: the registers back */
+	cdb[4] = WW_SMART_EXECUTE_OFFLINE;
+	cdb[8] = subcommand; /* LBA 7:0 */
+	cdb[10] = 0x4f;      /* LBA 15:8 */
+	cdb[12] = 0xc2;      /* LBA 23:16 */
+	cdb[14] = WW_ATA_SMART;
+	return 0;
+}
+
+int ww_sat_start_self_test(ww_xport_t *x, uint8_t subcommand, ww_cmd_status_t *st)
+{
+	uint8_t cdb[WW_SAT_CDB_LEN];
+	ww_ata_regs_t regs;
+	bool have;
+	int rc;
+
+	if (!st)
+		return -EINVAL;
+	rc = ww_sat_build_selftest_cdb(cdb, subcommand);
+	if (rc < 0)
+		return rc;
+	return ww_sat_send(x, cdb, NULL, 0, st, &regs, &have, true);
 }
 
 int ww_sat_check_power_mode(ww_xport_t *x, uint8_t *mode, ww_cmd_status_t *st)

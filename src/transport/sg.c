@@ -169,11 +169,33 @@ static bool cdb_allowed(const uint8_t *cdb, size_t n)
 	case 0xb7: /* READ DEFECT DATA(12) */
 	case 0x85: /* ATA PASS-THROUGH(16): sat.c builds read-only commands only */
 	case 0xa1: /* ATA PASS-THROUGH(12) */
-		return true;
+		/* SMART EXECUTE OFF-LINE IMMEDIATE is the self-test class's */
+		return !(cdb[0] == 0x85 && n >= 16 && cdb[14] == 0xb0 && cdb[4] == 0xd4) &&
+			!(cdb[0] == 0xa1 && n >= 12 && cdb[9] == 0xb0 && cdb[3] == 0xd4);
 	case 0x4d: /* LOG SENSE */
 		return n >= 10 && !(cdb[1] & 0x01);
 	case 0x9e: /* SERVICE ACTION IN(16): READ CAPACITY(16) only */
 		return n >= 16 && (cdb[1] & 0x1f) == 0x10;
+	default:
+		return false;
+	}
+}
+
+/* The self-test class (transport.h): non-data commands that start a test in
+ * the background, whatever a caller builds, and only on an armed transport.
+ * A test runs while the drive keeps serving I/O; nothing here aborts one or
+ * runs it in the foreground. */
+static bool selftest_cdb_allowed(const uint8_t *cdb, size_t n)
+{
+	if (!cdb || n < 6 || n > 16)
+		return false;
+	switch (cdb[0]) {
+	case 0x1d: /* SEND DIAGNOSTIC: SELF-TEST CODE 001b/010b (background short/extended), SELFTEST 0, no parameter list */
+		return ((cdb[1] >> 5) == 1 || (cdb[1] >> 5) == 2) && !(cdb[1] & 0x1f) && !cdb[3] &&
+			!cdb[4];
+	case 0x85: /* ATA PASS-THROUGH(16): non-data SMART EXECUTE OFF-LINE IMMEDIATE, subcommands 00h-03h (sat.c) */
+		return n == 16 && (cdb[1] >> 1 & 0x0f) == 3 && cdb[14] == 0xb0 && cdb[4] == 0xd4 &&
+			cdb[8] <= 0x03 && cdb[10] == 0x4f && cdb[12] == 0xc2;
 	default:
 		return false;
 	}
@@ -187,18 +209,15 @@ static uint64_t mono_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
-static int sg_scsi_in(ww_xport_t *x, const uint8_t *cdb, size_t cdb_len,
-		      uint8_t *buf, size_t len, int timeout_s, ww_cmd_status_t *st)
+/* one CDB through sg_pt; the callers below hold it to their allow-list */
+static int sg_send(ww_xport_t *x, const uint8_t *cdb, size_t cdb_len, uint8_t *buf, size_t len,
+		   int timeout_s, ww_cmd_status_t *st)
 {
 	struct sg_pt_base *pt;
 	ww_sg_outcome_t o = { 0 };
 	uint64_t t0;
 	int rc, resid, cat;
 
-	if (!x || x->fd < 0 || !st || (len && !buf) || len > 0x7fffffff)
-		return -EINVAL;
-	if (!cdb_allowed(cdb, cdb_len))
-		return -EPERM;
 	memset(st, 0, sizeof(*st));
 	pt = construct_scsi_pt_obj();
 	if (!pt)
@@ -246,6 +265,29 @@ static int sg_scsi_in(ww_xport_t *x, const uint8_t *cdb, size_t cdb_len,
 	return 0;
 }
 
+static int sg_scsi_in(ww_xport_t *x, const uint8_t *cdb, size_t cdb_len, uint8_t *buf, size_t len,
+		      int timeout_s, ww_cmd_status_t *st)
+{
+	if (!x || x->fd < 0 || !st || (len && !buf) || len > 0x7fffffff)
+		return -EINVAL;
+	if (!cdb_allowed(cdb, cdb_len))
+		return -EPERM;
+	return sg_send(x, cdb, cdb_len, buf, len, timeout_s, st);
+}
+
+/* The self-test class. The CDBs are ours (6 and 16 bytes, built in
+ * collect and sat.c) rather than sg_ll_send_diag()'s, so that they pass
+ * through this one allow-list, the capture and the replay like every other
+ * command; sg_pt sends them as it sends the reads. */
+static int sg_self_test(ww_xport_t *x, const uint8_t *cdb, size_t cdb_len, ww_cmd_status_t *st)
+{
+	if (!x || x->fd < 0 || !st)
+		return -EINVAL;
+	if (!x->self_test_armed || !selftest_cdb_allowed(cdb, cdb_len))
+		return -EPERM;
+	return sg_send(x, cdb, cdb_len, NULL, 0, 30, st);
+}
+
 static void sg_close(ww_xport_t *x)
 {
 	if (x->fd >= 0)
@@ -256,6 +298,7 @@ static void sg_close(ww_xport_t *x)
 static const ww_xport_ops_t sg_ops = {
 	.scsi_in = sg_scsi_in,
 	.close = sg_close,
+	.self_test = sg_self_test,
 };
 
 int ww_xport_open_sg(const char *path, ww_xport_t *out)

@@ -15,6 +15,12 @@ void ww_xport_close(ww_xport_t *x)
 	}
 }
 
+void ww_xport_arm_self_test(ww_xport_t *x)
+{
+	if (x)
+		x->self_test_armed = true;
+}
+
 void ww_cmd_status_not_issued(ww_cmd_status_t *st, int rc)
 {
 	memset(st, 0, sizeof(*st));

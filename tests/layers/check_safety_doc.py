@@ -3,9 +3,12 @@
 them (and the one opt-in class of writes, qualify's, by the checks of its
 guard; no other file of src/ prepares an io_uring write): every command cdb_allowed() (src/transport/sg.c), ww_sat_build_cdb()
 (src/transport/sat.c) and lid_allowed() (src/transport/nvme_admin.c) let
-through is in the doc's table, and the table names nothing they refuse. A
-command added to an allow-list without its line in the safety rules fails
-here. Usage: check_safety_doc.py SOURCE_DIR
+through is in the doc's table, and the table names nothing they refuse; the
+same for the self-test class, selftest_cdb_allowed() (sg.c),
+ww_sat_build_selftest_cdb() (sat.c) and stc_allowed() (nvme_admin.c), whose
+case comments name what they let through. A command added to an allow-list
+without its line in the safety rules fails here.
+Usage: check_safety_doc.py SOURCE_DIR
 """
 import re
 import sys
@@ -65,6 +68,16 @@ def device_writes(src):
     return sorted(hits)
 
 
+def commented_cases(src, path, func, colon):
+    """the comment of every case of func's switch (up to a colon when colon)"""
+    body = switch_body(open(f"{src}/{path}").read(), func)
+    out = set()
+    for m in re.finditer(r"case [\w]+:\s*/\*\s*(.+?)\s*\*/", body, re.S):
+        text = " ".join(m.group(1).split())
+        out.add(text.split(":")[0].strip() if colon else text)
+    return out
+
+
 def doc_rows(src):
     text = open(f"{src}/docs/architecture.md").read()
     rows = {}
@@ -77,7 +90,13 @@ def main():
     src = sys.argv[1] if len(sys.argv) > 1 else "."
     doc = doc_rows(src)
     code = {"cdb_allowed": scsi_allowed(src), "ww_sat_build_cdb": ata_allowed(src),
-            "lid_allowed": lid_allowed(src), "ww_qualify_guard_check": qualify_checks(src)}
+            "lid_allowed": lid_allowed(src), "ww_qualify_guard_check": qualify_checks(src),
+            "selftest_cdb_allowed": commented_cases(src, "src/transport/sg.c",
+                                                    "selftest_cdb_allowed", True),
+            "ww_sat_build_selftest_cdb": commented_cases(src, "src/transport/sat.c",
+                                                         "ww_sat_build_selftest_cdb", False),
+            "stc_allowed": commented_cases(src, "src/transport/nvme_admin.c", "stc_allowed",
+                                           False)}
     bad = 0
     writers = device_writes(src)
     if writers != ["src/qualify/run.c"]:

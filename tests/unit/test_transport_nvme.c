@@ -31,6 +31,17 @@ static void test_live_transport(void)
 	CHECK(st.result == WW_CMD_UNSUPPORTED);
 	CHECK_EQ_I64(x.ops->nvme_identify(&x, 1, 0, buf, 100, &st), -EMSGSIZE);
 	CHECK_EQ_I64(x.ops->nvme_get_log(&x, 2, 0, buf, 0, &st), -EINVAL);
+	/* the self-test class: unarmed refused; armed, short and extended
+	 * reach the ioctl, abort (Fh) and vendor (Eh) never */
+	CHECK_EQ_I64(x.ops->nvme_self_test(&x, 0xffffffff, 1, &st), -EPERM);
+	ww_xport_arm_self_test(&x);
+	CHECK_EQ_I64(x.ops->nvme_self_test(&x, 0xffffffff, 0xf, &st), -EPERM);
+	CHECK_EQ_I64(x.ops->nvme_self_test(&x, 0xffffffff, 0xe, &st), -EPERM);
+	CHECK_EQ_I64(x.ops->nvme_self_test(&x, 0xffffffff, 0, &st), -EPERM);
+	CHECK_EQ_I64(x.ops->nvme_self_test(&x, 0xffffffff, 1, &st), 0);
+	CHECK(st.result == WW_CMD_UNSUPPORTED);
+	CHECK_EQ_I64(x.ops->nvme_self_test(&x, 0xffffffff, 2, &st), 0);
+	CHECK(st.result == WW_CMD_UNSUPPORTED);
 	ww_xport_close(&x);
 	CHECK_EQ_I64(x.fd, -1);
 }

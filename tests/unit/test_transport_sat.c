@@ -168,6 +168,26 @@ static void test_cdbs(void)
 	CHECK(ww_sat_build_cdb(cdb, 0xec, 0x01, 1, 0, false, false) == -EPERM);
 }
 
+/* The self-test class (its own builder): SMART EXECUTE OFF-LINE IMMEDIATE
+ * in off-line mode, SAT-4 non-data with CK_COND, LBA low the subcommand
+ * and LBA mid/high 4Fh/C2h (ACS-4); captive and abort refused */
+static void test_selftest_cdbs(void)
+{
+	static const uint8_t shrt[16] = { 0x85, 0x06, 0x20, 0, 0xd4, 0, 0,    0,
+					  0x01, 0,    0x4f, 0, 0xc2, 0, 0xb0, 0 };
+	uint8_t cdb[16];
+	ww_cmd_status_t st;
+
+	CHECK_EQ_I64(ww_sat_build_selftest_cdb(cdb, WW_ATA_ST_SHORT), 0);
+	CHECK(memcmp(cdb, shrt, 16) == 0);
+	for (unsigned sub = 0; sub < 256; sub++)
+		CHECK_EQ_I64(ww_sat_build_selftest_cdb(cdb, (uint8_t)sub) == 0, sub <= 3);
+	CHECK_EQ_I64(ww_sat_build_selftest_cdb(cdb, 0x7f), -EPERM); /* abort */
+	CHECK_EQ_I64(ww_sat_build_selftest_cdb(cdb, 0x81), -EPERM); /* captive short */
+	CHECK_EQ_I64(ww_sat_start_self_test(NULL, WW_ATA_ST_SHORT, &st), -ENODEV);
+	CHECK_EQ_I64(ww_sat_start_self_test(NULL, 0x81, &st), -EPERM);
+}
+
 /* The command functions against the fake device (ww_fake_device.h): the
  * drive's answers are blocks of capture text in the order they come back. */
 static void test_commands(int fixed)
@@ -224,6 +244,7 @@ int main(void)
 {
 	test_parse();
 	test_cdbs();
+	test_selftest_cdbs();
 	test_commands(0);
 	test_commands(1);
 	return ww_test_done("test_transport_sat");

@@ -149,6 +149,28 @@ static void test_open(void)
 	CHECK(st.result == WW_CMD_UNSUPPORTED || st.result == WW_CMD_OS_ERROR);
 	CHECK(st.os_errno != 0);
 	CHECK_EQ_U64(st.data_len, 0);
+	/* the self-test class: not on an unarmed transport, nor through the
+	 * reads' op; armed, only its own allow-list reaches the ioctl */
+	uint8_t diag_short[6] = { 0x1d, 0x20, 0, 0, 0, 0 }, diag_fg[6] = { 0x1d, 0xa0 },
+		diag_default[6] = { 0x1d, 0x04 }, diag_abort[6] = { 0x1d, 0x80 };
+	uint8_t sat_short[16] = { 0x85, 0x06, 0x20, 0, 0xd4, 0, 0,    0,
+				  0x01, 0,    0x4f, 0, 0xc2, 0, 0xb0, 0 };
+	uint8_t sat_captive[16] = { 0x85, 0x06, 0x20, 0, 0xd4, 0, 0,    0,
+				    0x81, 0,    0x4f, 0, 0xc2, 0, 0xb0, 0 };
+	CHECK(x.ops->self_test != NULL);
+	CHECK_EQ_I64(x.ops->self_test(&x, diag_short, 6, &st), -EPERM);
+	CHECK_EQ_I64(x.ops->scsi_in(&x, diag_short, 6, NULL, 0, 5, &st), -EPERM);
+	CHECK_EQ_I64(x.ops->scsi_in(&x, sat_short, 16, NULL, 0, 5, &st), -EPERM);
+	ww_xport_arm_self_test(&x);
+	CHECK_EQ_I64(x.ops->self_test(&x, diag_fg, 6, &st), -EPERM);
+	CHECK_EQ_I64(x.ops->self_test(&x, diag_default, 6, &st), -EPERM);
+	CHECK_EQ_I64(x.ops->self_test(&x, diag_abort, 6, &st), -EPERM);
+	CHECK_EQ_I64(x.ops->self_test(&x, sat_captive, 16, &st), -EPERM);
+	CHECK_EQ_I64(x.ops->self_test(&x, inq, 6, &st), -EPERM);
+	CHECK_EQ_I64(x.ops->self_test(&x, diag_short, 6, &st), 0);
+	CHECK(st.result == WW_CMD_UNSUPPORTED || st.result == WW_CMD_OS_ERROR);
+	CHECK_EQ_I64(x.ops->self_test(&x, sat_short, 16, &st), 0);
+	CHECK(st.result == WW_CMD_UNSUPPORTED || st.result == WW_CMD_OS_ERROR);
 	ww_xport_close(&x);
 	CHECK_EQ_I64(x.fd, -1);
 }
