@@ -52,6 +52,30 @@ function probeCard(m) {
 		lat && note ? el('p', { class: 'small probe-note' }, 'last due burst ', note.replace('not probed: ', 'skipped: '), at) : null);
 }
 
+/** The self-test card: what the drive says runs, each log's newest test,
+ * the next scheduled one; what is wrong with them is the verdict's (the
+ * reasons in the Health card), not decided here. */
+function selfTestCard(m) {
+	const now = m.selfTestNow, sch = m.selfTestSchedule;
+	const logs = Object.entries(m.selfTestLogs).filter(([, l]) => l && WW.has(l.last_status));
+	const running = now && now.running ? ['running', (now.kind && now.kind !== 'unknown' ? now.kind + ' ' : '') +
+		(WW.has(now.remaining_percent) ? now.remaining_percent + ' % left' : 'in progress')] : null;
+	const rows = [running].concat(logs.map(([name, l]) => ['newest (' + name + ')',
+		(l.last_kind || 'unknown') + ' ' + (l.last_passed === true ? 'passed' : l.last_passed === false ? 'failed' : 'aborted or running') +
+		' at ' + l.last_power_on_hours + ' h']));
+	if (sch) {
+		rows.push(['next scheduled', WW.has(sch.next_timestamp) ? [sch.next_kind + ' ', WW.timeEl(sch.next_timestamp)] : 'none within 90 days']);
+		if (sch.pending_kind)
+			rows.push(['waiting', sch.pending_kind + (sch.last_outcome ? ' (' + sch.last_outcome + ')' : '')]);
+		if (WW.has(sch.last_started))
+			rows.push(['last started', [sch.last_started_kind + ' ', WW.timeEl(sch.last_started, true)]]);
+	}
+	const shown = rows.filter((r) => r);
+	return card('Self-tests', shown.length ? el('dl', { class: 'kv' }, shown.map(([k, v]) => [el('dt', {}, k), el('dd', {}, v)]))
+		: el('p', { class: 'muted' }, 'no self-test log read'),
+		sch ? null : el('p', { class: 'small muted' }, 'not scheduled (self_test_schedule)'));
+}
+
 function driveCard(m) {
 	return card('Drive',
 		el('dl', { class: 'kv' },
@@ -110,6 +134,7 @@ function cards(m) {
 		card('Power loss',
 			el('p', {}, WW.has(m.unsafe) ? [WW.valueEl(m.unsafe, 'count', 'big'), ' unsafe shutdowns'] : el('span', { class: 'muted' }, 'unsafe shutdowns not reported')),
 			el('p', { class: 'small' }, WW.plpText(m))),
+		selfTestCard(m),
 		probeCard(m),
 		driveCard(m));
 }

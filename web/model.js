@@ -162,6 +162,11 @@ WW.derive = function (st, detail) {
 		latency: WW.findLatency(st, detail),
 		probeSkipped: probe && probe.skipped ? String(probe.skipped) : null,
 		probeSkippedAt: probe ? num(probe.skipped_timestamp) : null,
+		/* self-tests as the API has them: the drive's running test, the
+		 * newest test of each log, the scheduler's state (null: none) */
+		selfTestNow: (detail.health && detail.health.logs && detail.health.logs.self_test_now) || null,
+		selfTestLogs: (detail.health && detail.health.logs && detail.health.logs.self_tests) || {},
+		selfTestSchedule: st.self_test_schedule || detail.self_test_schedule || null,
 		state, stateSince,
 		lastCollect: st.last_collect ? st.last_collect.timestamp : null,
 		lastOk: st.last_collect ? st.last_collect.success : null,

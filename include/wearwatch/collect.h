@@ -80,6 +80,26 @@ int ww_collect_open(const char *sysroot, const ww_drive_t *d, ww_xport_t *x);
  * drive both end here. */
 int ww_collect_no_interface(const ww_drive_t *d, ww_health_t *h, ww_read_report_t *r);
 
+/** Start a self-test of `kind` (ww_selftest_kind_t) on d, whose protocol
+ * as its latest read found it is `proto` (a SATA drive behind a SAS HBA is
+ * ATA). The scheduler's one call (src/sched/selftest_sched.c); nothing else
+ * sends the self-test class. Right before the start it reads again: the
+ * runtime power status (suspended: left alone), ATA CHECK POWER MODE
+ * (standby: left alone unless wake), and whether a test runs now (ATA SMART
+ * READ DATA byte 363, NVMe log 06h, SCSI page 0x10), then arms the
+ * transport and sends SMART EXECUTE OFF-LINE IMMEDIATE (off-line mode),
+ * NVMe Device Self-test (NSID FFFFFFFFh) or SEND DIAGNOSTIC (background).
+ * Returns 0 started, 1 left alone, -EBUSY a test runs, -ENOTSUP the drive
+ * does not do that kind, -EOPNOTSUPP not a native drive (smartctl members,
+ * captures), or the failing command's -errno; *why says which in a few
+ * words (static), st holds the last command's status. */
+int ww_collect_start_self_test(const char *sysroot, const ww_drive_t *d, ww_protocol_t proto,
+			       unsigned kind, bool wake, ww_cmd_status_t *st, const char **why);
+
+/** The same on an open transport (tests: a fake device). */
+int ww_collect_start_on_xport(ww_xport_t *x, ww_protocol_t proto, unsigned kind, bool wake,
+			      ww_cmd_status_t *st, const char **why);
+
 /** Read one drive once: checks runtime status, opens the right transport
  * read-only, dispatches by protocol, closes. Returns 0, 1 when the drive was
  * left alone because it is runtime-suspended or in standby, -EOPNOTSUPP for

@@ -131,6 +131,20 @@ int ww_uevents_drain(ww_uevents_t *u, ww_uevent_fn fn, void *arg);
 
 void ww_uevents_close(ww_uevents_t *u);
 
+/** Bytes of one set key of ww_drive_sets. */
+#define WW_SET_KEY 64
+
+/** The redundancy sets drive d belongs to, from sysfs and udev's database
+ * alone (no command): for its block device and each partition, every
+ * holder (/sys/block/X/holders, /sys/block/X/XN/holders) and their holders
+ * in turn: an md array "md:md0", an LVM device by its volume group
+ * "lvm:VGUUID" (dm/uuid "LVM-" + the VG's 32 characters), another dm
+ * device "dm:dm-3"; a ZFS pool member (udev's E:ID_FS_TYPE=zfs_member with
+ * E:ID_FS_UUID, the pool GUID, in /run/udev/data/bMAJ:MIN) "zfs:GUID".
+ * Two drives sharing a key are members of one set. Writes at most max keys,
+ * returns how many. */
+size_t ww_drive_sets(const char *sysroot, const ww_drive_t *d, char (*out)[WW_SET_KEY], size_t max);
+
 /* Small sysfs readers (discovery, power status, the probe gate). */
 
 /** Join sysroot ("" or "/" for the live system) and an absolute path built

@@ -39,6 +39,10 @@ void ww_text_render_health(FILE *f, const ww_drive_t *d, const ww_health_t *h,
  * and projected wear-out. One "Endurance" section. */
 void ww_text_render_endurance(FILE *f, const ww_endurance_t *e);
 
+/** The self-test schedule of a drive, for `show --config`: the next test
+ * (kind, local time) and the latest hour each kind was due. */
+void ww_text_render_self_test_plan(FILE *f, const ww_selftest_plan_t *p);
+
 /** The "verdict" JSON object (status, rank, reasons with code, severity,
  * text, source and attribute, silenced codes) as a json_object * (void * so
  * this header needs no json-c). See docs/api.md. */

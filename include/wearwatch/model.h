@@ -368,6 +368,12 @@ unsigned ww_selftest_sched_due(const ww_selftest_sched_t *s, time_t t, unsigned 
 unsigned ww_selftest_sched_since(const ww_selftest_sched_t *s, time_t from, time_t now,
 				 unsigned kinds);
 
+/** The kinds (a bit each) drive h can run, as its read says: NVMe short and
+ * extended where OACS bit 4 is set; SCSI short and extended; ATA by SMART
+ * READ DATA byte 367 (bit 4 short and extended, bit 5 conveyance, bit 0
+ * off-line data collection). Pure. */
+unsigned ww_selftest_kinds(const ww_health_t *h);
+
 /** A schedule around `now`: the next test, and the latest two hours each
  * kind was due, within WW_SELFTEST_HORIZON_S. */
 typedef struct ww_selftest_plan {
@@ -383,6 +389,23 @@ typedef struct ww_selftest_plan {
  * the scheduler computes it once an hour per drive, never per scrape. */
 void ww_selftest_plan(const ww_selftest_sched_t *s, time_t now, unsigned kinds,
 		      ww_selftest_plan_t *p);
+
+/** What the scheduler (src/sched/selftest_sched.c) publishes per drive
+ * with a schedule: its plan, the test due and not started, and what the
+ * latest start attempt found. */
+typedef struct ww_selftest_state {
+	ww_selftest_plan_t plan;
+	unsigned pending;      /* kind due, not started yet; 0 none */
+	bool testing;          /* a test runs (read), or one was started
+				         and no read since says it ended */
+	unsigned started_kind; /* of the latest start, 0 none */
+	time_t started;
+	uint64_t started_total[WW_STK_MAX]; /* tests started, by kind */
+	time_t last_attempt;                /* latest start attempt, 0 none */
+	const char *last_outcome;           /* static: "started", "in standby",
+				         "a self-test is running", ... */
+	int last_rc;                        /* its return (ww_collect_start_self_test) */
+} ww_selftest_state_t;
 
 /* ------------------------------------------------------------ verdict --- */
 

@@ -72,6 +72,8 @@ typedef struct ww_poller_cfg {
 	 * `now` the poller hands on). NULL = ww_clock_wall. */
 	ww_wall_clock_fn wall;
 	void *wall_ctx;
+	/* self-test scheduling after each read (below); NULL = none */
+	struct ww_selftests *selftests;
 } ww_poller_cfg_t;
 
 #define WW_POLLER_MAX_EXTRA_WORKERS 16
@@ -127,6 +129,51 @@ bool ww_poller_stop(ww_poller_t *p, unsigned timeout_s);
  * the caller's, as if the call had not been made (reads were only delayed
  * by up to timeout_s). For a reload that must not end the service. */
 bool ww_poller_try_stop(ww_poller_t *p, unsigned timeout_s);
+
+/* Self-test scheduling: after each read of a drive whose [health] or
+ * [drive] section sets self_test_schedule, on the worker that read it. A
+ * due test (smartd's -s rules: every hour since the last look, L before S
+ * before C before O) starts when the drive's latest read found it active
+ * (or in standby with self_test_in_standby), no test runs on it, fewer
+ * than [health] self_test_concurrent drives of the host are testing, and
+ * none of them shares a set (ww_drive_sets: md array, LVM volume group,
+ * ZFS pool) with it; else it waits for a later read. A test counts as
+ * running while the drive says so, or, for a drive that does not say, for
+ * the time it gives (30 min short, 24 h extended when it gives none) after
+ * the start. A test that finds another running (-EBUSY) is skipped, as
+ * smartd skips it: nothing is ever aborted. The state per drive goes to the
+ * store (ww_store_set_self_test) for the verdict and the renderers. */
+
+typedef struct ww_selftests ww_selftests_t;
+
+/** The start of one test: ww_collect_start_self_test's signature. */
+typedef int (*ww_selftest_start_fn)(const char *sysroot, const ww_drive_t *d, ww_protocol_t proto,
+				    unsigned kind, bool wake, ww_cmd_status_t *st,
+				    const char **why);
+
+typedef struct ww_selftests_cfg {
+	const char *sysroot;        /* "" = live system (sets from its sysfs) */
+	ww_selftest_start_fn start; /* NULL = ww_collect_start_self_test */
+} ww_selftests_cfg_t;
+
+/** New scheduler with no thresholds (so nothing scheduled). NULL on ENOMEM. */
+ww_selftests_t *ww_selftests_new(const ww_selftests_cfg_t *cfg);
+
+/** The thresholds of the configuration generation now in force (the
+ * schedules, self_test_in_standby, self_test_concurrent); valid until the
+ * next call. NULL = none scheduled. */
+void ww_selftests_set_thresholds(ww_selftests_t *s, const ww_thresholds_t *t);
+
+/** One read of d finished at `now` (wall clock): rc and h as the poller's
+ * collect returned them (h read only when rc == 0). May send the start
+ * command (through cfg.start) on the calling thread. */
+void ww_selftests_after_read(ww_selftests_t *s, ww_store_t *store, const ww_drive_t *d, int rc,
+			     const ww_health_t *h, time_t now);
+
+/** Drives counted as testing now. */
+size_t ww_selftests_testing(ww_selftests_t *s);
+
+void ww_selftests_free(ww_selftests_t *s);
 
 /* The probe thread: one io_uring engine for every drive. */
 

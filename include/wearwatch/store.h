@@ -67,6 +67,11 @@ typedef struct ww_drive_state {
 	/* latency probes (src/probe, set by ww_store_set_probe) */
 	bool has_probe;
 	ww_probe_summary_t probe;
+
+	/* self-test scheduling (src/sched, set by ww_store_set_self_test);
+	 * only for drives with a self_test_schedule */
+	bool has_self_test;
+	ww_selftest_state_t self_test;
 } ww_drive_state_t;
 
 /** Immutable view of every drive; sorted by drive id. Obtain with
@@ -141,6 +146,11 @@ int ww_store_set_hung(ww_store_t *s, const char *id, bool hung, time_t now);
  * -ENOENT or -ENOMEM. */
 int ww_store_set_probe(ww_store_t *s, const char *id, const ww_probe_summary_t *p,
 		       time_t now);
+
+/** Replace the self-test state of drive `id` (has_self_test = st != NULL;
+ * NULL clears it). Returns 0, -ENOENT or -ENOMEM. */
+int ww_store_set_self_test(ww_store_t *s, const char *id, const ww_selftest_state_t *st,
+			   time_t now);
 
 /** Pure: true when a drive state has been missing longer than retention_s. */
 bool ww_drive_state_expired(const ww_drive_state_t *st, uint64_t retention_s, time_t now);

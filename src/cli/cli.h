@@ -56,6 +56,16 @@ const ww_drive_t *ww_cli_lookup_drive(const char *sysroot, const char *want,
 int ww_cli_verdict(const char *config, const ww_drive_t *d, const ww_health_t *h, int rc,
 		   ww_verdict_t *v, ww_endurance_t *e, bool *has_e);
 
+/** The same with the drive's self-test plan (when its self_test_schedule
+ * is set; plan->on false otherwise) into *plan: what `show` prints. */
+int ww_cli_verdict_plan(const char *config, const ww_drive_t *d, const ww_health_t *h, int rc,
+			ww_verdict_t *v, ww_endurance_t *e, bool *has_e, ww_selftest_plan_t *plan);
+
+/** The plan of cfg's self_test_schedule for drive h at now; false without
+ * one. (verdict.c) */
+bool ww_cli_self_test_plan(const ww_health_cfg_t *cfg, const ww_health_t *h, time_t now,
+			   ww_selftest_plan_t *p);
+
 /** Say on stderr that d has no health interface, in discovery's words:
  * "wearwatch: dev-vda: not monitored: virtio-blk has no health interface"
  * (show, decode of such a capture; exit status WW_EXIT_NO_HEALTH). */

@@ -32,6 +32,7 @@ int ww_cli_show(int argc, char **argv)
 	ww_verdict_t *v = NULL;
 	ww_endurance_t *e = NULL;
 	bool has_e = false;
+	ww_selftest_plan_t plan = { 0 };
 	int n, ret, code;
 
 	if (ww_cli_wants_help(argc, argv)) {
@@ -63,7 +64,7 @@ int ww_cli_show(int argc, char **argv)
 		goto out;
 	}
 	ret = ww_collect_drive(o.sysroot, x, h, r);
-	if (ww_cli_verdict(o.config, x, h, ret, v, e, &has_e) == -EINVAL) {
+	if (ww_cli_verdict_plan(o.config, x, h, ret, v, e, &has_e, &plan) == -EINVAL) {
 		code = WW_EXIT_USAGE;
 		goto out;
 	}
@@ -88,6 +89,8 @@ int ww_cli_show(int argc, char **argv)
 		free(js);
 	} else {
 		ww_text_render_health(stdout, x, h, r, v, has_e ? e : NULL);
+		if (plan.on)
+			ww_text_render_self_test_plan(stdout, &plan);
 	}
 	if (ret == 1)
 		fprintf(stderr, "wearwatch: %s left alone: %s\n", x->id,

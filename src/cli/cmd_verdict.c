@@ -40,8 +40,28 @@ static ww_store_endurance_t *service(const ww_conf_t *c)
 	return ww_store_endurance_new(&table, &over, NULL);
 }
 
+bool ww_cli_self_test_plan(const ww_health_cfg_t *cfg, const ww_health_t *h, time_t now,
+			   ww_selftest_plan_t *p)
+{
+	ww_selftest_sched_t *s = NULL;
+
+	memset(p, 0, sizeof(*p));
+	if (!cfg->self_test_schedule[0] ||
+	    ww_selftest_sched_compile(cfg->self_test_schedule, &s, NULL, 0) < 0)
+		return false;
+	ww_selftest_plan(s, now, ww_selftest_kinds(h), p);
+	ww_selftest_sched_free(s);
+	return true;
+}
+
 int ww_cli_verdict(const char *config, const ww_drive_t *d, const ww_health_t *h, int rc,
 		   ww_verdict_t *v, ww_endurance_t *e, bool *has_e)
+{
+	return ww_cli_verdict_plan(config, d, h, rc, v, e, has_e, NULL);
+}
+
+int ww_cli_verdict_plan(const char *config, const ww_drive_t *d, const ww_health_t *h, int rc,
+			ww_verdict_t *v, ww_endurance_t *e, bool *has_e, ww_selftest_plan_t *plan)
 {
 	struct cfgs *x = calloc(1, sizeof(*x));
 	const ww_conf_drive_t *sec;
@@ -78,6 +98,16 @@ int ww_cli_verdict(const char *config, const ww_drive_t *d, const ww_health_t *h
 					.now = now };
 
 		ww_store_update(store, d->id, r, r == 0 ? h : NULL, NULL, 0, now);
+		/* a schedule: its plan, so the verdict judges overdue tests as
+		 * the service does (show starts no test) */
+		if (r == 0 && x->drive.self_test_schedule[0]) {
+			ww_selftest_state_t st = { 0 };
+
+			if (ww_cli_self_test_plan(&x->drive, h, now, &st.plan))
+				ww_store_set_self_test(store, d->id, &st, now);
+			if (plan)
+				*plan = st.plan;
+		}
 		ww_store_endurance_after_collect(svc, &x->thresholds, store, d, r, now);
 		snap = ww_store_acquire(store);
 		ctx.snap = snap;

@@ -460,6 +460,34 @@ static json_object *j_time(time_t t)
 	return t ? json_object_new_int64((int64_t)t) : NULL;
 }
 
+/* the scheduler's state of a drive with a self_test_schedule; null without */
+static json_object *self_test_schedule(const ww_drive_state_t *st)
+{
+	const ww_selftest_state_t *s = &st->self_test;
+	json_object *o, *n;
+
+	if (!st->has_self_test)
+		return NULL;
+	o = json_object_new_object();
+	add(o, "next_timestamp", j_time(s->plan.next));
+	add_str(o, "next_kind",
+		s->plan.next ? ww_selftest_kind_names[s->plan.next_kind % WW_STK_MAX] : NULL);
+	add_str(o, "pending_kind",
+		s->pending ? ww_selftest_kind_names[s->pending % WW_STK_MAX] : NULL);
+	add(o, "testing", json_object_new_boolean(s->testing));
+	add_str(o, "last_started_kind",
+		s->started_kind ? ww_selftest_kind_names[s->started_kind % WW_STK_MAX] : NULL);
+	add(o, "last_started", j_time(s->started));
+	add(o, "last_attempt", j_time(s->last_attempt));
+	add_str(o, "last_outcome", s->last_outcome);
+	n = json_object_new_object();
+	for (unsigned k = 1; k < WW_STK_MAX; k++)
+		if (s->started_total[k] || (s->plan.kinds >> k & 1))
+			add(n, ww_selftest_kind_names[k], j_u64(s->started_total[k]));
+	add(o, "started_total", n);
+	return o;
+}
+
 /* the drive's health verdict (the one ww_drive_verdict gives every output) */
 static json_object *verdict_of(const ww_render_ctx_t *ctx, const ww_drive_state_t *st)
 {
@@ -526,6 +554,7 @@ static json_object *state_object(const ww_render_ctx_t *ctx, const ww_drive_stat
 	}
 	add(o, "summary", e);
 	add(o, "probe", ww_json_probe_object(st));
+	add(o, "self_test_schedule", self_test_schedule(st));
 	add(o, "endurance", ww_json_endurance_object(ctx->endurance, d->id));
 	add(o, "verdict", verdict_of(ctx, st));
 	return o;

@@ -85,6 +85,52 @@ static void g_selftest(ww_prom_t *w, const ww_metric_t *m, const ww_mdrive_t *d)
 	}
 }
 
+/* the test running now (the drive's word) and the scheduler's state */
+enum {
+	SN_RUNNING,
+	SN_REMAINING,
+	SC_NEXT,
+	SC_PENDING,
+	SC_STARTED,
+	SC_TESTING
+};
+
+static void g_selftest_now(ww_prom_t *w, const ww_metric_t *m, const ww_mdrive_t *d)
+{
+	const ww_selftest_now_t *n;
+
+	if (!d->h || !d->h->self_test_now.source)
+		return;
+	n = &d->h->self_test_now;
+	if (m->arg == SN_RUNNING)
+		ww_prom_u64(w, NULL, n->running);
+	else if (n->running && n->remaining_percent >= 0)
+		ww_prom_sample(w, NULL, NULL, ww_pv_percent((uint64_t)n->remaining_percent));
+}
+
+static void g_selftest_sched(ww_prom_t *w, const ww_metric_t *m, const ww_mdrive_t *d)
+{
+	const ww_selftest_state_t *s;
+
+	if (!d->st || !d->st->has_self_test)
+		return;
+	s = &d->st->self_test;
+	if (m->arg == SC_TESTING) {
+		ww_prom_u64(w, NULL, s->testing);
+		return;
+	}
+	for (unsigned k = 1; k < WW_STK_MAX; k++) {
+		const char *lv[1] = { ww_selftest_kind_names[k] };
+
+		if (m->arg == SC_NEXT && s->plan.next && s->plan.next_kind == k)
+			ww_prom_u64(w, lv, (uint64_t)s->plan.next);
+		else if (m->arg == SC_PENDING && s->pending == k)
+			ww_prom_u64(w, lv, 1);
+		else if (m->arg == SC_STARTED && (s->started_total[k] || (s->plan.kinds >> k & 1)))
+			ww_prom_u64(w, lv, s->started_total[k]);
+	}
+}
+
 /* ------------------------------------------------------------ SCSI, ATA --- */
 
 static void g_power_conditions(ww_prom_t *w, const ww_metric_t *m, const ww_mdrive_t *d)
@@ -168,6 +214,24 @@ const ww_metric_t ww_metrics_signals[] = {
 	{ .name = "wearwatch_drive_self_test_failing_lba", .type = "gauge",
 	  .help = "First failing LBA of the newest failed self-test, where the log gives one.",
 	  .labels = { "log" }, .get = g_selftest, .arg = ST_LBA },
+	{ .name = "wearwatch_drive_self_test_running", .type = "gauge",
+	  .help = "1 while the drive says a self-test runs (ATA SMART READ DATA byte 363, NVMe log 06h Current Operation, SCSI page 0x10 result Fh), else 0.",
+	  .get = g_selftest_now, .arg = SN_RUNNING },
+	{ .name = "wearwatch_drive_self_test_remaining_ratio", .type = "gauge",
+	  .help = "Share of the running self-test still to do, 0-1, where the drive gives it (ATA tenths, NVMe percent).",
+	  .get = g_selftest_now, .arg = SN_REMAINING },
+	{ .name = "wearwatch_drive_self_test_next_timestamp_seconds", .type = "gauge",
+	  .help = "Start of the hour the next scheduled self-test is due (self_test_schedule), Unix time; within 90 days.",
+	  .labels = { "kind" }, .get = g_selftest_sched, .arg = SC_NEXT },
+	{ .name = "wearwatch_drive_self_test_pending", .type = "gauge",
+	  .help = "1 for the kind of a scheduled self-test that is due and not started yet (standby, the stagger, a running test).",
+	  .labels = { "kind" }, .get = g_selftest_sched, .arg = SC_PENDING },
+	{ .name = "wearwatch_drive_self_tests_started_total", .type = "counter",
+	  .help = "Scheduled self-tests wearwatch started on the drive since the service started, by kind.",
+	  .labels = { "kind" }, .get = g_selftest_sched, .arg = SC_STARTED },
+	{ .name = "wearwatch_drive_self_test_scheduled_running", .type = "gauge",
+	  .help = "1 while the scheduler counts the drive as testing (the drive says so, or a test it started has not been seen to end): what the stagger counts.",
+	  .get = g_selftest_sched, .arg = SC_TESTING },
 	{ .name = "wearwatch_drive_scsi_grown_defects", .type = "gauge",
 	  .help = "SCSI grown defect list entries (READ DEFECT DATA header; smartctl's scsi_grown_defect_list).",
 	  .get = ww_metric_u64, .off = HOFF(scsi.grown_defects) },

@@ -392,3 +392,34 @@ void ww_text_render_health(FILE *f, const ww_drive_t *d, const ww_health_t *h,
 	if (r)
 		render_report(f, r);
 }
+
+static void local_hour(time_t t, char *buf, size_t len)
+{
+	struct tm tm;
+
+	if (!t || !localtime_r(&t, &tm) || !strftime(buf, len, "%Y-%m-%d %H:%M %Z", &tm))
+		snprintf(buf, len, "none within 90 days");
+}
+
+void ww_text_render_self_test_plan(FILE *f, const ww_selftest_plan_t *p)
+{
+	char t[64];
+
+	if (!p || !p->on)
+		return;
+	fprintf(f,
+		"self-test schedule (self_test_schedule; started by `serve`, never by `show`)\n");
+	local_hour(p->next, t, sizeof(t));
+	fprintf(f, LBL "%s%s%s\n", "next",
+		p->next ? ww_selftest_kind_names[p->next_kind % WW_STK_MAX] : "",
+		p->next ? " at " : "", t);
+	for (unsigned k = 1; k < WW_STK_MAX; k++) {
+		char label[48];
+
+		if (!p->last[k])
+			continue;
+		local_hour(p->last[k], t, sizeof(t));
+		snprintf(label, sizeof(label), "latest due (%s)", ww_selftest_kind_names[k]);
+		fprintf(f, LBL "%s\n", label, t);
+	}
+}

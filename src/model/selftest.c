@@ -113,6 +113,29 @@ unsigned ww_selftest_sched_since(const ww_selftest_sched_t *s, time_t from, time
 	return best;
 }
 
+unsigned ww_selftest_kinds(const ww_health_t *h)
+{
+	const unsigned sl = 1u << WW_STK_SHORT | 1u << WW_STK_EXTENDED;
+	unsigned k = 0, c;
+
+	if (h->protocol == WW_PROTO_NVME) /* OACS bit 4: Device Self-test */
+		return h->has_nvme_ctrl && (h->nvme_ctrl.oacs & 0x10) ? sl : 0;
+	if (h->protocol == WW_PROTO_SCSI)
+		return sl; /* SPC-5: the default self-test and SEND DIAGNOSTIC codes */
+	if (h->protocol != WW_PROTO_ATA || !h->ata.has_smart_caps)
+		return 0;
+	/* SMART READ DATA byte 367: bit 0 EXECUTE OFF-LINE IMMEDIATE, bit 4
+	 * self-tests, bit 5 conveyance */
+	c = h->ata.offline_capability;
+	if (c & 0x10)
+		k |= sl;
+	if (c & 0x20)
+		k |= 1u << WW_STK_CONVEYANCE;
+	if (c & 0x01)
+		k |= 1u << WW_STK_OFFLINE;
+	return k;
+}
+
 void ww_selftest_plan(const ww_selftest_sched_t *s, time_t now, unsigned kinds,
 		      ww_selftest_plan_t *p)
 {

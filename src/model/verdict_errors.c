@@ -233,8 +233,9 @@ static time_t covering_test_time(const struct vctx *x, unsigned kind)
 
 /* Scheduling on, and a kind the schedule names was due twice (its two
  * latest hours) with no test of it or a longer one since the earlier: a
- * whole period went by untested. A drive never read before the earlier
- * hour (first_read) is not judged on it. */
+ * whole period went by untested. A drive whose logs hold no such test is
+ * judged only once it was read before the earlier hour (first_read): a
+ * schedule just set is not overdue at once. */
 static void sig_overdue(struct vctx *x)
 {
 	const ww_selftest_plan_t *p = x->in->plan;
@@ -252,9 +253,11 @@ static void sig_overdue(struct vctx *x)
 		time_t due = p->before_last[k], ran;
 		int64_t days;
 
-		if (!due || (m && m->first_read > due))
+		if (!due)
 			continue;
 		ran = covering_test_time(x, k);
+		if (!ran && m && m->first_read > due)
+			continue; /* never tested, but not watched for a period yet */
 		/* the log's hours are whole: an hour of slack */
 		if (ran && ran + 3600 >= due)
 			continue;

@@ -154,6 +154,8 @@ static void *worker(void *arg)
 		if (p->cfg.after_collect)
 			p->cfg.after_collect(p->cfg.after_collect_arg, p->store, &j->d, rc,
 					     wall(p));
+		if (p->cfg.selftests)
+			ww_selftests_after_read(p->cfg.selftests, p->store, &j->d, rc, h, wall(p));
 		collected(p, &j->d, rc, r, dt);
 
 		pthread_mutex_lock(&p->lock);

@@ -41,6 +41,7 @@ struct ww_runtime {
 	ww_store_t *store;
 	ww_poller_t *poller;
 	ww_probe_sched_t *probe;
+	ww_selftests_t *selftests; /* self-test scheduling (only schedules set start any) */
 	ww_store_endurance_t *endurance;
 	ww_route_src_t src; /* store, endurance, the current gen's thresholds */
 	ww_events_t *events;
@@ -351,6 +352,7 @@ static ww_poller_t *start_poller(ww_runtime_t *rt)
 		cfg.collect = rt->opts.collect;
 	cfg.after_collect = after_collect;
 	cfg.after_collect_arg = rt;
+	cfg.selftests = rt->selftests;
 	rt->poll_gen = rt->gen;
 	return ww_poller_start(&cfg, rt->store);
 }
@@ -466,6 +468,12 @@ ww_runtime_t *ww_runtime_start(const ww_conf_t *c, ww_runtime_opts_t *o, char *e
 	}
 	configure_events(rt, c);
 	filter_rt = rt;
+	rt->selftests = ww_selftests_new(&(ww_selftests_cfg_t){ .sysroot = c->sysroot });
+	if (!rt->selftests) {
+		snprintf(err, errlen, "out of memory");
+		goto fail;
+	}
+	ww_selftests_set_thresholds(rt->selftests, &rt->gen->thresholds);
 	rt->poller = start_poller(rt);
 	if (!rt->poller) {
 		snprintf(err, errlen, "cannot start reader threads");
@@ -481,6 +489,7 @@ fail:
 			ww_store_free(rt->store);
 		ww_store_endurance_free(rt->endurance);
 		ww_events_free(rt->events);
+		ww_selftests_free(rt->selftests);
 		free(rt->gen);
 		pthread_mutex_destroy(&rt->gen_lock);
 		free(rt);
@@ -628,6 +637,7 @@ int ww_runtime_reload(ww_runtime_t *rt, const ww_conf_t *c)
 	 * them at the next tick */
 	__atomic_store_n(&rt->src.thresholds, &g->thresholds, __ATOMIC_RELEASE);
 	pthread_mutex_unlock(&rt->gen_lock);
+	ww_selftests_set_thresholds(rt->selftests, &g->thresholds);
 	/* ratings.d is read again, so an administrator's new row applies now */
 	ww_service_endurance_reload(rt->endurance, rt->opts.endurance);
 	configure_events(rt, &g->conf);
@@ -669,6 +679,7 @@ void ww_runtime_stop(ww_runtime_t *rt)
 		return;
 	}
 	filter_rt = NULL;
+	ww_selftests_free(rt->selftests);
 	ww_store_free(rt->store);
 	ww_store_endurance_free(rt->endurance); /* closes the history database */
 	ww_events_free(rt->events);

@@ -293,6 +293,7 @@ void ww_drive_verdict(const ww_render_ctx_t *ctx, const ww_drive_state_t *st, ww
 		in.drift_base_p99_s = st->probe.drift_base_p99_s;
 		in.drift_base_n = st->probe.drift_base_n;
 	}
+	in.plan = st->has_self_test ? &st->self_test.plan : NULL;
 	ww_verdict(&in, ctx ? ctx->now : 0, out);
 	free(x);
 }

@@ -402,3 +402,17 @@ int ww_store_set_probe(ww_store_t *s, const char *id, const ww_probe_summary_t *
 {
 	return modify_one(s, id, now, apply_probe, p);
 }
+
+static void apply_self_test(ww_drive_state_t *st, const void *arg)
+{
+	st->has_self_test = arg != NULL;
+	if (arg)
+		st->self_test = *(const ww_selftest_state_t *)arg;
+	else
+		memset(&st->self_test, 0, sizeof(st->self_test));
+}
+
+int ww_store_set_self_test(ww_store_t *s, const char *id, const ww_selftest_state_t *st, time_t now)
+{
+	return modify_one(s, id, now, apply_self_test, st);
+}

@@ -271,10 +271,20 @@ static void test_stuck_overdue(void)
 	/* not scheduled: never overdue */
 	in.plan = NULL;
 	CHECK(judge(&in, WW_R_SELF_TEST_OVERDUE, now + 3 * 86400) == NULL);
-	/* first read after the earlier scheduled hour: not judged yet */
+	/* the logs date the tests, so a drive first read just now (`show`) is
+	 * judged all the same */
 	in.plan = &p;
 	mem.first_read = now + 3 * 86400 - 3600;
+	CHECK(judge(&in, WW_R_SELF_TEST_OVERDUE, now + 3 * 86400) != NULL);
+	/* a log that holds no test at all: not overdue until a whole period
+	 * was watched (a schedule just set), then overdue */
+	fresh();
+	WW_SET(h.power_on_seconds, 52 * 3600, "spec-constructed");
+	h.self_tests[WW_SELFTEST_ATA_STANDARD].source = "spec-constructed: empty log";
 	CHECK(judge(&in, WW_R_SELF_TEST_OVERDUE, now + 3 * 86400) == NULL);
+	mem.first_read = now;
+	r = judge(&in, WW_R_SELF_TEST_OVERDUE, now + 3 * 86400);
+	CHECK(r && strstr(r->text, "the logs hold none that covers it") != NULL);
 	ww_selftest_sched_free(s);
 }
 

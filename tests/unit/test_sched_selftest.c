@@ -1,0 +1,270 @@
+/* The self-test stagger (src/sched/selftest_sched.c) and the sets it reads
+ * (src/discover/holders.c), on a fake sysfs tree the test builds and a
+ * clock it steps (TZ=UTC, 2026-12-02 is a Wednesday). The start command is a
+ * recorder: which drive got which test, when.
+ *
+ * The tree: sda1 and sdb1 are members of md0 (holders/md0, as the kernel
+ * links them); sdc and sdd hold dm-0 and dm-1, two logical volumes of one
+ * LVM volume group (dm/uuid "LVM-" + VG UUID + LV UUID); sde is a ZFS pool
+ * member by udev's database (E:ID_FS_TYPE=zfs_member, E:ID_FS_UUID the pool
+ * GUID) and sdf of the same pool; sdg stands alone. Schedule: a short test
+ * daily at 02:00 ("S/../.././02"), self_test_concurrent 3. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "ww_test.h"
+#include "wearwatch/sched.h"
+
+static char root[] = "/tmp/ww-sched-selftest-XXXXXX";
+static char started[16][48];
+static size_t n_started;
+static int start_rc;
+
+static int recorder(const char *sysroot, const ww_drive_t *d, ww_protocol_t proto, unsigned kind,
+		    bool wake, ww_cmd_status_t *st, const char **why)
+{
+	(void)sysroot;
+	(void)proto;
+	(void)wake;
+	memset(st, 0, sizeof(*st));
+	if (start_rc == 0 && n_started < 16)
+		snprintf(started[n_started++], 48, "%s:%s", d->block, ww_selftest_kind_names[kind]);
+	*why = start_rc == 0 ? "started" : "a self-test is running";
+	return start_rc;
+}
+
+static void put(const char *rel, const char *text)
+{
+	char p[4200], *s;
+
+	snprintf(p, sizeof(p), "%s%s", root, rel);
+	for (s = p + strlen(root) + 1; (s = strchr(s, '/')); s++) {
+		*s = 0;
+		mkdir(p, 0755);
+		*s = '/';
+	}
+	if (text) {
+		FILE *f = fopen(p, "w");
+
+		if (f) {
+			fputs(text, f);
+			fclose(f);
+		}
+	} else {
+		mkdir(p, 0755);
+	}
+}
+
+static void tree(void)
+{
+	put("/sys/block/sda/sda1/partition", "1\n");
+	put("/sys/block/sda/sda1/holders/md0", NULL);
+	put("/sys/block/sdb/sdb1/partition", "1\n");
+	put("/sys/block/sdb/sdb1/holders/md0", NULL);
+	put("/sys/block/md0/holders", NULL);
+	put("/sys/block/sdc/holders/dm-0", NULL);
+	put("/sys/block/sdd/holders/dm-1", NULL);
+	put("/sys/block/dm-0/dm/uuid",
+	    "LVM-Wc2p8Ixs0d8aA9o7Pxy2f3VtIu7VmKs1aWqqQbBnCHzr1Yv2GdfN3kDLcUy4Wh5T\n");
+	put("/sys/block/dm-1/dm/uuid",
+	    "LVM-Wc2p8Ixs0d8aA9o7Pxy2f3VtIu7VmKs1Zx0e7Kc9pQeR5tHwYbMnUj3iLo6aSd2F\n");
+	put("/sys/block/sde/dev", "8:64\n");
+	put("/sys/block/sdf/dev", "8:80\n");
+	put("/run/udev/data/b8:64", "E:ID_FS_TYPE=zfs_member\nE:ID_FS_UUID=6871384918232187532\n");
+	put("/run/udev/data/b8:80", "E:ID_FS_TYPE=zfs_member\nE:ID_FS_UUID=6871384918232187532\n");
+	put("/sys/block/sdg/holders", NULL);
+}
+
+static time_t at(int day, int hour, int min)
+{
+	struct tm tm = {
+		.tm_year = 126, .tm_mon = 11, .tm_mday = day, .tm_hour = hour, .tm_min = min
+	};
+
+	return timegm(&tm);
+}
+
+static ww_drive_t drive(const char *block)
+{
+	ww_drive_t d;
+
+	memset(&d, 0, sizeof(d));
+	snprintf(d.id, sizeof(d.id), "ata-TEST_%s", block);
+	snprintf(d.block, sizeof(d.block), "%s", block);
+	d.protocol = WW_PROTO_ATA;
+	return d;
+}
+
+/* an ATA read: self-tests supported (SMART READ DATA byte 367 bit 4, as
+ * QEMU's disk: 19h), running or not (byte 363 = F0h / 00h) */
+static ww_health_t h_idle, h_running;
+
+static void read_of(ww_selftests_t *s, const char *block, int rc, bool running, time_t now)
+{
+	ww_drive_t d = drive(block);
+
+	ww_selftests_after_read(s, NULL, &d, rc, running ? &h_running : &h_idle, now);
+}
+
+static bool was_started(const char *what)
+{
+	for (size_t i = 0; i < n_started; i++)
+		if (!strcmp(started[i], what))
+			return true;
+	return false;
+}
+
+static void test_sets(void)
+{
+	char sets[8][WW_SET_KEY];
+	ww_drive_t a = drive("sda"), c = drive("sdc"), e = drive("sde"), g = drive("sdg");
+
+	CHECK_EQ_U64(ww_drive_sets(root, &a, sets, 8), 1);
+	CHECK_STR(sets[0], "md:md0");
+	CHECK_EQ_U64(ww_drive_sets(root, &c, sets, 8), 1);
+	CHECK_STR(sets[0], "lvm:Wc2p8Ixs0d8aA9o7Pxy2f3VtIu7VmKs1");
+	CHECK_EQ_U64(ww_drive_sets(root, &e, sets, 8), 1);
+	CHECK_STR(sets[0], "zfs:6871384918232187532");
+	CHECK_EQ_U64(ww_drive_sets(root, &g, sets, 8), 0);
+}
+
+static void test_stagger(void)
+{
+	ww_health_cfg_t cfg;
+	ww_thresholds_t th;
+	ww_selftests_t *s =
+		ww_selftests_new(&(ww_selftests_cfg_t){ .sysroot = root, .start = recorder });
+	const char *all[] = { "sda", "sdb", "sdc", "sdd", "sde", "sdf", "sdg" };
+
+	ww_health_cfg_defaults(&cfg);
+	snprintf(cfg.self_test_schedule, sizeof(cfg.self_test_schedule), "S/../.././02");
+	cfg.self_test_concurrent = 3;
+	th = (ww_thresholds_t){ .dflt = &cfg };
+	ww_selftests_set_thresholds(s, &th);
+
+	/* 01:30: nothing due */
+	for (size_t i = 0; i < 7; i++)
+		read_of(s, all[i], 0, false, at(2, 1, 30));
+	CHECK_EQ_U64(n_started, 0);
+	/* 02:05, every drive read once: one of each set, and only three */
+	for (size_t i = 0; i < 7; i++)
+		read_of(s, all[i], 0, false, at(2, 2, 5));
+	CHECK_EQ_U64(n_started, 3);
+	CHECK(was_started("sda:short") && was_started("sdc:short") && was_started("sde:short"));
+	CHECK_EQ_U64(ww_selftests_testing(s), 3);
+	/* 02:10: the three run; the others still wait (set members, limit) */
+	read_of(s, "sda", 0, true, at(2, 2, 10));
+	read_of(s, "sdc", 0, true, at(2, 2, 10));
+	read_of(s, "sde", 0, true, at(2, 2, 10));
+	for (size_t i = 0; i < 7; i++)
+		if (strcmp(all[i], "sda") && strcmp(all[i], "sdc") && strcmp(all[i], "sde"))
+			read_of(s, all[i], 0, false, at(2, 2, 10));
+	CHECK_EQ_U64(n_started, 3);
+	/* 02:20: sda's ended; sdb (same md set) may start now, sdg still not:
+	 * sdb took the freed slot */
+	read_of(s, "sda", 0, false, at(2, 2, 20));
+	read_of(s, "sdb", 0, false, at(2, 2, 20));
+	read_of(s, "sdg", 0, false, at(2, 2, 20));
+	CHECK_EQ_U64(n_started, 4);
+	CHECK(was_started("sdb:short"));
+	CHECK(!was_started("sdg:short"));
+	/* sda is not tested twice in one scheduled hour */
+	read_of(s, "sda", 0, false, at(2, 2, 30));
+	CHECK_EQ_U64(n_started, 4);
+	/* the LVM and ZFS tests end: sdd, sdf, sdg in turn (the limit of 3
+	 * with sdb running lets two of them go) */
+	read_of(s, "sdc", 0, false, at(2, 2, 40));
+	read_of(s, "sde", 0, false, at(2, 2, 40));
+	read_of(s, "sdd", 0, false, at(2, 2, 41));
+	read_of(s, "sdf", 0, false, at(2, 2, 41));
+	read_of(s, "sdg", 0, false, at(2, 2, 41));
+	CHECK(was_started("sdd:short") && was_started("sdf:short"));
+	CHECK(!was_started("sdg:short"));
+	CHECK_EQ_U64(n_started, 6);
+	read_of(s, "sdb", 0, false, at(2, 3, 0));
+	read_of(s, "sdg", 0, false, at(2, 3, 1)); /* still due: it waited */
+	CHECK(was_started("sdg:short"));
+	CHECK_EQ_U64(n_started, 7);
+	ww_selftests_free(s);
+}
+
+static void test_standby_and_busy(void)
+{
+	ww_health_cfg_t cfg, wake;
+	ww_threshold_rule_t rule;
+	ww_thresholds_t th;
+	ww_selftests_t *s =
+		ww_selftests_new(&(ww_selftests_cfg_t){ .sysroot = root, .start = recorder });
+
+	n_started = 0;
+	ww_health_cfg_defaults(&cfg);
+	snprintf(cfg.self_test_schedule, sizeof(cfg.self_test_schedule), "L/../../6/03");
+	wake = cfg;
+	wake.self_test_in_standby = true;
+	rule = (ww_threshold_rule_t){ .name = "sdb", .cfg = &wake };
+	th = (ww_thresholds_t){ .dflt = &cfg, .rules = &rule, .n = 1 };
+	ww_selftests_set_thresholds(s, &th);
+	/* a read of each while active on Friday: kinds known, nothing due */
+	read_of(s, "sdg", 0, false, at(4, 12, 0));
+	read_of(s, "sdb", 0, false, at(4, 12, 0));
+	/* Saturday 03:10: sdg is in standby (rc 1): left alone, and again at
+	 * 04:00 (the test stays due); sdb in standby with self_test_in_standby */
+	read_of(s, "sdg", 1, false, at(5, 3, 10));
+	read_of(s, "sdb", 1, false, at(5, 3, 10));
+	CHECK_EQ_U64(n_started, 1);
+	CHECK(was_started("sdb:extended"));
+	read_of(s, "sdg", 1, false, at(5, 4, 0));
+	CHECK_EQ_U64(n_started, 1);
+	/* active again at 05:00, but sdb holds the one slot
+	 * (self_test_concurrent 1) until a read says its test ended */
+	read_of(s, "sdg", 0, false, at(5, 5, 0));
+	CHECK_EQ_U64(n_started, 1);
+	read_of(s, "sdb", 0, false, at(5, 5, 10));
+	/* then the extended test sdg missed starts */
+	read_of(s, "sdg", 0, false, at(5, 5, 20));
+	CHECK(was_started("sdg:extended"));
+	CHECK_EQ_U64(n_started, 2);
+	/* a week on, the administrator's test runs on sdg: the read says so,
+	 * so nothing is sent; the start re-check finding one (-EBUSY) skips */
+	read_of(s, "sdg", 0, false, at(11, 12, 0)); /* ours ended */
+	read_of(s, "sdg", 0, true, at(12, 3, 5));
+	CHECK_EQ_U64(n_started, 2);
+	read_of(s, "sdb", 0, false, at(11, 12, 0));
+	start_rc = -EBUSY;
+	read_of(s, "sdb", 0, false, at(12, 3, 5));
+	start_rc = 0;
+	read_of(s, "sdb", 0, false, at(12, 3, 30));
+	CHECK_EQ_U64(n_started, 2); /* skipped, not retried within the hour */
+	ww_selftests_free(s);
+}
+
+int main(void)
+{
+	char cmd[4200];
+
+	setenv("TZ", "UTC", 1);
+	tzset();
+	if (!mkdtemp(root)) {
+		perror("mkdtemp");
+		return 1;
+	}
+	tree();
+	h_idle.protocol = WW_PROTO_ATA;
+	h_idle.ata.has_smart_caps = true;
+	h_idle.ata.offline_capability = 0x19;
+	h_idle.self_test_now.source = "spec-constructed";
+	h_running = h_idle;
+	h_running.self_test_now.running = true;
+	test_sets();
+	test_stagger();
+	test_standby_and_busy();
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
+	if (system(cmd) != 0)
+		fprintf(stderr, "could not remove %s\n", root);
+	return ww_test_done("test_sched_selftest");
+}
