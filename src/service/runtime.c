@@ -636,8 +636,10 @@ int ww_runtime_reload(ww_runtime_t *rt, const ww_conf_t *c)
 	 * cache keys on their generation (route.c); the events pass reads
 	 * them at the next tick */
 	__atomic_store_n(&rt->src.thresholds, &g->thresholds, __ATOMIC_RELEASE);
-	pthread_mutex_unlock(&rt->gen_lock);
+	/* under gen_lock: the old generation cannot be swept while the
+	 * scheduler still points at its thresholds */
 	ww_selftests_set_thresholds(rt->selftests, &g->thresholds);
+	pthread_mutex_unlock(&rt->gen_lock);
 	/* ratings.d is read again, so an administrator's new row applies now */
 	ww_service_endurance_reload(rt->endurance, rt->opts.endurance);
 	configure_events(rt, &g->conf);
