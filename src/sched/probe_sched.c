@@ -296,12 +296,13 @@ static void drift_show(struct entry *e, const ww_hdrift_t *b)
 
 /* The first sight of a drive with drift bursts: its newest kept burst (the
  * verdict and /metrics go on across a restart) and when the next is due;
- * without one, one probe interval from now. */
+ * without one, one drift interval from now: a service that starts (or
+ * restarts in a loop) sends no drift burst at once. */
 static void drift_plan(ww_probe_sched_t *s, struct entry *e, const ww_drive_t *d,
 		       const ww_probe_policy_t *p, uint64_t now)
 {
 	ww_hdrift_t last;
-	uint64_t wait = (uint64_t)p->interval_s;
+	uint64_t wait = (uint64_t)p->drift_interval_s;
 
 	(void)d;
 	if (s->cfg.drift_latest && s->cfg.drift_latest(s->cfg.after_burst_arg, e->id, &last) == 1) {

@@ -13,7 +13,7 @@
  *   store's summary says "runtime-suspended". The test turns it after the
  *   scheduler has checked runtime_status 30 times (inotify IN_OPEN on that
  *   file; it is checked before every read), not after a sleep.
- * - latency-drift bursts: due one probe interval after a drive is first
+ * - latency-drift bursts: due one drift interval after a drive is first
  *   seen (fake clock), run after the due light probes, in slices whose
  *   reads stay out of the light probes' window (a's window holds exactly
  *   its light reads), with the hook's baseline in the summary; a drive with
@@ -235,6 +235,11 @@ static bool light_done(const ww_drive_state_t *ds)
 	return ds->has_probe && ds->probe.window_reads == 4;
 }
 
+static bool light_done2(const ww_drive_state_t *ds)
+{
+	return ds->has_probe && ds->probe.window_reads == 8;
+}
+
 static bool has_kept(const ww_drive_state_t *ds)
 {
 	return ds->probe.has_drift;
@@ -266,11 +271,15 @@ static void test_drift(const char *root, ww_store_t *st, ww_probe_policy_t *pol,
 	CHECK(sc != NULL && ds != NULL);
 	if (!sc || !ds)
 		goto out;
-	/* not due before a probe interval on the scheduler's clock */
+	/* not due before a drift interval on the scheduler's clock, not even
+	 * with the next light probes */
 	CHECK(summary_until(st, "a-drive", ds, light_done));
 	CHECK(!ds->probe.has_drift);
 	CHECK_EQ_U64(x.n, 0);
 	step(60.0);
+	CHECK(summary_until(st, "a-drive", ds, light_done2));
+	CHECK_EQ_U64(x.n, 0);
+	step(40.0);
 	CHECK(drift_count(&x, 1));
 	CHECK(ww_store_get(st, "a-drive", ds) == 0);
 	printf("drift burst: %u reads at qd %u, p50 %.6f s p99 %.6f s mean %.6f s\n",
@@ -287,6 +296,7 @@ static void test_drift(const char *root, ww_store_t *st, ww_probe_policy_t *pol,
 	/* the drift reads stayed out of the light probes' window: 2 bursts x 4 */
 	CHECK_EQ_U64(ds->probe.window_reads, 8);
 	CHECK_EQ_U64(ds->probe.reads_total, 8);
+	CHECK_EQ_U64(x.n, 1);
 
 	/* at idle only: I/O in flight on a, the next drift burst waits */
 	put(root, "sys/block/pa/inflight", "       2        0\n");
