@@ -323,14 +323,24 @@ int ww_smartctl_member_drive(const ww_smartctl_dev_t *s, ww_drive_t *d);
 bool ww_smartctl_raid_present(const char *sysroot);
 
 /** RAID members from `smartctl --scan -j -d scsi` (see above) into *out
- * (malloc'd, the caller frees it). The scan result is kept for rescan_s
- * seconds (the poller rediscovers every poll interval; members change
- * rarely). Returns the count (with *out set), 0 when no controller is present
+ * (malloc'd, the caller frees it). A scan that lists members is kept for
+ * rescan_s seconds (the poller rediscovers every poll interval; members
+ * change rarely); one that lists none (a controller just loaded) is not. Returns the count (with *out set), 0 when no controller is present
  * or smartctl is missing (*out then untouched), or -errno. */
 int ww_smartctl_members_discover(const char *sysroot, ww_drive_t **out, unsigned rescan_s);
 
+/** True when d, a drive of ww_discover_all(), is a block device of a
+ * controller whose members m[0..k) (ww_smartctl_members_discover()) list:
+ * its sysfs path is under SCSI host H and a member is "/dev/bus/H". Such a
+ * /dev/sdX is a logical volume of the MegaRAID controller, or a pass-through
+ * disk that is also one of the members; the members are the physical
+ * drives. A drive forced to smartctl is never one. Pure. */
+bool ww_smartctl_member_volume(const ww_drive_t *d, const ww_drive_t *m, int k);
+
 /** ww_discover_all() plus the RAID members (the service's discover hook, a
- * ww_discover_fn): every drive into *out (malloc'd, the caller frees it);
+ * ww_discover_fn): every drive into *out (malloc'd, the caller frees it),
+ * without the controller's own block devices when its members are listed
+ * (ww_smartctl_member_volume());
  * drives forced to smartctl (ww_smartctl_force) carry their type in
  * smartctl_type, and one discovery found no health interface for gets the
  * protocol of ww_smartctl_type_protocol() (no_health_reason NULL), so it is

@@ -129,7 +129,10 @@ int ww_smartctl_members_discover(const char *sysroot, ww_drive_t **out, unsigned
 			ww_members = fresh;
 		}
 		ww_n_members = n > 0 ? n : 0;
-		ww_members_at = n >= 0 ? now : 0;
+		/* none listed while a controller is there: not ready yet (just
+		 * loaded, hot-plugged) as often as empty; look again next time
+		 * rather than list its volumes as drives for rescan_s */
+		ww_members_at = n > 0 ? now : 0;
 	}
 	n = ww_n_members;
 	*out = malloc(n ? (size_t)n * sizeof(**out) : 1);
@@ -137,6 +140,34 @@ int ww_smartctl_members_discover(const char *sysroot, ww_drive_t **out, unsigned
 		memcpy(*out, ww_members, (size_t)n * sizeof(**out));
 	pthread_mutex_unlock(&ww_members_lock);
 	return *out ? n : -ENOMEM;
+}
+
+/* The SCSI host number in a resolved sysfs path (".../host9/target9:2:0/
+ * ..."), or -1 */
+static long scsi_host_of(const char *sysfs_path)
+{
+	for (const char *p = sysfs_path; (p = strstr(p, "/host")); p++) {
+		char *end;
+		long h = strtol(p + 5, &end, 10);
+
+		if (end != p + 5 && *end == '/')
+			return h;
+	}
+	return -1;
+}
+
+bool ww_smartctl_member_volume(const ww_drive_t *d, const ww_drive_t *m, int k)
+{
+	long h = d && !*d->smartctl_type ? scsi_host_of(d->sysfs_path) : -1;
+	char bus[32];
+
+	if (h < 0)
+		return false;
+	snprintf(bus, sizeof(bus), "/dev/bus/%ld", h);
+	for (int i = 0; i < k; i++)
+		if (!strcmp(m[i].dev_path, bus))
+			return true;
+	return false;
 }
 
 int ww_discover_with_members(const char *sysroot, const char *const *include,
@@ -169,6 +200,14 @@ int ww_discover_with_members(const char *sysroot, const char *const *include,
 		*out = d;
 		return n;
 	}
+	/* one entry per physical drive: the controller's block devices are its
+	 * volumes (or pass-through disks its member list has too) */
+	int kept = 0;
+
+	for (int i = 0; i < n; i++)
+		if (!ww_smartctl_member_volume(&d[i], m, k))
+			d[kept++] = d[i];
+	n = kept;
 	all = realloc(d, ((size_t)n + (size_t)k) * sizeof(*all));
 	if (!all) {
 		free(m);
