@@ -99,7 +99,9 @@ static json_object *drive_identity(const ww_drive_t *d, const ww_health_t *h)
 		add_str(o, "no_health_reason", d->no_health_reason);
 	if (*d->block) /* sysfs queue/rotational; unknown for a file decoded */
 		add(o, "rotational", json_object_new_boolean(d->rotational));
-	add(o, "capacity_bytes", j_u64(d->capacity_bytes));
+	/* null, not 0 B, where discovery has no size (a RAID member that only
+	 * smartctl reaches: no block device); the read's values have it */
+	add(o, "capacity_bytes", d->capacity_bytes ? j_u64(d->capacity_bytes) : NULL);
 	add(o, "logical_block_bytes", json_object_new_int64(d->logical_block_bytes));
 	add(o, "physical_block_bytes", json_object_new_int64(d->physical_block_bytes));
 	add_str(o, "sysfs_model", d->sysfs_model);

@@ -131,6 +131,23 @@ static void test_health_netdata(void)
 	CHECK(get(o, "values.temperature_warning_celsius") == NULL);
 	CHECK(get(o, "values.capacity_bytes") == NULL);
 	CHECK(get(o, "nvme.controller") == NULL);
+	/* a drive discovery knows no size of (a RAID member reached through
+	 * smartctl) has none, not 0 B: the page then shows the read's */
+	{
+		ww_drive_t m = d;
+		json_object *mo;
+		char *mt;
+
+		m.capacity_bytes = 0;
+		mt = ww_json_render_health(&m, h, &r, NULL, NULL);
+		mo = mt ? json_tokener_parse(mt) : NULL;
+		CHECK(mo &&
+		      json_object_object_get_ex(json_object_object_get(mo, "drive"),
+						"capacity_bytes", NULL));
+		CHECK(mo && get(mo, "drive.capacity_bytes") == NULL);
+		json_object_put(mo);
+		free(mt);
+	}
 	/* every SMART log field; 128-bit counters that fit go out as integers */
 	CHECK(gint(o, "nvme.smart_log.data_units_written", 1928683480ll));
 	CHECK(gint(o, "nvme.smart_log.host_write_commands", 24273507789ll));
