@@ -14,7 +14,9 @@ smartctl-bus_H-megaraid_N with wearwatch_drive_info (model from the member's
 INQUIRY as smartctl prints it, the same as `smartctl -j -x -d megaraid,N`'s
 model_name), wearwatch_drive_smartctl_info{type="megaraid,N"} 1 and
 wearwatch_drive_smart_available 0; its health verdict is unknown (status 3)
-with the one reason no_smart_data, never ok (docs/health.md).
+with the one reason no_smart_data, never ok (docs/health.md). The disk is
+one entry: the controller's /dev/sdX (the megasas logical drive of the same
+scsi-hd) is not listed beside the member, present or missing.
 """
 import json
 import os
@@ -52,6 +54,7 @@ while [ $i -lt 150 ]; do
 done
 echo "host=${host:-none}"
 sleep 3
+echo "blocks=$(ls -d /sys/class/scsi_host/host${host:-none}/device/target*/*/block/* 2>/dev/null | sed 's,.*/,,' | tr '\n' ' ')"
 smartctl --scan -j -d scsi; echo "scan_rc=$?"
 """, timeout=120)
         m = re.search(r"host=(\d+)", out)
@@ -62,8 +65,10 @@ smartctl --scan -j -d scsi; echo "scan_rc=$?"
         mem = [d for d in js.get("devices", []) if str(d.get("type", "")).startswith("megaraid,")]
         if mem:
             state["dev"] = mem[0]
-        return bool(m and mem), "megaraid_sas host %s; smartctl --scan members %s" % (
-            m.group(1) if m else None, mem or out[-400:])
+        b = re.search(r"blocks=([^\n]*)", out)
+        state["blocks"] = b.group(1).split() if b else []
+        return bool(m and mem), "megaraid_sas host %s (block devices %s); smartctl --scan members %s" % (
+            m.group(1) if m else None, state["blocks"], mem or out[-400:])
     ctx.c.check("megaraid_hotplug_scan", hotplug)
 
     def smartctl_direct():
@@ -106,10 +111,18 @@ smartctl --scan -j -d scsi; echo "scan_rc=$?"
                 break
             time.sleep(2)
         model = info[0][0].get("model") if info else None
+        # one entry per physical drive: the controller's block device (its
+        # volume, the same scsi-hd) is not a drive of its own, present or
+        # missing, and no other entry carries the disk's model
+        same = sorted(lb.get("drive") for n, lb, v in samples if n == "wearwatch_drive_info"
+                      and ("QEMU HARDDISK" in lb.get("model", "")
+                           or lb.get("device") in state.get("blocks", [])))
         ok = (bool(info) and bool(sc) and sc[0][0].get("type") == d["type"] and avail == 0
-              and model == state.get("model") and status == 3 and reasons == ["no_smart_data"])
+              and model == state.get("model") and status == 3 and reasons == ["no_smart_data"]
+              and bool(state.get("blocks")) and same == [want_id])
         return ok, ("drive %s: info %s; smartctl_info %s; smart_available %s (want 0: reached, no SMART); "
-                    "model %r (smartctl %r); health status %s reasons %s (want 3, no_smart_data)"
+                    "model %r (smartctl %r); health status %s reasons %s (want 3, no_smart_data); "
+                    "entries for the disk (its block devices %s on the controller) %s (want only %s)"
                     % (want_id, info[0][0] if info else None, sc[0][0] if sc else None, avail,
-                       model, state.get("model"), status, reasons))
+                       model, state.get("model"), status, reasons, state.get("blocks"), same, want_id))
     ctx.c.check("megaraid_member_reached_no_smart", in_metrics)
