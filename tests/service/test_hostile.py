@@ -283,6 +283,49 @@ def test_serve(tmp):
             t.join()
         check(max(lat) < 1.0, f"16 wrong-password clients: a cached login's /metrics in at most "
               f"{max(lat):.3f} s")
+        # wrong passwords rotated over 600 addresses, more than the guard's
+        # 512 per-address slots (each new address had a full budget: never
+        # limited): the budget all addresses share answers 429 to fresh
+        # addresses; the cached login keeps working meanwhile
+        codes, t0 = [], time.time()
+        for i in range(600):
+            codes.append(http(port, "/metrics", "alice:wrong",
+                              src=f"127.0.{20 + i // 200}.{1 + i % 200}")[0])
+        spent = time.time() - t0
+        st = http(port, "/metrics", ok, src="127.0.0.52")[0]
+        check(codes.count(429) > 0 and codes.count(401) <= 20 + 2 * spent + 2 and st == 200,
+              f"wrong passwords from 600 addresses, one each: {codes.count(401)} checked (401), "
+              f"{codes.count(429)} refused (429) by the shared budget in {spent:.1f} s; the "
+              f"cached login meanwhile {st}")
+        # valid clients keeping connections alive from 16 addresses, 64 each
+        # (the per-address limit): 1024 slots held, and a scraper's new
+        # connection was turned away; now the oldest idle ones are closed
+        keep = []
+        for a in range(16):
+            for _ in range(64):
+                try:
+                    s_ = socket.create_connection(("127.0.0.1", port), timeout=10,
+                                                  source_address=(f"127.0.30.{a + 1}", 0))
+                    s_.sendall(f"GET /healthz HTTP/1.1\r\nHost: x\r\n{auth}\r\n\r\n".encode())
+                    s_.recv(4096)
+                    keep.append(s_)
+                except OSError:
+                    pass
+        scrapes = [http(port, "/metrics", ok, src="127.0.0.53") for _ in range(10)]
+        closed = 0
+        for s_ in keep:
+            s_.setblocking(False)
+            try:
+                closed += s_.recv(1) == b""
+            except BlockingIOError:
+                pass
+            except OSError:
+                closed += 1
+            s_.close()
+        check(all(x[0] == 200 for x in scrapes) and closed > 0,
+              f"{len(keep)} kept-alive connections from 16 addresses: a scraper's 10 new "
+              f"connections answered {[x[0] for x in scrapes].count(200)} x 200 (slowest "
+              f"{max(x[2] for x in scrapes):.2f} s), {closed} idle connections closed for them")
         # a history loop over 600 000 samples does not hold /metrics
         seed_history(f"{state}/history.db", 600000)
         ev = threading.Event()
