@@ -16,7 +16,8 @@ picked, all in WORKDIR, all stopped at exit:
   wearwatch.conf: host A and host B replay the same capture file (one drive
   id on two targets, as a dual-ported SAS drive in a shared JBOD is);
 - a fourth target on 127.0.0.4 where nothing listens (up == 0);
-- Debian's prometheus (scrape and evaluation every second) with the shipped
+- Debian's prometheus (scrape and evaluation every second; host A scraped
+  in the fleet profile, /metrics?profile=fleet, B and C in the full one) with the shipped
   rules and the rule block docs/migrating.md suggests, `for:` durations
   shortened to 1s by a substitution (the expressions stay as shipped);
 - Debian's prometheus-alertmanager (clustering off: it would listen on all
@@ -286,7 +287,12 @@ class Fleet:
                     "alerting:\n  alertmanagers:\n    - static_configs:\n"
                     "        - targets: [%s]\n" % json.dumps(self.am[len("http://"):]) +
                     "scrape_configs:\n  - job_name: wearwatch\n    static_configs:\n"
-                    "      - targets: %s\n" % json.dumps(targets))
+                    "      - targets: %s\n" % json.dumps(targets) +
+                    # host A in the fleet profile (docs/metrics.md): every
+                    # rule, panel and the fleet page work with both
+                    "    relabel_configs:\n      - source_labels: [__address__]\n"
+                    "        regex: '127\\.0\\.0\\.1:.*'\n        target_label: __param_profile\n"
+                    "        replacement: fleet\n")
         self._spawn("prometheus", [
             "prometheus", "--config.file=" + cfg,
             "--storage.tsdb.path=" + os.path.join(self.work, "prom-data"),

@@ -339,8 +339,16 @@ def main():
                 {k: v["instance"] for k, v in fl.hosts.items()})))
             # wearwatch.conf's [endurance] ratings_file reached the model
             # (fleet.py: a table row for the SATA disk's model)
-            q = 'wearwatch_drive_rating_info{drive="ata-WWSATA_DISK_WWSATA0001",source="ratings_file"}'
+            q = 'wearwatch_drive_rating_info{drive="ata-WWSATA_DISK_WWSATA0001",source="table"}'
             check(query_count(fl, q) == 1, "[endurance] ratings_file in wearwatch.conf rates a drive")
+            # host A is scraped in the fleet profile: no attribute worst or
+            # threshold series there, its value and raw series kept
+            a_inst = fl.hosts["a"]["instance"]
+            check(query_count(fl, 'wearwatch_drive_ata_attribute{instance="%s",kind=~"worst|threshold"}'
+                              % a_inst) == 0 and
+                  query_count(fl, 'wearwatch_drive_ata_attribute{instance="%s",kind="value"}'
+                              % a_inst) > 0,
+                  "host A's scrape is the fleet profile (no worst or threshold series)")
             rules = open(os.path.join(src, "contrib/prometheus/wearwatch-rules.yml")).read()
             rules += open(os.path.join(src, "docs/migrating.md")).read()
             check_alerts(fl, re.findall(r"(?m)^\s+- alert: (\w+)$", rules))
