@@ -234,7 +234,12 @@ int ww_collect_drive_kept(const char *sysroot, const ww_drive_t *d, ww_collect_k
 		snprintf(k->node, sizeof(k->node), "%s", node);
 	}
 	ret = ww_collect_on_xport(&k->x, d, h, r);
-	if ((ret < 0 && gone(-ret)) || report_says_gone(r))
+	/* Only an NVMe controller node stays open between reads. An open sg or
+	 * sd node holds a runtime-PM reference until it is closed (Linux
+	 * sg_open: scsi_autopm_get_device) and its driver's module: a disk
+	 * kept open never autosuspends, which keeps a sleeping disk from
+	 * sleeping, and scsi_debug could not be unloaded. */
+	if ((ret < 0 && gone(-ret)) || report_says_gone(r) || d->protocol != WW_PROTO_NVME)
 		ww_xport_close(&k->x);
 	return ret;
 }
