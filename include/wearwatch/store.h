@@ -75,13 +75,16 @@ typedef struct ww_drive_state {
 } ww_drive_state_t;
 
 /** Immutable view of every drive; sorted by drive id. Obtain with
- * ww_store_acquire(), give back with ww_snapshot_release(). */
+ * ww_store_acquire(), give back with ww_snapshot_release(). drives[i]
+ * points to a per-drive record that later snapshots share while that drive
+ * does not change (the store's records; a snapshot built by hand for a test
+ * may point anywhere, and is not released). */
 typedef struct ww_snapshot {
 	unsigned long refs_;       /* private: reference count (atomic) */
 	uint64_t generation;       /* increments with every change */
 	time_t built;              /* `now` of the change that built it */
 	size_t n;
-	ww_drive_state_t *drives;
+	const ww_drive_state_t **drives;
 } ww_snapshot_t;
 
 typedef struct ww_store ww_store_t;
@@ -104,13 +107,19 @@ ww_snapshot_t *ww_store_acquire(ww_store_t *s);
 
 /** Copy the current state of drive `id`, changes not yet published
  * included, without publishing anything (a writer's view: O(1), where
- * ww_store_acquire() after a change copies every drive at the next change).
+ * ww_store_acquire() publishes the working copy).
  * Returns 0 or -ENOENT. */
 int ww_store_get(ww_store_t *s, const char *id, ww_drive_state_t *out);
 
-/** Snapshots published since the store was made (each copies every drive's
- * state once): a test's check that collections alone publish none. */
+/** Snapshots published since the store was made (each copies the list of
+ * record pointers): a test's check that collections alone publish none. */
 uint64_t ww_store_publications(ww_store_t *s);
+
+/** Drive records copied since the store was made: a change of a drive
+ * whose record a published snapshot shares copies that one record (once per
+ * publication); a discovery copies the records it changes. A test's check
+ * that a tick with one changed drive copies one record. */
+uint64_t ww_store_record_copies(ww_store_t *s);
 
 /** Drop a reference; frees the snapshot with the last one. NULL is a no-op. */
 void ww_snapshot_release(ww_snapshot_t *snap);

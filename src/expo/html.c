@@ -98,7 +98,7 @@ char *ww_html_render_index(const ww_render_ctx_t *ctx)
 	      "<th>last collected</th></tr>\n",
 	      f);
 	for (size_t i = 0; snap && i < snap->n; i++) {
-		const ww_drive_state_t *st = &snap->drives[i];
+		const ww_drive_state_t *st = snap->drives[i];
 		const ww_health_t *h = st->has_health ? &st->health : NULL;
 
 		fputs("<tr><td><a href=\"/api/v1/drives/", f);

@@ -567,7 +567,7 @@ char *ww_json_render_drives(const ww_render_ctx_t *ctx)
 	json_object *a = json_object_new_array();
 
 	for (size_t i = 0; ctx->snap && i < ctx->snap->n; i++)
-		json_object_array_add(a, state_object(ctx, &ctx->snap->drives[i]));
+		json_object_array_add(a, state_object(ctx, ctx->snap->drives[i]));
 	return to_text(a);
 }
 

@@ -261,7 +261,7 @@ static void drive_views(const ww_render_ctx_t *ctx, ww_mdrive_t *d, ww_endurance
 	ww_store_endurance_t *svc = ctx->endurance;
 
 	for (size_t i = 0; i < ctx->snap->n; i++) {
-		const ww_drive_state_t *st = &ctx->snap->drives[i];
+		const ww_drive_state_t *st = ctx->snap->drives[i];
 
 		d[i].ctx = ctx;
 		d[i].st = st;

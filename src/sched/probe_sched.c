@@ -453,7 +453,7 @@ static void complete_slice(ww_probe_sched_t *s, struct entry *e, uint64_t now)
 static void drift_step(ww_probe_sched_t *s, ww_snapshot_t *snap, uint64_t now)
 {
 	for (size_t i = 0; i < snap->n && !s->qd_active && !atomic_load(&s->stop); i++) {
-		const ww_drive_state_t *st = &snap->drives[i];
+		const ww_drive_state_t *st = snap->drives[i];
 		const ww_probe_policy_t *p = &s->cfg.policy;
 		ww_probe_policy_t own;
 		struct entry *e;
@@ -497,7 +497,7 @@ static void scan(ww_probe_sched_t *s, uint64_t now)
 	bool light_due = false;
 
 	for (size_t i = 0; i < snap->n && !atomic_load(&s->stop); i++) {
-		const ww_drive_state_t *st = &snap->drives[i];
+		const ww_drive_state_t *st = snap->drives[i];
 		const ww_probe_policy_t *p = &s->cfg.policy;
 		ww_probe_policy_t own;
 		struct entry *e;

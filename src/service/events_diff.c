@@ -330,7 +330,7 @@ int ww_events_update(ww_events_t *ev, const ww_render_ctx_t *ctx, const ww_snaps
 	int n = 0;
 
 	for (size_t i = 0; cur && i < cur->n; i++) {
-		const ww_drive_state_t *c = &cur->drives[i];
+		const ww_drive_state_t *c = cur->drives[i];
 		const ww_drive_state_t *p = prev ? ww_snapshot_find(prev, c->drive.id) : NULL;
 
 		if (p && !p->standby && c->standby) {

@@ -513,10 +513,10 @@ static void status(ww_store_t *store)
 	size_t present = 0, standby = 0, hung = 0, failing = 0;
 
 	for (size_t i = 0; i < s->n; i++) {
-		present += s->drives[i].present;
-		standby += s->drives[i].standby;
-		hung += s->drives[i].hung;
-		failing += s->drives[i].last_collect && !s->drives[i].last_success;
+		present += s->drives[i]->present;
+		standby += s->drives[i]->standby;
+		hung += s->drives[i]->hung;
+		failing += s->drives[i]->last_collect && !s->drives[i]->last_success;
 	}
 	ww_notify_status("%zu drives (%zu present, %zu standby, %zu hung, %zu failing)",
 			 s->n, present, standby, hung, failing);
@@ -594,7 +594,7 @@ static void drop_excluded(ww_runtime_t *rt, const ww_conf_t *c)
 	time_t now = ww_clock_wall(NULL);
 
 	for (size_t i = 0; i < s->n; i++) {
-		const ww_drive_t *d = &s->drives[i].drive;
+		const ww_drive_t *d = &s->drives[i]->drive;
 		const ww_conf_drive_t *cd = ww_conf_drive_find(c, d->id, d->block);
 
 		if (!cd || cd->monitor != 0)

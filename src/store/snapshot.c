@@ -1,16 +1,21 @@
 /* Per-drive state and copy-on-write snapshots (see store.h).
  *
- * Writers change a private working copy (`work`): the first change after a
- * publication copies the published snapshot once, later ones change one
- * drive's state in place, so a collection costs O(1) instead of copying every
- * drive (at 300 drives that copy was a quarter of the service's CPU). The
- * working copy is published when a reader asks for a snapshot and something
- * changed, so a reader still sees every change made before its acquire.
+ * A snapshot is a sorted list of pointers to per-drive records; a record is
+ * shared by every snapshot that lists it unchanged. Writers change a private
+ * working copy (`work`): the first change after a publication copies the
+ * published list of pointers (not the drives' states), and a change copies
+ * only the record it changes, once per publication (copy-on-write). So a
+ * tick with one changed drive copies that drive's ~9.7 KB and N pointers,
+ * where the whole snapshot (N x 9.7 KB) was copied before. The working copy
+ * is published when a reader asks for a snapshot and something changed, so a
+ * reader still sees every change made before its acquire.
  *
  * Two mutexes: `write_lock` serialises writers and publication, `swap_lock`
  * only covers reading or replacing the `cur` pointer. */
 #include <errno.h>
 #include <pthread.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,7 +29,54 @@ struct ww_store {
 	ww_snapshot_t *work;    /* unpublished changes (write_lock), or NULL */
 	uint64_t retention_s;
 	uint64_t publications;  /* snapshots published (write_lock) */
+	uint64_t copies;        /* drive records copied (write_lock) */
 };
+
+/* A drive's state, shared by every snapshot that lists it unchanged; a
+ * record is changed in place only while one snapshot (the unpublished
+ * working copy) holds it. */
+struct rec {
+	unsigned long refs; /* atomic */
+	ww_drive_state_t st;
+};
+
+static struct rec *rec_of(const ww_drive_state_t *st)
+{
+	return (struct rec *)((char *)st - offsetof(struct rec, st));
+}
+
+static ww_drive_state_t *rec_new(const ww_drive_state_t *from)
+{
+	struct rec *r = malloc(sizeof(*r));
+
+	if (!r)
+		return NULL;
+	__atomic_store_n(&r->refs, 1, __ATOMIC_RELEASE);
+	if (from)
+		r->st = *from;
+	else
+		memset(&r->st, 0, sizeof(r->st));
+	return &r->st;
+}
+
+static const ww_drive_state_t *rec_ref(const ww_drive_state_t *st)
+{
+	__atomic_add_fetch(&rec_of(st)->refs, 1, __ATOMIC_ACQ_REL);
+	return st;
+}
+
+static void rec_unref(const ww_drive_state_t *st)
+{
+	struct rec *r = rec_of(st);
+
+	if (__atomic_sub_fetch(&r->refs, 1, __ATOMIC_ACQ_REL) == 0)
+		free(r);
+}
+
+static bool rec_shared(const ww_drive_state_t *st)
+{
+	return __atomic_load_n(&rec_of(st)->refs, __ATOMIC_ACQUIRE) > 1;
+}
 
 static ww_snapshot_t *snap_alloc(size_t n)
 {
@@ -49,6 +101,9 @@ void ww_snapshot_release(ww_snapshot_t *snap)
 	if (!snap)
 		return;
 	if (__atomic_sub_fetch(&snap->refs_, 1, __ATOMIC_ACQ_REL) == 0) {
+		for (size_t i = 0; i < snap->n; i++)
+			if (snap->drives[i])
+				rec_unref(snap->drives[i]);
 		free(snap->drives);
 		free(snap);
 	}
@@ -141,21 +196,42 @@ uint64_t ww_store_publications(ww_store_t *s)
 	return n;
 }
 
+uint64_t ww_store_record_copies(ww_store_t *s)
+{
+	uint64_t n;
+
+	pthread_mutex_lock(&s->write_lock);
+	n = s->copies;
+	pthread_mutex_unlock(&s->write_lock);
+	return n;
+}
+
 static int cmp_state(const void *a, const void *b)
 {
-	return strcmp(((const ww_drive_state_t *)a)->drive.id,
-		      ((const ww_drive_state_t *)b)->drive.id);
+	return strcmp((*(const ww_drive_state_t *const *)a)->drive.id,
+		      (*(const ww_drive_state_t *const *)b)->drive.id);
+}
+
+static int cmp_id_state(const void *id, const void *b)
+{
+	return strcmp(id, (*(const ww_drive_state_t *const *)b)->drive.id);
+}
+
+static size_t find_index(const ww_snapshot_t *snap, const char *id)
+{
+	const ww_drive_state_t *const *p;
+
+	if (!snap || !id || !snap->n)
+		return SIZE_MAX;
+	p = bsearch(id, snap->drives, snap->n, sizeof(*snap->drives), cmp_id_state);
+	return p ? (size_t)(p - snap->drives) : SIZE_MAX;
 }
 
 const ww_drive_state_t *ww_snapshot_find(const ww_snapshot_t *snap, const char *id)
 {
-	ww_drive_state_t key;
+	size_t i = find_index(snap, id);
 
-	if (!snap || !id || !snap->n)
-		return NULL;
-	snprintf(key.drive.id, sizeof(key.drive.id), "%s", id);
-	/* cppcheck-suppress uninitvar ; cmp_state reads key.drive.id only */
-	return bsearch(&key, snap->drives, snap->n, sizeof(*snap->drives), cmp_state);
+	return i == SIZE_MAX ? NULL : snap->drives[i];
 }
 
 bool ww_drive_state_expired(const ww_drive_state_t *st, uint64_t retention_s, time_t now)
@@ -184,59 +260,107 @@ int ww_store_get(ww_store_t *s, const char *id, ww_drive_state_t *out)
 	return st ? 0 : -ENOENT;
 }
 
-static const ww_drive_t *find_listed(const ww_drive_t *drives, size_t n, const char *id)
+static int cmp_drive_ptr(const void *a, const void *b)
 {
-	for (size_t i = 0; i < n; i++)
-		if (!strcmp(drives[i].id, id))
-			return &drives[i];
-	return NULL;
+	return strcmp((*(const ww_drive_t *const *)a)->id, (*(const ww_drive_t *const *)b)->id);
+}
+
+static int cmp_id_drive(const void *id, const void *b)
+{
+	return strcmp(id, (*(const ww_drive_t *const *)b)->id);
+}
+
+/* st, or a private copy of it when it is shared (counted) */
+static ww_drive_state_t *writable(ww_store_t *s, const ww_drive_state_t *st)
+{
+	ww_drive_state_t *w;
+
+	if (!rec_shared(st))
+		return (ww_drive_state_t *)st; /* held by the working copy alone */
+	w = rec_new(st);
+	if (w) {
+		s->copies++;
+		rec_unref(st);
+	}
+	return w;
 }
 
 int ww_store_sync(ww_store_t *s, const ww_drive_t *drives, size_t n, time_t now)
 {
 	ww_snapshot_t *cur, *next;
+	const ww_drive_t **sorted = n ? malloc(n * sizeof(*sorted)) : NULL;
 	size_t k = 0;
 
+	if (n && !sorted)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++)
+		sorted[i] = &drives[i];
+	qsort(sorted, n, sizeof(*sorted), cmp_drive_ptr);
 	pthread_mutex_lock(&s->write_lock);
 	cur = s->work ? s->work : s->cur;
 	next = snap_alloc(cur->n + n);
 	if (!next) {
 		pthread_mutex_unlock(&s->write_lock);
+		free(sorted);
 		return -ENOMEM;
 	}
-	/* known drives: refresh, mark missing, or drop */
+	/* known drives: refresh, mark missing, or drop; a record is copied
+	 * only when this changes it */
 	for (size_t i = 0; i < cur->n; i++) {
-		ww_drive_state_t *st = &next->drives[k];
-		const ww_drive_t *d;
+		const ww_drive_state_t *st = cur->drives[i];
+		const ww_drive_t *const *f = n
+			? bsearch(st->drive.id, sorted, n, sizeof(*sorted), cmp_id_drive)
+			: NULL;
+		ww_drive_state_t *w;
 
-		*st = cur->drives[i];
-		d = find_listed(drives, n, st->drive.id);
-		if (d) {
-			st->drive = *d;
-			st->present = true;
-			st->missing_since = 0;
-		} else {
-			if (st->present || !st->missing_since)
-				st->missing_since = now;
-			st->present = false;
-			if (ww_drive_state_expired(st, s->retention_s, now))
+		if (f) {
+			if (st->present && !st->missing_since &&
+			    !memcmp(&st->drive, *f, sizeof(**f))) {
+				next->drives[k++] = rec_ref(st);
 				continue;
+			}
+			w = rec_new(st);
+			if (!w)
+				goto nomem;
+			s->copies++;
+			w->drive = **f;
+			w->present = true;
+			w->missing_since = 0;
+		} else {
+			ww_drive_state_t t;
+
+			if (!st->present && st->missing_since) {
+				if (ww_drive_state_expired(st, s->retention_s, now))
+					continue;
+				next->drives[k++] = rec_ref(st);
+				continue;
+			}
+			t = *st;
+			t.missing_since = now;
+			t.present = false;
+			if (ww_drive_state_expired(&t, s->retention_s, now))
+				continue;
+			w = rec_new(&t);
+			if (!w)
+				goto nomem;
+			s->copies++;
 		}
-		k++;
+		next->drives[k++] = w;
 	}
 	/* new drives (ids repeated in `drives` are added once) */
 	for (size_t i = 0; i < n; i++) {
-		bool known = false;
+		ww_drive_state_t *w;
 
-		for (size_t j = 0; j < k && !known; j++)
-			known = !strcmp(next->drives[j].drive.id, drives[i].id);
-		if (known)
+		if ((i && !strcmp(sorted[i - 1]->id, sorted[i]->id)) ||
+		    find_index(cur, sorted[i]->id) != SIZE_MAX)
 			continue;
-		memset(&next->drives[k], 0, sizeof(next->drives[k]));
-		next->drives[k].drive = drives[i];
-		next->drives[k].present = true;
-		next->drives[k].first_seen = now;
-		k++;
+		w = rec_new(NULL);
+		if (!w)
+			goto nomem;
+		w->drive = *sorted[i];
+		w->present = true;
+		w->first_seen = now;
+		next->drives[k++] = w;
 	}
 	next->n = k;
 	qsort(next->drives, next->n, sizeof(*next->drives), cmp_state);
@@ -247,7 +371,14 @@ int ww_store_sync(ww_store_t *s, const ww_drive_t *drives, size_t n, time_t now)
 	}
 	swap_in(s, next, now);
 	pthread_mutex_unlock(&s->write_lock);
+	free(sorted);
 	return 0;
+nomem:
+	next->n = k;
+	ww_snapshot_release(next);
+	pthread_mutex_unlock(&s->write_lock);
+	free(sorted);
+	return -ENOMEM;
 }
 
 int ww_store_drop(ww_store_t *s, const char *id, time_t now)
@@ -267,8 +398,8 @@ int ww_store_drop(ww_store_t *s, const char *id, time_t now)
 		return -ENOMEM;
 	}
 	for (size_t i = 0; i < cur->n; i++)
-		if (strcmp(cur->drives[i].drive.id, id))
-			next->drives[k++] = cur->drives[i];
+		if (strcmp(cur->drives[i]->drive.id, id))
+			next->drives[k++] = rec_ref(cur->drives[i]);
 	next->n = k;
 	next->generation = cur->generation;
 	if (s->work) {
@@ -280,17 +411,20 @@ int ww_store_drop(ww_store_t *s, const char *id, time_t now)
 	return 0;
 }
 
-/* Let `fn` change drive `id` in the working copy (made from the published
- * snapshot on the first change after a publication). */
+/* Let `fn` change drive `id` in the working copy. The first change after a
+ * publication makes the working copy: the published snapshot's list of
+ * records, each shared (no drive's state is copied); a change copies only
+ * the record it changes, once per publication. */
 static int modify_one(ww_store_t *s, const char *id, time_t now,
 		      void (*fn)(ww_drive_state_t *st, const void *arg), const void *arg)
 {
 	ww_snapshot_t *work;
-	const ww_drive_state_t *found;
+	ww_drive_state_t *w;
+	size_t i;
 	int ret = 0;
 
 	pthread_mutex_lock(&s->write_lock);
-	if (!ww_snapshot_find(s->work ? s->work : s->cur, id)) {
+	if (find_index(s->work ? s->work : s->cur, id) == SIZE_MAX) {
 		ret = -ENOENT;
 		goto out;
 	}
@@ -300,13 +434,20 @@ static int modify_one(ww_store_t *s, const char *id, time_t now,
 			ret = -ENOMEM;
 			goto out;
 		}
-		memcpy(work->drives, s->cur->drives, s->cur->n * sizeof(*work->drives));
+		for (size_t j = 0; j < s->cur->n; j++)
+			work->drives[j] = rec_ref(s->cur->drives[j]);
 		work->generation = s->cur->generation;
 		__atomic_store_n(&s->work, work, __ATOMIC_RELEASE);
 	}
 	work = s->work;
-	found = ww_snapshot_find(work, id);
-	fn(&work->drives[found - work->drives], arg);
+	i = find_index(work, id);
+	w = writable(s, work->drives[i]);
+	if (!w) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	work->drives[i] = w;
+	fn(w, arg);
 	work->generation++;
 	work->built = now;
 out:

@@ -170,7 +170,8 @@ static void test_collections(const char *path)
 	CHECK(e.has_window[WW_WIN_1D]);
 	snap = ww_store_acquire(store);
 	CHECK_EQ_U64(ww_store_publications(store) - pubs, 1);
-	CHECK(snap->n == NDRIVES && snap->drives[0].collections_total == (uint64_t)2 * per_day + 1);
+	CHECK(snap->n == NDRIVES &&
+	      snap->drives[0]->collections_total == (uint64_t)2 * per_day + 1);
 	ww_snapshot_release(snap);
 	sqlite3_close(other);
 	ww_store_endurance_free(svc); /* closes h */

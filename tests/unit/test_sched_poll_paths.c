@@ -122,7 +122,7 @@ static uint64_t collections(ww_store_t *s)
 	uint64_t n = 0;
 
 	for (size_t i = 0; i < snap->n; i++)
-		n += snap->drives[i].collections_total;
+		n += snap->drives[i]->collections_total;
 	ww_snapshot_release(snap);
 	return n;
 }

@@ -40,9 +40,10 @@ static void test_health_change_runs_program(void)
 	char dir[] = "/tmp/ww-events-XXXXXX", prog[300], out[300];
 	static char all[16384];
 	static ww_drive_state_t a, b, c;
-	ww_snapshot_t s1 = { .generation = 1, .n = 1, .drives = &a };
-	ww_snapshot_t s2 = { .generation = 2, .n = 1, .drives = &b };
-	ww_snapshot_t s3 = { .generation = 3, .n = 1, .drives = &c };
+	static const ww_drive_state_t *pa[] = { &a }, *pb[] = { &b }, *pc[] = { &c };
+	ww_snapshot_t s1 = { .generation = 1, .n = 1, .drives = pa };
+	ww_snapshot_t s2 = { .generation = 2, .n = 1, .drives = pb };
+	ww_snapshot_t s3 = { .generation = 3, .n = 1, .drives = pc };
 	ww_events_t *ev = ww_events_new();
 	time_t t0 = 1700000000;
 	FILE *f;
@@ -165,7 +166,8 @@ static void test_flapping_and_spool(void)
 	char dir[] = "/tmp/ww-spool-XXXXXX", spool[300], prog[300], out[300], cmd[1200];
 	static char all[16384];
 	static ww_drive_state_t a;
-	ww_snapshot_t s = { .generation = 1, .n = 1, .drives = &a };
+	static const ww_drive_state_t *pa[] = { &a };
+	ww_snapshot_t s = { .generation = 1, .n = 1, .drives = pa };
 	ww_events_t *ev = ww_events_new();
 	const char *bin = getenv("WW_BINARY");
 	time_t t0 = 1700000000;

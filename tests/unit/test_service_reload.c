@@ -172,7 +172,7 @@ int main(void)
 	pthread_mutex_unlock(&mu);
 	for (int i = 0; i < 500; i++) {
 		ww_snapshot_t *s = ww_store_acquire(ww_runtime_store(rt));
-		bool done = s->n == 1 && s->drives[0].collections_total == 1;
+		bool done = s->n == 1 && s->drives[0]->collections_total == 1;
 
 		ww_snapshot_release(s);
 		if (done)
@@ -181,7 +181,7 @@ int main(void)
 		nanosleep(&ms, NULL);
 	}
 	ww_snapshot_t *s = ww_store_acquire(ww_runtime_store(rt));
-	CHECK(s->n == 1 && s->drives[0].collections_total == 1);
+	CHECK(s->n == 1 && s->drives[0]->collections_total == 1);
 	ww_snapshot_release(s);
 
 	/* the same file again: the poll settings still differ from what the

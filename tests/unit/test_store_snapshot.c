@@ -34,8 +34,8 @@ static void test_lifecycle(void)
 	snap = ww_store_acquire(s);
 	CHECK_EQ_U64(snap->n, 2);
 	/* sorted by id */
-	CHECK_STR(snap->drives[0].drive.id, "nvme-a");
-	CHECK_STR(snap->drives[1].drive.id, "nvme-b");
+	CHECK_STR(snap->drives[0]->drive.id, "nvme-a");
+	CHECK_STR(snap->drives[1]->drive.id, "nvme-b");
 	st = ww_snapshot_find(snap, "nvme-b");
 	CHECK(st && st->present && st->first_seen == t0 && st->missing_since == 0);
 	CHECK(ww_snapshot_find(snap, "nope") == NULL);
@@ -174,10 +174,10 @@ static void test_refcount(void)
 	cur = ww_store_acquire(s);
 	CHECK(cur != old);
 	CHECK_EQ_U64(cur->generation, gen + 50);
-	CHECK_EQ_I64(cur->drives[0].health.temperature_celsius.value, 80);
+	CHECK_EQ_I64(cur->drives[0]->health.temperature_celsius.value, 80);
 	/* the old one is unchanged and readable */
 	CHECK_EQ_U64(old->n, 1);
-	CHECK_EQ_I64(old->drives[0].health.temperature_celsius.value, 30);
+	CHECK_EQ_I64(old->drives[0]->health.temperature_celsius.value, 30);
 	CHECK_EQ_U64(old->generation, gen);
 	CHECK_EQ_U64(__atomic_load_n(&old->refs_, __ATOMIC_ACQUIRE), 1);
 	/* the store holds one reference on the current one, we hold the other */
@@ -187,7 +187,7 @@ static void test_refcount(void)
 	/* freeing the store leaves a held snapshot valid */
 	ww_store_free(s);
 	CHECK_EQ_U64(__atomic_load_n(&cur->refs_, __ATOMIC_ACQUIRE), 1);
-	CHECK_STR(cur->drives[0].drive.id, "nvme-a");
+	CHECK_STR(cur->drives[0]->drive.id, "nvme-a");
 	ww_snapshot_release(cur);
 }
 
@@ -206,8 +206,9 @@ static void *reader(void *arg)
 	while (!__atomic_load_n(&rc->stop, __ATOMIC_ACQUIRE)) {
 		ww_snapshot_t *snap = ww_store_acquire(rc->s);
 
-		if (snap->n != 1 || snap->drives[0].health.power_on_seconds.value !=
-					    (uint64_t)snap->drives[0].health.temperature_celsius.value * 10)
+		if (snap->n != 1 ||
+		    snap->drives[0]->health.power_on_seconds.value !=
+			    (uint64_t)snap->drives[0]->health.temperature_celsius.value * 10)
 			__atomic_add_fetch(&rc->bad, 1, __ATOMIC_RELAXED);
 		ww_snapshot_release(snap);
 	}
@@ -240,8 +241,78 @@ static void test_concurrent(void)
 	ww_store_free(rc.s);
 }
 
+/* A tick with one changed drive copies that drive's record and no other:
+ * the new snapshot shares every unchanged record with the old one (the same
+ * pointers), the old one keeps the changed drive's old values, a second
+ * change before the next publication copies nothing more, and a discovery
+ * that changes nothing copies nothing. */
+static void test_one_change_one_copy(void)
+{
+	enum {
+		N = 300
+	};
+	ww_store_t *s = ww_store_new(0);
+	ww_drive_t *d = calloc(N, sizeof(*d));
+	ww_health_t *h = calloc(1, sizeof(*h));
+	ww_snapshot_t *old, *cur;
+	time_t t0 = 1700000000;
+	uint64_t c0, c1;
+	size_t same = 0;
+	const char *id = "nvme-0150";
+
+	if (!s || !d || !h)
+		return;
+	for (int i = 0; i < N; i++) {
+		char name[32], blk[32];
+
+		snprintf(name, sizeof(name), "nvme-%04d", i);
+		snprintf(blk, sizeof(blk), "nvme%dn1", i);
+		d[i] = mk_drive(name, blk);
+	}
+	CHECK_EQ_I64(ww_store_sync(s, d, N, t0), 0);
+	for (int i = 0; i < N; i++) { /* every drive read once */
+		WW_SET(h->temperature_celsius, 30, "test");
+		CHECK_EQ_I64(ww_store_update(s, d[i].id, 0, h, NULL, 0.01, t0 + 1), 0);
+	}
+	old = ww_store_acquire(s);
+	c0 = ww_store_record_copies(s);
+
+	WW_SET(h->temperature_celsius, 41, "test");
+	CHECK_EQ_I64(ww_store_update(s, id, 0, h, NULL, 0.01, t0 + 60), 0);
+	WW_SET(h->temperature_celsius, 42, "test");
+	CHECK_EQ_I64(ww_store_update(s, id, 0, h, NULL, 0.01, t0 + 61), 0);
+	cur = ww_store_acquire(s);
+	c1 = ww_store_record_copies(s);
+	CHECK_EQ_U64(c1 - c0, 1);
+	CHECK(cur != old && cur->n == N && old->n == N);
+	for (size_t i = 0; i < N && cur->n == N && old->n == N; i++)
+		same += cur->drives[i] == old->drives[i];
+	CHECK_EQ_U64(same, N - 1);
+	CHECK_EQ_I64(ww_snapshot_find(cur, id)->health.temperature_celsius.value, 42);
+	CHECK_EQ_I64(ww_snapshot_find(old, id)->health.temperature_celsius.value, 30);
+	CHECK_EQ_U64(ww_snapshot_find(cur, id)->collections_total, 3);
+	CHECK_EQ_U64(ww_snapshot_find(old, id)->collections_total, 1);
+
+	/* the same discovery again: nothing copied */
+	CHECK_EQ_I64(ww_store_sync(s, d, N, t0 + 120), 0);
+	CHECK_EQ_U64(ww_store_record_copies(s) - c1, 0);
+	/* one drive gone: its record alone is copied (missing since now) */
+	CHECK_EQ_I64(ww_store_sync(s, d, N - 1, t0 + 180), 0);
+	CHECK_EQ_U64(ww_store_record_copies(s) - c1, 1);
+	ww_snapshot_release(old);
+	ww_snapshot_release(cur);
+	cur = ww_store_acquire(s);
+	CHECK(cur->n == N && !ww_snapshot_find(cur, d[N - 1].id)->present &&
+	      ww_snapshot_find(cur, d[N - 1].id)->missing_since == t0 + 180);
+	ww_snapshot_release(cur);
+	ww_store_free(s);
+	free(d);
+	free(h);
+}
+
 int main(void)
 {
+	test_one_change_one_copy();
 	test_lifecycle();
 	test_standby_and_errors();
 	test_refcount();
