@@ -26,8 +26,6 @@ extern "C" {
 #define WW_CONF_DEFAULT_PATH "/etc/wearwatch/wearwatch.conf"
 #define WW_CONF_DEFAULT_SOCKET "/run/wearwatch/collector.sock"
 #define WW_CONF_DEFAULT_STATE_DIR "/var/lib/wearwatch"
-#define WW_CONF_MAX_INCLUDE 32
-#define WW_CONF_MAX_DRIVES 64
 #define WW_ENDURANCE_MAX_FILES 8   /* ratings tables ([endurance] ratings_file, --ratings-file) */
 
 /** One [drive NAME] section. NAME is a stable id as `wearwatch scan` prints
@@ -81,7 +79,7 @@ typedef struct ww_conf {
 	char sysroot[256];          /* "" = live system (tests: a sysfs tree) */
 	unsigned workers;
 	unsigned hung_after_s;
-	char include[WW_CONF_MAX_INCLUDE][32];
+	char (*include)[32]; /* heap, n_include names (no limit; ww_conf_free) */
 	size_t n_include;
 	/* [poll] */
 	unsigned interval_s, interval_rotational_s,
@@ -112,7 +110,7 @@ typedef struct ww_conf {
 	 * series (docs/metrics.md, Profiles); ?profile= of a scrape wins */
 	bool metrics_fleet;
 	/* [drive NAME] */
-	ww_conf_drive_t drives[WW_CONF_MAX_DRIVES];
+	ww_conf_drive_t *drives; /* heap, n_drives sections (no limit; ww_conf_free) */
 	size_t n_drives;
 	/* where it came from */
 	char path[256];                /* file read, "" = defaults only */
@@ -126,8 +124,18 @@ typedef struct ww_conf {
  * Returns 0 or -EINVAL. */
 int ww_conf_parse_listen(const char *spec, char *host, size_t hlen, uint16_t *port);
 
-/** Built-in defaults (listen ":9786", poll 60 s / 600 s, ...). */
+/** Built-in defaults (listen ":9786", poll 60 s / 600 s, ...). c is
+ * overwritten: it must hold no lists (fresh, or after ww_conf_free). */
 void ww_conf_defaults(ww_conf_t *c);
+
+/** Free the lists (include names, [drive] sections) c owns; c is then as
+ * after ww_conf_defaults' memset of them (n_include = n_drives = 0). A
+ * ww_conf_t that holds lists is copied with ww_conf_copy, not `=`. */
+void ww_conf_free(ww_conf_t *c);
+
+/** dst = src with lists of its own (dst's old ones freed; dst must be
+ * zeroed or hold a configuration). Returns 0 or -ENOMEM (dst unchanged). */
+int ww_conf_copy(ww_conf_t *dst, const ww_conf_t *src);
 
 /** Parse `path` on top of *c. A missing file is not an error when
  * `optional` (c->path stays ""). On a syntax or value error returns -EINVAL
@@ -210,7 +218,8 @@ int ww_conf_apply_args(ww_conf_t *c, int argc, char **argv, char *err, size_t er
 const char *ww_conf_path_from_args(int argc, char **argv, bool *explicit_);
 
 /** Defaults + file + flags in one step, as every daemon start and SIGHUP
- * does. Returns 0 or negative with err set; *out is only written on success. */
+ * does. Returns 0 or negative with err set; *out is only written on success
+ * (its old lists freed: *out must be zeroed or hold a configuration). */
 int ww_conf_build(ww_conf_t *out, int argc, char **argv, char *err, size_t errlen);
 
 /* web.config as Prometheus exporters read it (exporter-toolkit

@@ -250,7 +250,7 @@ static int monitored(const char *config, const char *sysroot, const ww_drive_t *
 		     char *why, size_t len)
 {
 	ww_conf_t *c = calloc(1, sizeof(*c));
-	const char *include[WW_CONF_MAX_INCLUDE + WW_CONF_MAX_DRIVES + 1];
+	const char **include = NULL;
 	const char *path = config ? config : WW_CONF_DEFAULT_PATH;
 	ww_drive_t *all = NULL;
 	char err[512];
@@ -264,8 +264,15 @@ static int monitored(const char *config, const char *sysroot, const ww_drive_t *
 	r = ww_conf_load(c, path, !config, err, sizeof(err));
 	if (r) {
 		fprintf(stderr, "wearwatch qualify: %s\n", r == -EINVAL ? err : strerror(-r));
+		ww_conf_free(c);
 		free(c);
 		return -EINVAL;
+	}
+	include = calloc(c->n_include + c->n_drives + 1, sizeof(*include));
+	if (!include) {
+		ww_conf_free(c);
+		free(c);
+		return -ENOMEM;
 	}
 	for (size_t i = 0; i < c->n_include; i++)
 		include[n++] = c->include[i];
@@ -294,6 +301,8 @@ static int monitored(const char *config, const char *sysroot, const ww_drive_t *
 			 c->path[0] ? c->path : "the built-in defaults", all[i].id);
 	}
 	free(all);
+	free(include);
+	ww_conf_free(c);
 	free(c);
 	return nd < 0 ? nd : 0;
 }

@@ -114,9 +114,56 @@ static int set_str(char *dst, size_t len, const char *v)
 
 static int add_include(ww_conf_t *c, const char *v)
 {
-	if (c->n_include >= WW_CONF_MAX_INCLUDE || !*v || strchr(v, '/'))
+	char(*n)[32];
+
+	if (!*v || strchr(v, '/') || strlen(v) >= sizeof(c->include[0]))
 		return -EINVAL;
+	n = realloc(c->include, (c->n_include + 1) * sizeof(*n));
+	if (!n)
+		return -ENOMEM;
+	c->include = n;
 	return set_str(c->include[c->n_include++], sizeof(c->include[0]), v);
+}
+
+void ww_conf_free(ww_conf_t *c)
+{
+	free(c->include);
+	free(c->drives);
+	c->include = NULL;
+	c->drives = NULL;
+	c->n_include = c->n_drives = 0;
+}
+
+static void *dup_list(const void *p, size_t n, size_t size, bool *fail)
+{
+	void *q;
+
+	if (!n)
+		return NULL;
+	q = malloc(n * size);
+	if (!q)
+		*fail = true;
+	else
+		memcpy(q, p, n * size);
+	return q;
+}
+
+int ww_conf_copy(ww_conf_t *dst, const ww_conf_t *src)
+{
+	ww_conf_t t = *src;
+	bool fail = false;
+
+	if (dst == src)
+		return 0;
+	t.include = dup_list(src->include, src->n_include, sizeof(*src->include), &fail);
+	t.drives = dup_list(src->drives, src->n_drives, sizeof(*src->drives), &fail);
+	if (fail) {
+		ww_conf_free(&t);
+		return -ENOMEM;
+	}
+	ww_conf_free(dst);
+	*dst = t;
+	return 0;
 }
 
 struct parse_ctx {
@@ -410,12 +457,15 @@ static int begin_drive(struct parse_ctx *x, const char *section)
 {
 	const char *name = section + 6;
 	ww_conf_t *c = x->c;
+	ww_conf_drive_t *nd;
 	size_t n;
 
 	while (*name == ' ' || *name == '\t' || *name == '"')
 		name++;
-	if (c->n_drives >= WW_CONF_MAX_DRIVES)
-		FAIL("more than %d [drive] sections", WW_CONF_MAX_DRIVES);
+	nd = realloc(c->drives, (c->n_drives + 1) * sizeof(*nd));
+	if (!nd)
+		FAIL("[drive NAME]: out of memory");
+	c->drives = nd;
 	x->drive = &c->drives[c->n_drives++];
 	memset(x->drive, 0, sizeof(*x->drive));
 	x->drive->monitor = -1;
@@ -760,8 +810,12 @@ int ww_conf_build(ww_conf_t *out, int argc, char **argv, char *err, size_t errle
 	rc = ww_conf_load(c, path, !explicit_, err, errlen);
 	if (!rc)
 		rc = ww_conf_apply_args(c, argc, argv, err, errlen);
-	if (!rc)
+	if (!rc) {
+		ww_conf_free(out);
 		*out = *c;
+	} else {
+		ww_conf_free(c);
+	}
 	free(c);
 	return rc;
 }

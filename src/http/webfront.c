@@ -235,7 +235,12 @@ static ww_webfront_t *prepare(const ww_conf_t *conf, ww_webfront_fetch_fn fetch,
 		snprintf(err, errlen, "out of memory");
 		return NULL;
 	}
+	/* the front end's own keys only: no lists (include, [drive]) to own */
 	w->conf = *conf;
+	w->conf.include = NULL;
+	w->conf.n_include = 0;
+	w->conf.drives = NULL;
+	w->conf.n_drives = 0;
 	w->fetch = fetch;
 	w->ctx = ctx;
 	w->fd = -1;

@@ -65,7 +65,10 @@ static int collector_reload(void *ctx)
 		ww_log(WW_LOG_ERR, "reload: cannot restart reader threads: %s", strerror(-rc));
 		return WW_SERVICE_STOP;
 	}
-	c->conf = c->next;
+	if (ww_conf_copy(&c->conf, &c->next)) {
+		ww_log(WW_LOG_ERR, "reload: out of memory");
+		return WW_SERVICE_STOP;
+	}
 	/* rc 1: the readers kept their poll settings (a read was running) */
 	ww_log(WW_LOG_INFO, "reloaded %s: poll %u s, rotational %u s%s",
 	       c->conf.path[0] ? c->conf.path : "(defaults)",

@@ -23,12 +23,12 @@
  * the reader threads do not run with its poll settings (poll_gen). They
  * were kept until stop: 68-77 KiB per SIGHUP. */
 struct gen {
-	ww_conf_t conf;
-	const char *include[WW_CONF_MAX_INCLUDE + WW_CONF_MAX_DRIVES + 1];
-	ww_probe_policy_t policy[WW_CONF_MAX_DRIVES];
-	ww_health_cfg_t health[WW_CONF_MAX_DRIVES]; /* [health] + the [drive] section */
-	ww_threshold_rule_t rules[WW_CONF_MAX_DRIVES]; /* name -> health[i] */
-	ww_thresholds_t thresholds;                    /* what renders and the verdict are handed */
+	ww_conf_t conf;             /* its own copy (ww_conf_copy) */
+	const char **include;       /* n_include + block-name [drive]s, NULL-terminated */
+	ww_probe_policy_t *policy;  /* per [drive] section */
+	ww_health_cfg_t *health;    /* [health] + the [drive] section */
+	ww_threshold_rule_t *rules; /* name -> health[i] */
+	ww_thresholds_t thresholds; /* what renders and the verdict are handed */
 	bool told_unmatched;        /* sections that match no drive: logged */
 	unsigned users;             /* holds (gen_lock) */
 	struct gen *older;
@@ -161,15 +161,32 @@ int ww_runtime_check_conf(const ww_conf_t *c, char *err, size_t errlen)
 	return 0;
 }
 
+static void free_gen(struct gen *g)
+{
+	ww_conf_free(&g->conf);
+	free(g->include);
+	free(g->policy);
+	free(g->health);
+	free(g->rules);
+	free(g);
+}
+
 static struct gen *new_gen(const ww_conf_t *c)
 {
 	struct gen *g = calloc(1, sizeof(*g));
-	size_t n = 0;
+	size_t n = 0, nd = c->n_drives ? c->n_drives : 1;
 	char e[200];
 
 	if (!g)
 		return NULL;
-	g->conf = *c;
+	g->include = calloc(c->n_include + c->n_drives + 1, sizeof(*g->include));
+	g->policy = calloc(nd, sizeof(*g->policy));
+	g->health = calloc(nd, sizeof(*g->health));
+	g->rules = calloc(nd, sizeof(*g->rules));
+	if (!g->include || !g->policy || !g->health || !g->rules || ww_conf_copy(&g->conf, c)) {
+		free_gen(g);
+		return NULL;
+	}
 	for (size_t i = 0; i < c->n_include; i++)
 		g->include[n++] = g->conf.include[i];
 	for (size_t i = 0; i < c->n_drives; i++) {
@@ -560,7 +577,7 @@ static bool poll_differs(const ww_conf_t *a, const ww_conf_t *b)
 	    a->hung_after_s != b->hung_after_s || a->n_include != b->n_include ||
 	    a->n_drives != b->n_drives || strcmp(a->sysroot, b->sysroot))
 		return true;
-	if (memcmp(a->include, b->include, sizeof(a->include)))
+	if (a->n_include && memcmp(a->include, b->include, a->n_include * sizeof(*a->include)))
 		return true;
 	for (size_t i = 0; i < a->n_drives; i++)
 		if (a->drives[i].monitor != b->drives[i].monitor ||
@@ -687,7 +704,7 @@ void ww_runtime_stop(ww_runtime_t *rt)
 	ww_events_free(rt->events);
 	for (struct gen *g = rt->gen, *n; g; g = n) {
 		n = g->older;
-		free(g);
+		free_gen(g);
 	}
 	pthread_mutex_destroy(&rt->gen_lock);
 	free(rt);

@@ -260,7 +260,10 @@ static int serve_reload(void *ctx)
 		ww_log(WW_LOG_ERR, "reload: cannot restart reader threads: %s", strerror(-rc));
 		return WW_SERVICE_STOP;
 	}
-	s->conf = s->next;
+	if (ww_conf_copy(&s->conf, &s->next)) {
+		ww_log(WW_LOG_ERR, "reload: out of memory");
+		return WW_SERVICE_STOP;
+	}
 	log_web("reloaded: serving", &s->conf, ww_runtime_poll_conf(s->rt), s->web);
 	return 0;
 }

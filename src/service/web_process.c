@@ -107,7 +107,10 @@ static int web_reload(void *ctx)
 		ww_log(WW_LOG_ERR, "reload: %s; keeping the last good configuration", err);
 		return rc;
 	}
-	x->conf = x->next;
+	if (ww_conf_copy(&x->conf, &x->next)) {
+		ww_log(WW_LOG_ERR, "reload: out of memory");
+		return WW_SERVICE_STOP;
+	}
 	ww_log(WW_LOG_INFO, "reloaded: web on %s (%s%s)", ww_webfront_listen(x->w),
 	       ww_webfront_scheme(x->w), ww_webfront_auth(x->w) ? ", basic auth" : "");
 	return 0;

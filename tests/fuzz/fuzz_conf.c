@@ -38,6 +38,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	ww_conf_defaults(&c);
 	ww_conf_load(&c, ww_fuzz_file(data, size), false, err, sizeof(err));
+	ww_conf_free(&c);
 	schedule(data, size);
 	return 0;
 }

@@ -25,6 +25,7 @@ static int conf_text(const char *text, char *err, size_t len)
 	fclose(f);
 	ww_conf_defaults(c);
 	rc = ww_conf_load(c, path, false, err, len);
+	ww_conf_free(c);
 	free(c);
 	return rc;
 }
@@ -36,8 +37,72 @@ static int flags(int argc, char **argv, char *err, size_t len)
 
 	ww_conf_defaults(c);
 	rc = ww_conf_apply_args(c, argc, argv, err, len);
+	ww_conf_free(c);
 	free(c);
 	return rc;
+}
+
+/* No fixed list limit: 1000 --include names (the 33rd was "invalid value"),
+ * 1000 include lines and 1000 [drive] sections in a file, each kept in
+ * order, and a copy that owns its lists (the original freed, the copy
+ * intact). */
+static void test_no_list_limit(void)
+{
+	enum {
+		N = 1000
+	};
+	ww_conf_t *c = calloc(1, sizeof(*c)), *d = calloc(1, sizeof(*d));
+	char **argv = calloc(2 * N + 2, sizeof(*argv)), err[512] = "", path[128], name[32];
+	FILE *f;
+	bool ok = true;
+
+	if (!c || !d || !argv)
+		return;
+	argv[0] = "serve";
+	for (int i = 0; i < N; i++) {
+		argv[1 + 2 * i] = "--include";
+		argv[2 + 2 * i] = malloc(32);
+		snprintf(argv[2 + 2 * i], 32, "sd%04d", i);
+	}
+	ww_conf_defaults(c);
+	CHECK_EQ_I64(ww_conf_apply_args(c, 2 * N + 1, argv, err, sizeof(err)), 0);
+	CHECK_EQ_U64(c->n_include, N);
+	for (int i = 0; i < N && c->n_include == N; i++)
+		ok = ok && !strcmp(c->include[i], argv[2 + 2 * i]);
+	CHECK(ok);
+	ww_conf_free(c);
+	CHECK(c->include == NULL && c->n_include == 0);
+
+	snprintf(path, sizeof(path), "%s/many.conf", dir);
+	f = fopen(path, "w");
+	fputs("[collector]\n", f);
+	for (int i = 0; i < N; i++)
+		fprintf(f, "include = vd%04d\n", i);
+	for (int i = 0; i < N; i++)
+		fprintf(f, "[drive wwn-0x5000c500%08d]\nexclude = yes\n", i);
+	fclose(f);
+	ww_conf_defaults(c);
+	CHECK_EQ_I64(ww_conf_load(c, path, false, err, sizeof(err)), 0);
+	CHECK_EQ_U64(c->n_include, N);
+	CHECK_EQ_U64(c->n_drives, N);
+	CHECK_EQ_I64(ww_conf_copy(d, c), 0);
+	ww_conf_free(c);
+	ok = d->n_include == N && d->n_drives == N;
+	for (int i = 0; i < N && ok; i++) {
+		snprintf(name, sizeof(name), "vd%04d", i);
+		ok = !strcmp(d->include[i], name);
+		snprintf(name, sizeof(name), "wwn-0x5000c500%08d", i);
+		ok = ok && !strcmp(d->drives[i].name, name) && d->drives[i].monitor == 0;
+	}
+	CHECK(ok);
+	CHECK(ww_conf_drive_find(d, "wwn-0x5000c50000000999", "sdq") == &d->drives[999]);
+	ww_conf_free(d);
+	unlink(path);
+	for (int i = 0; i < N; i++)
+		free(argv[2 + 2 * i]);
+	free(argv);
+	free(c);
+	free(d);
 }
 
 static void test_conf(void)
@@ -164,6 +229,7 @@ int main(void)
 	chmod(dir, 0755);
 	test_conf();
 	test_serve_opts();
+	test_no_list_limit();
 	rmdir(dir);
 	return ww_test_done("test_conf_config");
 }
