@@ -64,6 +64,8 @@ static struct gen *gen_hold(ww_runtime_t *rt)
 	return g;
 }
 
+static void free_gen(struct gen *g);
+
 /* retired generations nobody holds are freed (gen_lock held) */
 static void gen_sweep_locked(ww_runtime_t *rt)
 {
@@ -72,7 +74,7 @@ static void gen_sweep_locked(ww_runtime_t *rt)
 
 		if (!g->users && g != rt->poll_gen) {
 			*pp = g->older;
-			free(g);
+			free_gen(g); /* its tables and configuration too */
 			rt->gens_live--;
 		} else {
 			pp = &g->older;
