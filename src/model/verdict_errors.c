@@ -204,12 +204,16 @@ static void sig_stuck(struct vctx *x)
  * of its log entry against the drive's now; ATA's wrap at 65536): 0 when no
  * log holds one or the power-on time is not known. Only the newest test of
  * each log is kept, so an older covering test behind a newer one of another
- * kind is not seen (the overdue reason then waits for the next). */
-static time_t covering_test_time(const struct vctx *x, unsigned kind)
+ * kind is not seen (the overdue reason then waits for the next). *undated
+ * is set when a covering test's hours cannot be this drive's: an ATA entry
+ * later than the drive's own power-on hours while those have not wrapped
+ * (QEMU writes a fixed 4660 h into every entry), so no age can be told. */
+static time_t covering_test_time(const struct vctx *x, unsigned kind, bool *undated)
 {
 	const ww_health_t *h = x->h;
 	time_t best = 0;
 
+	*undated = false;
 	if (!WW_HAS(h->power_on_seconds))
 		return 0;
 	for (int i = 0; i < WW_SELFTEST_MAX; i++) {
@@ -220,6 +224,10 @@ static time_t covering_test_time(const struct vctx *x, unsigned kind)
 		if (!l->source || !l->has_last || l->last_passed < 0 ||
 		    !ww_selftest_covers(l->last_kind, kind))
 			continue;
+		if (i <= WW_SELFTEST_ATA_EXTENDED && now_h < 0x10000 && l->last_hours > now_h) {
+			*undated = true;
+			continue;
+		}
 		if (i <= WW_SELFTEST_ATA_EXTENDED)
 			age = (now_h - l->last_hours) & 0xffff;
 		else
@@ -251,11 +259,14 @@ static void sig_overdue(struct vctx *x)
 	for (size_t i = 0; i < sizeof(order) / sizeof(order[0]); i++) {
 		unsigned k = order[i];
 		time_t due = p->before_last[k], ran;
+		bool undated;
 		int64_t days;
 
 		if (!due)
 			continue;
-		ran = covering_test_time(x, k);
+		ran = covering_test_time(x, k, &undated);
+		if (!ran && undated)
+			continue; /* a test is logged, when is not known: no alarm */
 		if (!ran && m && m->first_read > due)
 			continue; /* never tested, but not watched for a period yet */
 		/* the log's hours are whole: an hour of slack */
