@@ -339,7 +339,7 @@ def main():
                 {k: v["instance"] for k, v in fl.hosts.items()})))
             # wearwatch.conf's [endurance] ratings_file reached the model
             # (fleet.py: a table row for the SATA disk's model)
-            q = 'wearwatch_drive_rating_info{drive="ata-WWSATA_DISK_WWSATA0001",source="table"}'
+            q = 'wearwatch_drive_rating_info{drive="ata-WWSATA_DISK_WWSATA0001",source="ratings_file"}'
             check(query_count(fl, q) == 1, "[endurance] ratings_file in wearwatch.conf rates a drive")
             # host A is scraped in the fleet profile: no attribute worst or
             # threshold series there, its value and raw series kept
