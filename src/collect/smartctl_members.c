@@ -136,7 +136,7 @@ int ww_smartctl_members_discover(const char *sysroot, ww_drive_t **out, unsigned
 	}
 	n = ww_n_members;
 	*out = malloc(n ? (size_t)n * sizeof(**out) : 1);
-	if (*out)
+	if (*out && n)
 		memcpy(*out, ww_members, (size_t)n * sizeof(**out));
 	pthread_mutex_unlock(&ww_members_lock);
 	return *out ? n : -ENOMEM;

@@ -811,7 +811,7 @@ int ww_conf_build(ww_conf_t *out, int argc, char **argv, char *err, size_t errle
 	if (!rc)
 		rc = ww_conf_apply_args(c, argc, argv, err, errlen);
 	if (!rc) {
-		ww_conf_free(out);
+		/* out is written, never read: callers pass it uninitialised */
 		*out = *c;
 	} else {
 		ww_conf_free(c);

@@ -323,6 +323,7 @@ static void drift_finish(ww_probe_sched_t *s, struct entry *e, const ww_drive_t 
 {
 	struct drift_run *r = e->drift;
 	ww_hdrift_t b = { .t = wall(s) };
+	unsigned errors = r->errors; /* r is freed below */
 
 	b.reads = (uint32_t)(r->hist.total > UINT32_MAX ? UINT32_MAX : r->hist.total);
 	b.errors = r->errors;
@@ -341,7 +342,7 @@ static void drift_finish(ww_probe_sched_t *s, struct entry *e, const ww_drive_t 
 	s->drifting = NULL;
 	e->drift_due = next;
 	e->sum.drift_skip = NULL;
-	if (r->errors)
+	if (errors)
 		ww_log_drive_failure(e->id, wall(s), "probe: drift burst: %u reads failed",
 				     b.errors);
 	publish(s, e);

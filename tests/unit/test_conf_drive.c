@@ -37,9 +37,10 @@ static void test_probe_policy(void)
 
 static void test_drive_sections(void)
 {
-	ww_conf_t *c = malloc(sizeof(*c));
+	ww_conf_t *c = calloc(1, sizeof(*c));
 	char err[512];
 
+	ww_conf_free(c); /* its lists, before they are reset */
 	ww_conf_defaults(c);
 	CHECK_EQ_U64(c->retention_s, 0); /* forever unless configured */
 	CHECK(ww_conf_load_string(c,
@@ -57,14 +58,17 @@ static void test_drive_sections(void)
 	CHECK_EQ_I64(c->drives[2].monitor, 0);
 	CHECK(ww_conf_drive_find(c, "x", "sdb") == &c->drives[2]);
 
+	ww_conf_free(c); /* its lists, before they are reset */
 	ww_conf_defaults(c);
 	CHECK(ww_conf_load_string(c, "[drive a]\nprobe = qd=999\n", "t.conf", err,
 				  sizeof(err)) == -EINVAL);
 	CHECK(!strncmp(err, "t.conf:2: probe qd", 18));
+	ww_conf_free(c); /* its lists, before they are reset */
 	ww_conf_defaults(c);
 	CHECK(ww_conf_load_string(c, "[drive /dev/nvme0n1]\nrating = 1:5\n", "t.conf", err,
 				  sizeof(err)) == -EINVAL);
 	CHECK(strstr(err, "t.conf:2: rating: [drive /dev/nvme0n1] is a block device name"));
+	ww_conf_free(c); /* its lists, before they are reset */
 	ww_conf_defaults(c);
 	CHECK(ww_conf_load_string(c, "[drive a]\nsmartctl = sat;rm\n", "t.conf", err,
 				  sizeof(err)) == -EINVAL);
@@ -72,6 +76,7 @@ static void test_drive_sections(void)
 	      ww_conf_is_block_name("dm-0") && ww_conf_is_block_name("md127"));
 	CHECK(!ww_conf_is_block_name("nvme-Samsung_SSD_980_S123") &&
 	      !ww_conf_is_block_name("S3Z9NB0K123456") && !ww_conf_is_block_name("nvme0n1p1"));
+	ww_conf_free(c);
 	free(c);
 }
 

@@ -15,13 +15,14 @@
  * example, uncommented, parses */
 static void test_collector_sections(void)
 {
-	ww_conf_t *c = malloc(sizeof(*c));
+	ww_conf_t *c = calloc(1, sizeof(*c));
 	ww_probe_policy_t d;
 	char err[512], *argv[] = { "collector", "--probe-count", "8", "--no-probe", NULL };
 	char path[1024], line[512], *text = calloc(1, 1 << 16);
 	FILE *f;
 
 	ww_probe_policy_default(&d);
+	ww_conf_free(c); /* its lists, before they are reset */
 	ww_conf_defaults(c);
 	CHECK(ww_conf_load_string(
 		      c,
@@ -58,6 +59,7 @@ static void test_collector_sections(void)
 	CHECK_EQ_U64(c->probe.interval_s, 300);
 	CHECK(!c->probe.enabled);
 
+	ww_conf_free(c); /* its lists, before they are reset */
 	ww_conf_defaults(c);
 	CHECK(c->probe.enabled && c->fleet.timeout_s == 10 && !c->fleet.prometheus[0]);
 	CHECK_STR(c->fleet.jobs, "wearwatch.*");
@@ -73,6 +75,7 @@ static void test_collector_sections(void)
 				  "header = D: 4\nheader = E: 5\n",
 				  "t.conf", err, sizeof(err)) == -EINVAL);
 	CHECK(!strncmp(err, "t.conf:6: header:", 17));
+	ww_conf_free(c); /* its lists, before they are reset */
 	ww_conf_defaults(c);
 	CHECK(ww_conf_load_string(c, "[probe]\nqd = 0\n", "t.conf", err, sizeof(err)) == -EINVAL);
 	CHECK(!strncmp(err, "t.conf:2: qd: expected interval, count", 38));
@@ -84,6 +87,7 @@ static void test_collector_sections(void)
 		      "got 'prom:9090'"));
 	CHECK(ww_conf_load_string(c, "[endurance]\nratings_file = r.tsv\n", "t.conf", err,
 				  sizeof(err)) == -EINVAL);
+	ww_conf_free(c); /* its lists, before they are reset */
 	ww_conf_defaults(c);
 	CHECK(ww_conf_load_string(c, "[endurance]\nratings_file = /1\nratings_file = /2\n"
 				  "ratings_file = /3\nratings_file = /4\nratings_file = /5\n"
@@ -107,6 +111,7 @@ static void test_collector_sections(void)
 	}
 	if (f)
 		fclose(f);
+	ww_conf_free(c); /* its lists, before they are reset */
 	ww_conf_defaults(c);
 	int rc = ww_conf_load_string(c, text, "example", err, sizeof(err));
 
@@ -115,6 +120,7 @@ static void test_collector_sections(void)
 	CHECK(rc == 0);
 	CHECK(c->fleet.prometheus[0] && c->n_ratings_files == 1 && c->n_drives >= 1);
 	free(text);
+	ww_conf_free(c);
 	free(c);
 }
 

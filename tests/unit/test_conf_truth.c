@@ -35,6 +35,7 @@ static int conf_bytes(ww_conf_t *c, const char *text, size_t len, char *err, siz
 		return -EIO;
 	}
 	fclose(f);
+	ww_conf_free(c); /* the lists of the text before */
 	ww_conf_defaults(c);
 	err[0] = 0;
 	return ww_conf_load(c, path, false, err, errlen);

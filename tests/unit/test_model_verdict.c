@@ -319,6 +319,7 @@ static void test_conf_keys(void)
 	char err[512];
 	ww_health_cfg_t eff;
 
+	ww_conf_free(&c); /* its lists, before they are reset */
 	ww_conf_defaults(&c);
 	CHECK_EQ_I64(ww_conf_load_string(&c, "[health]\ntemperature_warning = 50\n"
 					 "ignore_attributes = 1, 7 195\nsilence = spin_retry\n"
@@ -331,18 +332,22 @@ static void test_conf_keys(void)
 	CHECK(!ww_attr_in(eff.ignore_attrs, 7));   /* the drive's (empty) list replaces it */
 	CHECK(ww_attr_in(c.health.ignore_attrs, 195));
 	CHECK_EQ_U64(eff.silenced, 1ull << WW_R_SPIN_RETRY);
+	ww_conf_free(&c); /* its lists, before they are reset */
 	ww_conf_defaults(&c);
 	CHECK(ww_conf_load_string(&c, "[health]\n\ntemperature_warning = hot\n", "t.conf", err,
 				  sizeof(err)) == -22);
 	CHECK_STR(err, "t.conf:3: temperature_warning: expected degrees Celsius, -40 to 200, got 'hot'");
+	ww_conf_free(&c); /* its lists, before they are reset */
 	ww_conf_defaults(&c);
 	ww_conf_load_string(&c, "[drive sda]\nsilence = drive_missing, nope\n", "t.conf", err,
 			    sizeof(err));
 	CHECK_STR(err, "t.conf:2: silence: expected reason codes separated by commas "
 		       "(docs/health.md); 'nope' is not one");
+	ww_conf_free(&c); /* its lists, before they are reset */
 	ww_conf_defaults(&c);
 	ww_conf_load_string(&c, "[health]\nnot_a_key = 1\n", "t.conf", err, sizeof(err));
 	CHECK_STR(err, "t.conf:2: unknown key 'not_a_key' in [health]");
+	ww_conf_free(&c); /* its lists, before they are reset */
 	ww_conf_defaults(&c);
 	CHECK_EQ_I64(ww_conf_load_string(&c,
 					 "[health]\npending_sectors_critical = 100\n"
@@ -356,16 +361,19 @@ static void test_conf_keys(void)
 	CHECK_EQ_U64(eff.level[WW_LV_PENDING].critical, 100);
 	CHECK_EQ_U64(eff.level[WW_LV_MEDIA_ERRORS].critical, 0);
 	CHECK_EQ_U64(eff.level[WW_LV_REALLOCATED].critical, 1100);
+	ww_conf_free(&c); /* its lists, before they are reset */
 	ww_conf_defaults(&c);
 	ww_conf_load_string(&c, "[health]\npending_sectors_warning = 50\n", "t.conf", err,
 			    sizeof(err));
 	CHECK(strstr(err, "pending_sectors_warning 50 is above pending_sectors_critical 40") !=
 	      NULL);
+	ww_conf_free(&c); /* its lists, before they are reset */
 	ww_conf_defaults(&c);
 	ww_conf_load_string(&c, "[health]\ngrown_defects_warning = 0\n", "t.conf", err,
 			    sizeof(err));
 	CHECK_STR(err,
 		  "t.conf:2: grown_defects_warning: expected a count, 1 to 2000000000, got '0'");
+	ww_conf_free(&c); /* its lists, before they are reset */
 	ww_conf_defaults(&c);
 	ww_conf_load_string(&c, "[health]\ncritical_attributes = 5 300\n", "t.conf", err, sizeof(err));
 	CHECK(strstr(err, "t.conf:2: critical_attributes: expected ATA attribute ids 1-255") != NULL);
