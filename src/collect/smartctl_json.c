@@ -425,8 +425,13 @@ static void parse_nvme_sensors(json_object *log, ww_nvme_smart_t *s)
 	for (size_t i = 0; i < json_object_array_length(a) && i < 8; i++) {
 		json_object *t = json_object_array_get_idx(a, i);
 
-		if (json_object_is_type(t, json_type_int))
-			s->temperature_sensor_kelvin[i] = (uint16_t)(json_object_get_int(t) + 273);
+		/* degrees C in the JSON, Kelvin in the log: a sensor outside
+		 * the 16-bit Kelvin word is no reading (0, "not implemented") */
+		if (json_object_is_type(t, json_type_int)) {
+			int64_t k = json_object_get_int64(t) + 273;
+
+			s->temperature_sensor_kelvin[i] = k > 0 && k <= 0xffff ? (uint16_t)k : 0;
+		}
 	}
 }
 
