@@ -428,9 +428,12 @@ static void parse_nvme_sensors(json_object *log, ww_nvme_smart_t *s)
 		/* degrees C in the JSON, Kelvin in the log: a sensor outside
 		 * the 16-bit Kelvin word is no reading (0, "not implemented") */
 		if (json_object_is_type(t, json_type_int)) {
-			int64_t k = json_object_get_int64(t) + 273;
+			int64_t c = json_object_get_int64(t);
 
-			s->temperature_sensor_kelvin[i] = k > 0 && k <= 0xffff ? (uint16_t)k : 0;
+			/* compared before adding: json-c clamps to INT64_MAX */
+			s->temperature_sensor_kelvin[i] = c > TEMP_MIN_C && c <= TEMP_MAX_C
+				? (uint16_t)(c + 273)
+				: 0;
 		}
 	}
 }

@@ -31,6 +31,15 @@ int main(void)
 	CHECK_EQ_U64(h.nvme_smart.composite_temperature_kelvin, 65535);
 	CHECK_EQ_I64(parse(ATA "\"temperature\":{\"current\":9223372036854775807}}"), 0);
 	CHECK(!WW_HAS(h.temperature_celsius));
+	/* the per-sensor list the same way: INT64_MAX (json-c's clamp of a
+	 * longer number) and -274 are no reading, 0 = "not implemented";
+	 * the sensor beside it is kept */
+	CHECK_EQ_I64(parse(NVME "{\"temperature_sensors\":[22,9223372036854775807,-274,65262]}}"),
+		     0);
+	CHECK_EQ_U64(h.nvme_smart.temperature_sensor_kelvin[0], 295);
+	CHECK_EQ_U64(h.nvme_smart.temperature_sensor_kelvin[1], 0);
+	CHECK_EQ_U64(h.nvme_smart.temperature_sensor_kelvin[2], 0);
+	CHECK_EQ_U64(h.nvme_smart.temperature_sensor_kelvin[3], 65535);
 
 	/* power-on hours near 2^64 (ATA/SCSI power_on_time): hours x 3600
 	 * wrapped to a small number of seconds; now saturated and marked */
