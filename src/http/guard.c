@@ -1,11 +1,12 @@
 /* Deadlines, failed-login limits and the login cache (see guard.h). */
-#include <crypt.h>
 #include <errno.h>
+#include <gnutls/crypto.h>
 #include <netinet/in.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <sys/socket.h>
 
 #include "wearwatch/basic.h"
@@ -45,11 +46,20 @@ struct ww_guard {
 	unsigned nconns;
 	uint64_t evicted;
 	uint64_t global_refused;
-	double gtokens; /* failed logins of every address together */
+	double gtokens;    /* failed logins of every address together */
+	unsigned gpending; /* checks admitted and not done: each may fail */
 	long long glast_ms;
 	struct addr_slot addrs[ADDR_SLOTS];
-	char salt[CRYPT_GENSALT_OUTPUT_SIZE];
+	uint8_t mac_key[32]; /* the cache keys' HMAC key: random, this process only */
 	struct { char key[WW_HTTP_AUTH_KEY_LEN]; long long used_ms; } cache[WW_HTTP_AUTH_CACHE];
+	/* addresses a login passed from (only a success puts one here, so a
+	 * rotating guesser cannot push them out): the shared budget does not
+	 * hold them back */
+	struct {
+		uint8_t key[16];
+		long long used_ms;
+		bool used;
+	} good[WW_HTTP_AUTH_GOOD];
 };
 
 static long long deadline_of(const ww_gconn_t *c)
@@ -118,8 +128,7 @@ ww_guard_t *ww_guard_start(unsigned refill_ms, unsigned conn_limit)
 	g->conn_soft = conn_limit ? conn_limit - (conn_limit / 8 ? conn_limit / 8 : 1) : 0;
 	g->gtokens = WW_HTTP_AUTH_GLOBAL_BURST;
 	g->glast_ms = ww_http_now_ms();
-	/* the cache's salt: random (libxcrypt reads the OS's source) */
-	if (!crypt_gensalt_rn("$6$", 1000, NULL, 0, g->salt, sizeof(g->salt))) {
+	if (getrandom(g->mac_key, sizeof(g->mac_key), 0) != (ssize_t)sizeof(g->mac_key)) {
 		free(g);
 		return NULL;
 	}
@@ -364,6 +373,32 @@ static void global_refill_locked(ww_guard_t *g, long long now)
 	g->glast_ms = now;
 }
 
+/* Is sa in the table of addresses a login passed from? With put, it is
+ * now (the least recently used one out when full). Lock held. */
+static bool good_locked(ww_guard_t *g, const struct sockaddr *sa, bool put)
+{
+	uint8_t key[16];
+	int victim = 0;
+
+	addr_key(sa, key);
+	for (int i = 0; i < WW_HTTP_AUTH_GOOD; i++) {
+		if (g->good[i].used && !memcmp(g->good[i].key, key, 16)) {
+			if (put)
+				g->good[i].used_ms = ww_http_now_ms();
+			return true;
+		}
+		if (!g->good[i].used ||
+		    (g->good[victim].used && g->good[i].used_ms < g->good[victim].used_ms))
+			victim = i;
+	}
+	if (put) {
+		memcpy(g->good[victim].key, key, 16);
+		g->good[victim].used = true;
+		g->good[victim].used_ms = ww_http_now_ms();
+	}
+	return false;
+}
+
 static unsigned retry_of(const ww_guard_t *g, const struct addr_slot *s)
 {
 	return s && s->tokens < 1 ? (unsigned)((1 - s->tokens) * g->refill_ms / 1000) + 1 : 1;
@@ -394,7 +429,7 @@ int ww_guard_auth_admit(ww_guard_t *g, const struct sockaddr *sa, unsigned *retr
 	if (!s || s->tokens < 1) {
 		*retry_s = retry_of(g, s);
 		rc = -EAGAIN;
-	} else if (g->gtokens < 1) {
+	} else if (g->gtokens - g->gpending < 1 && !good_locked(g, sa, false)) {
 		*retry_s = 1;
 		g->global_refused++;
 		rc = -EAGAIN;
@@ -403,6 +438,7 @@ int ww_guard_auth_admit(ww_guard_t *g, const struct sockaddr *sa, unsigned *retr
 		rc = -EBUSY;
 	} else {
 		s->pending++;
+		g->gpending++;
 	}
 	pthread_mutex_unlock(&g->lock);
 	return rc;
@@ -420,6 +456,8 @@ void ww_guard_auth_done(ww_guard_t *g, const struct sockaddr *sa, bool ok)
 		if (!ok)
 			s->tokens -= 1;
 	}
+	if (g->gpending)
+		g->gpending--;
 	if (!ok) {
 		global_refill_locked(g, ww_http_now_ms());
 		g->gtokens -= 1;
@@ -430,28 +468,31 @@ void ww_guard_auth_done(ww_guard_t *g, const struct sockaddr *sa, bool ok)
 int ww_guard_auth_key(ww_guard_t *g, const char *user, const char *password,
 		      char key[WW_HTTP_AUTH_KEY_LEN])
 {
-	struct crypt_data *cd = calloc(1, sizeof(*cd));
-	char *up = NULL;
-	const char *out = NULL;
-	int rc = -EINVAL;
+	static const char hex[] = "0123456789abcdef";
+	size_t ul = strlen(user), pl = strlen(password);
+	uint8_t mac[32];
+	gnutls_hmac_hd_t h;
 
+	/* the longest login checked, as crypt_r took at most 512 bytes */
+	if (ul + 1 + pl > WW_HTTP_AUTH_INPUT_MAX)
+		return -EINVAL;
 	/* user names hold no ':' (webcfg.c), so user:password is one string
 	 * per pair */
-	if (cd && asprintf(&up, "%s:%s", user, password) >= 0)
-		out = crypt_r(up, g->salt, cd);
-	if (out && out[0] == '$' && strlen(out) < WW_HTTP_AUTH_KEY_LEN) {
-		memcpy(key, out, strlen(out) + 1);
-		rc = 0;
+	if (gnutls_hmac_init(&h, GNUTLS_MAC_SHA256, g->mac_key, sizeof(g->mac_key)) < 0)
+		return -EINVAL;
+	if (gnutls_hmac(h, user, ul) < 0 || gnutls_hmac(h, ":", 1) < 0 ||
+	    gnutls_hmac(h, password, pl) < 0) {
+		gnutls_hmac_deinit(h, NULL);
+		return -EINVAL;
 	}
-	if (up) {
-		explicit_bzero(up, strlen(up));
-		free(up);
+	gnutls_hmac_deinit(h, mac);
+	for (size_t i = 0; i < sizeof(mac); i++) {
+		key[2 * i] = hex[mac[i] >> 4];
+		key[2 * i + 1] = hex[mac[i] & 15];
 	}
-	if (cd) {
-		explicit_bzero(cd, sizeof(*cd));
-		free(cd);
-	}
-	return rc;
+	key[2 * sizeof(mac)] = '\0';
+	explicit_bzero(mac, sizeof(mac));
+	return 0;
 }
 
 static bool same(const char *a, const char *b)
@@ -479,11 +520,13 @@ bool ww_guard_cache_has(ww_guard_t *g, const char *key)
 	return hit;
 }
 
-void ww_guard_cache_put(ww_guard_t *g, const char *key)
+void ww_guard_cache_put(ww_guard_t *g, const char *key, const struct sockaddr *sa)
 {
 	int victim = 0;
 
 	pthread_mutex_lock(&g->lock);
+	if (sa)
+		good_locked(g, sa, true);
 	for (int i = 0; i < WW_HTTP_AUTH_CACHE; i++) {
 		if (!strcmp(g->cache[i].key, key)) {
 			victim = i;

@@ -132,7 +132,7 @@ static void auth_job(ww_job_t *j, bool cancelled)
 	ok = !cancelled && ww_webcfg_check_user(&q->w->wc, q->user, q->pass);
 
 	if (ok)
-		ww_guard_cache_put(q->w->guard, q->key);
+		ww_guard_cache_put(q->w->guard, q->key, (struct sockaddr *)&q->addr);
 	/* a check that never ran is no failure of the client */
 	ww_guard_auth_done(q->w->guard, (struct sockaddr *)&q->addr, ok || cancelled);
 	explicit_bzero(q->pass, strlen(q->pass));
@@ -190,7 +190,7 @@ static int auth_begin(struct ww_req *q, struct MHD_Connection *c)
 	MHD_free(user);
 	if (!q->user || !q->pass)
 		return text(q, c, MHD_HTTP_SERVICE_UNAVAILABLE, "out of memory\n");
-	/* crypt_r takes at most 512 bytes of user:password: longer is no login */
+	/* user:password longer than WW_HTTP_AUTH_INPUT_MAX is no login */
 	if (ww_guard_auth_key(q->w->guard, q->user, q->pass, q->key))
 		return text(q, c, MHD_HTTP_UNAUTHORIZED, "unauthorized\n");
 	if (ww_guard_cache_has(q->w->guard, q->key))

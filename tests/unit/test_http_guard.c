@@ -110,9 +110,33 @@ static void test_cache(ww_guard_t *g)
 
 	CHECK_EQ_I64(ww_guard_auth_key(g, "alice", "U*U", k1), 0);
 	CHECK_EQ_I64(ww_guard_auth_key(g, "alice", "U*V", k2), 0);
-	CHECK(strncmp(k1, "$6$", 3) == 0 && !strstr(k1, "U*U"));
+	/* 64 hex digits of HMAC-SHA256, the same for the same login, another
+	 * for another password, another in another process (its own key) */
+	CHECK_EQ_U64(strlen(k1), 64);
+	CHECK_EQ_U64(strspn(k1, "0123456789abcdef"), 64);
+	CHECK(strcmp(k1, k2) != 0);
+	{
+		char k3[WW_HTTP_AUTH_KEY_LEN], big[WW_HTTP_AUTH_INPUT_MAX + 1];
+		ww_guard_t *other = ww_guard_start(0, 0);
+
+		CHECK_EQ_I64(ww_guard_auth_key(g, "alice", "U*U", k3), 0);
+		CHECK_STR(k3, k1);
+		CHECK(other != NULL);
+		if (other) {
+			CHECK_EQ_I64(ww_guard_auth_key(other, "alice", "U*U", k3), 0);
+			CHECK(strcmp(k3, k1) != 0);
+			ww_guard_stop(other);
+		}
+		/* "alice:" + 506 bytes is the longest login checked */
+		memset(big, 'x', sizeof(big) - 1);
+		big[WW_HTTP_AUTH_INPUT_MAX - 6] = '\0';
+		CHECK_EQ_I64(ww_guard_auth_key(g, "alice", big, k3), 0);
+		big[WW_HTTP_AUTH_INPUT_MAX - 6] = 'x';
+		big[WW_HTTP_AUTH_INPUT_MAX - 5] = '\0';
+		CHECK_EQ_I64(ww_guard_auth_key(g, "alice", big, k3), -EINVAL);
+	}
 	CHECK(!ww_guard_cache_has(g, k1));
-	ww_guard_cache_put(g, k1);
+	ww_guard_cache_put(g, k1, NULL);
 	CHECK(ww_guard_cache_has(g, k1));
 	CHECK(!ww_guard_cache_has(g, k2));
 	/* least recently used out: 64 others push k1 out */
@@ -121,7 +145,7 @@ static void test_cache(ww_guard_t *g)
 
 		snprintf(pw, sizeof(pw), "pw%d", i);
 		CHECK_EQ_I64(ww_guard_auth_key(g, "bob", pw, k2), 0);
-		ww_guard_cache_put(g, k2);
+		ww_guard_cache_put(g, k2, NULL);
 	}
 	CHECK(!ww_guard_cache_has(g, k1));
 	CHECK(ww_guard_cache_has(g, k2));
@@ -190,7 +214,48 @@ static void test_global_budget(void)
 	       admitted, (unsigned long long)ww_guard_auth_global_refused(g));
 	CHECK_EQ_U64(admitted, WW_HTTP_AUTH_GLOBAL_BURST);
 	CHECK_EQ_U64(ww_guard_auth_global_refused(g), 600 - WW_HTTP_AUTH_GLOBAL_BURST);
+	/* while it is spent: an address a login passed from before is still
+	 * checked (a Prometheus whose cached login was pushed out, or whose
+	 * password changed), a new one is not; only a success enters */
+	{
+		struct sockaddr_in prom = v4("192.0.2.7"), fresh = v4("192.0.2.8");
+		char k[WW_HTTP_AUTH_KEY_LEN];
+
+		CHECK_EQ_I64(ww_guard_auth_admit(g, (struct sockaddr *)&prom, &retry), -EAGAIN);
+		CHECK_EQ_I64(ww_guard_auth_key(g, "prom", "right", k), 0);
+		ww_guard_cache_put(g, k, (struct sockaddr *)&prom);
+		for (int i = 0; i < 3; i++) {
+			CHECK_EQ_I64(ww_guard_auth_admit(g, (struct sockaddr *)&prom, &retry), 0);
+			ww_guard_auth_done(g, (struct sockaddr *)&prom, true);
+		}
+		CHECK_EQ_I64(ww_guard_auth_admit(g, (struct sockaddr *)&fresh, &retry), -EAGAIN);
+		/* its own failures are still limited by its per-address budget */
+		for (int i = 0; i < WW_HTTP_AUTH_BURST; i++) {
+			CHECK_EQ_I64(ww_guard_auth_admit(g, (struct sockaddr *)&prom, &retry), 0);
+			ww_guard_auth_done(g, (struct sockaddr *)&prom, false);
+		}
+		CHECK_EQ_I64(ww_guard_auth_admit(g, (struct sockaddr *)&prom, &retry), -EAGAIN);
+	}
 	ww_guard_stop(g);
+	/* checks admitted and not yet done count against it: slow checks do
+	 * not let a queue of guesses in behind them */
+	g = ww_guard_start(600000, 0);
+	for (int i = 0; g && i <= WW_HTTP_AUTH_GLOBAL_BURST; i++) {
+		char a[32];
+		struct sockaddr_in s;
+
+		snprintf(a, sizeof(a), "10.9.%d.1", i);
+		s = v4(a);
+		CHECK_EQ_I64(ww_guard_auth_admit(g, (struct sockaddr *)&s, &retry),
+			     i < WW_HTTP_AUTH_GLOBAL_BURST ? 0 : -EAGAIN);
+	}
+	if (g) {
+		struct sockaddr_in s0 = v4("10.9.0.1"), s1 = v4("10.9.77.1");
+
+		ww_guard_auth_done(g, (struct sockaddr *)&s0, true); /* one passed */
+		CHECK_EQ_I64(ww_guard_auth_admit(g, (struct sockaddr *)&s1, &retry), 0);
+		ww_guard_stop(g);
+	}
 	/* a good login spends nothing of it */
 	g = ww_guard_start(600000, 0);
 	for (int i = 0; g && i < 2 * WW_HTTP_AUTH_GLOBAL_BURST; i++) {
