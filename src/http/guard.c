@@ -266,44 +266,35 @@ void ww_guard_conn_begun(ww_guard_t *g, ww_gconn_t *c)
 	pthread_mutex_unlock(&g->lock);
 }
 
-uint64_t ww_guard_auth_global_refused(ww_guard_t *g)
+/* one counter of g read under its lock */
+static uint64_t counter(ww_guard_t *g, const uint64_t *c)
 {
 	uint64_t n;
 
 	pthread_mutex_lock(&g->lock);
-	n = g->global_refused;
+	n = *c;
 	pthread_mutex_unlock(&g->lock);
 	return n;
+}
+
+uint64_t ww_guard_auth_global_refused(ww_guard_t *g)
+{
+	return counter(g, &g->global_refused);
 }
 
 uint64_t ww_guard_evicted(ww_guard_t *g)
 {
-	uint64_t n;
-
-	pthread_mutex_lock(&g->lock);
-	n = g->evicted;
-	pthread_mutex_unlock(&g->lock);
-	return n;
+	return counter(g, &g->evicted);
 }
 
 uint64_t ww_guard_wakeups(ww_guard_t *g)
 {
-	uint64_t n;
-
-	pthread_mutex_lock(&g->lock);
-	n = g->wakeups;
-	pthread_mutex_unlock(&g->lock);
-	return n;
+	return counter(g, &g->wakeups);
 }
 
 uint64_t ww_guard_reaped(ww_guard_t *g)
 {
-	uint64_t n;
-
-	pthread_mutex_lock(&g->lock);
-	n = g->reaped;
-	pthread_mutex_unlock(&g->lock);
-	return n;
+	return counter(g, &g->reaped);
 }
 
 /* IPv4 (also v4-mapped) as its 4 bytes, IPv6 as its /64: one host holds a
