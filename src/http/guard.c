@@ -1,6 +1,8 @@
 /* Deadlines, failed-login limits and the login cache (see guard.h). */
 #include <errno.h>
-#include <gnutls/crypto.h>
+#include <openssl/core_names.h>
+#include <openssl/evp.h>
+#include <openssl/params.h>
 #include <netinet/in.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -50,7 +52,10 @@ struct ww_guard {
 	unsigned gpending; /* checks admitted and not done: each may fail */
 	long long glast_ms;
 	struct addr_slot addrs[ADDR_SLOTS];
-	uint8_t mac_key[32]; /* the cache keys' HMAC key: random, this process only */
+	/* the cache keys' HMAC, keyed at start with random bytes (this process
+	 * only); each key is made on a copy of it (thread-safe, no fetch or
+	 * key set-up per request) */
+	EVP_MAC_CTX *mac;
 	struct { char key[WW_HTTP_AUTH_KEY_LEN]; long long used_ms; } cache[WW_HTTP_AUTH_CACHE];
 	/* addresses a login passed from (only a success puts one here, so a
 	 * rotating guesser cannot push them out): the shared budget does not
@@ -116,6 +121,25 @@ static void *reaper(void *arg)
 	return NULL;
 }
 
+/* HMAC-SHA256 keyed with 32 random bytes, NULL on failure */
+static EVP_MAC_CTX *mac_start(void)
+{
+	OSSL_PARAM params[] = { OSSL_PARAM_construct_utf8_string("digest", (char *)"SHA256", 0),
+				OSSL_PARAM_construct_end() };
+	EVP_MAC *hmac = EVP_MAC_fetch(NULL, "HMAC", NULL);
+	EVP_MAC_CTX *ctx = hmac ? EVP_MAC_CTX_new(hmac) : NULL;
+	uint8_t key[32];
+
+	EVP_MAC_free(hmac); /* the context keeps its own reference */
+	if (!ctx || getrandom(key, sizeof(key), 0) != (ssize_t)sizeof(key) ||
+	    !EVP_MAC_init(ctx, key, sizeof(key), params)) {
+		EVP_MAC_CTX_free(ctx);
+		ctx = NULL;
+	}
+	explicit_bzero(key, sizeof(key));
+	return ctx;
+}
+
 ww_guard_t *ww_guard_start(unsigned refill_ms, unsigned conn_limit)
 {
 	ww_guard_t *g = calloc(1, sizeof(*g));
@@ -128,7 +152,8 @@ ww_guard_t *ww_guard_start(unsigned refill_ms, unsigned conn_limit)
 	g->conn_soft = conn_limit ? conn_limit - (conn_limit / 8 ? conn_limit / 8 : 1) : 0;
 	g->gtokens = WW_HTTP_AUTH_GLOBAL_BURST;
 	g->glast_ms = ww_http_now_ms();
-	if (getrandom(g->mac_key, sizeof(g->mac_key), 0) != (ssize_t)sizeof(g->mac_key)) {
+	g->mac = mac_start();
+	if (!g->mac) {
 		free(g);
 		return NULL;
 	}
@@ -138,6 +163,7 @@ ww_guard_t *ww_guard_start(unsigned refill_ms, unsigned conn_limit)
 	if (pthread_create(&g->reaper, NULL, reaper, g)) {
 		pthread_mutex_destroy(&g->lock);
 		pthread_cond_destroy(&g->cond);
+		EVP_MAC_CTX_free(g->mac);
 		free(g);
 		return NULL;
 	}
@@ -164,6 +190,7 @@ void ww_guard_stop(ww_guard_t *g)
 	pthread_mutex_destroy(&g->lock);
 	pthread_cond_destroy(&g->cond);
 	explicit_bzero(g->cache, sizeof(g->cache));
+	EVP_MAC_CTX_free(g->mac);
 	free(g);
 }
 
@@ -460,23 +487,28 @@ int ww_guard_auth_key(ww_guard_t *g, const char *user, const char *password,
 		      char key[WW_HTTP_AUTH_KEY_LEN])
 {
 	static const char hex[] = "0123456789abcdef";
-	size_t ul = strlen(user), pl = strlen(password);
+	char up[WW_HTTP_AUTH_INPUT_MAX + 1];
 	uint8_t mac[32];
-	gnutls_hmac_hd_t h;
+	EVP_MAC_CTX *ctx;
+	size_t n = 0;
+	bool ok;
+	int len;
 
-	/* the longest login checked, as crypt_r took at most 512 bytes */
-	if (ul + 1 + pl > WW_HTTP_AUTH_INPUT_MAX)
-		return -EINVAL;
 	/* user names hold no ':' (webcfg.c), so user:password is one string
-	 * per pair */
-	if (gnutls_hmac_init(&h, GNUTLS_MAC_SHA256, g->mac_key, sizeof(g->mac_key)) < 0)
-		return -EINVAL;
-	if (gnutls_hmac(h, user, ul) < 0 || gnutls_hmac(h, ":", 1) < 0 ||
-	    gnutls_hmac(h, password, pl) < 0) {
-		gnutls_hmac_deinit(h, NULL);
+	 * per pair; longer than the longest login checked is none */
+	len = snprintf(up, sizeof(up), "%s:%s", user, password);
+	if (len < 0 || (size_t)len > WW_HTTP_AUTH_INPUT_MAX) {
+		explicit_bzero(up, sizeof(up));
 		return -EINVAL;
 	}
-	gnutls_hmac_deinit(h, mac);
+	/* libcrypto is mapped already (libnvme needs it): no library of its own */
+	ctx = EVP_MAC_CTX_dup(g->mac);
+	ok = ctx && EVP_MAC_update(ctx, (const unsigned char *)up, (size_t)len) &&
+		EVP_MAC_final(ctx, mac, &n, sizeof(mac)) && n == sizeof(mac);
+	EVP_MAC_CTX_free(ctx);
+	explicit_bzero(up, sizeof(up));
+	if (!ok)
+		return -EINVAL;
 	for (size_t i = 0; i < sizeof(mac); i++) {
 		key[2 * i] = hex[mac[i] >> 4];
 		key[2 * i + 1] = hex[mac[i] & 15];
