@@ -266,17 +266,61 @@ int ww_qualify_report_csv(FILE *f, const ww_qualify_report_t *r);
  * report's JSON inlined): opens offline. Returns 0 or -errno. */
 int ww_qualify_report_html(FILE *f, const ww_qualify_report_t *r);
 
+/** The JSON report's schema name (docs/qualify.md). */
+#define WW_QUALIFY_SCHEMA "wearwatch-qualify/1"
+
 /** An earlier report for --compare: parses text (outside input: any bytes)
  * and checks it is a "wearwatch-qualify/1" report with a "points" array.
  * Returns the json-c object (json_object_put it) or NULL with why in err. */
 struct json_object *ww_qualify_compare_parse(const char *text, size_t len, char *err,
 					     size_t errlen);
 
-/** One row of the --compare table per load point of `now` found in `old`
- * (same threads and depth): IOPS, mean, p99 and max latency, reads and
- * writes, old against new, printed to f. Returns the rows printed. */
+/** The figures --compare sets side by side, as indexes of the rows' arrays. */
+enum {
+	WW_QCMP_IOPS,
+	WW_QCMP_MEAN,
+	WW_QCMP_P99,
+	WW_QCMP_MAX,
+	WW_QCMP_N
+};
+
+/** One load point and kind of both runs: this run's figures (`now`) and the
+ * old report's (`old`, NaN where it has none), IOPS and latencies in
+ * seconds, by WW_QCMP_*. */
+typedef struct ww_qualify_cmp_row {
+	unsigned threads, depth;
+	bool write; /* the writes of the point, else its reads */
+	double old[WW_QCMP_N], now[WW_QCMP_N];
+} ww_qualify_cmp_row_t;
+
+/** The report key of a WW_QCMP_* figure ("iops", "mean_s", "p99_s",
+ * "max_s"); NULL past the last. */
+const char *ww_qualify_compare_key(unsigned fig);
+
+/** The rows of `now` against `old` (a parsed report): for each load point of
+ * now in old (same threads and depth), its reads then its writes, a kind
+ * neither run did left out. Writes at most max to rows (rows may be NULL
+ * with max 0) and returns how many there are. */
+size_t ww_qualify_compare_rows(const struct json_object *old, const ww_qualify_report_t *now,
+			       ww_qualify_cmp_row_t *rows, size_t max);
+
+/** Whether old has a point of p's load. */
+bool ww_qualify_compare_matched(const struct json_object *old, const ww_qualify_point_t *p);
+
+/** The change of figure fig from old to now in % of old; NaN when old has
+ * none or it is 0. */
+double ww_qualify_compare_change(const ww_qualify_cmp_row_t *r, unsigned fig);
+
+/** One row of the --compare table per ww_qualify_compare_rows row: IOPS,
+ * mean, p99 and max latency, old against new and the change, printed to f.
+ * Returns the rows printed. */
 unsigned ww_qualify_compare_print(FILE *f, const struct json_object *old,
 				  const ww_qualify_report_t *now);
+
+/** The JSON report's "comparison" block (docs/qualify.md): the old report's
+ * identity, the rows and this run's loads it lacks; NULL (JSON null)
+ * without r->compare. The caller owns it (json_object_put). */
+struct json_object *ww_qualify_compare_json(const ww_qualify_report_t *r);
 
 #ifdef __cplusplus
 }

@@ -3,9 +3,13 @@
  * embeds) from the report's JSON, both inlined so the file opens offline.
  * The page only draws what the JSON says; it computes nothing. */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+
+#include <json-c/json.h>
 
 #include "wearwatch/qualify.h"
 #include "wearwatch/web.h"
@@ -79,6 +83,105 @@ static void health_row(FILE *f, const char *label, const ww_u64 *b, const ww_u64
 	fputs("</tr>\n", f);
 }
 
+/* a string of the old report at o.k1[.k2], "-" when it has none */
+static const char *old_str(const struct json_object *o, const char *k1, const char *k2)
+{
+	json_object *v;
+
+	if (!json_object_object_get_ex(o, k1, &v))
+		return "-";
+	if (k2 &&
+	    (!json_object_is_type(v, json_type_object) || !json_object_object_get_ex(v, k2, &v)))
+		return "-";
+	return json_object_is_type(v, json_type_string) ? json_object_get_string(v) : "-";
+}
+
+/* --compare: the two runs side by side, point by point */
+static void compare_html(FILE *f, const ww_qualify_report_t *r)
+{
+	/* not formatted: the columns, each figure's unit and decimals */
+	/* clang-format off */
+	static const struct { const char *head; double scale; int decimals; } col[WW_QCMP_N] = {
+		[WW_QCMP_IOPS] = { "IOPS",   1,   0 },
+		[WW_QCMP_MEAN] = { "avg ms", 1e3, 3 },
+		[WW_QCMP_P99]  = { "p99 ms", 1e3, 3 },
+		[WW_QCMP_MAX]  = { "max ms", 1e3, 3 },
+	};
+	/* clang-format on */
+	size_t n = ww_qualify_compare_rows(r->compare, r, NULL, 0);
+	ww_qualify_cmp_row_t *rows = n ? calloc(n, sizeof(*rows)) : NULL;
+	char started[32];
+	time_t t = (time_t)r->started;
+	struct tm tm;
+
+	gmtime_r(&t, &tm);
+	strftime(started, sizeof(started), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	fputs("<h2>Compared with ", f);
+	esc(f, r->compare_path);
+	fputs("</h2>\n<table>\n<tr><th></th><th class=l>this run</th><th class=l>old run</th></tr>\n"
+	      "<tr><th class=l>started</th><td class=l>",
+	      f);
+	esc(f, started);
+	fputs("</td><td class=l>", f);
+	esc(f, old_str(r->compare, "started", NULL));
+	fputs("</td></tr>\n<tr><th class=l>profile</th><td class=l>", f);
+	esc(f, r->profile->name);
+	fputs("</td><td class=l>", f);
+	esc(f, old_str(r->compare, "profile", "name"));
+	fputs("</td></tr>\n<tr><th class=l>drive</th><td class=l>", f);
+	esc(f, r->id);
+	fputs(" ", f);
+	esc(f, r->serial);
+	fputs("</td><td class=l>", f);
+	esc(f, old_str(r->compare, "device", "id"));
+	fputs(" ", f);
+	esc(f, old_str(r->compare, "device", "serial"));
+	fputs("</td></tr>\n</table>\n", f);
+	if (n && !rows) {
+		fputs("<p>out of memory</p>\n", f);
+		return;
+	}
+	ww_qualify_compare_rows(r->compare, r, rows, n);
+	fputs("<table>\n<tr><th rowspan=2>load</th><th rowspan=2>kind</th>", f);
+	for (unsigned k = 0; k < WW_QCMP_N; k++)
+		fprintf(f, "<th colspan=3>%s</th>", col[k].head);
+	fputs("</tr>\n<tr>", f);
+	for (unsigned k = 0; k < WW_QCMP_N; k++)
+		fputs("<th>old</th><th>new</th><th>change</th>", f);
+	fputs("</tr>\n", f);
+	for (size_t i = 0; i < n; i++) {
+		fprintf(f, "<tr><th>%uT%uQ</th><td class=l>%s</td>", rows[i].threads, rows[i].depth,
+			rows[i].write ? "write" : "read");
+		for (unsigned k = 0; k < WW_QCMP_N; k++) {
+			double c = ww_qualify_compare_change(&rows[i], k);
+
+			if (isnan(rows[i].old[k]))
+				fputs("<td class=none>-</td>", f);
+			else
+				fprintf(f, "<td>%.*f</td>", col[k].decimals,
+					rows[i].old[k] * col[k].scale);
+			fprintf(f, "<td>%.*f</td>", col[k].decimals, rows[i].now[k] * col[k].scale);
+			if (isnan(c))
+				fputs("<td class=none>-</td>", f);
+			else
+				fprintf(f, "<td>%+.1f %%</td>", c);
+		}
+		fputs("</tr>\n", f);
+	}
+	fputs("</table>\n", f);
+	bool first = true;
+
+	for (unsigned i = 0; i < r->n_points; i++)
+		if (!ww_qualify_compare_matched(r->compare, &r->points[i])) {
+			fprintf(f, "%s%uT%uQ", first ? "<p>Not in the old run: " : ", ",
+				r->points[i].threads, r->points[i].depth);
+			first = false;
+		}
+	if (!first)
+		fputs("</p>\n", f);
+	free(rows);
+}
+
 static const char page_js[] =
 	"(function(){\n"
 	"var R=JSON.parse(document.getElementById('report').textContent);\n"
@@ -108,6 +211,16 @@ static const char page_js[] =
 	"kinds().forEach(function(k){scatter(canvas(),k,'mean_s',k+': average latency per second');"
 	"scatter(canvas(),k,'p99_s',k+': p99 latency per second');scatter(canvas(),k,'max_s',k+"
 	"': maximum latency per second');sweep(canvas(),k);});\n"
+	"if(R.comparison&&R.comparison.rows.length){['read','write'].forEach(function(k){"
+	"var rs=R.comparison.rows.filter(function(r){return r.kind===k;});if(!rs.length)return;"
+	"var ds=['old','new'].map(function(w,i){return{label:(w==='old'?'old run':'this run')+' p99',"
+	"borderColor:col(i),backgroundColor:col(i),showLine:true,data:rs.filter(function(r){return "
+	"r[w].p99_s!==null&&r[w].iops!==null;}).map(function(r){return{x:r[w].iops,y:r[w].p99_s*1e3,"
+	"load:r.load};})};});new Chart(document.getElementById(canvas()),{type:'scatter',data:{"
+	"datasets:ds},options:{animation:false,plugins:{title:{display:true,text:k+': p99 against "
+	"IOPS, this run and the old one'},tooltip:{callbacks:{label:function(c){return c.raw.load+"
+	"': '+c.raw.x.toFixed(0)+' IOPS, '+c.raw.y.toFixed(3)+' ms';}}}},scales:{x:{title:{display:"
+	"true,text:'IOPS'}},y:{type:'logarithmic',title:{display:true,text:'ms'}}}}});});}\n"
 	"if(R.precondition&&R.precondition.rounds.length){var pc=R.precondition,ss=pc.steady_state;"
 	"var y=pc.rounds.map(function(r){return r.read.iops+r.write.iops;});"
 	"var ds=[{label:'IOPS per round',borderColor:col(0),backgroundColor:col(0),data:y}];"
@@ -183,6 +296,8 @@ int ww_qualify_report_html(FILE *f, const ww_qualify_report_t *r)
 		fputs("</tr>\n", f);
 	}
 	fputs("</table>\n", f);
+	if (r->compare)
+		compare_html(f, r);
 
 	if (r->preconditioned) {
 		fprintf(f,

@@ -1,5 +1,5 @@
-/* The JSON and CSV reports of a run and --compare (qualify.h; the JSON
- * schema is docs/qualify.md's). */
+/* The JSON and CSV reports of a run (qualify.h; the JSON schema is
+ * docs/qualify.md's). */
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
@@ -11,8 +11,6 @@
 #include <json-c/json.h>
 
 #include "wearwatch/qualify.h"
-
-#define SCHEMA "wearwatch-qualify/1"
 
 static void add_str(json_object *o, const char *k, const char *v)
 {
@@ -157,7 +155,7 @@ char *ww_qualify_report_json(const ww_qualify_report_t *r)
 	const ww_qualify_profile_t *p = r->profile;
 	char *out;
 
-	add_str(o, "schema", SCHEMA);
+	add_str(o, "schema", WW_QUALIFY_SCHEMA);
 	x = json_object_new_object();
 	add_str(x, "name", "wearwatch");
 	add_str(x, "version", r->version);
@@ -256,6 +254,7 @@ char *ww_qualify_report_json(const ww_qualify_report_t *r)
 	add_str(x, "last_error", r->tally.last_error ? strerror(-r->tally.last_error) : NULL);
 	json_object_object_add(o, "totals", x);
 	add_str(o, "compared_with", r->compare_path);
+	json_object_object_add(o, "comparison", ww_qualify_compare_json(r));
 
 	out = strdup(json_object_to_json_string_ext(
 		o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
@@ -289,148 +288,4 @@ int ww_qualify_report_csv(FILE *f, const ww_qualify_report_t *r)
 			}
 	}
 	return ferror(f) ? -EIO : 0;
-}
-
-/* ------------------------------------------------------------ compare --- */
-
-json_object *ww_qualify_compare_parse(const char *text, size_t len, char *err, size_t errlen)
-{
-	json_tokener *tok = json_tokener_new_ex(64);
-	json_object *o, *v;
-	size_t n;
-
-	if (!tok) {
-		snprintf(err, errlen, "out of memory");
-		return NULL;
-	}
-	if (len > (size_t)INT32_MAX) {
-		json_tokener_free(tok);
-		snprintf(err, errlen, "too large");
-		return NULL;
-	}
-	o = json_tokener_parse_ex(tok, text, (int)len);
-	if (!o || json_tokener_get_error(tok) != json_tokener_success ||
-	    json_tokener_get_parse_end(tok) < len) {
-		enum json_tokener_error e = json_tokener_get_error(tok);
-
-		/* trailing whitespace after the object is fine */
-		size_t end = json_tokener_get_parse_end(tok);
-
-		while (o && e == json_tokener_success && end < len &&
-		       (text[end] == ' ' || text[end] == '\n' || text[end] == '\t' ||
-			text[end] == '\r'))
-			end++;
-		if (!o || e != json_tokener_success || end < len) {
-			snprintf(err, errlen, "not JSON: %s",
-				 e != json_tokener_success ? json_tokener_error_desc(e)
-							   : "text after the object");
-			json_object_put(o);
-			json_tokener_free(tok);
-			return NULL;
-		}
-	}
-	json_tokener_free(tok);
-	if (!json_object_is_type(o, json_type_object) ||
-	    !json_object_object_get_ex(o, "schema", &v) ||
-	    !json_object_is_type(v, json_type_string) ||
-	    strcmp(json_object_get_string(v), SCHEMA)) {
-		snprintf(err, errlen, "not a wearwatch qualify report (\"schema\": \"%s\")",
-			 SCHEMA);
-		json_object_put(o);
-		return NULL;
-	}
-	if (!json_object_object_get_ex(o, "points", &v) ||
-	    !json_object_is_type(v, json_type_array)) {
-		snprintf(err, errlen, "no \"points\" array");
-		json_object_put(o);
-		return NULL;
-	}
-	n = json_object_array_length(v);
-	for (size_t i = 0; i < n; i++) {
-		json_object *p = json_object_array_get_idx(v, i), *t, *d;
-
-		if (!json_object_is_type(p, json_type_object) ||
-		    !json_object_object_get_ex(p, "threads", &t) ||
-		    !json_object_object_get_ex(p, "depth", &d) ||
-		    !json_object_is_type(t, json_type_int) ||
-		    !json_object_is_type(d, json_type_int)) {
-			snprintf(err, errlen, "points[%zu]: no whole \"threads\" and \"depth\"", i);
-			json_object_put(o);
-			return NULL;
-		}
-	}
-	return o;
-}
-
-/* a number of an old report's point, NaN when missing or not a number */
-static double num(const json_object *p, const char *kind, const char *key)
-{
-	json_object *k, *v;
-
-	if (!json_object_object_get_ex(p, kind, &k) || !json_object_is_type(k, json_type_object) ||
-	    !json_object_object_get_ex(k, key, &v) ||
-	    !(json_object_is_type(v, json_type_double) || json_object_is_type(v, json_type_int)))
-		return NAN;
-	return json_object_get_double(v);
-}
-
-static void cmp_cell(FILE *f, double old, double now, double scale, int decimals)
-{
-	char a[32], b[32];
-
-	if (isnan(old))
-		snprintf(a, sizeof(a), "-");
-	else
-		snprintf(a, sizeof(a), "%.*f", decimals, old * scale);
-	snprintf(b, sizeof(b), "%.*f", decimals, now * scale);
-	if (!isnan(old) && old > 0)
-		fprintf(f, " %10s %10s %+6.1f%%", a, b, (now - old) / old * 100);
-	else
-		fprintf(f, " %10s %10s %7s", a, b, "");
-}
-
-unsigned ww_qualify_compare_print(FILE *f, const json_object *old, const ww_qualify_report_t *now)
-{
-	json_object *pts;
-	unsigned rows = 0;
-
-	if (!json_object_object_get_ex(old, "points", &pts))
-		return 0;
-	fprintf(f, "%-8s %-5s %29s %29s %29s %29s\n", "load", "kind", "IOPS old/new",
-		"mean ms old/new", "p99 ms old/new", "max ms old/new");
-	for (unsigned i = 0; i < now->n_points; i++) {
-		const ww_qualify_point_t *p = &now->points[i];
-		json_object *match = NULL;
-
-		for (size_t k = 0; k < json_object_array_length(pts) && !match; k++) {
-			json_object *q = json_object_array_get_idx(pts, k), *t, *d;
-
-			if (json_object_object_get_ex(q, "threads", &t) &&
-			    json_object_object_get_ex(q, "depth", &d) &&
-			    json_object_get_int64(t) == p->threads &&
-			    json_object_get_int64(d) == p->depth)
-				match = q;
-		}
-		if (!match)
-			continue;
-		for (int w = 0; w < 2; w++) {
-			ww_qualify_stats_t s;
-			const char *kind = w ? "write" : "read";
-
-			ww_qualify_acc_stats(w ? &p->wr : &p->rd, p->elapsed_s, &s);
-			if (!s.ios && !(num(match, kind, "ios") > 0))
-				continue;
-			char load[24];
-
-			snprintf(load, sizeof(load), "%uT%uQ", p->threads, p->depth);
-			fprintf(f, "%-8s %-5s", load, kind);
-			cmp_cell(f, num(match, kind, "iops"), s.iops, 1, 0);
-			cmp_cell(f, num(match, kind, "mean_s"), s.mean_s, 1e3, 3);
-			cmp_cell(f, num(match, kind, "p99_s"), s.p99_s, 1e3, 3);
-			cmp_cell(f, num(match, kind, "max_s"), s.max_s, 1e3, 3);
-			fputc('\n', f);
-			rows++;
-		}
-	}
-	return rows;
 }

@@ -1,5 +1,6 @@
 /* libFuzzer harness: an earlier `wearwatch qualify` report given to
- * --compare (any file a user names), parsed and printed against a run.
+ * --compare (any file a user names), parsed and printed against a run:
+ * the text table, the JSON report's "comparison" block and the HTML page.
  * Seeds: tests/fuzz/regress/qualify-*. */
 #include <stdint.h>
 #include <stdio.h>
@@ -28,10 +29,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		}
 		now.points = pts;
 		now.n_points = 2;
+		now.profile = ww_qualify_profile_find("8k-random-70-30");
+		now.dev_path = now.id = now.serial = now.model = "x";
+		now.compare_path = "old.json";
 	}
 	old = ww_qualify_compare_parse((const char *)data, size, err, sizeof(err));
 	if (old) {
 		ww_qualify_compare_print(null, old, &now);
+		now.compare = old;
+		json_object_put(ww_qualify_compare_json(&now));
+		ww_qualify_report_html(null, &now);
+		now.compare = NULL;
 		json_object_put(old);
 	}
 	return 0;

@@ -375,6 +375,131 @@ static void test_compare(void)
 	free(text);
 }
 
+/* the old report's figure points[i].kind.key, read here on its own */
+static double file_num(struct json_object *o, size_t i, const char *kind, const char *key)
+{
+	struct json_object *pts, *k, *v;
+
+	json_object_object_get_ex(o, "points", &pts);
+	json_object_object_get_ex(json_object_array_get_idx(pts, i), kind, &k);
+	return json_object_object_get_ex(k, key, &v) ? json_object_get_double(v) : NAN;
+}
+
+static struct json_object *at(struct json_object *o, const char *k)
+{
+	struct json_object *v = NULL;
+
+	return o && json_object_object_get_ex(o, k, &v) ? v : NULL;
+}
+
+/* --compare in the JSON report's "comparison" block and the HTML report:
+ * the old run is the real loop-device report (its 2T2Q point is points[1]),
+ * this run spec-constructed: 2T2Q with three 8 KiB reads of 100, 200 and
+ * 300 us and one write of 400 us over 1 s (so 3 read IOPS, mean 200 us,
+ * max 300 us; 1 write IOPS, 400 us), and 4T4Q, which the old run lacks */
+static void test_compare_report(void)
+{
+	const char *src = getenv("WW_SOURCE_DIR");
+	char path[512], err[512];
+	size_t len;
+	char *text, *js, *html = NULL;
+	struct json_object *old, *doc, *cmp, *rows, *row;
+	ww_qualify_point_t pts[2] = { { .threads = 2, .depth = 2, .elapsed_s = 1 },
+				      { .threads = 4, .depth = 4, .elapsed_s = 1 } };
+	ww_qualify_report_t now = { .points = pts,
+				    .n_points = 2,
+				    .dev_path = "/dev/loop9",
+				    .id = "dev-loop9",
+				    .serial = "",
+				    .model = "",
+				    .compare_path = "old.json" };
+	FILE *f;
+
+	now.profile = ww_qualify_profile_find("8k-random-70-30");
+	snprintf(path, sizeof(path), "%s/tests/fuzz/regress/qualify-report.json", src ? src : ".");
+	text = slurp(path, &len);
+	old = ww_qualify_compare_parse(text, len, err, sizeof(err));
+	CHECK(old != NULL);
+	if (!old || !now.profile) {
+		free(text);
+		return;
+	}
+	now.compare = old;
+	ww_qualify_acc_add(&pts[0].rd, true, 8192, 100000);
+	ww_qualify_acc_add(&pts[0].rd, true, 8192, 200000);
+	ww_qualify_acc_add(&pts[0].rd, true, 8192, 300000);
+	ww_qualify_acc_add(&pts[0].wr, true, 8192, 400000);
+	ww_qualify_acc_add(&pts[1].rd, true, 8192, 100000);
+
+	js = ww_qualify_report_json(&now);
+	doc = js ? json_tokener_parse(js) : NULL;
+	cmp = at(doc, "comparison");
+	CHECK(cmp != NULL);
+	CHECK_STR(json_object_get_string(at(at(cmp, "old"), "path")), "old.json");
+	CHECK_STR(json_object_get_string(at(at(cmp, "old"), "started")), "2026-12-02T00:46:43Z");
+	CHECK_STR(json_object_get_string(at(at(cmp, "old"), "profile")), "8k-random-70-30");
+	CHECK_STR(json_object_get_string(at(at(cmp, "old"), "device_id")), "dev-loop0");
+	CHECK_STR(json_object_get_string(at(doc, "compared_with")), "old.json");
+	rows = at(cmp, "rows");
+	CHECK(rows && json_object_array_length(rows) == 2);
+	for (size_t i = 0; rows && i < json_object_array_length(rows) && i < 2; i++) {
+		const char *kind = i ? "write" : "read";
+		double want_now[WW_QCMP_N] = { i ? 1 : 3, i ? 400e-6 : 200e-6, 0,
+					       i ? 400e-6 : 300e-6 };
+
+		row = json_object_array_get_idx(rows, i);
+		CHECK_STR(json_object_get_string(at(row, "load")), "2T2Q");
+		CHECK_STR(json_object_get_string(at(row, "kind")), kind);
+		for (unsigned k = 0; k < WW_QCMP_N; k++) {
+			const char *key = ww_qualify_compare_key(k);
+			double o = json_object_get_double(at(at(row, "old"), key));
+			double n = json_object_get_double(at(at(row, "new"), key));
+			double c = json_object_get_double(at(at(row, "change_percent"), key));
+
+			/* old: the file's own number, to the last digit json-c prints */
+			CHECK(near(o, file_num(old, 1, kind, key), 1e-15));
+			if (k != WW_QCMP_P99) /* p99: the histogram's, within 1 % */
+				CHECK(near(n, want_now[k], 1e-9));
+			else
+				CHECK(near(n, i ? 400e-6 : 300e-6, 0.01));
+			CHECK(near(c, (n - o) / o * 100, 1e-9));
+		}
+	}
+	CHECK(json_object_array_length(at(cmp, "unmatched")) == 1);
+	CHECK_STR(json_object_get_string(json_object_array_get_idx(at(cmp, "unmatched"), 0)),
+		  "4T4Q");
+
+	/* the HTML report: both runs side by side, the old 2T2Q read IOPS as
+	 * the text table prints it (whole), the new one (3), and the change */
+	len = 0;
+	f = open_memstream(&html, &len);
+	CHECK(f && ww_qualify_report_html(f, &now) == 0);
+	if (f)
+		fclose(f);
+	snprintf(path, sizeof(path),
+		 "<tr><th>2T2Q</th><td class=l>read</td><td>%.0f</td><td>3</td>"
+		 "<td>%+.1f %%</td>",
+		 file_num(old, 1, "read", "iops"),
+		 (3 - file_num(old, 1, "read", "iops")) / file_num(old, 1, "read", "iops") * 100);
+	CHECK(html && strstr(html, "<h2>Compared with old.json</h2>") != NULL);
+	CHECK(html && strstr(html, path) != NULL);
+	CHECK(html && strstr(html, "<td class=l>2026-12-02T00:46:43Z</td>") != NULL);
+	CHECK(html && strstr(html, "<p>Not in the old run: 4T4Q</p>") != NULL);
+
+	/* without --compare the block is null and the page has no section */
+	now.compare = NULL;
+	free(js);
+	json_object_put(doc);
+	js = ww_qualify_report_json(&now);
+	doc = js ? json_tokener_parse(js) : NULL;
+	CHECK(doc && json_object_object_get_ex(doc, "comparison", &cmp) && cmp == NULL);
+	json_object_put(doc);
+	json_object_put(old);
+	free(js);
+	free(html);
+	free(text);
+}
+
 int main(void)
 {
 	test_profiles();
@@ -383,5 +508,6 @@ int main(void)
 	test_steady();
 	test_guard_sysfs();
 	test_compare();
+	test_compare_report();
 	return ww_test_done("test_qualify");
 }
