@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <time.h>
 
 #include "wearwatch/discover.h"
 #include "wearwatch/record.h"
@@ -184,6 +185,8 @@ typedef struct ww_smartctl_info {
 	bool device_list;       /* a top-level "devices" array and no "device":
 				   `smartctl --scan -j` output, no drive's */
 	unsigned n_values;      /* normalised fields set (for reports) */
+	time_t local_time;      /* local_time.time_t: when smartctl ran (UTC
+				   seconds); 0 when absent or not positive */
 } ww_smartctl_info_t;
 
 /** Parse one smartctl JSON document (any of smartctl 6.7 to 7.5; every key

@@ -51,9 +51,11 @@ const ww_drive_t *ww_cli_lookup_drive(const char *sysroot, const char *want,
  * NULL = built-in defaults), the built-in ratings table, no history (so no
  * "increased" reasons from one read). With e and has_e, the endurance
  * figures the service would show for that read go to *e (*has_e false when
- * there are none). Returns 0, -EINVAL (bad config, printed) or -ENOMEM.
+ * there are none). at: the time of the read (a smartctl JSON's local_time,
+ * so projections and the warranty start count from when it was taken; 0 =
+ * now). Returns 0, -EINVAL (bad config, printed) or -ENOMEM.
  * (cmd_verdict.c) */
-int ww_cli_verdict(const char *config, const ww_drive_t *d, const ww_health_t *h, int rc,
+int ww_cli_verdict(const char *config, const ww_drive_t *d, const ww_health_t *h, int rc, time_t at,
 		   ww_verdict_t *v, ww_endurance_t *e, bool *has_e);
 
 /** The same with the drive's self-test plan (when its self_test_schedule

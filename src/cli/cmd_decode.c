@@ -134,6 +134,7 @@ struct dec {
 	const char *file; /* the file the record came from */
 	const char *what; /* what it was taken for: "capture", "smartctl JSON", ... */
 	bool said;        /* why it failed is printed already */
+	time_t at;        /* when the read was taken (smartctl's local_time), 0 = unknown */
 	ww_drive_t d;
 	ww_health_t *h;
 	ww_read_report_t *r;
@@ -158,6 +159,7 @@ static int smartctl_json(struct dec *x, uint8_t *buf, size_t n)
 	int rc = ww_smartctl_parse((char *)buf, n, x->h, &info);
 
 	x->said = true;
+	x->at = info.local_time;
 	if (rc == -EINVAL || (rc != -ENOMEM && !info.smartctl_json)) {
 		fprintf(stderr,
 			"wearwatch: %s: not smartctl JSON (%s); decode reads what "
@@ -354,7 +356,7 @@ static int judge(struct dec *x, int rc, const ww_decoder_t *type, const char *co
 	v = calloc(1, sizeof(*v));
 	e = calloc(1, sizeof(*e));
 	if (!v || !e ||
-	    ww_cli_verdict(config, &x->d, x->h, no_iface || rc != -ENOTSUP ? rc : 0, v, e,
+	    ww_cli_verdict(config, &x->d, x->h, no_iface || rc != -ENOTSUP ? rc : 0, x->at, v, e,
 			   &has_e) == -EINVAL) {
 		free(v);
 		free(e);
@@ -369,7 +371,17 @@ static int judge(struct dec *x, int rc, const ww_decoder_t *type, const char *co
 			puts(js);
 		free(js);
 	} else {
-		printf("# %s: %s\n", x->file, x->what);
+		char when[32] = "";
+
+		if (x->at > 0) {
+			struct tm tm;
+
+			gmtime_r(&x->at, &tm);
+			strftime(when, sizeof(when), "%Y-%m-%d %H:%M UTC", &tm);
+		}
+		/* projections count from the read, not from today */
+		printf("# %s: %s%s%s%s\n", x->file, x->what, *when ? ", taken " : "", when,
+		       *when ? " (dates projected from then)" : "");
 		ww_text_render_health(stdout, &x->d, x->h, x->r, v, has_e ? e : NULL);
 	}
 	free(v);

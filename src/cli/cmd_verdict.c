@@ -54,21 +54,32 @@ bool ww_cli_self_test_plan(const ww_health_cfg_t *cfg, const ww_health_t *h, tim
 	return true;
 }
 
-int ww_cli_verdict(const char *config, const ww_drive_t *d, const ww_health_t *h, int rc,
+static int verdict_at(const char *config, const ww_drive_t *d, const ww_health_t *h, int rc,
+		      time_t at, ww_verdict_t *v, ww_endurance_t *e, bool *has_e,
+		      ww_selftest_plan_t *plan);
+
+int ww_cli_verdict(const char *config, const ww_drive_t *d, const ww_health_t *h, int rc, time_t at,
 		   ww_verdict_t *v, ww_endurance_t *e, bool *has_e)
 {
-	return ww_cli_verdict_plan(config, d, h, rc, v, e, has_e, NULL);
+	return verdict_at(config, d, h, rc, at, v, e, has_e, NULL);
 }
 
 int ww_cli_verdict_plan(const char *config, const ww_drive_t *d, const ww_health_t *h, int rc,
 			ww_verdict_t *v, ww_endurance_t *e, bool *has_e, ww_selftest_plan_t *plan)
+{
+	return verdict_at(config, d, h, rc, 0, v, e, has_e, plan);
+}
+
+static int verdict_at(const char *config, const ww_drive_t *d, const ww_health_t *h, int rc,
+		      time_t at, ww_verdict_t *v, ww_endurance_t *e, bool *has_e,
+		      ww_selftest_plan_t *plan)
 {
 	struct cfgs *x = calloc(1, sizeof(*x));
 	const ww_conf_drive_t *sec;
 	ww_store_t *store = NULL;
 	ww_store_endurance_t *svc = NULL;
 	ww_snapshot_t *snap;
-	time_t now = ww_clock_wall(NULL);
+	time_t now = at > 0 ? at : ww_clock_wall(NULL);
 	char err[512];
 	int ret = -ENOMEM;
 

@@ -739,6 +739,8 @@ int ww_smartctl_parse(const char *json, size_t len, ww_health_t *h,
 		info->version_major = json_object_get_int(json_object_array_get_idx(log, 0));
 		info->version_minor = json_object_get_int(json_object_array_get_idx(log, 1));
 	}
+	if (jget_i64(j, "local_time.time_t", &es) && es > 0 && (time_t)es == es)
+		info->local_time = (time_t)es;
 	msgs = jget(j, "smartctl.messages");
 	if (msgs && json_object_is_type(msgs, json_type_array) &&
 	    json_object_array_length(msgs) > 0)

@@ -138,6 +138,48 @@ static void test_smartctl_json(void)
 	CHECK_STR(rating_field(out, "stated", f, sizeof(f)), "false");
 }
 
+/* Real smartctl JSON of a failed Samsung NVMe captured 2022-05-10
+ * (../shared/fixtures/scrutiny/smart-nvme-failed.json): its dates count from
+ * its local_time.time_t, not from today. The warranty start is the capture
+ * less power_on_hours x 3600, both fields of the file; the text says when. */
+static void test_taken_at(void)
+{
+	static const char rel[] = "scrutiny/smart-nvme-failed.json";
+	char path[4200], want[64];
+	const char *dj[] = { bin, "decode", path, "--json", NULL };
+	const char *dt[] = { bin, "decode", path, NULL };
+	size_t len;
+	char *txt = (char *)ww_read_file(ww_fixtures_dir(), rel, &len);
+	json_object *j, *o = NULL, *v = NULL, *e = NULL, *w = NULL;
+	int64_t at = 0, poh = 0, start = 0;
+
+	if (!txt)
+		return;
+	j = json_tokener_parse(txt);
+	free(txt);
+	if (json_object_object_get_ex(j, "local_time", &o) &&
+	    json_object_object_get_ex(o, "time_t", &v))
+		at = json_object_get_int64(v);
+	if (json_object_object_get_ex(j, "power_on_time", &o) &&
+	    json_object_object_get_ex(o, "hours", &v))
+		poh = json_object_get_int64(v);
+	json_object_put(j);
+	CHECK_EQ_I64(at, 1652220188);
+	CHECK_EQ_I64(poh, 12798);
+	snprintf(path, sizeof(path), "%s/%s", ww_fixtures_dir(), rel);
+	CHECK_EQ_I64(run(dj), 0);
+	j = json_tokener_parse(out);
+	if (json_object_object_get_ex(j, "endurance", &e) &&
+	    json_object_object_get_ex(e, "warranty_start", &w) &&
+	    json_object_object_get_ex(w, "timestamp", &v))
+		start = json_object_get_int64(v);
+	json_object_put(j);
+	CHECK_EQ_I64(start, at - poh * 3600);
+	CHECK_EQ_I64(run(dt), 0);
+	snprintf(want, sizeof(want), "taken 2022-05-10 22:03 UTC (dates projected from then)");
+	CHECK(strstr(out, want) != NULL);
+}
+
 int main(void)
 {
 	const char *s = getenv("WW_SOURCE_DIR");
@@ -149,5 +191,6 @@ int main(void)
 	}
 	test_ocp_page(s ? s : ".");
 	test_smartctl_json();
+	test_taken_at();
 	return ww_test_done("test_cli_decode_endurance");
 }
