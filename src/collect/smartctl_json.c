@@ -697,6 +697,34 @@ static unsigned count_values(const ww_health_t *h)
 	return n;
 }
 
+/* The earliest a smartctl JSON can have been written: the release of the
+ * smartctl version that wrote it (smartmontools NEWS: 7.0 2018-12-30, the
+ * first with -j; 7.1 2019-12-30; 7.2 2020-12-30; 7.3 2022-02-28; 7.5
+ * 2025-04-30; 7.4 is bounded by 7.3). An earlier local_time is a
+ * placeholder (smartctl_exporter's test files all say 1234567890, 2009),
+ * not when the drive was read. UTC seconds. */
+static int64_t json_since(const ww_smartctl_info_t *info)
+{
+	/* not formatted: a table of (minor version, release day) */
+	/* clang-format off */
+	static const struct { int minor; int64_t t; } rel[] = {
+		{ 5, 1745971200 }, /* 2025-04-30 */
+		{ 3, 1646006400 }, /* 2022-02-28 */
+		{ 2, 1609286400 }, /* 2020-12-30 */
+		{ 1, 1577664000 }, /* 2019-12-30 */
+	};
+	/* clang-format on */
+	const int64_t v7_0 = 1546128000; /* 2018-12-30 */
+
+	if (info->version_major > 7)
+		return rel[0].t;
+	if (info->version_major == 7)
+		for (size_t i = 0; i < sizeof(rel) / sizeof(rel[0]); i++)
+			if (info->version_minor >= rel[i].minor)
+				return rel[i].t;
+	return v7_0;
+}
+
 int ww_smartctl_parse(const char *json, size_t len, ww_health_t *h,
 		      ww_smartctl_info_t *info)
 {
@@ -739,7 +767,7 @@ int ww_smartctl_parse(const char *json, size_t len, ww_health_t *h,
 		info->version_major = json_object_get_int(json_object_array_get_idx(log, 0));
 		info->version_minor = json_object_get_int(json_object_array_get_idx(log, 1));
 	}
-	if (jget_i64(j, "local_time.time_t", &es) && es > 0 && (time_t)es == es)
+	if (jget_i64(j, "local_time.time_t", &es) && es >= json_since(info) && (time_t)es == es)
 		info->local_time = (time_t)es;
 	msgs = jget(j, "smartctl.messages");
 	if (msgs && json_object_is_type(msgs, json_type_array) &&

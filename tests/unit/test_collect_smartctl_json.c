@@ -70,5 +70,34 @@ int main(void)
 	CHECK_EQ_I64(parse(ATA "\"ata_device_statistics\":{\"pages\":[{\"number\":1,\"table\":["
 			   "{\"offset\":16,\"value\":4294967295}]}]}}"), 0);
 	CHECK_EQ_U64(h.ata.devstat_power_on_hours.value, 4294967295ull);
+	/* local_time: kept when smartctl could have written it, dropped when
+	 * it predates the release of the smartctl that wrote the file (the
+	 * placeholder 1234567890 of smartctl_exporter's test files; smartmontools
+	 * NEWS: 7.3 2022-02-28, 7.5 2025-04-30, -j since 7.0 2018-12-30) */
+	{
+		ww_smartctl_info_t info;
+		static const struct {
+			const char *json;
+			time_t want;
+		} lt[] = {
+			{ "{\"smartctl\":{\"version\":[7,3]},\"local_time\":{\"time_t\":1652220188}}",
+			  1652220188 },
+			{ "{\"smartctl\":{\"version\":[7,3]},\"local_time\":{\"time_t\":1234567890}}",
+			  0 },
+			{ "{\"smartctl\":{\"version\":[7,5]},\"local_time\":{\"time_t\":1652220188}}",
+			  0 },
+			{ "{\"smartctl\":{\"version\":[7,4]},\"local_time\":{\"time_t\":1646006400}}",
+			  1646006400 },
+			{ "{\"local_time\":{\"time_t\":1546127999}}", 0 },
+			{ "{\"local_time\":{\"time_t\":1546128000}}", 1546128000 },
+			{ "{\"local_time\":{\"time_t\":-5}}", 0 },
+		};
+
+		for (size_t i = 0; i < sizeof(lt) / sizeof(lt[0]); i++) {
+			memset(&h, 0, sizeof(h));
+			ww_smartctl_parse(lt[i].json, strlen(lt[i].json), &h, &info);
+			CHECK_EQ_I64(info.local_time, lt[i].want);
+		}
+	}
 	return ww_test_done("test_collect_smartctl_json");
 }
