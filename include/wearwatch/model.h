@@ -355,6 +355,13 @@ typedef struct ww_selftest_sched ww_selftest_sched_t;
  * -E2BIG (over the pattern limits), -ENOMEM. */
 int ww_selftest_sched_compile(const char *text, ww_selftest_sched_t **out, char *err,
 			      size_t errlen);
+
+/** Can s ever start a test? false when no text smartd builds (each month,
+ * day, weekday, hour and type L, S, C, O) matches it: "S/../.././2" (the
+ * hour has two digits), "X", an expression naming only the selective
+ * types. Up to 246 000 matches (tens of ms) for one that never matches;
+ * the configuration asks once per key. */
+bool ww_selftest_sched_ever(const ww_selftest_sched_t *s);
 void ww_selftest_sched_free(ww_selftest_sched_t *s);
 
 /** The kind (ww_selftest_kind_t) the schedule starts in the local hour that

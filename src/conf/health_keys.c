@@ -165,6 +165,14 @@ static int parse_schedule(const char *v, char out[WW_SELFTEST_SCHED_MAX], char *
 		snprintf(bad, blen, "%.*s", (int)(blen > 1 ? blen - 1 : 0), e[0] ? e : v);
 		return rc == -ENOMEM ? -ENOMEM : -EINVAL;
 	}
+	if (!ww_selftest_sched_ever(s)) {
+		/* accepted, it would never start a test and say nothing */
+		snprintf(bad, blen,
+			 "it matches no hour: month, day and hour have two digits, "
+			 "types are L, S, C, O");
+		ww_selftest_sched_free(s);
+		return -EINVAL;
+	}
 	ww_selftest_sched_free(s);
 	snprintf(out, WW_SELFTEST_SCHED_MAX, "%s", v);
 	return 0;
@@ -232,13 +240,17 @@ static int set_row(ww_health_cfg_t *c, int i, const char *v, char *bad, size_t b
 int ww_conf_health_key(ww_health_cfg_t *c, const char *key, const char *value, char *err,
 		       size_t errlen)
 {
-	char bad[64] = "";
+	char bad[160] = "";
 
 	for (int i = 0; i < HK_MAX; i++) {
 		if (strcmp(key, hkeys[i].key))
 			continue;
 		if (set_row(c, i, value, bad, sizeof(bad))) {
-			if (bad[0])
+			if (bad[0] && hkeys[i].kind == HK_SCHEDULE)
+				/* bad is why, not the part of the value at fault */
+				snprintf(err, errlen, "%s: %s, got '%s': %s", key, hkeys[i].expect,
+					 value, bad);
+			else if (bad[0])
 				snprintf(err, errlen, "%s: %s; '%s' is not one", key, hkeys[i].expect,
 					 bad);
 			else

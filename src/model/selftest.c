@@ -53,6 +53,30 @@ int ww_selftest_sched_compile(const char *text, ww_selftest_sched_t **out, char 
 	return 0;
 }
 
+bool ww_selftest_sched_ever(const ww_selftest_sched_t *s)
+{
+	static const unsigned mdays[12] = { 31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31 };
+	char text[32];
+
+	if (!s)
+		return false;
+	/* every text smartd can build: month, each day it has (Feb 29 too),
+	 * each weekday it can fall on, hour, type; the first match ends it,
+	 * so a schedule that runs every day is known at once */
+	for (unsigned m = 1; m <= 12; m++)
+		for (unsigned d = 1; d <= mdays[m - 1]; d++)
+			for (unsigned w = 1; w <= 7; w++)
+				for (unsigned h = 0; h < 24; h++)
+					for (size_t i = 0; i < sizeof(types) / sizeof(types[0]);
+					     i++) {
+						snprintf(text, sizeof(text), "%c/%02u/%02u/%u/%02u",
+							 types[i].letter, m, d, w, h);
+						if (ww_pattern_match(s->re, text) == 1)
+							return true;
+					}
+	return false;
+}
+
 void ww_selftest_sched_free(ww_selftest_sched_t *s)
 {
 	if (!s)

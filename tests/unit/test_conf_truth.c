@@ -85,6 +85,27 @@ static void test_drive_pattern(void)
 	CHECK_EQ_I64(conf_text("[drive S3Z9NB0K123456X]\nrating = 600TB:5\n", err, sizeof(err)), 0);
 }
 
+/* A schedule that compiles but can never start a test was accepted and
+ * said nothing: a one-digit hour (smartd builds HH with two), a type
+ * letter smartd has not; a bad pattern says why after the value */
+static void test_self_test_schedule(void)
+{
+	char err[512];
+
+	CHECK_EQ_I64(conf_text("[health]\nself_test_schedule = S/../.././2\n", err, sizeof(err)),
+		     -EINVAL);
+	CHECK(strstr(err, "wearwatch.conf:2: self_test_schedule: ") &&
+	      strstr(err, "got 'S/../.././2': it matches no hour"));
+	CHECK_EQ_I64(conf_text("[health]\nself_test_schedule = X\n", err, sizeof(err)), -EINVAL);
+	CHECK(strstr(err, "got 'X': it matches no hour"));
+	CHECK_EQ_I64(conf_text("[health]\nself_test_schedule = L/(01|02\n", err, sizeof(err)),
+		     -EINVAL);
+	CHECK(strstr(err, "got 'L/(01|02': bad pattern at offset"));
+	CHECK_EQ_I64(conf_text("[health]\nself_test_schedule = S/../.././02\n", err, sizeof(err)),
+		     0);
+	CHECK_EQ_I64(conf_text("[health]\nself_test_schedule = off\n", err, sizeof(err)), 0);
+}
+
 static void test_smartctl_types(void)
 {
 	/* smartctl -h of smartmontools 7.3, each form of its -d list */
@@ -227,6 +248,7 @@ int main(void)
 	test_nul_byte();
 	test_drive_pattern();
 	test_smartctl_types();
+	test_self_test_schedule();
 	test_ratings_file();
 	test_listen_activated();
 	rmdir(dir);

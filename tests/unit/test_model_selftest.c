@@ -104,6 +104,30 @@ static void test_schedule(void)
 	CHECK(strstr(err, "bad pattern") != NULL);
 	CHECK_EQ_I64(ww_selftest_sched_compile("", &bad, err, sizeof(err)), -EINVAL);
 	CHECK(bad == NULL);
+
+	/* ever: smartd.conf(5)'s examples can start a test; a one-digit hour,
+	 * an unknown type and the selective types alone never can (smartd
+	 * builds MM, DD and HH with two digits) */
+	{
+		static const char *const ever[] = {
+			"S/../.././02", "L/../../6/03", "(S/../.././02|L/../../6/03)",
+			"L/12/31/./23", "S/02/29/./00", "O/../.././(00|06|12|18)"
+		};
+		static const char *const never[] = { "S/../.././2", "X", "n/../.././02",
+						     "L/02/30/./03", "S/13/.././02" };
+		ww_selftest_sched_t *x;
+
+		for (size_t i = 0; i < sizeof(ever) / sizeof(ever[0]); i++) {
+			x = compile(ever[i]);
+			CHECK(ww_selftest_sched_ever(x));
+			ww_selftest_sched_free(x);
+		}
+		for (size_t i = 0; i < sizeof(never) / sizeof(never[0]); i++) {
+			x = compile(never[i]);
+			CHECK(!ww_selftest_sched_ever(x));
+			ww_selftest_sched_free(x);
+		}
+	}
 	ww_selftest_sched_free(s);
 	ww_selftest_sched_free(l);
 	ww_selftest_sched_free(sl);
