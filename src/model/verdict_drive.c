@@ -252,8 +252,13 @@ static void rated(struct vctx *x, const ww_endurance_t *e)
 				       "endurance model (host bytes written / rated bytes)",
 				       "host writes %s are %.1f %% of the rated %s (rating: %s)", w,
 				       r * 100, rb,
-				       e->rating_note[0] ? e->rating_note
-							 : ww_rating_source_name(e->rating_source)),
+				       /* a table row by its FILE:LINE: the document it
+					* cites is in the API's rating, and a whole
+					* citation cut the sentence off mid-word */
+				       e->rating_ref[0] ? e->rating_ref
+					       : e->rating_note[0]
+					       ? e->rating_note
+					       : ww_rating_source_name(e->rating_source)),
 			WW_VN_VALUE | WW_VN_LIMIT, h->host_written_bytes.value, 0, e->rated_bytes,
 			"bytes");
 }

@@ -429,6 +429,46 @@ out:
 	free(man);
 }
 
+/* Past its rating: the sentence names a table row by FILE:LINE; the row's
+ * whole citation (250 characters of title and address) cut the sentence
+ * off mid-word before. Figures spec-constructed: 135.8 % of 1 PB. */
+static void test_rated_sentence(void)
+{
+	static ww_endurance_t e;
+	ww_verdict_in_t in;
+	const ww_vreason_t *r;
+
+	ata_record();
+	WW_SET(h.host_written_bytes, 1358000000000000ull,
+	       "ATA Device Statistics page 1 offset 0x18");
+	memset(&e, 0, sizeof(e));
+	e.has_rated_used = true;
+	e.rated_used_ratio = 1.358;
+	e.rated_bytes = 1000000000000000ull;
+	e.rating_source = WW_RATING_TABLE;
+	memset(e.rating_note, 'x', sizeof(e.rating_note) - 1);
+	snprintf(e.rating_ref, sizeof(e.rating_ref), "built-in:oem-relabel.tsv:7");
+	in = (ww_verdict_in_t){
+		.h = &h, .e = &e, .protocol = h.protocol, .present = true, .values_time = T0
+	};
+	ww_verdict(&in, T0, &v);
+	r = reason(WW_R_RATED_EXHAUSTED, 0);
+	CHECK(r != NULL);
+	if (r) {
+		CHECK(strstr(r->text, " % of the rated ") != NULL);
+		CHECK(strlen(r->text) > strlen("(rating: built-in:oem-relabel.tsv:7)"));
+		CHECK_STR(r->text + strlen(r->text) -
+				  strlen("(rating: built-in:oem-relabel.tsv:7)"),
+			  "(rating: built-in:oem-relabel.tsv:7)");
+	}
+	/* no row (an override): the source's words, as before */
+	e.rating_ref[0] = 0;
+	snprintf(e.rating_note, sizeof(e.rating_note), "--rating 1PB:5");
+	ww_verdict(&in, T0, &v);
+	r = reason(WW_R_RATED_EXHAUSTED, 0);
+	CHECK(r && strstr(r->text, "(rating: --rating 1PB:5)") != NULL);
+}
+
 int main(void)
 {
 	CHECK(!strcmp(ww_status_name(WW_STATUS_UNKNOWN), "unknown") && WW_STATUS_UNKNOWN == 3);
@@ -437,6 +477,7 @@ int main(void)
 		CHECK(ww_reason_by_name(ww_reason_name(r)) == r);
 	test_state();
 	test_ata();
+	test_rated_sentence();
 	test_levels();
 	test_increase_window();
 	test_config();
