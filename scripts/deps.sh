@@ -1,6 +1,7 @@
 #!/bin/sh
 # Installs what wearwatch needs on Debian 12 (idempotent). Usage:
 #   scripts/deps.sh build    # libraries and compiler to build and run the service
+#   scripts/deps.sh package  # plus debhelper and dpkg-dev (dpkg-buildpackage)
 #   scripts/deps.sh test     # plus what the test suite uses (QEMU, kernel, tools)
 #   scripts/deps.sh bench    # plus what scripts/bench-hostile.sh uses (wrk)
 set -eu
@@ -22,13 +23,25 @@ TEST="$TEST systemd openssl debhelper dpkg-dev lintian"
 TEST="$TEST iproute2"
 # scripts/bench-hostile.sh: the load generator and the history seeding
 BENCH="wrk sqlite3 curl"
-want=$BUILD
-[ "${1:-build}" = test ] && want="$BUILD $TEST"
-[ "${1:-build}" = bench ] && want="$BUILD $BENCH"
+# the package build (dpkg-buildpackage): the build set and debhelper
+PACKAGE="debhelper dpkg-dev"
+case "${1:-build}" in
+build) want=$BUILD ;;
+package) want="$BUILD $PACKAGE" ;;
+test) want="$BUILD $TEST" ;;
+bench) want="$BUILD $BENCH" ;;
+*)
+	echo "usage: scripts/deps.sh [build|package|test|bench]" >&2
+	exit 2
+	;;
+esac
 missing=""
 for p in $want; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing="$missing $p"
 done
+if [ -z "$missing" ]; then
+	echo "deps: everything for '${1:-build}' is installed"
+fi
 if [ -n "$missing" ]; then
 	echo "deps: installing$missing"
 	export DEBIAN_FRONTEND=noninteractive
