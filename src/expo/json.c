@@ -183,7 +183,7 @@ static json_object *nvme_section(const ww_health_t *h)
 	return o;
 }
 
-static json_object *ata_section(const ww_ata_t *t)
+static json_object *ata_section(const ww_ata_t *t, bool smartctl)
 {
 	json_object *o = json_object_new_object(), *a, *e;
 
@@ -191,11 +191,13 @@ static json_object *ata_section(const ww_ata_t *t)
 		add(o, "smart_supported", json_object_new_boolean(t->smart_supported));
 		add(o, "smart_enabled", json_object_new_boolean(t->smart_enabled));
 	}
-	/* what the reads found, for the API only: text says nothing of a
-	 * checksum smartctl's JSON never carries */
-	add(o, "smart_data_checksum_ok", json_object_new_boolean(t->smart_data_checksum_ok));
+	/* what the reads found, for the API only; null for smartctl's JSON,
+	 * which carries no checksum (false claimed a mismatch) */
+	add(o, "smart_data_checksum_ok",
+	    smartctl ? NULL : json_object_new_boolean(t->smart_data_checksum_ok));
 	add(o, "has_thresholds", json_object_new_boolean(t->has_thresholds));
-	add(o, "thresholds_checksum_ok", json_object_new_boolean(t->thresholds_checksum_ok));
+	add(o, "thresholds_checksum_ok",
+	    smartctl ? NULL : json_object_new_boolean(t->thresholds_checksum_ok));
 	add(o, "gp_log_supported", json_object_new_boolean(t->gp_log_supported));
 	add(o, "devstat_supported", json_object_new_boolean(t->devstat_supported));
 	ww_fields_json(o, ww_fields_ata, t);
@@ -425,7 +427,8 @@ static json_object *health_object(const ww_drive_t *d, const ww_health_t *h,
 		if (h->protocol == WW_PROTO_NVME || h->has_nvme_smart || h->has_nvme_ctrl)
 			add(o, "nvme", nvme_section(h));
 		if (h->protocol == WW_PROTO_ATA)
-			add(o, "ata", ata_section(&h->ata));
+			add(o, "ata",
+			    ata_section(&h->ata, h->backend && !strcmp(h->backend, "smartctl")));
 		if (h->protocol == WW_PROTO_SCSI)
 			add(o, "scsi", scsi_section(&h->scsi));
 	}

@@ -291,9 +291,40 @@ static void test_api(void)
 	free(h);
 }
 
+/* smartctl's JSON carries no SMART data checksum: the API says null, not
+ * false (a mismatch); a native read says what the sum gave. Spec-constructed
+ * ATA record (one attribute, checksum fields as ww_ata_parse_smart_data
+ * leaves them). */
+static void test_checksum_null(void)
+{
+	static ww_health_t h;
+	json_object *o, *a = NULL, *v = NULL;
+	char *txt;
+
+	for (int smartctl = 0; smartctl < 2; smartctl++) {
+		memset(&h, 0, sizeof(h));
+		h.protocol = WW_PROTO_ATA;
+		h.backend = smartctl ? "smartctl" : "sat";
+		h.ata.n_attrs = 1;
+		h.ata.attrs[0].id = 5;
+		txt = ww_json_render_health(NULL, &h, NULL, NULL, NULL);
+		o = txt ? json_tokener_parse(txt) : NULL;
+		CHECK(o && json_object_object_get_ex(o, "ata", &a) &&
+		      json_object_object_get_ex(a, "smart_data_checksum_ok", &v));
+		if (smartctl)
+			CHECK(v == NULL);
+		else
+			CHECK(v && json_object_is_type(v, json_type_boolean) &&
+			      !json_object_get_boolean(v));
+		json_object_put(o);
+		free(txt);
+	}
+}
+
 int main(void)
 {
 	test_health_netdata();
+	test_checksum_null();
 	test_health_edge();
 	test_api();
 	return ww_test_done("test_expo_json");
