@@ -25,27 +25,28 @@ bool ww_http_assets_reply(struct MHD_Connection *c, const char *url, int *ret)
 
 	if (!a)
 		return false;
-	if (etag_matches(MHD_lookup_connection_value(c, MHD_HEADER_KIND,
-						     MHD_HTTP_HEADER_IF_NONE_MATCH), a->etag)) {
+	if (etag_matches(ww_mhd.lookup_connection_value(c, MHD_HEADER_KIND,
+							MHD_HTTP_HEADER_IF_NONE_MATCH),
+			 a->etag)) {
 		status = MHD_HTTP_NOT_MODIFIED;
-		r = MHD_create_response_from_buffer(0, NULL, MHD_RESPMEM_PERSISTENT);
+		r = ww_mhd.create_response_from_buffer(0, NULL, MHD_RESPMEM_PERSISTENT);
 	} else {
 		/* the bytes live in the binary: no copy */
-		r = MHD_create_response_from_buffer(a->len, (void *)a->data,
-						    MHD_RESPMEM_PERSISTENT);
+		r = ww_mhd.create_response_from_buffer(a->len, (void *)a->data,
+						       MHD_RESPMEM_PERSISTENT);
 	}
 	if (!r) {
 		*ret = MHD_NO;
 		return true;
 	}
 	if (status == MHD_HTTP_OK)
-		MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, a->type);
-	MHD_add_response_header(r, MHD_HTTP_HEADER_ETAG, a->etag);
-	MHD_add_response_header(r, MHD_HTTP_HEADER_CACHE_CONTROL, "no-cache");
-	MHD_add_response_header(r, "X-Content-Type-Options", "nosniff");
+		ww_mhd.add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, a->type);
+	ww_mhd.add_response_header(r, MHD_HTTP_HEADER_ETAG, a->etag);
+	ww_mhd.add_response_header(r, MHD_HTTP_HEADER_CACHE_CONTROL, "no-cache");
+	ww_mhd.add_response_header(r, "X-Content-Type-Options", "nosniff");
 	if (!strcmp(a->path, "/index.html"))
-		MHD_add_response_header(r, "Content-Security-Policy", WW_CSP);
-	*ret = MHD_queue_response(c, status, r);
-	MHD_destroy_response(r);
+		ww_mhd.add_response_header(r, "Content-Security-Policy", WW_CSP);
+	*ret = ww_mhd.queue_response(c, status, r);
+	ww_mhd.destroy_response(r);
 	return true;
 }

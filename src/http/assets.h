@@ -4,7 +4,7 @@
 
 #include <stdbool.h>
 
-#include <microhttpd.h>
+#include "http/mhd.h"
 
 /** When `url` is a dashboard route, queue its response on `c` (200 with the
  * file, or 304 when If-None-Match carries its ETag), store the libmicrohttpd

@@ -15,9 +15,8 @@
 #include <stdbool.h>
 #include <sys/socket.h>
 
-#include <microhttpd.h>
-
 #include "wearwatch/http.h"
+#include "http/mhd.h"
 #include "http/guard.h"
 #include "http/jobs.h"
 

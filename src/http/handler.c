@@ -17,7 +17,7 @@
 static ww_gconn_t *gconn_of(struct MHD_Connection *c)
 {
 	const union MHD_ConnectionInfo *ci =
-		MHD_get_connection_info(c, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+		ww_mhd.get_connection_info(c, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
 
 	return ci ? ci->socket_context : NULL;
 }
@@ -30,27 +30,27 @@ static MHD_RESULT queue(struct ww_req *q, struct MHD_Connection *c, unsigned sta
 
 	if (!r)
 		return MHD_NO;
-	MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, type);
-	MHD_add_response_header(r, MHD_HTTP_HEADER_CACHE_CONTROL, "no-store");
+	ww_mhd.add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, type);
+	ww_mhd.add_response_header(r, MHD_HTTP_HEADER_CACHE_CONTROL, "no-store");
 	if (encoding) {
-		MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_ENCODING, encoding);
-		MHD_add_response_header(r, MHD_HTTP_HEADER_VARY, "Accept-Encoding");
+		ww_mhd.add_response_header(r, MHD_HTTP_HEADER_CONTENT_ENCODING, encoding);
+		ww_mhd.add_response_header(r, MHD_HTTP_HEADER_VARY, "Accept-Encoding");
 	}
 	if (status == MHD_HTTP_METHOD_NOT_ALLOWED)
-		MHD_add_response_header(r, MHD_HTTP_HEADER_ALLOW, "GET, HEAD");
+		ww_mhd.add_response_header(r, MHD_HTTP_HEADER_ALLOW, "GET, HEAD");
 	/* seconds: until the next login token; a busy pool or collector */
 	if (status == MHD_HTTP_TOO_MANY_REQUESTS || status == MHD_HTTP_SERVICE_UNAVAILABLE) {
 		char ra[16];
 
 		snprintf(ra, sizeof(ra), "%u", status == MHD_HTTP_SERVICE_UNAVAILABLE || !q ? 1u :
 			 (ww_guard_refill_ms(q->w->guard) + 999) / 1000);
-		MHD_add_response_header(r, MHD_HTTP_HEADER_RETRY_AFTER, ra);
+		ww_mhd.add_response_header(r, MHD_HTTP_HEADER_RETRY_AFTER, ra);
 	}
 	if (status == MHD_HTTP_UNAUTHORIZED)
-		ret = MHD_queue_basic_auth_fail_response(c, "wearwatch", r);
+		ret = ww_mhd.queue_basic_auth_fail_response(c, "wearwatch", r);
 	else
-		ret = MHD_queue_response(c, status, r);
-	MHD_destroy_response(r);
+		ret = ww_mhd.queue_response(c, status, r);
+	ww_mhd.destroy_response(r);
 	if (q)
 		ww_guard_conn_phase(q->w->guard, gconn_of(c), WW_GC_SEND);
 	return ret;
@@ -59,7 +59,8 @@ static MHD_RESULT queue(struct ww_req *q, struct MHD_Connection *c, unsigned sta
 static MHD_RESULT reply_enc(struct ww_req *q, struct MHD_Connection *c, unsigned status,
 			    const char *type, char *body, size_t len, const char *encoding)
 {
-	struct MHD_Response *r = MHD_create_response_from_buffer(len, body, MHD_RESPMEM_MUST_FREE);
+	struct MHD_Response *r = ww_mhd.create_response_from_buffer(len, body,
+								    MHD_RESPMEM_MUST_FREE);
 
 	if (!r)
 		free(body);
@@ -87,10 +88,9 @@ static MHD_RESULT reply_route(struct ww_req *q, struct MHD_Connection *c)
 
 	memset(&q->r, 0, sizeof(q->r)); /* the response owns the body now */
 	if (r.status == MHD_HTTP_OK && r.len >= GZIP_MIN_BYTES &&
-	    ww_http_accepts_gzip(MHD_lookup_connection_value(c, MHD_HEADER_KIND,
-							     MHD_HTTP_HEADER_ACCEPT_ENCODING)) &&
-	    ww_http_gzip(q->path, r.body, r.len, ww_route_cached(q->path), &gz,
-			 &gzlen) == 0) {
+	    ww_http_accepts_gzip(ww_mhd.lookup_connection_value(c, MHD_HEADER_KIND,
+								MHD_HTTP_HEADER_ACCEPT_ENCODING)) &&
+	    ww_http_gzip(q->path, r.body, r.len, ww_route_cached(q->path), &gz, &gzlen) == 0) {
 		if (r.release)
 			r.release(r.release_arg);
 		else
@@ -99,8 +99,8 @@ static MHD_RESULT reply_route(struct ww_req *q, struct MHD_Connection *c)
 	}
 	if (!r.release)
 		return reply(q, c, r.status, r.type, r.body, r.len);
-	resp = MHD_create_response_from_buffer_with_free_callback_cls(r.len, r.body, r.release,
-								       r.release_arg);
+	resp = ww_mhd.create_response_from_buffer_with_free_callback_cls(r.len, r.body, r.release,
+									 r.release_arg);
 	if (!resp)
 		r.release(r.release_arg);
 	return queue(q, c, r.status, r.type, resp, NULL);
@@ -116,7 +116,7 @@ static MHD_RESULT text(struct ww_req *q, struct MHD_Connection *c, unsigned stat
 
 static void resume(struct ww_req *q)
 {
-	MHD_resume_connection(q->c);
+	ww_mhd.resume_connection(q->c);
 }
 
 /* -------------------------------------------------------------- auth --- */
@@ -144,7 +144,7 @@ static void auth_job(ww_job_t *j, bool cancelled)
 static void copy_addr(struct ww_req *q, struct MHD_Connection *c)
 {
 	const union MHD_ConnectionInfo *ci =
-		MHD_get_connection_info(c, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+		ww_mhd.get_connection_info(c, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
 	const struct sockaddr *sa = ci ? ci->client_addr : NULL;
 
 	if (sa)
@@ -165,7 +165,7 @@ static MHD_RESULT too_many(struct ww_req *q, struct MHD_Connection *c, unsigned 
  * MHD_YES/NO of a queued answer, or -1: authorised, go on. */
 static int auth_begin(struct ww_req *q, struct MHD_Connection *c)
 {
-	char *pass = NULL, *user = MHD_basic_auth_get_username_password(c, &pass);
+	char *pass = NULL, *user = ww_mhd.basic_auth_get_username_password(c, &pass);
 	unsigned retry = 1;
 	int rc;
 
@@ -176,18 +176,18 @@ static int auth_begin(struct ww_req *q, struct MHD_Connection *c)
 
 		if (pass) {
 			explicit_bzero(pass, strlen(pass));
-			MHD_free(pass);
+			ww_mhd.free(pass);
 		}
 		if (user)
-			MHD_free(user);
+			ww_mhd.free(user);
 		return blocked ? too_many(q, c, retry) :
 				 text(q, c, MHD_HTTP_UNAUTHORIZED, "unauthorized\n");
 	}
 	q->user = strdup(user);
 	q->pass = strdup(pass);
 	explicit_bzero(pass, strlen(pass));
-	MHD_free(pass);
-	MHD_free(user);
+	ww_mhd.free(pass);
+	ww_mhd.free(user);
 	if (!q->user || !q->pass)
 		return text(q, c, MHD_HTTP_SERVICE_UNAVAILABLE, "out of memory\n");
 	/* user:password longer than WW_HTTP_AUTH_INPUT_MAX is no login */
@@ -204,7 +204,7 @@ static int auth_begin(struct ww_req *q, struct MHD_Connection *c)
 	q->state = WW_REQ_AUTH;
 	q->job.run = auth_job;
 	q->deadline_ms = ww_http_now_ms() + WW_HTTP_AUTH_WAIT_MS;
-	MHD_suspend_connection(c);
+	ww_mhd.suspend_connection(c);
 	rc = ww_jobq_submit(q->w->authq, &q->job);
 	if (rc) {
 		ww_guard_auth_done(q->w->guard, (struct sockaddr *)&q->addr, true);
@@ -312,7 +312,8 @@ static MHD_RESULT fetch_begin(struct ww_req *q, struct MHD_Connection *c, const 
 	snprintf(q->path, sizeof(q->path), "%s", url);
 	if (!strcmp(url, "/metrics")) {
 		/* ?profile=fleet|full, else [metrics] profile (docs/metrics.md) */
-		const char *pr = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "profile");
+		const char *pr = ww_mhd.lookup_connection_value(c, MHD_GET_ARGUMENT_KIND,
+								"profile");
 
 		if (pr && strcmp(pr, "fleet") && strcmp(pr, "full"))
 			return text(q, c, MHD_HTTP_BAD_REQUEST,
@@ -325,14 +326,14 @@ static MHD_RESULT fetch_begin(struct ww_req *q, struct MHD_Connection *c, const 
 		struct qbuf b = { q->path + strlen(q->path), 0, sizeof(q->path) - strlen(q->path),
 				  false };
 
-		MHD_get_connection_values(c, MHD_GET_ARGUMENT_KIND, add_arg, &b);
+		ww_mhd.get_connection_values(c, MHD_GET_ARGUMENT_KIND, add_arg, &b);
 		if (b.bad || !ww_route_path_valid(q->path))
 			return text(q, c, MHD_HTTP_BAD_REQUEST,
 				    "bad query (metric, from, to, max_points only)\n");
 	}
 	if (q->fleet) {
 		/* the one argument: a page number, nothing else reaches Prometheus */
-		const char *pg = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "page");
+		const char *pg = ww_mhd.lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "page");
 		char *end = NULL;
 		unsigned long v = pg ? strtoul(pg, &end, 10) : 1;
 
@@ -347,7 +348,7 @@ static MHD_RESULT fetch_begin(struct ww_req *q, struct MHD_Connection *c, const 
 	if (q->fleet)
 		pool = q->w->fleetq;
 	q->deadline_ms = ww_http_now_ms() + (history ? WW_HTTP_HISTORY_MS : WW_HTTP_FETCH_MS);
-	MHD_suspend_connection(c);
+	ww_mhd.suspend_connection(c);
 	rc = ww_jobq_submit(pool, &q->job);
 	if (rc) {
 		q->busy = true;
@@ -386,11 +387,12 @@ static MHD_RESULT fetched(struct ww_req *q, struct MHD_Connection *c)
 /* a request that announces a body (GET and HEAD have none to send) */
 static bool has_body(struct MHD_Connection *c)
 {
-	const char *cl = MHD_lookup_connection_value(c, MHD_HEADER_KIND,
-						     MHD_HTTP_HEADER_CONTENT_LENGTH);
+	const char *cl = ww_mhd.lookup_connection_value(c, MHD_HEADER_KIND,
+							MHD_HTTP_HEADER_CONTENT_LENGTH);
 
 	return (cl && strcmp(cl, "0")) ||
-	       MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_TRANSFER_ENCODING);
+		ww_mhd.lookup_connection_value(c, MHD_HEADER_KIND,
+					       MHD_HTTP_HEADER_TRANSFER_ENCODING);
 }
 
 MHD_RESULT ww_http_handle(void *cls, struct MHD_Connection *c, const char *url,

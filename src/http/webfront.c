@@ -52,7 +52,7 @@ static void *uri_begin(void *cls, const char *uri, struct MHD_Connection *c)
 		query[1] = '\0';
 	if (q) { /* no longer an idle kept-alive connection to close first */
 		const union MHD_ConnectionInfo *ci =
-			MHD_get_connection_info(c, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+			ww_mhd.get_connection_info(c, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
 
 		if (ci)
 			ww_guard_conn_begun(q->w->guard, ci->socket_context);
@@ -65,7 +65,7 @@ static void request_done(void *cls, struct MHD_Connection *c, void **req_cls,
 {
 	ww_webfront_t *w = cls;
 	const union MHD_ConnectionInfo *ci =
-		MHD_get_connection_info(c, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+		ww_mhd.get_connection_info(c, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
 
 	(void)toe;
 	ww_http_req_free(*req_cls);
@@ -82,9 +82,9 @@ static void connection_event(void *cls, struct MHD_Connection *c, void **socket_
 
 	if (toe == MHD_CONNECTION_NOTIFY_STARTED) {
 		const union MHD_ConnectionInfo *fd =
-			MHD_get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_FD);
+			ww_mhd.get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_FD);
 		const union MHD_ConnectionInfo *sa =
-			MHD_get_connection_info(c, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+			ww_mhd.get_connection_info(c, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
 
 		*socket_context = fd ? ww_guard_conn_open(w->guard, fd->connect_fd,
 							  sa ? sa->client_addr : NULL) : NULL;
@@ -173,7 +173,7 @@ static int start(ww_webfront_t *w, int fd)
 		w->port = ntohs(ss.ss_family == AF_INET6 ? ((struct sockaddr_in6 *)&ss)->sin6_port :
 				ss.ss_family == AF_INET ? ((struct sockaddr_in *)&ss)->sin_port : 0);
 	if (w->wc.tls) {
-		if (MHD_is_feature_supported(MHD_FEATURE_TLS) != MHD_YES)
+		if (ww_mhd.is_feature_supported(MHD_FEATURE_TLS) != MHD_YES)
 			return -EPROTONOSUPPORT;
 		flags |= MHD_USE_TLS;
 		tls[0] = (struct MHD_OptionItem){ MHD_OPTION_HTTPS_MEM_CERT, 0, w->wc.cert_pem };
@@ -184,7 +184,7 @@ static int start(ww_webfront_t *w, int fd)
 		return -ENOMEM;
 	/* not formatted: libmicrohttpd's options, one (option, value) a line */
 	/* clang-format off */
-	w->mhd = MHD_start_daemon(flags, 0, NULL, NULL, ww_http_handle, w,
+	w->mhd = ww_mhd.start_daemon(flags, 0, NULL, NULL, ww_http_handle, w,
 				  MHD_OPTION_EXTERNAL_LOGGER, mhd_log, w,
 				  MHD_OPTION_LISTEN_SOCKET, fd,
 				  MHD_OPTION_THREAD_POOL_SIZE, (unsigned)WW_HTTP_IO_THREADS,
@@ -212,13 +212,13 @@ static int start(ww_webfront_t *w, int fd)
  * 503), freed only after the daemon stopped. */
 static int stop(ww_webfront_t *w)
 {
-	int fd = MHD_quiesce_daemon(w->mhd);
+	int fd = ww_mhd.quiesce_daemon(w->mhd);
 
 	ww_jobq_drain(w->authq);
 	ww_jobq_drain(w->fastq);
 	ww_jobq_drain(w->slowq);
 	ww_jobq_drain(w->fleetq);
-	MHD_stop_daemon(w->mhd);
+	ww_mhd.stop_daemon(w->mhd);
 	stop_parts(w);
 	ww_guard_stop(w->guard);
 	w->mhd = NULL;
@@ -266,6 +266,10 @@ ww_webfront_t *ww_webfront_open(const ww_conf_t *conf, int fd, ww_webfront_fetch
 
 	if (!w)
 		return NULL;
+	if (ww_mhd_load(err, errlen)) {
+		discard(w);
+		return NULL;
+	}
 	w->activated = fd >= 0;
 	if (fd < 0)
 		fd = ww_http_bind_listen(conf->listen);

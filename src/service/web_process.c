@@ -16,7 +16,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <microhttpd.h>
 #include <systemd/sd-daemon.h>
 
 #include "wearwatch/conf.h"

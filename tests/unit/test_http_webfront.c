@@ -2,7 +2,8 @@
  * store fetch) on 127.0.0.1, ephemeral port, over a hand-made store (no
  * devices): each endpoint's status and Content-Type, bodies that come from
  * the snapshot, 404 for unknown paths and drives, 405 for other methods,
- * HEAD without a body, slow clients not keeping a scraper out. */
+ * HEAD without a body, slow clients not keeping a scraper out; and
+ * libmicrohttpd (with GnuTLS behind it) mapped only once a front starts. */
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
@@ -10,6 +11,7 @@
 #include <unistd.h>
 
 #include "ww_test.h"
+#include "http/mhd.h"
 #include "wearwatch/http.h"
 #include "wearwatch/store.h"
 
@@ -132,6 +134,22 @@ static void test_slow_clients_leave_room(uint16_t port)
 		close(slow[i]);
 }
 
+/* how many of this process's mappings are of a file whose name has `lib` */
+static int mapped(const char *lib)
+{
+	FILE *f = fopen("/proc/self/maps", "r");
+	char line[512];
+	int n = 0;
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (strstr(line, lib))
+			n++;
+	fclose(f);
+	return n;
+}
+
 int main(void)
 {
 	ww_store_t *s = ww_store_new(0);
@@ -160,8 +178,16 @@ int main(void)
 	ww_conf_defaults(&conf);
 	snprintf(conf.listen, sizeof(conf.listen), "127.0.0.1:0");
 	src.store = s;
+	/* nothing of the HTTP server's libraries in a process that never
+	 * started a front (the collector, the one-shot commands) */
+	CHECK_EQ_I64(mapped("/libmicrohttpd.so"), 0);
+	CHECK_EQ_I64(mapped("/libgnutls.so"), 0);
+	CHECK_EQ_U64(ww_mhd_loads(), 0);
 	srv = ww_webfront_open(&conf, -1, ww_webfront_fetch_store, &src, errbuf, sizeof(errbuf));
 	CHECK(srv != NULL);
+	CHECK_EQ_U64(ww_mhd_loads(), 1);
+	CHECK(mapped("/libmicrohttpd.so.12") > 0);
+	CHECK(mapped("/libgnutls.so") > 0);
 	if (!srv) {
 		fprintf(stderr, "cannot start server: %s\n", errbuf);
 		return ww_test_done("test_http_webfront");

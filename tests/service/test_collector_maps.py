@@ -1,0 +1,84 @@
+#!/usr/bin/env python3
+"""What the collector and serve map: the collector has no network, so no
+HTTP server or TLS library may be in its address space (libmicrohttpd and
+GnuTLS with the libraries behind it, libcurl); serve loads libmicrohttpd
+when its web front starts (src/http/mhd.h). Reads /proc/PID/maps of a
+running `wearwatch collector` on a copy of the fake sysfs tree
+(tests/fixtures/sysfs/basic, its device nodes made as plain files: the
+drives are listed and read, the commands fail with ENOTTY) after it answered
+/api/v1/drives with the tree's drives, and of `serve --replay` after it
+answered /metrics.
+
+usage: test_collector_maps.py BINARY
+"""
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from svc_common import FAILS, check, curl, free_port, ipc, stop, wait_for  # noqa: E402
+
+BIN = sys.argv[1]
+SRC = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+# the network side's libraries (ldd of a build that linked libmicrohttpd
+# and libcurl: the server, its TLS stack and what GnuTLS needs)
+NETWORK = ("libmicrohttpd.so", "libgnutls.so", "libnettle.so", "libhogweed.so", "libgmp.so",
+           "libp11-kit.so", "libtasn1.so", "libidn2.so", "libunistring.so", "libcurl.so")
+
+
+def libraries(pid):
+    with open(f"/proc/{pid}/maps") as f:
+        return {os.path.basename(line.split()[5]) for line in f
+                if len(line.split()) >= 6 and ".so" in line.split()[5]}
+
+
+def has(libs, soname):
+    """a file of that library (maps name the file: libnvme.so.1.3.0)"""
+    return any(lib == soname or lib.startswith(soname + ".") for lib in libs)
+
+
+def network(libs):
+    return sorted(lib for lib in libs if lib.startswith(NETWORK))
+
+
+with tempfile.TemporaryDirectory() as tmp:
+    root = os.path.join(tmp, "root")
+    shutil.copytree(os.path.join(SRC, "tests", "fixtures", "sysfs", "basic"), root, symlinks=True)
+    for n in ("nvme0", "sg0", "sg1", "sg4", "sg5"):
+        open(os.path.join(root, "dev", n), "w").close()
+    open(os.path.join(tmp, "empty.conf"), "w").close()   # not /etc/wearwatch's
+    sock = os.path.join(tmp, "collector.sock")
+    with open(os.path.join(tmp, "collector.log"), "w") as log:
+        col = subprocess.Popen([BIN, "collector", "--socket", sock, "--sysroot", root,
+                                "--state-dir", os.path.join(tmp, "state"), "--no-probe",
+                                "--config", os.path.join(tmp, "empty.conf")], stderr=log)
+    try:
+        def listed():
+            try:
+                return "nvme-eui.0025388b91b3a2c1" in ipc(sock, "GET /api/v1/drives\n")
+            except OSError:
+                return False
+        check(wait_for(listed, timeout=15), "the collector lists the fake tree's NVMe namespace")
+        libs = libraries(col.pid)
+        check(has(libs, "libsqlite3.so") and has(libs, "libnvme.so"),
+              f"the collector's maps are read: its history and NVMe libraries ({len(libs)} libraries)")
+        check(not network(libs), f"the collector maps no HTTP or TLS library ({network(libs)})")
+    finally:
+        stop(col)
+
+    port = free_port()
+    with open(os.path.join(tmp, "serve.log"), "w") as log:
+        srv = subprocess.Popen([BIN, "serve", "--replay", os.path.join(SRC, "tests", "fixtures", "captures"),
+                                "--no-probe", "--listen", f"127.0.0.1:{port}", "--web-config", "",
+                                "--config", os.path.join(tmp, "empty.conf")], stderr=log)
+    try:
+        check(wait_for(lambda: curl(f"http://127.0.0.1:{port}/metrics")[0] == "200", timeout=15),
+              "serve answers /metrics")
+        libs = libraries(srv.pid)
+        check(has(libs, "libmicrohttpd.so.12"), "serve loaded libmicrohttpd for its web front")
+    finally:
+        stop(srv)
+
+sys.exit(1 if FAILS else 0)
