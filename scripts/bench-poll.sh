@@ -14,15 +14,24 @@
 #      the device commands fail at once with ENOTTY: the ioctls are counted)
 #   c. resident memory of serve at 64 drives (probes on, the default) and of
 #      the collector on this machine's own drives
-# usage: scripts/bench-poll.sh [BINARY [SIZES [WINDOW [STEPS]]]]
-#   (defaults build/wearwatch "3 64 300 1000" 30 "a b c")
+#   d. /metrics CPU per scrape (plain and gzip) at 256 and 1,000 drives,
+#      default 60 s poll: the service's CPU over 100 scrapes less its CPU
+#      over as long a window without scrapes
+#   e. wakeups per second of serve idle, 3 drives, 60 s poll, probes off
+#      and on (every thread's context switches over 120 s)
+# With HISTORY_IO (build/bench_history_io) step a runs each size twice,
+# fresh and on a 90-day database (scripts/mkhistory.py, as bench-cost.sh),
+# and prints aged / fresh.
+# usage: scripts/bench-poll.sh [BINARY [SIZES [WINDOW [STEPS [HISTORY_IO]]]]]
+#   (defaults build/wearwatch "3 64 300 1000" 30 "a b c d e" -)
 # Run it under the shared lock on a shared machine:
 #   flock /tmp/ww-heavy.lock scripts/bench-poll.sh build/wearwatch
 set -eu
 BIN=${1:-build/wearwatch}
 SIZES=${2:-3 64 300 1000}
 WINDOW=${3:-30}
-STEPS=${4:-a b c}
+STEPS=${4:-a b c d e}
+HIO=${5:--}
 SRC=$(cd "$(dirname "$0")/.." && pwd)
 PORT=19953
 dir=$(mktemp -d /var/tmp/ww-poll.XXXXXX)
@@ -43,6 +52,7 @@ fleet() {
 	done
 }
 metric_sum() { curl -s localhost:$PORT/metrics | awk -v m="$1" '$0 ~ "^" m "[{ ]" {s += $NF} END {print s + 0}'; }
+rss() { awk '/^(VmRSS|RssAnon|RssFile):/ {v[$1] = $2} END {printf "%.1f MiB (anon %.1f, file %.1f)", v["VmRSS:"] / 1024, v["RssAnon:"] / 1024, v["RssFile:"] / 1024}' /proc/$pid/status; }
 cpu_ns() { cat /proc/$pid/task/*/schedstat | awk '{s += $1} END {printf "%d", s}'; }
 start() {
 	st=$1 fl=$2
@@ -63,16 +73,31 @@ stop() { kill "$pid"; wait "$pid" 2>/dev/null || true; pid=; }
 
 echo "binary: $BIN ($(git -C "$SRC" describe --always --dirty 2>/dev/null || echo '?')); window $WINDOW s"
 step() { case " $STEPS " in *" $1 "*) return 0 ;; esac; return 1; }
-step a && for n in $SIZES; do
-	fleet "$n" "$dir/f$n"
-	start "$dir/s$n" "$dir/f$n" --poll-interval 10 --poll-interval-rotational 10 --no-probe
+# window N: CPU per collection over WINDOW s (after every drive was read once)
+window() {
 	sleep 5
 	c0=$(metric_sum wearwatch_drive_collections_total); t0=$(cpu_ns)
 	sleep "$WINDOW"
 	t1=$(cpu_ns); c1=$(metric_sum wearwatch_drive_collections_total)
-	echo "a. $n drives: $((c1 - c0)) collections, $(awk -v t="$((t1 - t0))" -v c="$((c1 - c0))" \
-		'BEGIN {printf "%.1f", t / 1e3 / c}') us CPU each (load: $(cut -d' ' -f1-3 /proc/loadavg))"
+	us=$(awk -v t="$((t1 - t0))" -v c="$((c1 - c0))" 'BEGIN {printf "%.1f", t / 1e3 / c}')
+	echo "a. $1 drives$2: $((c1 - c0)) collections, $us us CPU each (load: $(cut -d' ' -f1-3 /proc/loadavg))"
+}
+step a && for n in $SIZES; do
+	fleet "$n" "$dir/f$n"
+	start "$dir/s$n" "$dir/f$n" --poll-interval 10 --poll-interval-rotational 10 --no-probe
+	window "$n" ""
+	fresh=$us
 	stop
+	[ "$HIO" != - ] || continue
+	mkdir -p "$dir/a$n"
+	"$HIO" "$dir/a$n/history.db" 0 0 >/dev/null   # this binary's schema
+	python3 "$SRC/scripts/mkhistory.py" "$dir/a$n/history.db" "$(date +%s)" 90 \
+		$(sed -n 's/^fact id //p' "$dir/f$n"/*.capture) >/dev/null
+	start "$dir/a$n" "$dir/f$n" --poll-interval 10 --poll-interval-rotational 10 --no-probe
+	window "$n" ", 90-day database ($(du -sh "$dir/a$n" | cut -f1))"
+	echo "a. $n drives: aged / fresh $(awk -v a="$us" -v f="$fresh" 'BEGIN {printf "%.2f", a / f}')"
+	stop
+	rm -rf "$dir/a$n"
 done
 
 # strace_window LABEL: syscalls of the running service per collection
@@ -111,11 +136,11 @@ if step b && command -v strace >/dev/null; then
 	strace_window "the same, --rediscover 10m"
 fi
 
-step c || exit 0
+if step c; then
 [ -d "$dir/f64" ] || fleet 64 "$dir/f64"
 start "$dir/m64" "$dir/f64"
 sleep 20
-echo "c. serve, 64 drives (probes on): $(grep VmRSS /proc/$pid/status | awk '{printf "%.1f MiB", $2 / 1024}')," \
+echo "c. serve, 64 drives (probes on): $(rss)," \
 	"$(grep -c '\.so' /proc/$pid/maps | tr -d ' ') mapped library ranges, $(awk '/\.so/ {print $6}' /proc/$pid/maps | sort -u | wc -l) libraries"
 stop
 mkdir -p "$dir/coll"
@@ -123,11 +148,62 @@ mkdir -p "$dir/coll"
 pid=$!
 sleep 10
 if kill -0 "$pid" 2>/dev/null; then
-	echo "c. collector, this machine's drives ($("$BIN" scan 2>/dev/null | tail -n +2 | wc -l) listed): $(grep VmRSS /proc/$pid/status | awk '{printf "%.1f MiB", $2 / 1024}')," \
+	echo "c. collector, this machine's drives ($("$BIN" scan 2>/dev/null | tail -n +2 | wc -l) listed): $(rss)," \
 		"$(awk '/\.so/ {print $6}' /proc/$pid/maps | sort -u | wc -l) libraries" \
 		"(TLS/HTTP client: $(awk '/\.so/ {print $6}' /proc/$pid/maps | sort -u | grep -c -E 'gnutls|curl|nettle|hogweed|p11-kit|tasn1|idn2|ssl|crypto' || true))"
+	stop
+	# and on the fake tree's drives (as in b: device nodes as plain files)
+	if [ ! -d "$dir/root" ]; then
+		mkdir -p "$dir/root"
+		cp -a "$SRC/tests/fixtures/sysfs/basic/." "$dir/root/"
+		for n in nvme0 sg0 sg1 sg4 sg5; do : >"$dir/root/dev/$n"; done
+	fi
+	mkdir -p "$dir/coll2"
+	"$BIN" collector --socket "$dir/coll2.sock" --state-dir "$dir/coll2" --sysroot "$dir/root" \
+		--poll-interval 2 --poll-interval-rotational 2 --no-probe >"$dir/coll2.log" 2>&1 &
+	pid=$!
+	sleep 10
+	echo "c. collector, fake tree (7 drives listed, 5 read): $(rss)," \
+		"$(awk '/\.so/ {print $6}' /proc/$pid/maps | sort -u | wc -l) libraries" \
+		"(TLS/HTTP: $(awk '/\.so/ {print $6}' /proc/$pid/maps | sort -u | grep -c -E 'microhttpd|gnutls|curl|nettle|hogweed|p11-kit|tasn1|idn2|ssl|crypto' || true))"
 	stop
 else
 	echo "c. collector did not start: $(tail -2 "$dir/coll.log")"
 	pid=
 fi
+fi
+
+# d: /metrics CPU per scrape at 256 and 1,000 drives, default poll
+step d && for n in 256 1000; do
+	[ -d "$dir/f$n" ] || fleet "$n" "$dir/f$n"
+	start "$dir/d$n" "$dir/f$n" --no-probe
+	sleep 5
+	for enc in identity gzip; do
+		t0=$(cpu_ns); sleep 5; t1=$(cpu_ns)   # what the service spends meanwhile
+		s0=$(date +%s%N); t2=$(cpu_ns)
+		k=0
+		while [ $k -lt 100 ]; do
+			curl -s -H "Accept-Encoding: $enc" -o /dev/null localhost:$PORT/metrics
+			k=$((k + 1))
+		done
+		t3=$(cpu_ns); s1=$(date +%s%N)
+		size=$(curl -s -H "Accept-Encoding: $enc" -o /dev/null -w '%{size_download}' localhost:$PORT/metrics)
+		awk -v n="$n" -v e="$enc" -v b="$((t1 - t0))" -v w="$((s1 - s0))" -v c="$((t3 - t2))" -v sz="$size" -v l="$(cut -d' ' -f1-3 /proc/loadavg)" \
+			'BEGIN {printf "d. /metrics, %d drives, %s: %.0f us CPU per scrape (%d bytes; %.0f us idle CPU per 5 s subtracted) (load: %s)\n", n, e, (c - b / 5e9 * w) / 1e3 / 100, sz, b / 1e3, l}'
+	done
+	stop
+done
+
+# e: idle wakeups, 3 drives, 60 s poll, probes off, then on (the default)
+sw() { cat /proc/$pid/task/*/status | awk '/ctxt_switches/ {s += $2} END {print s}'; }
+step e && for probe in --no-probe ""; do
+	[ -d "$dir/f3" ] || fleet 3 "$dir/f3"
+	start "$dir/e3$probe" "$dir/f3" $probe
+	sleep 10
+	w0=$(sw)
+	sleep 120
+	w1=$(sw)
+	echo "e. idle, 3 drives, 60 s poll, ${probe:-probes on}: $(awk -v d="$((w1 - w0))" 'BEGIN {printf "%.3f", d / 120}') wakeups/s" \
+		"($(ls /proc/$pid/task | wc -l) threads) (load: $(cut -d' ' -f1-3 /proc/loadavg))"
+	stop
+done
