@@ -11,10 +11,14 @@ contrib/prometheus/wearwatch-rules.yml. tests/prometheus/test_fleet.py runs
 every query (with the variables filled in) against a real Prometheus
 scraping replayed wearwatch instances and fails on one that returns nothing;
 it also fails when the committed files differ from this script's output.
+The drive dashboard's queries are checked per drive kind (NVMe, SATA, SAS):
+a query for some kinds only says which in its panel's description (data_for
+below), and the test holds every other query to have data for each kind.
 Grafana 9 or later (schemaVersion 37).
 """
 import json
 import os
+import re
 import sys
 
 DS = {"type": "prometheus", "uid": "${datasource}"}
@@ -238,50 +242,210 @@ def host():
                      L)
 
 
+# The drive dashboard's kind-specific queries say so at the end of their
+# panel's description: "Data for: NVMe, SAS." (every query of the panel) or
+# "Query B data for: NVMe." (one query); a panel without it has data for every
+# drive. tests/prometheus/test_fleet.py reads these sentences and fails when a
+# query that is for a drive's kind returns nothing for it.
+KINDS = ("NVMe", "SATA", "SAS")
+
+
+def data_for(p, kinds, ref=None):
+    """Append the "Data for" sentence of kinds (a subset of KINDS) to p."""
+    assert set(kinds) <= set(KINDS), kinds
+    text = ("Query %s data for: " % ref if ref else "Data for: ") + ", ".join(kinds) + "."
+    desc = p["description"].rstrip()
+    p["description"] = (desc + ("" if desc.endswith(".") else ".") + " " if desc else "") + text
+    return p
+
+
+SRC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "src", "model")
+
+
+def verdict_attributes():
+    """The ATA attributes the verdict judges, from the model's own tables:
+    the raw counts of src/model/verdict_ata.c (counted[]: 5, 10, 187, ...)
+    and the vendor wear attributes by name of src/model/endurance.c
+    (wear_names[]), so the highlighted rows follow the code."""
+    ata = open(os.path.join(SRC, "verdict_ata.c")).read()
+    body = ata[ata.index("} counted[] = {"):]
+    ids = re.findall(r"\{ (\d+), WW_R_", body[:body.index("};")])
+    end = open(os.path.join(SRC, "endurance.c")).read()
+    body = end[end.index("wear_names[] = {"):]
+    names = re.findall(r'"(\w+)"', body[:body.index("};")])
+    assert ids and names, "src/model tables not found"
+    return ids, names
+
+
+def attribute_table():
+    """SMART attributes, one row per attribute; the rows the verdict reads
+    coloured (ids it counts, vendor wear attributes by name, pre-fail flags)."""
+    ids, names = verdict_attributes()
+    q = "max by (id, name, flags) (wearwatch_drive_ata_attribute{%s,kind=\"%s\"})"
+    p = table("ATA SMART attributes", [
+        target(q % (DRV, "value"), ref="A", instant=True, fmt="table"),
+        target(q % (DRV, "worst"), ref="B", instant=True, fmt="table"),
+        target(q % (DRV, "threshold"), ref="C", instant=True, fmt="table"),
+        target(q % (DRV, "raw"), ref="D", instant=True, fmt="table")],
+        desc="SMART READ DATA / THRESHOLDS as smartctl -A lists them. Coloured: the "
+             "rows the health verdict reads: the raw counts it weighs (ids %s: "
+             "reallocated, pending and offline-uncorrectable sectors and the like, "
+             "docs/health.md), the vendor wear attributes it reads as percentage used "
+             "(by name), and pre-fail attributes (flags P), whose value at or below "
+             "the threshold is critical. worst and threshold are series of the full "
+             "profile only (docs/metrics.md); raw is smartctl's raw48."
+             % ", ".join(ids),
+        overrides=[
+            by_name("Value #A", display="value"), by_name("Value #B", display="worst"),
+            by_name("Value #C", display="threshold"), by_name("Value #D", display="raw"),
+            {"matcher": {"id": "byName", "options": "id"}, "properties": [
+                {"id": "mappings", "value": [{"type": "value", "options": {
+                    i: {"color": "orange", "index": k} for k, i in enumerate(ids)}}]},
+                {"id": "custom.cellOptions",
+                 "value": {"type": "color-background", "applyToRow": True}}]},
+            {"matcher": {"id": "byName", "options": "name"}, "properties": [
+                {"id": "mappings", "value": [{"type": "value", "options": {
+                    n: {"color": "purple", "index": k} for k, n in enumerate(names)}}]},
+                {"id": "custom.cellOptions",
+                 "value": {"type": "color-background", "applyToRow": True}}]},
+            {"matcher": {"id": "byName", "options": "flags"}, "properties": [
+                {"id": "mappings", "value": [{"type": "regex", "options": {
+                    "pattern": "^P.*", "result": {"color": "blue", "index": 0}}}]},
+                {"id": "custom.cellOptions", "value": {"type": "color-background"}}]}])
+    p["transformations"][1]["options"]["excludeByName"]["Time"] = True
+    p["transformations"] += [
+        {"id": "convertFieldType", "options": {"conversions": [
+            {"targetField": "id", "destinationType": "number"}]}},
+        {"id": "sortBy", "options": {"sort": [{"field": "id"}]}}]
+    return data_for(p, ("SATA",))
+
+
 def drive():
     L = Layout()
     p = panel("stat", "Health", [target("wearwatch_drive_health_status{%s}" % DRV, instant=True)])
     p["fieldConfig"]["defaults"]["mappings"] = HEALTH_MAPPING
     L.add(p, 4, 4)
-    L.add(panel("stat", "Rated endurance used",
-                [target("instance_drive:wearwatch_drive_rated_endurance_used_ratio:max{%s}" % DRV,
-                        instant=True)], unit="percentunit"), 4, 4)
-    L.add(panel("stat", "Drive's own endurance used",
-                [target("instance_drive:wearwatch_drive_endurance_used_ratio:max{%s}" % DRV,
-                        instant=True)], unit="percentunit"), 4, 4)
-    L.add(panel("stat", "Projected wear-out in",
-                [target("instance_drive:wearwatch_drive_wearout_remaining_seconds:min{%s}" % DRV,
-                        instant=True)], unit="s"), 4, 4)
-    L.add(panel("stat", "Wear-out minus warranty end",
-                [target("instance_drive:wearwatch_drive_wearout_after_warranty_end_seconds:min{%s}"
-                        % DRV, instant=True)], unit="s",
-                desc="negative: the drive wears out before its warranty ends"), 4, 4)
+    rated = "needs a rating (data/drive-ratings.tsv, [endurance] ratings_file, [drive] " \
+            "rating) or the drive's own wear: hard disks have neither"
+    L.add(data_for(panel(
+        "stat", "Rated endurance used",
+        [target("instance_drive:wearwatch_drive_rated_endurance_used_ratio:max{%s}" % DRV,
+                instant=True)], unit="percentunit", desc="host bytes written / rated bytes; "
+        + rated), ("NVMe",)), 4, 4)
+    L.add(data_for(panel(
+        "stat", "Drive's own endurance used",
+        [target("instance_drive:wearwatch_drive_endurance_used_ratio:max{%s}" % DRV,
+                instant=True)], unit="percentunit",
+        desc="NVMe Percentage Used, ATA Device Statistics or a vendor wear attribute, SCSI "
+             "page 0x11: solid-state drives"), ("NVMe",)), 4, 4)
+    L.add(data_for(panel(
+        "stat", "Projected wear-out in",
+        [target("instance_drive:wearwatch_drive_wearout_remaining_seconds:min{%s}" % DRV,
+                instant=True)], unit="s", desc=rated), ("NVMe",)), 4, 4)
+    L.add(data_for(panel(
+        "stat", "Wear-out minus warranty end",
+        [target("instance_drive:wearwatch_drive_wearout_after_warranty_end_seconds:min{%s}"
+                % DRV, instant=True)], unit="s",
+        desc="negative: the drive wears out before its warranty ends; " + rated),
+        ("NVMe",)), 4, 4)
     L.add(panel("stat", "Power-on time",
                 [target("wearwatch_drive_power_on_seconds_total{%s}" % DRV, instant=True)],
                 unit="s"), 4, 4)
     L.add(panel("table", "Identity",
                 [target("wearwatch_drive_info{%s}" % DRV, instant=True, fmt="table")]), 12, 5)
     L.add(panel("table", "Health reasons",
-                [target("wearwatch_drive_health_reason{%s}" % DRV, instant=True, fmt="table")]),
-          12, 5)
-    L.add(panel("timeseries", "Temperature and the drive's limits",
-                [target("wearwatch_drive_temperature_celsius{%s}" % DRV, "temperature"),
-                 target("wearwatch_drive_temperature_limit_celsius{%s}" % DRV, "{{kind}} limit",
-                        ref="B")], unit="celsius"), 12, 8)
-    L.add(panel("timeseries", "Host bytes written",
-                [target("wearwatch_drive_host_written_bytes_total{%s}" % DRV, "{{source}}")],
-                unit="decbytes"), 12, 8)
-    L.add(panel("timeseries", "Drive writes per day against the rating",
-                [target("wearwatch_drive_writes_per_day{%s}" % DRV, "{{window}}"),
-                 target("wearwatch_drive_rated_writes_per_day{%s}" % DRV, "rated ({{source}})",
-                        ref="B")]), 12, 8)
-    L.add(panel("timeseries", "Endurance used",
-                [target("instance_drive:wearwatch_drive_rated_endurance_used_ratio:max{%s}" % DRV,
-                        "rated"),
-                 target("instance_drive:wearwatch_drive_endurance_used_ratio:max{%s}" % DRV,
-                        "drive's own", ref="B")], unit="percentunit"), 12, 8)
+                [target('wearwatch_drive_health_reason{%s} or label_replace('
+                        'wearwatch_drive_health_status{%s} == 0, "reason", "none", "", "")'
+                        % (DRV, DRV), instant=True, fmt="table")],
+                desc="the verdict's active reasons (docs/health.md); reason none: the "
+                     "verdict is ok"), 12, 5)
+    L.add(data_for(panel(
+        "timeseries", "Temperature and the drive's limits",
+        [target("wearwatch_drive_temperature_celsius{%s}" % DRV, "temperature"),
+         target("wearwatch_drive_temperature_limit_celsius{%s}" % DRV, "{{kind}} limit",
+                ref="B")], unit="celsius",
+        desc="limits: NVMe WCTEMP and CCTEMP, SCSI page 0x0D reference; ATA has none"),
+        ("NVMe", "SAS"), ref="B"), 12, 8)
+    L.add(data_for(panel(
+        "timeseries", "Host bytes written",
+        [target("wearwatch_drive_host_written_bytes_total{%s}" % DRV, "{{source}}")],
+        unit="decbytes", desc="an ATA drive says only with Device Statistics or attribute "
+        "241, which many hard disks lack"), ("NVMe", "SAS")), 12, 8)
+    L.add(data_for(data_for(panel(
+        "timeseries", "Drive writes per day against the rating",
+        [target("wearwatch_drive_writes_per_day{%s}" % DRV, "{{window}}"),
+         target("wearwatch_drive_rated_writes_per_day{%s}" % DRV, "rated ({{source}})",
+                ref="B")], desc="writes: from the host bytes written; rated: " + rated),
+        ("NVMe", "SAS"), ref="A"), ("NVMe",), ref="B"), 12, 8)
+    L.add(data_for(panel(
+        "timeseries", "Endurance used",
+        [target("instance_drive:wearwatch_drive_rated_endurance_used_ratio:max{%s}" % DRV,
+                "rated"),
+         target("instance_drive:wearwatch_drive_endurance_used_ratio:max{%s}" % DRV,
+                "drive's own", ref="B")], unit="percentunit", desc=rated), ("NVMe",)), 12, 8)
+    L.add(attribute_table(), 24, 10)
+    L.add(data_for(panel(
+        "timeseries", "Bad sectors and error counts (ATA)",
+        [target("wearwatch_drive_ata_reallocated_sectors_total{%s} or "
+                "wearwatch_drive_ata_current_pending_sectors{%s} or "
+                "wearwatch_drive_ata_offline_uncorrectable_sectors{%s} or "
+                "wearwatch_drive_ata_reported_uncorrectable_errors_total{%s} or "
+                "wearwatch_drive_ata_command_timeouts_total{%s} or "
+                "wearwatch_drive_ata_udma_crc_errors_total{%s}" % ((DRV,) * 6),
+                "{{__name__}}")],
+        desc="attributes 5 reallocated, 197 current pending, 198 offline uncorrectable "
+             "sectors, 187 reported uncorrectable errors, 188 command timeouts, 199 UDMA CRC "
+             "errors (cabling), as counts under the drive database's format; each only "
+             "where the drive has the attribute"), ("SATA",)), 12, 8)
+    L.add(data_for(panel(
+        "timeseries", "SAS grown defects and uncorrected errors",
+        [target("wearwatch_drive_scsi_grown_defects{%s}" % DRV, "grown defect list"),
+         target("wearwatch_drive_scsi_uncorrected_errors_total{%s}" % DRV,
+                "uncorrected {{operation}}", ref="B")],
+        desc="READ DEFECT DATA's grown list (the first media failure signal of a SAS "
+             "drive) and the uncorrected errors of the error counter pages 0x02/0x03/0x05"), ("SAS",)), 12, 8)
+    p = data_for(panel(
+        "timeseries", "Media and data integrity errors",
+        [target("wearwatch_drive_media_errors_total{%s}" % DRV, "media errors")],
+        desc="NVMe media and data integrity errors; SCSI uncorrected errors summed; ATA "
+             "attribute 187 where the drive has it"), ("NVMe", "SAS"))
+    L.add(p, 12, 8)
+    p = panel("timeseries", "NVMe available spare",
+              [target("wearwatch_drive_available_spare_ratio{%s}" % DRV, "available spare"),
+               target("wearwatch_drive_available_spare_threshold_ratio{%s}" % DRV,
+                      "spare threshold", ref="B")],
+              unit="percentunit", desc="SMART / Health Information log 02h bytes 3 and 4")
+    L.add(data_for(p, ("NVMe",)), 12, 8)
+    L.add(data_for(panel(
+        "timeseries", "Error log",
+        [target("wearwatch_drive_error_log_errors_total{%s}" % DRV, "{{log}} errors counted"),
+         target("wearwatch_drive_error_log_entries{%s}" % DRV, "{{log}} entries held",
+                ref="B")],
+        desc="ATA SMART error logs (01h summary, 03h extended) and the NVMe Error "
+             "Information log: errors the drive counted over its life and the entries "
+             "it holds; a SAS drive keeps error counters instead (the panel above)"),
+        ("NVMe", "SATA")), 12, 8)
+    L.add(data_for(table("Self-tests", [
+        target("max by (log) (wearwatch_drive_self_tests{%s})" % DRV, ref="A", instant=True,
+               fmt="table"),
+        target("max by (log) (wearwatch_drive_self_test_failures{%s})" % DRV, ref="B",
+               instant=True, fmt="table"),
+        target("max by (log) (wearwatch_drive_self_test_last_passed{%s})" % DRV, ref="C",
+               instant=True, fmt="table"),
+        target("max by (log) (wearwatch_drive_self_test_last_power_on_seconds{%s})" % DRV,
+               ref="D", instant=True, fmt="table")],
+        desc="the drive's self-test log (ATA 06h/07h, SCSI page 0x10, NVMe 06h): tests "
+             "held, of them failed, the newest passed (1) or failed (0), and the "
+             "power-on time it ran at; empty for a drive whose log is empty or unread",
+        overrides=[by_name("Value #A", display="tests"),
+                   by_name("Value #B", display="failed"),
+                   by_name("Value #C", display="newest passed"),
+                   by_name("Value #D", "s", display="newest at power-on time")]),
+        KINDS), 24, 6)
     return dashboard("wearwatch-drive", "wearwatch / Drive",
-                     "One drive on one host.",
+                     "One drive on one host: health, endurance, and each drive kind's "
+                     "signals (ATA attributes and bad sectors, SAS grown defects, NVMe "
+                     "media errors and spare, error and self-test logs).",
                      [var_datasource(),
                       var_query("job", "Job", "label_values(wearwatch_build_info, job)",
                                 multi=True, include_all=True, all_value=".+"),

@@ -15,6 +15,12 @@ picked, all in WORKDIR, all stopped at exit:
   (127.0.0.1, .2, .3: three hosts to Prometheus), each from its own
   wearwatch.conf: host A and host B replay the same capture file (one drive
   id on two targets, as a dual-ported SAS drive in a shared JBOD is);
+- with Fleet(kinds=True), host D on 127.0.0.5: `wearwatch serve` on the
+  fake sysfs tree tests/fixtures/sysfs/basic reading two of its drives
+  through the smartctl backend, a stand-in smartctl first on its PATH
+  answering with the public smartctl JSON of two real drives
+  (../shared/fixtures, SOURCES.md; REAL_DRIVES below): a SATA hard disk
+  and a SAS hard disk, the kinds the VM captures lack real data for;
 - a fourth target on 127.0.0.4 where nothing listens (up == 0);
 - Debian's prometheus (scrape and evaluation every second; host A scraped
   in the fleet profile, /metrics?profile=fleet, B and C in the full one) with the shipped
@@ -80,6 +86,25 @@ SCENARIOS = {
 }
 
 
+# Host D's drives: block device of tests/fixtures/sysfs/basic -> (its id
+# there, smartctl -d type, fixture under WW_FIXTURES, drive kind). Both
+# report a healthy verdict (no alert), with the logs the dashboards show.
+REAL_DRIVES = {
+    # WDC WD140EDFZ-11A0VA0, 5400 rpm, smartctl 7.0: 21 self-tests, error log
+    # count 0, attributes 5/196/197/198 at 0 (scrutiny's test data)
+    "sdf": ("ata-QEMU_HARDDISK_QM00003", "sat", "scrutiny/smart-ata.json", "SATA HDD"),
+    # SEAGATE ST1200MM0088, 10500 rpm: grown defect list 0, error counter log
+    "sdb": ("wwn-0x5000c500a1b2c3d4", "scsi", "scrutiny/smart-scsi2.json", "SAS"),
+}
+# the tree's other drives, which host D leaves alone
+OTHER_BLOCKS = ("sda", "sdc", "sdd", "sde", "nvme0n1", "vda")
+
+
+def fixtures_dir(src):
+    """WW_FIXTURES (cmake passes its cache entry), else ../shared/fixtures."""
+    return os.environ.get("WW_FIXTURES") or os.path.join(src, "..", "shared", "fixtures")
+
+
 def drive_id(serial):
     return NVME_ID + serial
 
@@ -102,6 +127,11 @@ def nvme_variant(src, out_dir, serial, changes):
     with open(path, "w") as f:
         f.write("\n".join(lines))
     return path
+
+
+def short_for(rules_text):
+    """The rules with every `for:` shortened to 1s (expressions as shipped)."""
+    return re.sub(r"(?m)^(\s+)for: \S+$", r"\1for: 1s", rules_text)
 
 
 def free_port(addr):
@@ -137,8 +167,8 @@ def wait_for(pred, timeout, step=0.25):
 class Fleet:
     """Start with start(), stop with stop(); attributes describe the fleet."""
 
-    def __init__(self, binary, src, work):
-        self.bin, self.src, self.work = binary, src, work
+    def __init__(self, binary, src, work, kinds=False):
+        self.bin, self.src, self.work, self.kinds = binary, src, work, kinds
         self.procs = []
         self.hosts = {}        # name -> {"addr", "port", "url", "state", "drives"}
         self.prom = self.am = None
@@ -212,6 +242,51 @@ class Fleet:
                                 "url": "http://%s:%d" % (addr, port), "state": state,
                                 "drives": [drive_id(s) for s in serials] + others}
 
+    def _start_real_host(self):
+        """Host D: real drives' smartctl JSON through the smartctl backend."""
+        fix = fixtures_dir(self.src)
+        for _, _, path, _ in REAL_DRIVES.values():
+            if not os.path.exists(os.path.join(fix, path)):
+                raise RuntimeError("%s is missing (WW_FIXTURES, docs/testing.md)"
+                                   % os.path.join(fix, path))
+        bindir = os.path.join(self.work, "bin-d")
+        os.makedirs(bindir)
+        stand_in = os.path.join(bindir, "smartctl")
+        table = {"/dev/" + b: os.path.join(fix, v[2]) for b, v in REAL_DRIVES.items()}
+        with open(stand_in, "w") as f:
+            # what smartctl -j printed for that drive, with its exit status
+            f.write("#!%s\nimport json, sys\nT = %r\npath = T.get(sys.argv[-1])\n"
+                    "if not path:\n    sys.exit(2)\ntext = open(path).read()\n"
+                    "sys.stdout.write(text)\n"
+                    "sys.exit(json.loads(text)['smartctl'].get('exit_status', 0))\n"
+                    % (sys.executable, table))
+        os.chmod(stand_in, 0o755)
+        conf = os.path.join(self.work, "d.conf")
+        with open(conf, "w") as f:
+            f.write("[probe]\nenabled = no\n[fleet]\nprometheus = %s\n" % self.prom)
+            for block, (_, dtype, _, _) in sorted(REAL_DRIVES.items()):
+                f.write("[drive %s]\nsmartctl = %s\n" % (block, dtype))
+            for block in OTHER_BLOCKS:
+                f.write("[drive %s]\nexclude = yes\n" % block)
+        addr = "127.0.0.5"
+        port = free_port(addr)
+        state = os.path.join(self.work, "state-d")
+        os.makedirs(state)
+        env = dict(os.environ, PATH=bindir + os.pathsep + os.environ.get("PATH", ""))
+        log = open(os.path.join(self.work, "wearwatch-d.log"), "w")
+        p = subprocess.Popen(
+            [self.bin, "serve", "--config", conf, "--listen", "%s:%d" % (addr, port),
+             "--sysroot", os.path.join(self.src, "tests/fixtures/sysfs/basic"),
+             "--state-dir", state, "--poll-interval", "1", "--poll-interval-rotational", "1",
+             "--rediscover", "3600"],
+            stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+            start_new_session=True, env=env)
+        self.procs.append(("wearwatch-d", p))
+        self.hosts["d"] = {"addr": addr, "port": port, "instance": "%s:%d" % (addr, port),
+                           "url": "http://%s:%d" % (addr, port), "state": state,
+                           "drives": [v[0] for v in REAL_DRIVES.values()],
+                           "kinds": {v[0]: v[3] for v in REAL_DRIVES.values()}}
+
     def _drives_up(self, name):
         h = self.hosts[name]
         d = http_json(h["url"] + "/api/v1/drives")
@@ -237,7 +312,7 @@ class Fleet:
         for name, text in (("rules.yml", shipped), ("migrating-rules.yml", block)):
             paths.append(os.path.join(self.work, name))
             with open(paths[-1], "w") as f:
-                f.write(re.sub(r"(?m)^(\s+)for: \S+$", r"\1for: 1s", text))
+                f.write(short_for(text))
         return paths
 
     def _start_webhook(self):
@@ -306,6 +381,8 @@ class Fleet:
         prom_port = free_port("127.0.0.1")
         self.prom = "http://127.0.0.1:%d" % prom_port
         self._start_hosts()
+        if self.kinds:
+            self._start_real_host()
         self._start_alertmanager()
         for name in self.hosts:
             if not wait_for(lambda: self._drives_up(name), timeout):
@@ -316,8 +393,8 @@ class Fleet:
         if not wait_for(lambda: urllib.request.urlopen(self.am + "/-/ready", timeout=2), timeout):
             raise RuntimeError("alertmanager did not start")
         if not wait_for(lambda: len(promql(self.prom, 'up{job="wearwatch"} == 1')
-                                    ["data"]["result"]) == 3, timeout):
-            raise RuntimeError("prometheus does not scrape the three hosts")
+                                    ["data"]["result"]) == len(self.hosts), timeout):
+            raise RuntimeError("prometheus does not scrape the %d hosts" % len(self.hosts))
 
     def stop(self):
         for name, p in reversed(self.procs):
