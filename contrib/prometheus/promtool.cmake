@@ -20,6 +20,15 @@ add_test(NAME prometheus_fleet
           ${CMAKE_SOURCE_DIR})
 set_tests_properties(prometheus_fleet PROPERTIES LABELS "service;prometheus" TIMEOUT 240
   ENVIRONMENT "WW_FIXTURES=${WW_FIXTURES}" SKIP_RETURN_CODE 77)
+# Beyond one Prometheus: Debian's prometheus in agent mode scrapes a replaying
+# wearwatch and remote-writes to a second one (the remote-write receiver)
+# that evaluates the shipped rules; the recording rules and alerts there
+# keep instance, job and the agent's external labels; a full site Prometheus
+# forwards docs/fleet.md's kept series to a third; about 50 s.
+add_test(NAME prometheus_agent
+  COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/prometheus/test_agent.py $<TARGET_FILE:wearwatch>
+          ${CMAKE_SOURCE_DIR})
+set_tests_properties(prometheus_agent PROPERTIES LABELS "service;prometheus" TIMEOUT 120)
 # alertmanager-example.yml: valid to amtool, and its inhibit chain covers every drive
 # alert of the shipped rules and of docs/migrating.md's block (one page per drive)
 find_program(AMTOOL amtool)
