@@ -412,6 +412,12 @@ typedef struct ww_selftest_state {
 	const char *last_outcome;           /* static: "started", "in standby",
 				         "a self-test is running", ... */
 	int last_rc;                        /* its return (ww_collect_start_self_test) */
+	bool drive_kinds_known;             /* a read of the drive said what it runs */
+	unsigned drive_kinds;               /* then: a bit per kind it can run
+					       (ww_selftest_kinds of its latest
+					       read); 0: none (an NVMe drive
+					       without OACS bit 4), so no test
+					       is ever due on it */
 } ww_selftest_state_t;
 
 /* ------------------------------------------------------------ verdict --- */

@@ -490,6 +490,15 @@ static json_object *self_test_schedule(const ww_drive_state_t *st)
 		if (s->started_total[k] || (s->plan.kinds >> k & 1))
 			add(n, ww_selftest_kind_names[k], j_u64(s->started_total[k]));
 	add(o, "started_total", n);
+	n = NULL;
+	if (s->drive_kinds_known) {
+		n = json_object_new_array();
+		for (unsigned k = 1; k < WW_STK_MAX; k++)
+			if (s->drive_kinds >> k & 1)
+				json_object_array_add(
+					n, json_object_new_string(ww_selftest_kind_names[k]));
+	}
+	add(o, "drive_kinds", n);
 	return o;
 }
 

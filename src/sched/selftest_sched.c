@@ -214,6 +214,7 @@ void ww_selftests_after_read(ww_selftests_t *s, ww_store_t *store, const ww_driv
 	if (rc == 0 && h) {
 		known = h->self_test_now.source != NULL;
 		x->kinds = ww_selftest_kinds(h);
+		x->st.drive_kinds_known = true;
 		x->proto = h->protocol;
 		x->times = h->self_test_now;
 		if (known && h->self_test_now.running)
@@ -282,8 +283,10 @@ void ww_selftests_after_read(ww_selftests_t *s, ww_store_t *store, const ww_driv
 		x->st.last_outcome = stop;
 	}
 	publish = x != NULL;
-	if (x)
+	if (x) {
+		x->st.drive_kinds = x->kinds;
 		pub = x->st;
+	}
 	pthread_mutex_unlock(&s->lock);
 	if (publish && store)
 		ww_store_set_self_test(store, d->id, &pub, now);

@@ -17,7 +17,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <json-c/json.h>
+
 #include "ww_test.h"
+#include "wearwatch/expo.h"
 #include "wearwatch/sched.h"
 
 static char root[] = "/tmp/ww-sched-selftest-XXXXXX";
@@ -243,6 +246,80 @@ static void test_standby_and_busy(void)
 	ww_selftests_free(s);
 }
 
+/* what the drive can run, published with the state: QEMU 7.2's NVMe
+ * controller has OACS 010Ah (tests/fixtures/vm/nvme/id-ctrl.json), bit 4
+ * Device Self-test clear, so no test is ever due on it; the API says so
+ * ("drive_kinds": []) instead of an empty plan alone */
+static void test_drive_kinds(void)
+{
+	static ww_drive_state_t ds;
+	ww_health_cfg_t cfg;
+	ww_thresholds_t th;
+	ww_store_t *store = ww_store_new(0);
+	ww_selftests_t *s =
+		ww_selftests_new(&(ww_selftests_cfg_t){ .sysroot = root, .start = recorder });
+	ww_drive_t d[2] = { drive("sdg"), drive("nvme0n1") };
+	static ww_health_t nv;
+	ww_snapshot_t *snap;
+	json_object *j = NULL, *o, *k;
+	char *js;
+
+	n_started = 0;
+	ww_health_cfg_defaults(&cfg);
+	snprintf(cfg.self_test_schedule, sizeof(cfg.self_test_schedule), "S/../.././02");
+	th = (ww_thresholds_t){ .dflt = &cfg };
+	ww_selftests_set_thresholds(s, &th);
+	snprintf(d[1].id, sizeof(d[1].id), "nvme-TEST_QEMU");
+	d[1].protocol = WW_PROTO_NVME;
+	CHECK(store && ww_store_sync(store, d, 2, at(2, 1, 0)) == 0);
+	nv.protocol = WW_PROTO_NVME;
+	nv.has_nvme_ctrl = true;
+	nv.nvme_ctrl.oacs = 0x10a;
+	/* a failed read first: the schedule applies, what it runs is unknown */
+	ww_selftests_after_read(s, store, &d[1], -EIO, NULL, at(2, 1, 30));
+	CHECK(ww_store_get(store, d[1].id, &ds) == 0 && ds.has_self_test);
+	CHECK(!ds.self_test.drive_kinds_known);
+	ww_selftests_after_read(s, store, &d[1], 0, &nv, at(2, 2, 5));
+	ww_selftests_after_read(s, store, &d[0], 0, &h_idle, at(2, 2, 5));
+	CHECK(ww_store_get(store, d[1].id, &ds) == 0 && ds.has_self_test);
+	CHECK(ds.self_test.drive_kinds_known);
+	CHECK_EQ_U64(ds.self_test.drive_kinds, 0);
+	CHECK_EQ_U64(ds.self_test.pending, 0);
+	CHECK_EQ_U64(ds.self_test.last_attempt, 0);
+	CHECK_EQ_U64(ds.self_test.plan.next, 0);
+	/* the ATA disk beside it (byte 367 = 19h) got its test */
+	CHECK_EQ_U64(n_started, 1);
+	CHECK(was_started("sdg:short"));
+	CHECK(ww_store_get(store, d[0].id, &ds) == 0);
+	CHECK_EQ_U64(ds.self_test.drive_kinds,
+		     1u << WW_STK_SHORT | 1u << WW_STK_EXTENDED | 1u << WW_STK_OFFLINE);
+
+	snap = store ? ww_store_acquire(store) : NULL;
+	js = snap ? ww_json_render_drive(&(ww_render_ctx_t){ .snap = snap, .now = at(2, 2, 6) },
+					 d[1].id, &(bool){ false })
+		  : NULL;
+	j = js ? json_tokener_parse(js) : NULL;
+	CHECK(j && json_object_object_get_ex(j, "self_test_schedule", &o) &&
+	      json_object_object_get_ex(o, "drive_kinds", &k) &&
+	      json_object_is_type(k, json_type_array) && json_object_array_length(k) == 0);
+	json_object_put(j);
+	free(js);
+	js = snap ? ww_json_render_drive(&(ww_render_ctx_t){ .snap = snap, .now = at(2, 2, 6) },
+					 d[0].id, &(bool){ false })
+		  : NULL;
+	j = js ? json_tokener_parse(js) : NULL;
+	CHECK(j && json_object_object_get_ex(j, "self_test_schedule", &o) &&
+	      json_object_object_get_ex(o, "drive_kinds", &k) && json_object_array_length(k) == 3 &&
+	      !strcmp(json_object_get_string(json_object_array_get_idx(k, 0)), "short") &&
+	      !strcmp(json_object_get_string(json_object_array_get_idx(k, 1)), "extended") &&
+	      !strcmp(json_object_get_string(json_object_array_get_idx(k, 2)), "offline"));
+	json_object_put(j);
+	free(js);
+	ww_snapshot_release(snap);
+	ww_selftests_free(s);
+	ww_store_free(store);
+}
+
 int main(void)
 {
 	char cmd[4200];
@@ -263,6 +340,7 @@ int main(void)
 	test_sets();
 	test_stagger();
 	test_standby_and_busy();
+	test_drive_kinds();
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
 	if (system(cmd) != 0)
 		fprintf(stderr, "could not remove %s\n", root);
