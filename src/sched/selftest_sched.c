@@ -23,11 +23,12 @@ struct sdrive {
 	char id[160];
 	char text[WW_SELFTEST_SCHED_MAX]; /* the schedule the state is for */
 	ww_selftest_sched_t *sched;
-	time_t next_check; /* the first hour not looked at yet */
-	time_t planned;    /* hour the plan was made for */
-	time_t hold_until; /* the drive says nothing of running tests: busy
-			       until then after a start */
-	unsigned kinds;    /* what the drive can run */
+	time_t next_check;      /* the first hour not looked at yet */
+	time_t planned;         /* hour the plan was made for */
+	unsigned planned_kinds; /* and the kinds it was made with */
+	time_t hold_until;      /* the drive says nothing of running tests:
+				   busy until then after a start */
+	unsigned kinds;         /* what the drive can run */
 	char sets[MAX_SETS][WW_SET_KEY];
 	size_t n_sets;
 	bool standby;
@@ -226,16 +227,20 @@ void ww_selftests_after_read(ww_selftests_t *s, ww_store_t *store, const ww_driv
 		x->n_sets = ww_drive_sets(s->cfg.sysroot, d, x->sets, MAX_SETS);
 	}
 
-	/* the schedule: every hour since the last look, smartd's priority */
-	if (now >= x->next_check) {
+	/* the schedule: every hour since the last look, smartd's priority;
+	 * not before a read has said what the drive runs (one found in
+	 * standby when its schedule was first seen): those hours wait for
+	 * that read rather than pass with nothing due */
+	if (x->st.drive_kinds_known && now >= x->next_check) {
 		kind = ww_selftest_sched_since(x->sched, x->next_check, now, x->kinds);
 		if (rank(kind) > rank(x->st.pending))
 			x->st.pending = kind;
 		x->next_check = hour_of(now) + 3600;
 	}
-	if (hour_of(now) != x->planned) {
+	if (hour_of(now) != x->planned || x->kinds != x->planned_kinds) {
 		ww_selftest_plan(x->sched, now, x->kinds, &x->st.plan);
 		x->planned = hour_of(now);
+		x->planned_kinds = x->kinds;
 	}
 
 	kind = x->st.pending;

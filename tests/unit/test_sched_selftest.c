@@ -320,6 +320,42 @@ static void test_drive_kinds(void)
 	ww_store_free(store);
 }
 
+/* a drive in standby when its schedule is first seen (a service start, a
+ * reload) has not said what it runs: the hours it sleeps through wait for
+ * its first read, so the test due at 02:00 still starts when it wakes at
+ * 04:20, as for a drive whose kinds were known (test_standby_and_busy) */
+static void test_first_read_in_standby(void)
+{
+	static ww_drive_state_t ds;
+	ww_health_cfg_t cfg;
+	ww_thresholds_t th;
+	ww_store_t *store = ww_store_new(0);
+	ww_selftests_t *s =
+		ww_selftests_new(&(ww_selftests_cfg_t){ .sysroot = root, .start = recorder });
+	ww_drive_t d = drive("sdg");
+
+	n_started = 0;
+	ww_health_cfg_defaults(&cfg);
+	snprintf(cfg.self_test_schedule, sizeof(cfg.self_test_schedule), "S/../.././02");
+	th = (ww_thresholds_t){ .dflt = &cfg };
+	ww_selftests_set_thresholds(s, &th);
+	CHECK(store && ww_store_sync(store, &d, 1, at(2, 1, 0)) == 0);
+	ww_selftests_after_read(s, store, &d, 1, NULL, at(2, 1, 50));
+	ww_selftests_after_read(s, store, &d, 1, NULL, at(2, 2, 10));
+	ww_selftests_after_read(s, store, &d, 1, NULL, at(2, 3, 10));
+	ww_selftests_after_read(s, store, &d, 1, NULL, at(2, 4, 0));
+	CHECK_EQ_U64(n_started, 0);
+	ww_selftests_after_read(s, store, &d, 0, &h_idle, at(2, 4, 20));
+	CHECK_EQ_U64(n_started, 1);
+	CHECK(was_started("sdg:short"));
+	/* the plan follows the kinds the read gave, within the same hour */
+	CHECK(ww_store_get(store, d.id, &ds) == 0);
+	CHECK_EQ_U64(ds.self_test.plan.next, at(3, 2, 0));
+	CHECK_EQ_U64(ds.self_test.plan.next_kind, WW_STK_SHORT);
+	ww_selftests_free(s);
+	ww_store_free(store);
+}
+
 int main(void)
 {
 	char cmd[4200];
@@ -341,6 +377,7 @@ int main(void)
 	test_stagger();
 	test_standby_and_busy();
 	test_drive_kinds();
+	test_first_read_in_standby();
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
 	if (system(cmd) != 0)
 		fprintf(stderr, "could not remove %s\n", root);
