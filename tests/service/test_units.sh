@@ -25,6 +25,27 @@ for g in block-sd block-blkext block-virtblk block-device-mapper block-md block-
 	grep -qx "DeviceAllow=$g r" "$src/units/wearwatch-collector.service" ||
 		{ echo "FAIL: wearwatch-collector.service lacks DeviceAllow=$g r"; fail=1; }
 done
+# its capabilities: the two the commands need, scheduled self-tests
+# included, and the two src/service/caps.c keeps outside systemd. SG_IO of
+# a command outside the kernel's read-safe list on a read-only open (ATA
+# PASS-THROUGH for the reads; SEND DIAGNOSTIC and SMART EXECUTE OFF-LINE
+# IMMEDIATE, the self-test class) needs CAP_SYS_RAWIO (scsi_cmd_allowed);
+# NVMe admin commands (Identify, Get Log Page, Device Self-test)
+# CAP_SYS_ADMIN. The drives stay read-only for self-tests too: no
+# DeviceAllow grants w, and nothing in the collector's code opens a drive
+# otherwise (qualify's writes are the CLI's, src/qualify)
+caps=$(sed -n 's/^CapabilityBoundingSet=//p' "$src/units/wearwatch-collector.service")
+[ "$caps" = "CAP_SYS_RAWIO CAP_SYS_ADMIN" ] ||
+	{ echo "FAIL: wearwatch-collector.service CapabilityBoundingSet=$caps"; fail=1; }
+grep -q 'keep\[\] = { CAP_SYS_RAWIO, CAP_SYS_ADMIN }' "$src/src/service/caps.c" ||
+	{ echo "FAIL: src/service/caps.c keeps other capabilities than the unit"; fail=1; }
+if grep -E '^DeviceAllow=.* [rm]*w' "$src/units/wearwatch-collector.service"; then
+	echo "FAIL: wearwatch-collector.service lets a device be opened for writing"; fail=1
+fi
+if grep -rnE 'O_RDWR|O_WRONLY' "$src/src/transport" "$src/src/collect" | grep -v '"/dev/null", O_WRONLY'; then
+	echo "FAIL: the collector's drive code opens something for writing"; fail=1
+fi
+[ $fail = 0 ] && echo "ok: collector capabilities CAP_SYS_RAWIO CAP_SYS_ADMIN (reads and self-tests), drives read-only"
 # its system calls: @system-service less the denied groups must keep what
 # the reads and the latency probe make (SG_IO/NVMe ioctl, io_uring); the
 # probe's priority goes in each submission (sqe->ioprio), and nothing in
