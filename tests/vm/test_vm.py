@@ -641,6 +641,9 @@ echo "active_ms=$(cat $d/power/runtime_active_time)"
     # ---- checks from tests/vm/checks_*.py (before the NVMe faults below)
     ctx = Ctx(vm, c, ids, poll, ww)
     for mod in getattr(vm, "plugins", []):
+        if not selected(mod, args.only):
+            log("vm: %s not run (--only)" % mod.__name__)
+            continue
         try:
             mod.run(ctx)
         except Exception as e:  # a plugin that crashes fails, the rest go on
@@ -692,11 +695,18 @@ echo "active_ms=$(cat $d/power/runtime_active_time)"
 
     # ---- checks from tests/vm/checks_*.py that need the removal done
     for mod in getattr(vm, "plugins", []):
-        if hasattr(mod, "run_after_removal"):
+        if hasattr(mod, "run_after_removal") and selected(mod, args.only):
             try:
                 mod.run_after_removal(ctx)
             except Exception as e:
                 c.record(False, mod.__name__, "plugin raised %s: %s" % (type(e).__name__, e))
+
+
+def selected(mod, only):
+    """--only: the modules whose run() is called (by name, e.g. checks_70_drift;
+    every module's SERVE_ARGS and qemu_args still apply, so the boot and the
+    service are the full suite's)"""
+    return not only or mod.__name__ in only.split(",")
 
 
 def load_plugins(source):
@@ -728,6 +738,8 @@ def main():
     ap.add_argument("--source", required=True)
     ap.add_argument("--artifacts", required=True)
     ap.add_argument("--poll", type=int, default=2, help="service poll interval, s")
+    ap.add_argument("--only", default="", metavar="MODULE[,MODULE...]",
+                    help="run only these checks_*.py modules' checks (the base checks always run)")
     ap.add_argument("--capture-fixtures", metavar="DIR",
                     help="capture boot: write raw drive responses to DIR, no service")
     args = ap.parse_args()
