@@ -19,8 +19,9 @@ TEST="qemu-system-x86 linux-image-amd64 busybox-static kmod cpio smartmontools n
 TEST="$TEST cppcheck clang-format"
 # service tests: systemd-analyze, TLS certificates, the .deb
 TEST="$TEST systemd openssl debhelper dpkg-dev lintian"
-# the VM guest runs the host's root: its network needs ip (iproute2)
-TEST="$TEST iproute2"
+# the VM guest runs the host's root: its network needs ip (iproute2), the
+# self-test checks' md RAID1 mdadm
+TEST="$TEST iproute2 mdadm"
 # scripts/bench-hostile.sh: the load generator and the history seeding
 BENCH="wrk sqlite3 curl"
 # the package build (dpkg-buildpackage): the build set and debhelper
