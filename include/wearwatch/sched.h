@@ -215,7 +215,8 @@ typedef struct ww_probe_sched_cfg {
 	void *wall_ctx;
 } ww_probe_sched_cfg_t;
 
-/** Start the probe thread: every second it takes the store's snapshot, sends
+/** Start the probe thread: every second while bursts run (else when the next
+ * drive is due or ww_probe_sched_wake() is called) it takes the store's snapshot, sends
  * bursts to drives that are due and pass ww_probe_gate() (and are not in
  * standby or hung per the store), and writes summaries with
  * ww_store_set_probe(). One burst runs at a time (the next due drive starts
@@ -235,6 +236,14 @@ ww_probe_sched_t *ww_probe_sched_start(const ww_probe_sched_cfg_t *cfg, ww_store
 				       int *err);
 /** Stop and join the thread (reads hung in the kernel are left to it). */
 void ww_probe_sched_stop(ww_probe_sched_t *s);
+/** With nothing in flight the thread sleeps until the next drive is due
+ * (on cfg.clock), not in ticks: call this when the store changed (a drive
+ * came, went or changed state) or after stepping cfg.clock, so that it
+ * scans again now. NULL ok. */
+void ww_probe_sched_wake(ww_probe_sched_t *s);
+/** Times the thread went round its loop (scan, step, sleep): flat while it
+ * is idle (tests). 0 for NULL. */
+unsigned long ww_probe_sched_rounds(ww_probe_sched_t *s);
 
 #ifdef __cplusplus
 }

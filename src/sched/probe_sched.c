@@ -8,6 +8,7 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "wearwatch/basic.h"
@@ -17,6 +18,8 @@
 #define RING_ENTRIES 256
 #define BUSY_RETRY_NS 5000000000ull
 #define SCAN_NS 1000000000ull
+/* the longest idle sleep with nothing due (a wake or stop ends it) */
+#define IDLE_MAX_NS (3600ull * 1000000000ull)
 
 /* A drive the thread has seen. Its statistics (two 16 KB histograms and a
  * ring of 20 KB at the default window) are allocated at its first burst:
@@ -64,6 +67,13 @@ struct ww_probe_sched {
 	unsigned qd_active;
 	pthread_t thr;
 	atomic_bool stop;
+	/* idle: the earliest due time the last scan saw (schedule's clock,
+	 * UINT64_MAX none), and the wake (a store change, stop) */
+	uint64_t due;
+	pthread_mutex_t mu;
+	pthread_cond_t cond;
+	bool kicked;
+	atomic_ulong rounds;
 };
 
 static uint64_t sched_now_ns(const ww_probe_sched_t *s);
@@ -497,6 +507,8 @@ static void scan(ww_probe_sched_t *s, uint64_t now)
 	ww_snapshot_t *snap = ww_store_acquire(s->store);
 	bool light_due = false;
 
+	s->due = UINT64_MAX;
+
 	for (size_t i = 0; i < snap->n && !atomic_load(&s->stop); i++) {
 		const ww_drive_state_t *st = snap->drives[i];
 		const ww_probe_policy_t *p = &s->cfg.policy;
@@ -513,11 +525,16 @@ static void scan(ww_probe_sched_t *s, uint64_t now)
 		/* the drift schedule starts at the drive's first sight */
 		if (e && !e->drift_due && p->drift_interval_s)
 			drift_plan(s, e, &st->drive, p, now);
-		if (!e || e->active || now < e->next_due)
+		if (e && e->drift_due && p->drift_interval_s && e->drift_due < s->due)
+			s->due = e->drift_due;
+		if (!e || e->active)
 			continue;
-		start(s, e, st, p, now);
+		if (now >= e->next_due)
+			start(s, e, st, p, now);
 		/* still due: it waits for the burst running (a drift slice) */
 		light_due |= !e->active && now >= e->next_due;
+		if (!e->active && e->next_due < s->due)
+			s->due = e->next_due;
 	}
 	/* drift bursts yield to the light probes: a slice only when none is
 	 * running or due */
@@ -534,6 +551,30 @@ static uint64_t sched_now_ns(const ww_probe_sched_t *s)
 	return t > 0 ? (uint64_t)(t * 1e9) : 0;
 }
 
+/* Nothing in flight and no drift burst going on: sleep until the earliest
+ * due time of the last scan (on the schedule's clock: the wait is that
+ * long), a wake (ww_probe_sched_wake: the store changed) or stop. A time
+ * already due that the scan did not start is looked at again a scan
+ * interval later, never in a loop. */
+static void idle_wait(ww_probe_sched_t *s, uint64_t now)
+{
+	uint64_t ns = s->due == UINT64_MAX ? IDLE_MAX_NS : s->due > now ? s->due - now : SCAN_NS;
+	struct timespec ts;
+
+	if (ns > IDLE_MAX_NS)
+		ns = IDLE_MAX_NS;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	ns += (uint64_t)ts.tv_nsec;
+	ts.tv_sec += (time_t)(ns / 1000000000ull);
+	ts.tv_nsec = (long)(ns % 1000000000ull);
+	pthread_mutex_lock(&s->mu);
+	while (!s->kicked && !atomic_load(&s->stop))
+		if (pthread_cond_timedwait(&s->cond, &s->mu, &ts))
+			break;
+	s->kicked = false;
+	pthread_mutex_unlock(&s->mu);
+}
+
 static void *run(void *arg)
 {
 	ww_probe_sched_t *s = arg;
@@ -541,13 +582,17 @@ static void *run(void *arg)
 
 	while (!atomic_load(&s->stop)) {
 		uint64_t now = sched_now_ns(s);
+		bool idle;
 		int r;
 
+		atomic_fetch_add(&s->rounds, 1);
 		if (now >= next_scan) {
 			scan(s, now);
 			next_scan = now + SCAN_NS;
 		}
-		r = ww_probe_engine_step(s->eng, 200);
+		idle = !ww_probe_engine_active(s->eng) && !s->drifting;
+		/* idle: reap what completed (a hung read's late end), no wait */
+		r = ww_probe_engine_step(s->eng, idle ? 0 : 200);
 		if (r < 0) {
 			ww_log(WW_LOG_ERR, "probe engine: %s; probes stopped", strerror(-r));
 			break;
@@ -555,10 +600,29 @@ static void *run(void *arg)
 		for (struct entry *e = s->entries; r > 0 && e; e = e->next)
 			if (e->active && e->burst.done)
 				complete(s, e, sched_now_ns(s));
-		if (r > 0)
+		if (r > 0) {
 			next_scan = 0;           /* start the next due drive now */
+		} else if (idle && !atomic_load(&s->stop)) {
+			idle_wait(s, now);
+			next_scan = 0;
+		}
 	}
 	return NULL;
+}
+
+void ww_probe_sched_wake(ww_probe_sched_t *s)
+{
+	if (!s)
+		return;
+	pthread_mutex_lock(&s->mu);
+	s->kicked = true;
+	pthread_cond_signal(&s->cond);
+	pthread_mutex_unlock(&s->mu);
+}
+
+unsigned long ww_probe_sched_rounds(ww_probe_sched_t *s)
+{
+	return s ? atomic_load(&s->rounds) : 0;
 }
 
 ww_probe_sched_t *ww_probe_sched_start(const ww_probe_sched_cfg_t *cfg, ww_store_t *store,
@@ -582,14 +646,28 @@ ww_probe_sched_t *ww_probe_sched_start(const ww_probe_sched_cfg_t *cfg, ww_store
 	if (!s->cfg.wall)
 		s->cfg.wall = ww_clock_wall;
 	s->store = store;
+	s->due = UINT64_MAX;
+	pthread_mutex_init(&s->mu, NULL);
+	{
+		pthread_condattr_t ca;
+
+		pthread_condattr_init(&ca);
+		pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+		pthread_cond_init(&s->cond, &ca);
+		pthread_condattr_destroy(&ca);
+	}
 	s->eng = ww_probe_engine_new(RING_ENTRIES, err);
 	if (!s->eng) {
+		pthread_cond_destroy(&s->cond);
+		pthread_mutex_destroy(&s->mu);
 		free(s);
 		return NULL;
 	}
 	*err = -pthread_create(&s->thr, NULL, run, s);
 	if (*err) {
 		ww_probe_engine_free(s->eng);
+		pthread_cond_destroy(&s->cond);
+		pthread_mutex_destroy(&s->mu);
 		free(s);
 		return NULL;
 	}
@@ -601,7 +679,10 @@ void ww_probe_sched_stop(ww_probe_sched_t *s)
 	if (!s)
 		return;
 	atomic_store(&s->stop, true);
+	ww_probe_sched_wake(s);
 	pthread_join(s->thr, NULL);
+	pthread_cond_destroy(&s->cond);
+	pthread_mutex_destroy(&s->mu);
 	for (struct entry *e = s->entries, *n; e; e = n) {
 		n = e->next;
 		if (e->burst.fd >= 0)

@@ -559,6 +559,9 @@ double ww_runtime_tick(ww_runtime_t *rt)
 	ww_events_update(rt->events, &ctx, rt->prev);
 	if (!rt->prev || cur->generation != rt->prev->generation) {
 		status(rt->store);
+		/* a drive came, went or changed state: the probe thread, asleep
+		 * until its next due burst, looks again */
+		ww_probe_sched_wake(rt->probe);
 		/* what this round's reads freed in the middle of the heap goes
 		 * back to the kernel (once per change, a fraction of a
 		 * millisecond), instead of staying resident until reused */
@@ -666,6 +669,8 @@ int ww_runtime_reload(ww_runtime_t *rt, const ww_conf_t *c)
 	apply_smartctl(&rt->opts, c);
 	ww_store_set_retention(rt->store, c->missing_retention_s);
 	start_probes(rt);
+	/* [probe] and [drive] policies may have changed: looked at now */
+	ww_probe_sched_wake(rt->probe);
 	if (restart) {
 		/* the store (and history) stay; only the scheduler restarts */
 		rt->poller = start_poller(rt);

@@ -7,7 +7,9 @@
  *   burst ends >= 150 ms after the first; run together they would end within
  *   a few ms of each other;
  * - a drive is probed again when its interval (60 s) has passed on the
- *   scheduler's clock: a fake clock (cfg.clock) the test steps by hand;
+ *   scheduler's clock: a fake clock (cfg.clock) the test steps by hand
+ *   (waking the thread, as the service's store changes do); until then
+ *   the thread goes not once round its loop (ww_probe_sched_rounds);
  * - a drive whose runtime_status turns "suspended" during its burst gets no
  *   further read: its burst of 100 paced reads (~1 s) ends early, and the
  *   store's summary says "runtime-suspended". The test turns it after the
@@ -55,11 +57,16 @@ static double fake_clock(void *ctx)
 	return t;
 }
 
+/* the scheduler running: a step of its clock wakes it, as the service's
+ * store changes do (it sleeps until its next due time, not in ticks) */
+static ww_probe_sched_t *running;
+
 static void step(double s)
 {
 	pthread_mutex_lock(&clock_mu);
 	fake_now += s;
 	pthread_mutex_unlock(&clock_mu);
+	ww_probe_sched_wake(running);
 }
 
 /* Wait (bounded, 5 s) until `path` has been opened `n` times. */
@@ -268,6 +275,7 @@ static void test_drift(const char *root, ww_store_t *st, ww_probe_policy_t *pol,
 	cfg->drift_latest = drift_latest;
 	cfg->after_burst_arg = &x;
 	sc = ww_probe_sched_start(cfg, st, &err);
+	running = sc;
 	CHECK(sc != NULL && ds != NULL);
 	if (!sc || !ds)
 		goto out;
@@ -304,17 +312,20 @@ static void test_drift(const char *root, ww_store_t *st, ww_probe_policy_t *pol,
 	CHECK(summary_until(st, "a-drive", ds, is_busy));
 	CHECK_EQ_U64(x.n, 1);
 	ww_probe_sched_stop(sc);
+	running = NULL;
 	put(root, "sys/block/pa/inflight", "       0        0\n");
 
 	/* a restart shows the kept burst before any new one */
 	x.kept_t = time(NULL) - 10;
 	ww_store_set_probe(st, "a-drive", &(ww_probe_summary_t){ 0 }, time(NULL));
 	sc = ww_probe_sched_start(cfg, st, &err);
+	running = sc;
 	CHECK(sc != NULL);
 	CHECK(summary_until(st, "a-drive", ds, has_kept));
 	CHECK(ds->probe.drift_p99_s == 0.123 && ds->probe.drift_base_n == 5);
 	CHECK_EQ_U64(x.n, 1);
 	ww_probe_sched_stop(sc);
+	running = NULL;
 out:
 	free(ds);
 }
@@ -331,6 +342,7 @@ int main(void)
 	ww_store_t *st = ww_store_new(0);
 	ww_snapshot_t *snap;
 	uint64_t t0, gap;
+	unsigned long rounds;
 	int err = 0, ifd;
 	char rs[4200];
 
@@ -358,6 +370,7 @@ int main(void)
 	/* 1: both due at once, one after the other */
 	t0 = ww_probe_now_ns();
 	sc = ww_probe_sched_start(&cfg, st, &err);
+	running = sc;
 	CHECK(sc != NULL && err == 0);
 	CHECK(wait_bursts(&s, 1, 1, 5000));
 	gap = s.end_ns[0] > s.end_ns[1] ? s.end_ns[0] - s.end_ns[1] : s.end_ns[1] - s.end_ns[0];
@@ -371,9 +384,17 @@ int main(void)
 	pthread_mutex_lock(&s.mu);
 	CHECK(s.n[0] == 1 && s.n[1] == 1);
 	pthread_mutex_unlock(&s.mu);
+	/* and meanwhile the thread sleeps: not one round of its loop in a
+	 * second with both drives 60 s from due (it went round every 200 ms) */
+	usleep(100000);
+	rounds = ww_probe_sched_rounds(sc);
+	usleep(1000000);
+	printf("rounds of the idle probe thread in 1 s: %lu\n", ww_probe_sched_rounds(sc) - rounds);
+	CHECK_EQ_U64(ww_probe_sched_rounds(sc) - rounds, 0);
 	step(60.0);
 	CHECK(wait_bursts(&s, 2, 2, 5000));
 	ww_probe_sched_stop(sc);
+	running = NULL;
 
 	/* 2: drive a suspends 300 ms into a ~1 s burst */
 	memset(s.n, 0, sizeof(s.n));
@@ -383,12 +404,14 @@ int main(void)
 	ifd = inotify_init1(IN_CLOEXEC);
 	CHECK(ifd >= 0 && inotify_add_watch(ifd, rs, IN_OPEN) >= 0);
 	sc = ww_probe_sched_start(&cfg, st, &err);
+	running = sc;
 	CHECK(sc != NULL);
 	CHECK(wait_opens(ifd, 30));
 	put(root, "sys/block/pa/device/power/runtime_status", "suspended\n");
 	close(ifd);
 	CHECK(wait_bursts(&s, 1, 0, 5000));
 	ww_probe_sched_stop(sc);
+	running = NULL;
 	printf("burst on the suspending drive: %u of 100 reads\n", s.reads[0]);
 	CHECK(s.reads[0] >= 5 && s.reads[0] < 90);
 	snap = ww_store_acquire(st);
