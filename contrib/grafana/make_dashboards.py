@@ -242,17 +242,20 @@ def host():
                      L)
 
 
-# The drive dashboard's kind-specific queries say so at the end of their
-# panel's description: "Data for: NVMe, SAS." (every query of the panel) or
-# "Query B data for: NVMe." (one query); a panel without it has data for every
-# drive. tests/prometheus/test_fleet.py reads these sentences and fails when a
-# query that is for a drive's kind returns nothing for it.
+# The drive dashboard's queries for some drives only say so at the end of
+# their panel's description: "Data for: NVMe, SAS." (every query of the
+# panel) or "Query B data for: rated drives." (one query); a panel without it
+# has data for every drive. The words are drive kinds, or "rated drives"
+# (a rating from a table or the configuration, not one derived from the
+# drive's own wear). tests/prometheus/test_fleet.py reads these sentences and
+# fails when a query that is for a drive returns nothing for it.
 KINDS = ("NVMe", "SATA", "SAS")
+RATED = "rated drives"
 
 
 def data_for(p, kinds, ref=None):
-    """Append the "Data for" sentence of kinds (a subset of KINDS) to p."""
-    assert set(kinds) <= set(KINDS), kinds
+    """Append the "Data for" sentence of kinds (of KINDS and RATED) to p."""
+    assert set(kinds) <= set(KINDS + (RATED,)), kinds
     text = ("Query %s data for: " % ref if ref else "Data for: ") + ", ".join(kinds) + "."
     desc = p["description"].rstrip()
     p["description"] = (desc + ("" if desc.endswith(".") else ".") + " " if desc else "") + text
@@ -326,12 +329,14 @@ def drive():
     p["fieldConfig"]["defaults"]["mappings"] = HEALTH_MAPPING
     L.add(p, 4, 4)
     rated = "needs a rating (data/drive-ratings.tsv, [endurance] ratings_file, [drive] " \
-            "rating) or the drive's own wear: hard disks have neither"
+            "rating)"
+    own = "needs a rating or the drive's own wear (NVMe percentage used): hard disks " \
+          "have neither"
     L.add(data_for(panel(
         "stat", "Rated endurance used",
         [target("instance_drive:wearwatch_drive_rated_endurance_used_ratio:max{%s}" % DRV,
                 instant=True)], unit="percentunit", desc="host bytes written / rated bytes; "
-        + rated), ("NVMe",)), 4, 4)
+        + rated), (RATED,)), 4, 4)
     L.add(data_for(panel(
         "stat", "Drive's own endurance used",
         [target("instance_drive:wearwatch_drive_endurance_used_ratio:max{%s}" % DRV,
@@ -341,13 +346,13 @@ def drive():
     L.add(data_for(panel(
         "stat", "Projected wear-out in",
         [target("instance_drive:wearwatch_drive_wearout_remaining_seconds:min{%s}" % DRV,
-                instant=True)], unit="s", desc=rated), ("NVMe",)), 4, 4)
+                instant=True)], unit="s", desc=own), ("NVMe",)), 4, 4)
     L.add(data_for(panel(
         "stat", "Wear-out minus warranty end",
         [target("instance_drive:wearwatch_drive_wearout_after_warranty_end_seconds:min{%s}"
                 % DRV, instant=True)], unit="s",
         desc="negative: the drive wears out before its warranty ends; " + rated),
-        ("NVMe",)), 4, 4)
+        (RATED,)), 4, 4)
     L.add(panel("stat", "Power-on time",
                 [target("wearwatch_drive_power_on_seconds_total{%s}" % DRV, instant=True)],
                 unit="s"), 4, 4)
@@ -376,13 +381,15 @@ def drive():
         [target("wearwatch_drive_writes_per_day{%s}" % DRV, "{{window}}"),
          target("wearwatch_drive_rated_writes_per_day{%s}" % DRV, "rated ({{source}})",
                 ref="B")], desc="writes: from the host bytes written; rated: " + rated),
-        ("NVMe", "SAS"), ref="A"), ("NVMe",), ref="B"), 12, 8)
-    L.add(data_for(panel(
+        ("NVMe", "SAS"), ref="A"), (RATED,), ref="B"), 12, 8)
+    L.add(data_for(data_for(panel(
         "timeseries", "Endurance used",
         [target("instance_drive:wearwatch_drive_rated_endurance_used_ratio:max{%s}" % DRV,
                 "rated"),
          target("instance_drive:wearwatch_drive_endurance_used_ratio:max{%s}" % DRV,
-                "drive's own", ref="B")], unit="percentunit", desc=rated), ("NVMe",)), 12, 8)
+                "drive's own", ref="B")], unit="percentunit",
+        desc="rated: " + rated + "; the drive's own: solid-state drives"), (RATED,), ref="A"),
+        ("NVMe",), ref="B"), 12, 8)
     L.add(attribute_table(), 24, 10)
     L.add(data_for(panel(
         "timeseries", "Bad sectors and error counts (ATA)",
@@ -416,15 +423,18 @@ def drive():
                       "spare threshold", ref="B")],
               unit="percentunit", desc="SMART / Health Information log 02h bytes 3 and 4")
     L.add(data_for(p, ("NVMe",)), 12, 8)
-    L.add(data_for(panel(
+    L.add(data_for(data_for(panel(
         "timeseries", "Error log",
         [target("wearwatch_drive_error_log_errors_total{%s}" % DRV, "{{log}} errors counted"),
          target("wearwatch_drive_error_log_entries{%s}" % DRV, "{{log}} entries held",
-                ref="B")],
+                ref="B"),
+         target("wearwatch_drive_nvme_error_log_entries_total{%s}" % DRV,
+                "NVMe error log entries (SMART log)", ref="C")],
         desc="ATA SMART error logs (01h summary, 03h extended) and the NVMe Error "
              "Information log: errors the drive counted over its life and the entries "
-             "it holds; a SAS drive keeps error counters instead (the panel above)"),
-        ("NVMe", "SATA")), 12, 8)
+             "it holds; the NVMe SMART log's count of error log entries; a SAS drive "
+             "keeps error counters instead (the panel above)"),
+        ("NVMe", "SATA")), ("NVMe",), ref="C"), 12, 8)
     L.add(data_for(table("Self-tests", [
         target("max by (log) (wearwatch_drive_self_tests{%s})" % DRV, ref="A", instant=True,
                fmt="table"),

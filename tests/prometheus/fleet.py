@@ -18,9 +18,11 @@ picked, all in WORKDIR, all stopped at exit:
 - with Fleet(kinds=True), host D on 127.0.0.5: `wearwatch serve` on the
   fake sysfs tree tests/fixtures/sysfs/basic reading two of its drives
   through the smartctl backend, a stand-in smartctl first on its PATH
-  answering with the public smartctl JSON of two real drives
-  (../shared/fixtures, SOURCES.md; REAL_DRIVES below): a SATA hard disk
-  and a SAS hard disk, the kinds the VM captures lack real data for;
+  answering with the public smartctl JSON of three real drives
+  (../shared/fixtures, SOURCES.md; REAL_DRIVES below): an NVMe drive, a
+  SATA hard disk and a SAS hard disk (the VM's drives are emulated); the
+  tree is copied with its NVMe controller's PCI device runtime-active
+  (the tree has it suspended, which wearwatch leaves alone);
 - a fourth target on 127.0.0.4 where nothing listens (up == 0);
 - Debian's prometheus (scrape and evaluation every second; host A scraped
   in the fleet profile, /metrics?profile=fleet, B and C in the full one) with the shipped
@@ -87,9 +89,14 @@ SCENARIOS = {
 
 
 # Host D's drives: block device of tests/fixtures/sysfs/basic -> (its id
-# there, smartctl -d type, fixture under WW_FIXTURES, drive kind). Both
+# there, smartctl -d type, fixture under WW_FIXTURES, drive kind). All
 # report a healthy verdict (no alert), with the logs the dashboards show.
 REAL_DRIVES = {
+    # INTEL SSDPE2KX020T8, smartctl 7.x JSON (smartctl_exporter's test data):
+    # 22 % used after 36959 power-on hours, 1.35 PB written; no rating in
+    # the built-in table (a rating derived from its wear), no error log
+    "nvme0n1": ("nvme-eui.0025388b91b3a2c1", "nvme",
+                "smartctl_exporter/nvme-null-INTEL_SSDPE2KX020T8-nvme2.json", "NVMe"),
     # WDC WD140EDFZ-11A0VA0, 5400 rpm, smartctl 7.0: 21 self-tests, error log
     # count 0, attributes 5/196/197/198 at 0 (scrutiny's test data)
     "sdf": ("ata-QEMU_HARDDISK_QM00003", "sat", "scrutiny/smart-ata.json", "SATA HDD"),
@@ -97,7 +104,9 @@ REAL_DRIVES = {
     "sdb": ("wwn-0x5000c500a1b2c3d4", "scsi", "scrutiny/smart-scsi2.json", "SAS"),
 }
 # the tree's other drives, which host D leaves alone
-OTHER_BLOCKS = ("sda", "sdc", "sdd", "sde", "nvme0n1", "vda")
+OTHER_BLOCKS = ("sda", "sdc", "sdd", "sde", "vda")
+# the tree's NVMe controller's PCI device, suspended in the tree
+NVME_PCI_POWER = "sys/devices/pci0000:00/0000:00:04.0/power/runtime_status"
 
 
 def fixtures_dir(src):
@@ -268,6 +277,11 @@ class Fleet:
                 f.write("[drive %s]\nsmartctl = %s\n" % (block, dtype))
             for block in OTHER_BLOCKS:
                 f.write("[drive %s]\nexclude = yes\n" % block)
+        root = os.path.join(self.work, "sysroot-d")
+        shutil.copytree(os.path.join(self.src, "tests/fixtures/sysfs/basic"), root,
+                        symlinks=True)
+        with open(os.path.join(root, NVME_PCI_POWER), "w") as f:
+            f.write("active\n")
         addr = "127.0.0.5"
         port = free_port(addr)
         state = os.path.join(self.work, "state-d")
@@ -276,7 +290,7 @@ class Fleet:
         log = open(os.path.join(self.work, "wearwatch-d.log"), "w")
         p = subprocess.Popen(
             [self.bin, "serve", "--config", conf, "--listen", "%s:%d" % (addr, port),
-             "--sysroot", os.path.join(self.src, "tests/fixtures/sysfs/basic"),
+             "--sysroot", root,
              "--state-dir", state, "--poll-interval", "1", "--poll-interval-rotational", "1",
              "--rediscover", "3600"],
             stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,

@@ -25,12 +25,12 @@ prometheus-alertmanager on loopback) and checks:
   of contrib/grafana/ returns data, with the variables filled in as Grafana
   would for host A; and the JSON files are what
   contrib/grafana/make_dashboards.py writes;
-- the drive dashboard, per drive kind: every query of it returns data for
-  host A's worn NVMe (the QEMU capture, rated) and host D's real SATA hard
+- the drive dashboard, per drive: every query of it returns data for host
+  A's worn NVMe (the QEMU capture, rated) and host D's real NVMe, SATA hard
   disk and SAS drive (fleet.REAL_DRIVES), except where its panel says the
-  query is for other kinds ("Data for: ..." in the description) or
-  FIXTURE_GAPS below says which fixture lacks the data; prints the coverage
-  per kind.
+  query is for other drives ("Data for: ..." in the description: kinds, or
+  rated drives) or FIXTURE_GAPS below says which fixture lacks the data;
+  prints the coverage per drive.
 Bounded: the fleet must be up within 40 s, the alerts there within 60 s and
 every query answered with data within 60 s of the first query asked.
 Exits 0 when every check passed, 1 otherwise; prints "N passed, N failed".
@@ -334,24 +334,37 @@ def check_grafana(fl, src):
                 check(n > 0, "%s: panel '%s' query returns data" % (name, p["title"]), expr)
 
 
-# An applicable query that no fixture here can give data for: (kind, panel
-# title) -> which fixture lacks what. Printed, counted apart, never passed.
+# An applicable query that no fixture here can give data for: (drive,
+# panel title) -> which fixture lacks what. Printed, counted apart, never
+# passed.
+NO_NVME_SELFTEST = ("the QEMU NVMe controller offers no Device Self-test log (Identify "
+                    "Controller OACS 0x010a, bit 4 clear, in its capture) and no NVMe "
+                    "smartctl JSON of shared/fixtures has nvme_self_test_log")
 FIXTURE_GAPS = {
-    ("NVMe", "Self-tests"):
-        "the QEMU NVMe controller offers no Device Self-test log (Identify Controller "
-        "OACS 0x010a, bit 4 clear, in its capture) and no NVMe smartctl JSON of "
-        "shared/fixtures has nvme_self_test_log",
-    ("SAS", "Self-tests"):
+    (F.drive_id("WWNVME0001"), "Self-tests"): NO_NVME_SELFTEST,
+    ("nvme-eui.0025388b91b3a2c1", "Self-tests"): NO_NVME_SELFTEST,
+    ("nvme-eui.0025388b91b3a2c1", "Error log"):
+        "its smartctl 7.3 ran with --log=error, yet its JSON has no "
+        "nvme_error_information_log, nor has any NVMe smartctl JSON of shared/fixtures",
+    ("nvme-eui.0025388b91b3a2c1", "Temperature and the drive's limits"):
+        "its smartctl ran with --info --health --attributes: no warning or critical "
+        "temperature threshold in its JSON, nor in any NVMe smartctl JSON of shared/fixtures",
+    ("wwn-0x5000c500a1b2c3d4", "Self-tests"):
         "no SCSI smartctl JSON of shared/fixtures has a self-test log (scsi_self_test_*)",
 }
 KIND_OF = {"NVMe": "NVMe", "SATA HDD": "SATA", "SAS": "SAS"}
+RATED = "rated drives"
+# a rating from a table or the configuration; none and one derived from the
+# drive's own wear leave rated endurance used uncompared
+UNRATED = ("none", "derived_percentage_used")
 
 
 def applies(panel):
-    """refId -> the kinds (make_dashboards.KINDS) its panel says it has data for."""
+    """refId -> the kinds (make_dashboards.KINDS, RATED) its panel says it has
+    data for; None: every drive."""
     desc = panel.get("description", "")
     every = re.search(r"(?:^|\. )Data for: ([^.]+)\.", desc)
-    kinds = {t["refId"]: set(every.group(1).split(", ")) if every else set(KIND_OF.values())
+    kinds = {t["refId"]: set(every.group(1).split(", ")) if every else None
              for t in panel["targets"]}
     for ref, which in re.findall(r"Query (\w) data for: ([^.]+)\.", desc):
         kinds[ref] = set(which.split(", "))
@@ -359,14 +372,18 @@ def applies(panel):
 
 
 def check_kinds(fl, d):
-    """Every query of the drive dashboard, for one drive of each kind."""
+    """Every query of the drive dashboard, for each drive of each kind."""
     a, worn = fl.hosts["a"]["instance"], F.drive_id("WWNVME0001")
-    drives = [("NVMe", a, worn, "QEMU capture, rated")]
+    drives = [("NVMe", a, worn, "QEMU capture")]
     real = fl.hosts.get("d", {}).get("kinds", {})
     for drive, kind in sorted(real.items(), key=lambda x: x[1]):
         drives.append((kind, fl.hosts["d"]["instance"], drive, "real drive's smartctl JSON"))
     summary = []
     for kind, inst, drive, what in drives:
+        sources = {x["metric"].get("source") for x in F.promql(
+            fl.prom, 'wearwatch_drive_rating_info{instance="%s",drive="%s"}' % (inst, drive))
+            ["data"]["result"]}
+        tags = {KIND_OF[kind]} | ({RATED} if sources - set(UNRATED) else set())
         values = {"job": "wearwatch", "instance": inst, "drive": drive,
                   "__rate_interval": "1m", "__interval": "15s", "__range": "1h"}
         n_app = n_data = n_other = n_gap = 0
@@ -375,11 +392,12 @@ def check_kinds(fl, d):
                 expr = fill(t["expr"], values)
                 label = "drive dashboard, %s %s: '%s' query %s" % (kind, drive, p["title"],
                                                                  t["refId"])
-                if KIND_OF[kind] not in applies(p)[t["refId"]]:
+                want = applies(p)[t["refId"]]
+                if want is not None and not want & tags:
                     n_other += 1
                     continue
                 n_app += 1
-                gap = FIXTURE_GAPS.get((kind, p["title"]))
+                gap = FIXTURE_GAPS.get((drive, p["title"]))
                 n = count_eventually(fl, expr)
                 if gap and n <= 0:
                     n_gap += 1
@@ -387,11 +405,9 @@ def check_kinds(fl, d):
                     continue
                 check(n > 0, label + " returns data", expr)
                 n_data += n > 0
-        summary.append("%s (%s) %d/%d applicable queries with data%s, %d for other kinds"
-                       % (kind, what, n_data, n_app,
+        summary.append("%s %s (%s%s): %d/%d queries for it with data%s, %d for other drives"
+                       % (kind, drive, what, ", rated" if RATED in tags else "", n_data, n_app,
                           " (%d without fixture data)" % n_gap if n_gap else "", n_other))
-    for k, _ in FIXTURE_GAPS:
-        check(k in KIND_OF, "fixture gap %s names a kind" % k)
     print("drive dashboard coverage: " + "; ".join(summary))
 
 
