@@ -59,7 +59,8 @@ struct entry {
 };
 
 struct ww_probe_sched {
-	ww_probe_sched_cfg_t cfg;
+	ww_probe_sched_cfg_t cfg; /* its sysroot is sysroot below */
+	char *sysroot;            /* our copy: the caller's string may go (a reload frees it) */
 	ww_store_t *store;
 	ww_probe_engine_t *eng;
 	struct entry *entries;
@@ -639,8 +640,13 @@ ww_probe_sched_t *ww_probe_sched_start(const ww_probe_sched_cfg_t *cfg, ww_store
 		return NULL;
 	}
 	s->cfg = *cfg;
-	if (!s->cfg.sysroot)
-		s->cfg.sysroot = "";
+	s->sysroot = strdup(cfg->sysroot ? cfg->sysroot : "");
+	if (!s->sysroot) {
+		*err = -ENOMEM;
+		free(s);
+		return NULL;
+	}
+	s->cfg.sysroot = s->sysroot;
 	if (!s->cfg.clock)
 		s->cfg.clock = ww_clock_monotonic;
 	if (!s->cfg.wall)
@@ -660,6 +666,7 @@ ww_probe_sched_t *ww_probe_sched_start(const ww_probe_sched_cfg_t *cfg, ww_store
 	if (!s->eng) {
 		pthread_cond_destroy(&s->cond);
 		pthread_mutex_destroy(&s->mu);
+		free(s->sysroot);
 		free(s);
 		return NULL;
 	}
@@ -668,6 +675,7 @@ ww_probe_sched_t *ww_probe_sched_start(const ww_probe_sched_cfg_t *cfg, ww_store
 		ww_probe_engine_free(s->eng);
 		pthread_cond_destroy(&s->cond);
 		pthread_mutex_destroy(&s->mu);
+		free(s->sysroot);
 		free(s);
 		return NULL;
 	}
@@ -694,5 +702,6 @@ void ww_probe_sched_stop(ww_probe_sched_t *s)
 		free(e);
 	}
 	ww_probe_engine_free(s->eng);
+	free(s->sysroot);
 	free(s);
 }

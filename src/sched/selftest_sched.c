@@ -38,7 +38,8 @@ struct sdrive {
 };
 
 struct ww_selftests {
-	ww_selftests_cfg_t cfg;
+	ww_selftests_cfg_t cfg; /* its sysroot is sysroot below */
+	char *sysroot;          /* our copy: the caller's may go (a reload frees it) */
 	pthread_mutex_t lock;
 	const ww_thresholds_t *th;
 	struct sdrive *d;
@@ -52,6 +53,12 @@ ww_selftests_t *ww_selftests_new(const ww_selftests_cfg_t *cfg)
 	if (!s)
 		return NULL;
 	s->cfg = *cfg;
+	s->sysroot = strdup(cfg->sysroot ? cfg->sysroot : "");
+	if (!s->sysroot) {
+		free(s);
+		return NULL;
+	}
+	s->cfg.sysroot = s->sysroot;
 	if (!s->cfg.start)
 		s->cfg.start = ww_collect_start_self_test;
 	pthread_mutex_init(&s->lock, NULL);
@@ -66,6 +73,7 @@ void ww_selftests_free(ww_selftests_t *s)
 		ww_selftest_sched_free(s->d[i].sched);
 	free(s->d);
 	pthread_mutex_destroy(&s->lock);
+	free(s->sysroot);
 	free(s);
 }
 

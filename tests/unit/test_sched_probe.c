@@ -344,7 +344,7 @@ int main(void)
 	uint64_t t0, gap;
 	unsigned long rounds;
 	int err = 0, ifd;
-	char rs[4200];
+	char rs[4200], caller_root[sizeof(root)];
 
 	CHECK(mkdtemp(root) != NULL && st);
 	make_drive(root, &d[0], "a-drive", "pa", fa);
@@ -359,7 +359,11 @@ int main(void)
 		pol[i].drift_interval_s = 0;
 	}
 	memset(&cfg, 0, sizeof(cfg));
-	cfg.sysroot = root;
+	/* the caller's sysroot string is gone after the start (a reload frees
+	 * the generation it was in): overwritten below, the scheduler must
+	 * still probe under the tree it was started with */
+	snprintf(caller_root, sizeof(caller_root), "%s", root);
+	cfg.sysroot = caller_root;
 	ww_probe_policy_default(&cfg.policy);
 	cfg.lookup = lookup;
 	cfg.lookup_ctx = pol;
@@ -372,6 +376,7 @@ int main(void)
 	sc = ww_probe_sched_start(&cfg, st, &err);
 	running = sc;
 	CHECK(sc != NULL && err == 0);
+	snprintf(caller_root, sizeof(caller_root), "/nonexistent-sysroot");
 	CHECK(wait_bursts(&s, 1, 1, 5000));
 	gap = s.end_ns[0] > s.end_ns[1] ? s.end_ns[0] - s.end_ns[1] : s.end_ns[1] - s.end_ns[0];
 	printf("bursts ended %.3f s and %.3f s after start, %.3f s apart\n",
@@ -395,6 +400,7 @@ int main(void)
 	CHECK(wait_bursts(&s, 2, 2, 5000));
 	ww_probe_sched_stop(sc);
 	running = NULL;
+	cfg.sysroot = root;
 
 	/* 2: drive a suspends 300 ms into a ~1 s burst */
 	memset(s.n, 0, sizeof(s.n));
