@@ -13,12 +13,26 @@ Checks, with where the expected values come from:
   with check "monitored" (the service runs with the default configuration,
   which monitors it), and nvme-cli's Host Write Commands before and after
   are equal.
-(Steady state after a mid-run slowdown is tested on the host,
-tests/qualify/steady_throttle.sh: under TCG on a shared host, scsi_debug's
-delayed answers jitter by more than the PTS limits, 86 to 410 IOPS a round
-at ndelay 5 ms in one run, so the rule rightly finds no steady state.)
+- qualify_steady_ndelay: preconditioning on the scsi_debug disk whose
+  latency changes mid-run: `4k-random-read --precondition` (the fill
+  writes, so the guard must pass: the disk is left out of the service with
+  `[drive ID] exclude = yes` in the configuration checks_50_health.py gives
+  it, SIGHUP, and qualify is given that same file; --destroy-data takes
+  the value the guard's first refusal names), rounds of 3 s at 1T4Q;
+  once round 4 has started scsi_debug's delay is switched to 20 ms
+  (`echo 20000000 >/sys/bus/pseudo/drivers/scsi_debug/ndelay`; kernel
+  Documentation/scsi/scsi_debug.rst). With 4 reads in flight, none
+  answered in less than 20 ms, a round after the switch can do at most
+  4 / 0.020 = 200 IOPS. The SNIA PTS rule must find steady state in a
+  window that starts after the round the switch fell in, every window
+  round at most 200 IOPS and below every round before the switch. (At
+  ndelay 5 ms TCG's jitter on a shared host moved rounds between 86 and
+  410 IOPS, and no window passed; at 20 ms a read's fixed wait outweighs
+  it. tests/qualify/steady_throttle.sh does the same on the host.)
+  The delay is set back to 0 and the disk included again.
 """
 import json
+import os
 import re
 
 
@@ -68,6 +82,78 @@ def _nvme_guard(ctx):
         " ".join(l for l in out.splitlines() if "refused" in l or "rc=" in l), before, after)
 
 
+STEADY_NDELAY_NS = 20000000
+STEADY_QD = 4
+STEADY_CMD = ('"%(ww)s" qualify "$SAS" --profile 4k-random-read --precondition '
+              '--precondition-load 1T%(qd)dQ --round-seconds 3 --load 1T%(qd)dQ --seconds 2 '
+              '--config %(conf)s')
+STEADY_RUN = r"""
+rm -f /tmp/q-ss.err /tmp/q-ss.json
+%(cmd)s --destroy-data=%(serial)s --json /tmp/q-ss.json >/tmp/q-ss.out 2>/tmp/q-ss.err &
+q=$!
+i=0
+until grep -q 'round 4' /tmp/q-ss.err 2>/dev/null || [ $i -ge 3000 ]; do sleep 0.02; i=$((i + 1)); done
+j=0
+until echo %(ndelay)d >/sys/bus/pseudo/drivers/scsi_debug/ndelay 2>/dev/null; do
+	j=$((j + 1)); [ $j -ge 1000 ] && break; sleep 0.01
+done
+echo "switched after $i waits, $j retries: ndelay=$(cat /sys/bus/pseudo/drivers/scsi_debug/ndelay)"
+wait $q; echo "rc=$?"
+tail -c 600 /tmp/q-ss.out
+cat /tmp/q-ss.json
+"""
+
+
+def _steady(ctx):
+    sid = ctx.ids.get("sas")
+    conf = os.path.join(ctx.vm.share, "health", "wearwatch.conf")
+    if not sid or not os.path.exists(conf):
+        return False, "needs the SAS id (%s) and checks_50_health's --config %s" % (sid, conf)
+    with open(conf) as f:
+        saved = f.read()
+    with open(conf, "w") as f:
+        f.write(saved + "[drive %s]\nexclude = yes\n" % sid)
+    ctx.vm.run('kill -HUP "$(cat /run/wearwatch.pid)"\n')
+    try:
+        cmd = STEADY_CMD % {"ww": ctx.binary, "qd": STEADY_QD,
+                            "conf": "/run/ww-share/health/wearwatch.conf"}
+        rc, out = ctx.vm.run(cmd + " 2>&1; echo rc=$?\n", timeout=60)
+        m = re.search(r"--destroy-data=(\S+) \(the drive's", out)
+        if not m:
+            return False, "no --destroy-data value in the refusal: %s" % out[-400:]
+        rc, out = ctx.vm.run(STEADY_RUN % {"cmd": cmd, "serial": m.group(1),
+                                           "ndelay": STEADY_NDELAY_NS}, timeout=400)
+    finally:
+        ctx.vm.run("echo 0 >/sys/bus/pseudo/drivers/scsi_debug/delay\n")
+        with open(conf, "w") as f:
+            f.write(saved)
+        ctx.vm.run('kill -HUP "$(cat /run/wearwatch.pid)"\n')
+    sw = re.search(r"^switched.*$", out, re.M)
+    if "rc=0" not in out or "{" not in out:
+        return False, "qualify failed: %s" % out[-800:]
+    doc = json.loads(out[out.index("{"):])
+    pc = doc["precondition"]
+    ss = pc["steady_state"]
+    iops = [r["read"]["iops"] + r["write"]["iops"] for r in pc["rounds"]]
+    first, last = ss["window_first_round"], ss["window_last_round"]
+    window = iops[first - 1:last] if first else []
+    bound = STEADY_QD / (STEADY_NDELAY_NS / 1e9)
+    # the switch fell in round 4 or later (it waits for "round 4" on stderr)
+    ok = (ss["reached"] and first > 4 and last == len(iops) and window and
+          max(window) <= bound and max(window) < min(iops[:3]) and
+          doc["points"][0]["read"]["iops"] <= bound)
+    return ok, ("%s; fill %s writes; rounds IOPS %s; steady state %s in rounds %s-%s, average "
+                "%.0f, range %.1f %%, slope %.1f %% (at most %.0f IOPS after the switch); "
+                "measured 1T%dQ %.0f IOPS p99 %.1f ms" % (
+                    sw.group(0) if sw else "no switch line",
+                    (pc["fill"] or {}).get("write", {}).get("ios"),
+                    [round(v) for v in iops], ss["reached"], first, last, ss["average"] or 0,
+                    (ss["range_ratio"] or 0) * 100, (ss["slope_ratio"] or 0) * 100, bound,
+                    STEADY_QD, doc["points"][0]["read"]["iops"],
+                    doc["points"][0]["read"]["p99_s"] * 1e3))
+
+
 def run(ctx):
     ctx.c.check("qualify_nvme_read_health", lambda: _nvme_read(ctx))
     ctx.c.check("qualify_nvme_guard_monitored", lambda: _nvme_guard(ctx))
+    ctx.c.check("qualify_steady_ndelay", lambda: _steady(ctx))
