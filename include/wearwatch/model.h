@@ -518,6 +518,7 @@ typedef enum ww_reason {
 	WW_R_SELF_TEST_STUCK,     /* self_test_not_completing: running far past its time */
 	WW_R_SELF_TEST_OVERDUE,   /* self_test_overdue: none in a scheduled period */
 	WW_R_LATENCY_DRIFT,       /* latency_drift: drift burst p99 above its baseline */
+	WW_R_IMPLAUSIBLE,         /* implausible_values: values outside their spec left out */
 	WW_R_MAX
 } ww_reason_t;
 

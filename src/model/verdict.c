@@ -129,6 +129,9 @@ const ww_reason_info_t ww_reasons[WW_R_MAX] = {
 	[WW_R_LATENCY_DRIFT] = { "latency_drift", W,
 		"the read latency p99 of the newest drift burst is above its baseline by more "
 		"than latency_drift_percent" },
+	[WW_R_IMPLAUSIBLE] = { "implausible_values", W,
+		"values outside what their spec allows were left out (the drive may answer "
+		"garbage: the values shown are not all it said)" },
 };
 /* clang-format on */
 

@@ -111,8 +111,27 @@ static void percentage_used(struct vctx *x)
 	ww_vreason_nums(r, WW_VN_VALUE | WW_VN_LIMIT, p->value, 0, lim, "%");
 }
 
+/* Values a decoder left out as outside their spec (an NVMe temperature
+ * above 490 K, a spare threshold above 100 %): garbage is not judged, but
+ * a drive answering it is not ok either */
+static void implausible(struct vctx *x)
+{
+	uint32_t n = x->h->implausible_values;
+
+	if (!n)
+		return;
+	ww_vreason_nums(ww_verdict_add(x, WW_R_IMPLAUSIBLE, ww_reasons[WW_R_IMPLAUSIBLE].severity,
+				       0, "decoders' plausibility bounds",
+				       "%" PRIu32
+				       " value%s outside what the spec allows left out: the "
+				       "drive may be answering garbage",
+				       n, n == 1 ? "" : "s"),
+			WW_VN_VALUE, n, 0, 0, "");
+}
+
 void ww_verdict_sig_common(struct vctx *x)
 {
+	implausible(x);
 	overall(x);
 	temperature(x);
 	percentage_used(x);

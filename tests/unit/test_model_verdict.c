@@ -469,6 +469,47 @@ static void test_rated_sentence(void)
 	CHECK(r && strstr(r->text, "(rating: --rating 1PB:5)") != NULL);
 }
 
+/* An NVMe answering random bytes (the SMART log all 0xFF but critical
+ * warning 0, spare 29 %, threshold 239 %, as seen from a misbehaving drive): the decoder leaves 10
+ * values out (threshold, composite and 8 sensors above 490 K); the verdict
+ * says so instead of judging them (no "spare below threshold", no 65262 °C) */
+static void test_implausible(void)
+{
+	static uint8_t b[512];
+	const ww_vreason_t *r;
+
+	memset(&h, 0, sizeof(h));
+	memset(b, 0xff, sizeof(b));
+	b[0] = 0; /* critical warning clear: its bits are the drive's own word */
+	b[3] = 29;
+	b[4] = 239;
+	h.protocol = WW_PROTO_NVME;
+	CHECK_EQ_I64(ww_decode_nvme_smart_log(b, sizeof(b), &h), 0);
+	CHECK_EQ_U64(h.implausible_values, 10);
+	judge(NULL, NULL, T0);
+	r = reason(WW_R_IMPLAUSIBLE, 0);
+	CHECK(r != NULL && r->severity == WW_STATUS_WARNING);
+	if (r) {
+		CHECK_STR(r->text,
+			  "10 values outside what the spec allows left out: the drive may "
+			  "be answering garbage");
+		CHECK_EQ_U64(r->value, 10);
+	}
+	CHECK(reason(WW_R_SPARE_LOW, 0) == NULL);
+	CHECK(reason(WW_R_TEMP_WARNING, 0) == NULL && reason(WW_R_TEMP_CRITICAL, 0) == NULL);
+	/* a sound page: no such reason */
+	memset(&h, 0, sizeof(h));
+	memset(b, 0, sizeof(b));
+	b[1] = 0x2c; /* 300 K */
+	b[2] = 0x01;
+	b[3] = 100;
+	b[4] = 10;
+	h.protocol = WW_PROTO_NVME;
+	CHECK_EQ_I64(ww_decode_nvme_smart_log(b, sizeof(b), &h), 0);
+	judge(NULL, NULL, T0);
+	CHECK(reason(WW_R_IMPLAUSIBLE, 0) == NULL);
+}
+
 int main(void)
 {
 	CHECK(!strcmp(ww_status_name(WW_STATUS_UNKNOWN), "unknown") && WW_STATUS_UNKNOWN == 3);
@@ -478,6 +519,7 @@ int main(void)
 	test_state();
 	test_ata();
 	test_rated_sentence();
+	test_implausible();
 	test_levels();
 	test_increase_window();
 	test_config();
