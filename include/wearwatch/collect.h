@@ -90,9 +90,11 @@ int ww_collect_no_interface(const ww_drive_t *d, ww_health_t *h, ww_read_report_
  * READ DATA byte 363, NVMe log 06h, SCSI page 0x10), then arms the
  * transport and sends SMART EXECUTE OFF-LINE IMMEDIATE (off-line mode),
  * NVMe Device Self-test (NSID FFFFFFFFh) or SEND DIAGNOSTIC (background).
+ * A drive read through smartctl (a RAID member, `[drive] smartctl`) starts
+ * it through a smartctl child instead (ww_collect_start_via_smartctl).
  * Returns 0 started, 1 left alone, -EBUSY a test runs, -ENOTSUP the drive
- * does not do that kind, -EOPNOTSUPP not a native drive (smartctl members,
- * captures), or the failing command's -errno; *why says which in a few
+ * does not do that kind, -EOPNOTSUPP a capture, or the failing command's
+ * -errno; *why says which in a few
  * words (static), st holds the last command's status. */
 int ww_collect_start_self_test(const char *sysroot, const ww_drive_t *d, ww_protocol_t proto,
 			       unsigned kind, bool wake, ww_cmd_status_t *st, const char **why);
@@ -157,6 +159,9 @@ int ww_collect_drive_kept(const char *sysroot, const ww_drive_t *d, ww_collect_k
 /** Exit status that smartctl returns when -n standby,N stopped at a sleeping
  * drive. */
 #define WW_SMARTCTL_STANDBY_EXIT 3
+
+/** Deadline of one smartctl read of a drive (and of a self-test start), s. */
+#define WW_SMARTCTL_READ_TIMEOUT_S 60
 
 /* smartctl(8) "RETURN VALUES": the exit status is a bit mask. */
 #define WW_SMARTCTL_BIT_CMDLINE   0x01 /* command line did not parse */
@@ -366,6 +371,27 @@ int ww_collect_via_smartctl(const char *sysroot, const ww_drive_t *d, ww_health_
  * RAID controllers); WW_PROTO_NONE for NULL or "". A drive discovery found
  * no health interface for gets it when forced to smartctl. Pure. */
 ww_protocol_t ww_smartctl_type_protocol(const char *type);
+
+/** The controller a drive read through smartctl sits behind, as a set key
+ * (discover.h WW_SET_KEY) for the self-test stagger: "host:N" for a node
+ * /dev/bus/N (smartctl's MegaRAID device) or a sysfs path under SCSI host
+ * N, else "ctl:NODE" for a type with a member index (cciss,N, areca,N) on
+ * NODE. false for a native drive or one with neither. Pure. */
+bool ww_smartctl_controller_key(const ww_drive_t *d, char *out, size_t len);
+
+/** Start a self-test of `kind` through a smartctl child (see
+ * ww_collect_start_self_test, which calls it for drives read through
+ * smartctl). First the read every poll makes (`smartctl -j -x -n
+ * standby,3 -d TYPE DEV`): standby there leaves the drive alone unless
+ * wake, a running test (the fields ww_smartctl_parse fills) returns
+ * -EBUSY, a kind the drive does not run -ENOTSUP; then `smartctl -n
+ * standby,3 -t TEST -d TYPE DEV` (`-n never` with wake), TEST from the
+ * smartctl self-test allow-list (src/collect/smartctl_selftest.c: short,
+ * long, conveyance, offline; never force, -X or captive -C). st notes the
+ * last child's outcome (WW_CMD_OK, DEVICE_ERROR, TIMEOUT). Returns as
+ * ww_collect_start_self_test. */
+int ww_collect_start_via_smartctl(const char *sysroot, const ww_drive_t *d, ww_protocol_t proto,
+				  unsigned kind, bool wake, ww_cmd_status_t *st, const char **why);
 
 /** The -d TYPE a drive is read with through smartctl, or NULL when it is
  * read natively. */

@@ -376,7 +376,8 @@ unsigned ww_selftest_sched_since(const ww_selftest_sched_t *s, time_t from, time
 				 unsigned kinds);
 
 /** The kinds (a bit each) drive h can run, as its read says: NVMe short and
- * extended where OACS bit 4 is set; SCSI short and extended; ATA by SMART
+ * extended where OACS bit 4 is set (read through smartctl, whose JSON has no
+ * OACS: where it relayed the Device Self-test log); SCSI short and extended; ATA by SMART
  * READ DATA byte 367 (bit 4 short and extended, bit 5 conveyance, bit 0
  * off-line data collection). Pure. */
 unsigned ww_selftest_kinds(const ww_health_t *h);

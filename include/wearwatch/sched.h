@@ -137,7 +137,9 @@ bool ww_poller_try_stop(ww_poller_t *p, unsigned timeout_s);
  * (or in standby with self_test_in_standby), no test runs on it, fewer
  * than [health] self_test_concurrent drives of the host are testing, and
  * none of them shares a set (ww_drive_sets: md array, LVM volume group,
- * ZFS pool) with it; else it waits for a later read. A test counts as
+ * ZFS pool) or, for drives read through smartctl, a controller
+ * (ww_smartctl_controller_key: the MegaRAID /dev/bus/N, the SCSI host)
+ * with it; else it waits for a later read. A test counts as
  * running while the drive says so, or, for a drive that does not say, for
  * the time it gives (30 min short, 24 h extended when it gives none) after
  * the start. A test that finds another running (-EBUSY) is skipped, as

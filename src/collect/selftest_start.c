@@ -193,10 +193,12 @@ int ww_collect_start_self_test(const char *sysroot, const ww_drive_t *d, ww_prot
 	if (!d || !st)
 		return -EINVAL;
 	memset(st, 0, sizeof(*st));
-	if (d->smartctl_type[0] || d->from_capture) {
-		*why = "read through smartctl or a capture";
+	if (d->from_capture) {
+		*why = "a capture";
 		return -EOPNOTSUPP;
 	}
+	if (ww_smartctl_type_for(d))
+		return ww_collect_start_via_smartctl(sysroot, d, proto, kind, wake, st, why);
 	/* never wake a runtime-suspended device */
 	if (ww_runtime_suspended(sysroot, d->block) == 1) {
 		*why = "runtime-suspended";

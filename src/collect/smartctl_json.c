@@ -619,6 +619,187 @@ static void parse_selftest(json_object *log, const char *src, ww_selftest_log_t 
 	}
 }
 
+/* ata_smart_data: the SMART READ DATA bytes smartctl relays (ataprint.cpp):
+ * capabilities.values = [byte 367 off-line data collection capability,
+ * bytes 368-369 SMART capability], self_test.status.value = byte 363 (the
+ * self-test execution status; remaining_percent while one runs) and
+ * self_test.polling_minutes = bytes 372-376. The same fields the native
+ * read fills, so the scheduler and the verdict take them alike. */
+static void parse_ata_smart_data(json_object *j, ww_health_t *h)
+{
+	json_object *caps = jget(j, "ata_smart_data.capabilities.values");
+	ww_selftest_now_t *n = &h->self_test_now;
+	uint64_t v;
+
+	if (caps && json_object_is_type(caps, json_type_array) &&
+	    json_object_array_length(caps) >= 2) {
+		json_object *c0 = json_object_array_get_idx(caps, 0);
+		json_object *c1 = json_object_array_get_idx(caps, 1);
+
+		if (json_object_is_type(c0, json_type_int) &&
+		    json_object_is_type(c1, json_type_int)) {
+			h->ata.has_smart_caps = true;
+			h->ata.offline_capability = (uint8_t)json_object_get_int(c0);
+			h->ata.smart_capability = (uint16_t)json_object_get_int(c1);
+		}
+	}
+	if (!jget_u64(j, "ata_smart_data.self_test.status.value", &v))
+		return;
+	h->ata.self_test_exec_status = (uint8_t)v;
+	memset(n, 0, sizeof(*n));
+	n->source = SRC("ata_smart_data.self_test");
+	n->running = (v >> 4) == 15;
+	n->remaining_percent = -1;
+	if (n->running && jget_u64(j, "ata_smart_data.self_test.status.remaining_percent", &v) &&
+	    v <= 100)
+		n->remaining_percent = (int8_t)v;
+	if (h->ata.has_smart_caps && (h->ata.offline_capability & 0x10)) {
+		if (jget_u64(j, "ata_smart_data.self_test.polling_minutes.short", &v) && v < 65536)
+			n->expected_short_s = (uint32_t)v * 60;
+		if (jget_u64(j, "ata_smart_data.self_test.polling_minutes.extended", &v) &&
+		    v < 65536)
+			n->expected_extended_s = (uint32_t)v * 60;
+	}
+	if (h->ata.has_smart_caps && (h->ata.offline_capability & 0x20) &&
+	    jget_u64(j, "ata_smart_data.self_test.polling_minutes.conveyance", &v) && v < 65536)
+		n->expected_conveyance_s = (uint32_t)v * 60;
+}
+
+/* nvme_self_test_log (smartctl 7.4 nvmeprint.cpp, the Device Self-test log
+ * 06h): current_self_test_operation.value (byte 0 bits 3-0) and
+ * current_self_test_completion_percent (byte 1) while one runs; table[]
+ * newest first, each self_test_code.value (the Self-test Code), its
+ * self_test_result.value (bits 3-0), power_on_hours and, when the entry's
+ * Failing LBA is valid, lba. Failed = result 5-7, as the native decoder. */
+static void parse_nvme_selftest(json_object *log, ww_health_t *h)
+{
+	ww_selftest_log_t *l = &h->self_tests[WW_SELFTEST_NVME];
+	ww_selftest_now_t *n = &h->self_test_now;
+	json_object *t = jget(log, "table");
+	uint64_t v, hours, lba = 0;
+	unsigned passed = 0;
+
+	memset(l, 0, sizeof(*l));
+	l->source = SRC("nvme_self_test_log");
+	for (size_t i = 0;
+	     t && json_object_is_type(t, json_type_array) && i < json_object_array_length(t); i++) {
+		json_object *e = json_object_array_get_idx(t, i);
+		uint64_t code = 0;
+		bool failed, has_lba;
+		unsigned kind;
+		uint8_t res;
+
+		if (!jget_u64(e, "self_test_result.value", &v) || v > 0xf)
+			continue;
+		res = (uint8_t)v;
+		failed = res >= 5 && res <= 7;
+		jget_u64(e, "self_test_code.value", &code);
+		kind = code == 1      ? WW_STK_SHORT
+			: code == 2   ? WW_STK_EXTENDED
+			: code == 0xe ? WW_STK_VENDOR
+				      : WW_STK_NONE;
+		hours = 0;
+		jget_u64(e, "power_on_hours", &hours);
+		lba = 0;
+		has_lba = jget_u64(e, "lba", &lba);
+		l->entries++;
+		l->failed += failed;
+		if (!l->has_last) {
+			l->has_last = true;
+			l->last_status = res;
+			l->last_passed = res == 0 ? 1 : failed ? 0 : -1;
+			l->last_hours = hours;
+			l->last_kind = (uint8_t)kind;
+		}
+		if (failed && !l->has_failing_lba && has_lba) {
+			l->has_failing_lba = true;
+			l->failing_lba = lba;
+		}
+		ww_selftest_fold(l, passed, kind, failed, res, hours, has_lba, has_lba ? lba : 0);
+		if (res == 0)
+			passed |= 1u << kind;
+	}
+	if (!jget_u64(log, "current_self_test_operation.value", &v))
+		return;
+	n->source = SRC("nvme_self_test_log.current_self_test_operation");
+	n->running = (v & 0xf) != 0;
+	n->kind = (uint8_t)(!n->running              ? WW_STK_NONE
+				    : (v & 0xf) == 1 ? WW_STK_SHORT
+				    : (v & 0xf) == 2 ? WW_STK_EXTENDED
+						     : WW_STK_VENDOR);
+	n->remaining_percent = -1;
+	if (n->running && jget_u64(log, "current_self_test_completion_percent", &v) && v <= 100)
+		n->remaining_percent = (int8_t)(100 - v);
+}
+
+/* scsi_self_test_0 .. scsi_self_test_19 (smartctl scsiprint.cpp, the
+ * Self-Test Results log page 10h, newest first): code.value (SELF-TEST CODE,
+ * 1/5 short, 2/6 extended), result.value (SELF-TEST RESULTS, 3-7 failed, Fh
+ * in progress), power_on_time.hours, lba_first_failure.value when the page
+ * names one; scsi_extended_self_test_seconds (the Control mode page's
+ * EXTENDED SELF-TEST COMPLETION TIME). Into h->scsi as the native decoder
+ * leaves it; ww_scsi_finish copies it to the record's fields. */
+static void parse_scsi_selftest(json_object *j, ww_health_t *h)
+{
+	ww_selftest_log_t l = { 0 };
+	ww_selftest_now_t n = { 0 };
+	unsigned passed = 0;
+	char key[32];
+	uint64_t v;
+
+	for (int i = 0; i < 20; i++) {
+		uint64_t code = 0, hours = 0, lba = 0;
+		bool failed, has_lba;
+		json_object *e;
+		unsigned kind;
+		uint8_t res;
+
+		snprintf(key, sizeof(key), "scsi_self_test_%d", i);
+		e = jget(j, key);
+		if (!e || !jget_u64(e, "result.value", &v) || v > 0xf)
+			continue;
+		res = (uint8_t)v;
+		failed = res >= 3 && res <= 7;
+		jget_u64(e, "code.value", &code);
+		kind = (code & 3) == 1    ? WW_STK_SHORT
+			: (code & 3) == 2 ? WW_STK_EXTENDED
+					  : WW_STK_NONE;
+		jget_u64(e, "power_on_time.hours", &hours);
+		has_lba = jget_u64(e, "lba_first_failure.value", &lba);
+		l.entries++;
+		l.failed += failed;
+		if (!l.has_last) {
+			l.has_last = true;
+			l.last_status = res;
+			l.last_passed = res == 0 ? 1 : failed ? 0 : -1;
+			l.last_hours = hours;
+			l.last_kind = (uint8_t)kind;
+			n.source = SRC("scsi_self_test_0.result");
+			n.running = res == 0xf;
+			n.kind = (uint8_t)(n.running ? kind : WW_STK_NONE);
+			n.remaining_percent = -1;
+		}
+		if (failed && !l.has_failing_lba && has_lba) {
+			l.has_failing_lba = true;
+			l.failing_lba = lba;
+		}
+		ww_selftest_fold(&l, passed, kind, failed, res, hours, has_lba, lba);
+		if (res == 0)
+			passed |= 1u << kind;
+	}
+	/* a duration alone says nothing of a running test: no source then */
+	if (jget_u64(j, "scsi_extended_self_test_seconds", &v) && v <= UINT32_MAX) {
+		n.expected_extended_s = (uint32_t)v;
+		h->self_test_now.expected_extended_s = (uint32_t)v;
+	}
+	if (l.entries) {
+		l.source = SRC("scsi_self_test_N");
+		h->scsi.self_test = l;
+	}
+	if (n.source)
+		h->scsi.self_test_now = n;
+}
+
 /* The ATA error and self-test logs smartctl read */
 static void parse_ata_logs(json_object *j, ww_health_t *h)
 {
@@ -793,18 +974,23 @@ int ww_smartctl_parse(const char *json, size_t len, ww_health_t *h,
 		h->protocol = WW_PROTO_NVME;
 		if (log)
 			parse_nvme(log, h);
+		if ((log = jget(j, "nvme_self_test_log")) &&
+		    json_object_is_type(log, json_type_object))
+			parse_nvme_selftest(log, h);
 		ww_nvme_finish(h);
 	} else if (!strcmp(proto, "ATA") || jget(j, "ata_smart_attributes") ||
 		   jget(j, "ata_smart_data")) {
 		h->protocol = WW_PROTO_ATA;
 		parse_ata(j, h);
 		parse_ata_logs(j, h);
+		parse_ata_smart_data(j, h);
 		ww_ata_finish_db(h); /* + drive database presets: per-model attribute meanings */
 	} else if (!strcmp(proto, "SCSI") || jget(j, "scsi_error_counter_log") ||
 		   jget(j, "scsi_model_name") || jget(j, "scsi_vendor")) {
 		h->protocol = WW_PROTO_SCSI;
 		scsi = true;
 		parse_scsi(j, h);
+		parse_scsi_selftest(j, h);
 		ww_scsi_finish(h);
 	}
 	parse_common(j, h, scsi);

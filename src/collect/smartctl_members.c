@@ -13,7 +13,6 @@
 #include "wearwatch/collect.h"
 
 #define WW_MEMBERS_TIMEOUT_S 30
-#define WW_SMARTCTL_READ_TIMEOUT_S 60
 
 int ww_smartctl_member_drive(const ww_smartctl_dev_t *s, ww_drive_t *d)
 {
@@ -218,6 +217,36 @@ int ww_discover_with_members(const char *sysroot, const char *const *include,
 	free(m);
 	*out = all;
 	return n + k;
+}
+
+bool ww_smartctl_controller_key(const ww_drive_t *d, char *out, size_t len)
+{
+	const char *type = ww_smartctl_type_for(d), *node;
+	char *end;
+	long h;
+
+	if (!type || !out || !len)
+		return false;
+	node = *d->dev_path ? d->dev_path : d->cmd_path;
+	/* /dev/bus/N: smartctl's name for SCSI host N (os_linux.cpp) */
+	if (!strncmp(node, "/dev/bus/", 9)) {
+		h = strtol(node + 9, &end, 10);
+		if (end != node + 9 && !*end) {
+			snprintf(out, len, "host:%ld", h);
+			return true;
+		}
+	}
+	h = scsi_host_of(d->sysfs_path);
+	if (h >= 0) {
+		snprintf(out, len, "host:%ld", h);
+		return true;
+	}
+	/* a member index (cciss,N, areca,N, 3ware,N): the controller's node */
+	if (strchr(type, ',') && *node) {
+		snprintf(out, len, "ctl:%s", node);
+		return true;
+	}
+	return false;
 }
 
 const char *ww_smartctl_type_for(const ww_drive_t *d)

@@ -142,8 +142,13 @@ unsigned ww_selftest_kinds(const ww_health_t *h)
 	const unsigned sl = 1u << WW_STK_SHORT | 1u << WW_STK_EXTENDED;
 	unsigned k = 0, c;
 
-	if (h->protocol == WW_PROTO_NVME) /* OACS bit 4: Device Self-test */
-		return h->has_nvme_ctrl && (h->nvme_ctrl.oacs & 0x10) ? sl : 0;
+	/* OACS bit 4: Device Self-test. smartctl's JSON has no OACS; it reads
+	 * the Device Self-test log only when that bit is set (nvmeprint.cpp),
+	 * so a log it relayed says the same */
+	if (h->protocol == WW_PROTO_NVME && h->has_nvme_ctrl)
+		return h->nvme_ctrl.oacs & 0x10 ? sl : 0;
+	if (h->protocol == WW_PROTO_NVME)
+		return h->self_tests[WW_SELFTEST_NVME].source ? sl : 0;
 	if (h->protocol == WW_PROTO_SCSI)
 		return sl; /* SPC-5: the default self-test and SEND DIAGNOSTIC codes */
 	if (h->protocol != WW_PROTO_ATA || !h->ata.has_smart_caps)

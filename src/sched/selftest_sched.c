@@ -147,6 +147,12 @@ static uint32_t hold_for(const ww_selftest_now_t *n, unsigned kind)
 	return kind == WW_STK_EXTENDED ? UNKNOWN_LONG_S : UNKNOWN_SHORT_S;
 }
 
+/* a set key of ww_smartctl_controller_key, not of ww_drive_sets */
+static bool is_controller(const char *key)
+{
+	return !strncmp(key, "host:", 5) || !strncmp(key, "ctl:", 4);
+}
+
 /* caller holds the lock: may drive x start now? */
 static const char *blocked(const ww_selftests_t *s, const struct sdrive *x, unsigned limit)
 {
@@ -161,7 +167,9 @@ static const char *blocked(const ww_selftests_t *s, const struct sdrive *x, unsi
 		for (size_t a = 0; a < x->n_sets; a++)
 			for (size_t b = 0; b < o->n_sets; b++)
 				if (!strcmp(x->sets[a], o->sets[b]))
-					return "a drive of the same set is testing";
+					return is_controller(x->sets[a])
+						? "a drive behind the same controller is testing"
+						: "a drive of the same set is testing";
 	}
 	return testing >= limit ? "as many drives as self_test_concurrent are testing" : NULL;
 }
@@ -233,6 +241,11 @@ void ww_selftests_after_read(ww_selftests_t *s, ww_store_t *store, const ww_driv
 		else if (!known && x->st.testing && now >= x->hold_until)
 			x->st.testing = false;
 		x->n_sets = ww_drive_sets(s->cfg.sysroot, d, x->sets, MAX_SETS);
+		/* a drive read through smartctl: its controller is a set too,
+		 * so two members behind one RAID controller never test at once */
+		if (x->n_sets < MAX_SETS &&
+		    ww_smartctl_controller_key(d, x->sets[x->n_sets], WW_SET_KEY))
+			x->n_sets++;
 	}
 
 	/* the schedule: every hour since the last look, smartd's priority;

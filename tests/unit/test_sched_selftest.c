@@ -20,11 +20,12 @@
 #include <json-c/json.h>
 
 #include "ww_test.h"
+#include "wearwatch/collect.h"
 #include "wearwatch/expo.h"
 #include "wearwatch/sched.h"
 
 static char root[] = "/tmp/ww-sched-selftest-XXXXXX";
-static char started[16][48];
+static char started[16][200];
 static size_t n_started;
 static int start_rc;
 
@@ -36,7 +37,8 @@ static int recorder(const char *sysroot, const ww_drive_t *d, ww_protocol_t prot
 	(void)wake;
 	memset(st, 0, sizeof(*st));
 	if (start_rc == 0 && n_started < 16)
-		snprintf(started[n_started++], 48, "%s:%s", d->block, ww_selftest_kind_names[kind]);
+		snprintf(started[n_started++], sizeof(started[0]), "%s:%s",
+			 *d->block ? d->block : d->id, ww_selftest_kind_names[kind]);
 	*why = start_rc == 0 ? "started" : "a self-test is running";
 	return start_rc;
 }
@@ -356,6 +358,55 @@ static void test_first_read_in_standby(void)
 	ww_store_free(store);
 }
 
+/* RAID members read through smartctl, as `smartctl --scan -j` names them
+ * (the two of smartctl_scan_megaraid.json on /dev/bus/0, a third on a
+ * second controller /dev/bus/1): no two behind one controller test at
+ * once, with self_test_concurrent 3 letting three go */
+static void test_controllers(void)
+{
+	static const ww_smartctl_dev_t sc[3] = {
+		{ .name = "/dev/bus/0", .type = "megaraid,0", .protocol = "SCSI" },
+		{ .name = "/dev/bus/0", .type = "megaraid,1", .protocol = "SCSI" },
+		{ .name = "/dev/bus/1", .type = "megaraid,0", .protocol = "SCSI" },
+	};
+	static ww_drive_state_t ds;
+	ww_health_cfg_t cfg;
+	ww_thresholds_t th;
+	ww_store_t *store = ww_store_new(0);
+	ww_selftests_t *s =
+		ww_selftests_new(&(ww_selftests_cfg_t){ .sysroot = root, .start = recorder });
+	ww_drive_t m[3];
+
+	n_started = 0;
+	for (int i = 0; i < 3; i++)
+		CHECK(ww_smartctl_member_drive(&sc[i], &m[i]) == 0);
+	ww_health_cfg_defaults(&cfg);
+	snprintf(cfg.self_test_schedule, sizeof(cfg.self_test_schedule), "S/../.././02");
+	cfg.self_test_concurrent = 3;
+	th = (ww_thresholds_t){ .dflt = &cfg };
+	ww_selftests_set_thresholds(s, &th);
+	CHECK(store && ww_store_sync(store, m, 3, at(2, 1, 0)) == 0);
+	for (int i = 0; i < 3; i++)
+		ww_selftests_after_read(s, store, &m[i], 0, &h_idle, at(2, 1, 30));
+	for (int i = 0; i < 3; i++)
+		ww_selftests_after_read(s, store, &m[i], 0, &h_idle, at(2, 2, 5));
+	CHECK_EQ_U64(n_started, 2);
+	CHECK(was_started("smartctl-bus_0-megaraid_0:short"));
+	CHECK(was_started("smartctl-bus_1-megaraid_0:short"));
+	CHECK(ww_store_get(store, m[1].id, &ds) == 0 && ds.self_test.pending == WW_STK_SHORT);
+	CHECK_STR(ds.self_test.last_outcome, "a drive behind the same controller is testing");
+	/* bus 0's first member runs, then ends: its neighbour goes */
+	ww_selftests_after_read(s, store, &m[0], 0, &h_running, at(2, 2, 10));
+	ww_selftests_after_read(s, store, &m[1], 0, &h_idle, at(2, 2, 10));
+	CHECK_EQ_U64(n_started, 2);
+	ww_selftests_after_read(s, store, &m[0], 0, &h_idle, at(2, 2, 20));
+	ww_selftests_after_read(s, store, &m[1], 0, &h_idle, at(2, 2, 20));
+	CHECK_EQ_U64(n_started, 3);
+	CHECK(was_started("smartctl-bus_0-megaraid_1:short"));
+	ww_selftests_free(s);
+	ww_store_free(store);
+}
+
 int main(void)
 {
 	char cmd[4200];
@@ -378,6 +429,7 @@ int main(void)
 	test_standby_and_busy();
 	test_drive_kinds();
 	test_first_read_in_standby();
+	test_controllers();
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
 	if (system(cmd) != 0)
 		fprintf(stderr, "could not remove %s\n", root);
