@@ -127,6 +127,19 @@ static void test_self_test(void)
 	CHECK_EQ_U64(l->failing_lba, 0x12345678);
 	CHECK_SG("log_10_self_test_failed.hex", "accumulated power-on hours", 0, l->last_hours);
 	CHECK_SG("log_10_self_test_failed.hex", "address of first error", 0, l->failing_lba);
+
+	/* a newer extended test passed: the failure is no longer the newest */
+	memset(&h, 0, sizeof(h));
+	CHECK_EQ_I64(decode_file("log_10_self_test_cleared.hex", &h), 0);
+	CHECK_EQ_U64(l->entries, 3);
+	CHECK_EQ_U64(l->failed, 1);
+	CHECK(l->last_passed == 1 && l->last_kind == WW_STK_EXTENDED);
+	CHECK_EQ_U64(l->last_hours, 4510);
+	CHECK(l->has_failing_lba && l->failing_lba == 0x12345678);
+	CHECK(!l->has_open_failure);
+	CHECK_SG("log_10_self_test_cleared.hex", "accumulated power-on hours", 0, l->last_hours);
+	CHECK_SG("log_10_self_test_cleared.hex", "accumulated power-on hours", 1, 4500);
+	CHECK_SG("log_10_self_test_cleared.hex", "address of first error", 0, l->failing_lba);
 }
 
 static void test_power_conditions(void)

@@ -16,7 +16,11 @@
  * errors whose newest LBA is 104870168; a short test passing since clears
  * nothing, so the failure stands (critical: read element, an LBA). One
  * descriptor added (an extended test passing at 43 h, ACS-4 layout) clears
- * it. */
+ * it. The NVMe Device Self-test log 06h and SCSI page 0x10 the same way, on
+ * spec-constructed pages (tests/fixtures/nvme/selftest-06-*.hex, decoded by
+ * nvme-cli 2.3; tests/fixtures/scsi/log_10_self_test_{failed,cleared}.hex,
+ * by sg_logs --inhex): a failure with a failing LBA, critical, then cleared
+ * by a newer passing extended test. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -140,7 +144,7 @@ static ww_verdict_t v;
 
 static const ww_vreason_t *judge(const ww_verdict_in_t *extra, ww_reason_t code, time_t now)
 {
-	ww_verdict_in_t in = { .h = &h, .protocol = WW_PROTO_ATA, .present = true };
+	ww_verdict_in_t in = { .h = &h, .protocol = h.protocol, .present = true };
 
 	if (extra) {
 		in.mem = extra->mem;
@@ -239,6 +243,66 @@ static void test_failed_cleared(void)
 	CHECK(judge(NULL, WW_R_SELF_TEST_FAILED, now) == NULL);
 }
 
+/* a spec-constructed page of fixtures/dir/name (the comments of each give
+ * its clause and the independent decoder's figures) into b; its length */
+static size_t load_page(const char *name, uint8_t *b, size_t max)
+{
+	char p[4200];
+
+	snprintf(p, sizeof(p), "%s/%s", fixdir, name);
+	memset(b, 0, max);
+	return ww_load_hex(p, b, max);
+}
+
+/* The NVMe Device Self-test log 06h and the SCSI Self-Test Results page
+ * 0x10 the same way as the ATA log above: the newest test failed with a
+ * failing LBA (critical), then a page where a newer passing test of the
+ * same kind (NVMe: extended) or a longer one (SCSI: extended after a
+ * short) clears it. nvme/selftest-06-{failed,cleared}.hex: nvme-cli 2.3
+ * decoded them; scsi/log_10_self_test_{failed,cleared}.hex: sg_logs
+ * --inhex (test_decode_scsi_logs re-runs it). */
+static void test_nvme_scsi_cleared(void)
+{
+	uint8_t b[1024];
+	const ww_vreason_t *r;
+	time_t now = at(2, 12, 0);
+
+	/* as the NVMe reader leaves a record: the SMART / Health log read */
+	memset(&h, 0, sizeof(h));
+	h.protocol = WW_PROTO_NVME;
+	h.has_nvme_smart = true;
+	CHECK_EQ_U64(load_page("nvme/selftest-06-failed.hex", b, sizeof(b)),
+		     WW_NVME_SELFTEST_LOG_LEN);
+	CHECK_EQ_I64(ww_decode_nvme_selftest_log(b, WW_NVME_SELFTEST_LOG_LEN, &h), 0);
+	CHECK(h.self_tests[WW_SELFTEST_NVME].has_open_failure);
+	r = judge(NULL, WW_R_SELF_TEST_FAILED, now);
+	CHECK(r && r->severity == WW_STATUS_CRITICAL && r->value == 4096);
+	CHECK(r && strstr(r->text, "extended self-test at 1200 power-on hours") != NULL);
+	CHECK_EQ_U64(load_page("nvme/selftest-06-cleared.hex", b, sizeof(b)),
+		     WW_NVME_SELFTEST_LOG_LEN);
+	CHECK_EQ_I64(ww_decode_nvme_selftest_log(b, WW_NVME_SELFTEST_LOG_LEN, &h), 0);
+	CHECK(!h.self_tests[WW_SELFTEST_NVME].has_open_failure);
+	CHECK(judge(NULL, WW_R_SELF_TEST_FAILED, now) == NULL);
+
+	/* and the SAS reader: informational exceptions ASC 0 (page 0x2F) */
+	memset(&h, 0, sizeof(h));
+	h.protocol = WW_PROTO_SCSI;
+	h.smart_status = WW_SMART_PASSED;
+	CHECK_EQ_U64(load_page("scsi/log_10_self_test_failed.hex", b, sizeof(b)), 404);
+	CHECK_EQ_I64(ww_decode_scsi_log_page(b, 404, &h), 0);
+	ww_scsi_finish(&h);
+	r = judge(NULL, WW_R_SELF_TEST_FAILED, now);
+	CHECK(r && r->severity == WW_STATUS_CRITICAL && r->value == 0x12345678);
+	CHECK(r && strstr(r->text, "short self-test at 4500 power-on hours") != NULL);
+	memset(&h, 0, sizeof(h));
+	h.protocol = WW_PROTO_SCSI;
+	h.smart_status = WW_SMART_PASSED;
+	CHECK_EQ_U64(load_page("scsi/log_10_self_test_cleared.hex", b, sizeof(b)), 404);
+	CHECK_EQ_I64(ww_decode_scsi_log_page(b, 404, &h), 0);
+	ww_scsi_finish(&h);
+	CHECK(judge(NULL, WW_R_SELF_TEST_FAILED, now) == NULL);
+}
+
 static void test_stuck_overdue(void)
 {
 	uint8_t b[512];
@@ -327,6 +391,7 @@ int main(void)
 	snprintf(fixdir, sizeof(fixdir), "%s/tests/fixtures", src ? src : ".");
 	test_schedule();
 	test_failed_cleared();
+	test_nvme_scsi_cleared();
 	test_stuck_overdue();
 	return ww_test_done("test_model_selftest");
 }
