@@ -30,6 +30,15 @@ Checks, with where the expected values come from:
   410 IOPS, and no window passed; at 20 ms a read's fixed wait outweighs
   it. tests/qualify/steady_throttle.sh does the same on the host.)
   The delay is set back to 0 and the disk included again.
+- qualify_guard_md_holder: a writing profile on the scsi_debug disk while
+  it is the one member of a degraded md RAID1 (`mdadm --create --level=1
+  --raid-devices=2 $SAS missing`): refused with check "holders", naming
+  the md device that /sys/block/X/holders lists, and the disk's md5sum
+  before and after the refusal is the same (read while the array stands).
+  Then the array is stopped: nothing holds the disk, but its md superblock
+  is still there, and the same command is refused with check "signature"
+  (libblkid: TYPE=linux_raid_member), the md5sum again unchanged. Last the
+  superblock is zeroed.
 """
 import json
 import os
@@ -153,7 +162,52 @@ def _steady(ctx):
                     doc["points"][0]["read"]["p99_s"] * 1e3))
 
 
+MD_HOLDER = "/dev/md/wwqualify"
+MD_GUARD = r"""
+modprobe raid1 2>/dev/null
+mdadm --create %(md)s --run --force --level=1 --raid-devices=2 --metadata=1.2 $SAS missing >/tmp/q-md.out 2>&1
+echo "create_rc=$?"
+tail -3 /tmp/q-md.out
+udevadm settle --timeout=10 2>/dev/null
+echo "holders=$(ls /sys/block/${SAS#/dev/}/holders)"
+echo "sum_before=$(md5sum <$SAS | cut -d' ' -f1)"
+"%(ww)s" qualify "$SAS" --profile 4k-random-write --load 1T4Q --seconds 2 --destroy-data=anything 2>&1
+echo "rc=$?"
+echo "sum_after=$(md5sum <$SAS | cut -d' ' -f1)"
+mdadm --stop %(md)s >/dev/null 2>&1; echo "stop_rc=$?"
+echo "holders_stopped=$(ls /sys/block/${SAS#/dev/}/holders)"
+"%(ww)s" qualify "$SAS" --profile 4k-random-write --load 1T4Q --seconds 2 --destroy-data=anything 2>&1
+echo "rc_stopped=$?"
+echo "sum_stopped=$(md5sum <$SAS | cut -d' ' -f1)"
+mdadm --zero-superblock $SAS >/dev/null 2>&1; echo "zero_rc=$?"
+echo "holders_after=$(ls /sys/block/${SAS#/dev/}/holders)"
+"""
+
+
+def _md_holder(ctx):
+    rc, out = ctx.vm.run(MD_GUARD % {"md": MD_HOLDER, "ww": ctx.binary}, timeout=240)
+    g = dict(re.findall(r"^(create_rc|holders|sum_before|rc|sum_after|stop_rc|holders_stopped|"
+                        r"rc_stopped|sum_stopped|zero_rc|holders_after)=(.*)$", out, re.M))
+    refusals = [l for l in out.splitlines() if "refused" in l]
+    held = g.get("holders", "")
+    ok = (g.get("create_rc") == "0" and held.startswith("md") and g.get("rc") == "4" and
+          len(refusals) == 2 and "refused (holders)" in refusals[0] and held in refusals[0] and
+          g.get("holders_stopped") == "" and g.get("rc_stopped") == "4" and
+          "refused (signature)" in refusals[1] and "linux_raid_member" in refusals[1] and
+          g.get("sum_before") and
+          g.get("sum_before") == g.get("sum_after") == g.get("sum_stopped") and
+          g.get("holders_after") == "")
+    return ok, ("holders %r; %s; rc %s; array stopped %s, holders %r; %s; rc %s; md5 %s -> %s -> %s; "
+                "superblock zeroed %s" % (
+                    held, refusals[0] if refusals else out[-500:], g.get("rc"), g.get("stop_rc"),
+                    g.get("holders_stopped"), refusals[1] if len(refusals) > 1 else "-",
+                    g.get("rc_stopped"), g.get("sum_before"), g.get("sum_after"),
+                    g.get("sum_stopped"), g.get("zero_rc"))) + (
+        "" if g.get("create_rc") == "0" else ": mdadm said " + out[:400])
+
+
 def run(ctx):
     ctx.c.check("qualify_nvme_read_health", lambda: _nvme_read(ctx))
     ctx.c.check("qualify_nvme_guard_monitored", lambda: _nvme_guard(ctx))
     ctx.c.check("qualify_steady_ndelay", lambda: _steady(ctx))
+    ctx.c.check("qualify_guard_md_holder", lambda: _md_holder(ctx))
