@@ -109,6 +109,46 @@ int ww_decode_ata_selftest_log(const uint8_t *buf, size_t len, ww_health_t *h);
  * as the standard log. */
 int ww_decode_ata_xselftest_log(const uint8_t *buf, size_t len, ww_health_t *h);
 
+/** The ATA Selective self-test log (SMART log address 09h, one 512-byte
+ * sector; ACS-4 "Selective self-test log", smartmontools' struct
+ * ata_selective_self_test_log): bytes 0-1 revision (1), five test spans of
+ * a starting and an ending LBA (8 bytes each, little-endian) from byte 2,
+ * bytes 492-499 the current LBA, 500-501 the current span (1-5 while a
+ * selective test reads a span, above 5 while the off-line scan after it
+ * runs), 502-503 flags, 504-507 vendor specific, 508-509 the pending time
+ * (minutes), byte 511 the checksum (all 512 bytes sum to 0 mod 256). */
+#define WW_ATA_SELECTIVE_SPANS 5
+#define WW_ATA_SELECTIVE_FLAG_SCAN 0x0002    /* off-line scan after the spans */
+#define WW_ATA_SELECTIVE_FLAG_PENDING 0x0008 /* the scan waits for a power-up */
+#define WW_ATA_SELECTIVE_FLAG_ACTIVE 0x0010  /* the scan runs */
+
+typedef struct ww_ata_selective_log {
+	uint16_t revision;
+	ww_selftest_span_t span[WW_ATA_SELECTIVE_SPANS];
+	uint64_t current_lba;
+	uint16_t current_span;
+	uint16_t flags;
+	uint16_t pending_minutes;
+	bool checksum_ok;
+} ww_ata_selective_log_t;
+
+/** Decode a read of log 09h. 0, -EINVAL (NULL), -EMSGSIZE (under 512
+ * bytes). A bad checksum is not an error (smartctl warns and goes on):
+ * checksum_ok says. Pure. */
+int ww_decode_ata_selective_log(const uint8_t *buf, size_t len, ww_ata_selective_log_t *out);
+
+/** The sector to write to log 09h so that a selective self-test reads one
+ * span: `read` as the drive gave it (its vendor-specific and reserved bytes
+ * and the pending time kept, as smartctl keeps them), revision 1, span 1 =
+ * *span and spans 2-5 zero, current LBA and span 0 (the host must clear
+ * them before a start), the active and pending flags clear and the scan
+ * flag too (smartctl's "-t afterselect,off": the span alone is read), and
+ * the checksum of the result in byte 511 (ACS-4 "Selective self-test log";
+ * smartmontools atacmds.cpp ataWriteSelectiveSelfTestLog). -EINVAL when
+ * span->first_lba > span->last_lba. Pure. */
+int ww_ata_selective_log_build(const uint8_t read[512], const ww_selftest_span_t *span,
+			       uint8_t out[512]);
+
 /** One Device Statistics page (log 04h, 512 B). Header: bytes 0-1 revision
  * (nonzero), byte 2 page number. Each statistic is a LE qword whose byte 7
  * holds flags (bit 63 supported, bit 62 valid); a statistic is taken only

@@ -334,6 +334,13 @@ typedef enum ww_selftest_kind {
  * "vendor": the `kind` label and JSON value. */
 extern const char *const ww_selftest_kind_names[WW_STK_MAX];
 
+/** The LBA range of one selective self-test span, both ends in it (ATA
+ * Selective self-test log 09h, ACS-4 "Selective self-test log": "Starting
+ * LBA" and "Ending LBA" of a test span; logical sectors). */
+typedef struct ww_selftest_span {
+	uint64_t first_lba, last_lba;
+} ww_selftest_span_t;
+
 /** Whether a passing test of kind `passed` clears a failure of kind
  * `failed`: the same kind, or an extended test (it reads every LBA, what
  * each shorter one samples). An unknown kind clears nothing and is cleared

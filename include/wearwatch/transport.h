@@ -6,9 +6,11 @@
  * read path. Every operation but one is a read: nothing here can send a
  * write, LOG SELECT, MODE SELECT or SMART ENABLE; the SAT layer only builds
  * the ATA commands listed below (SAT section). The exception is its own
- * class: starting a self-test (ww_xport_ops.self_test / nvme_self_test,
- * their own allow-lists, and refused with -EPERM unless the caller armed
- * the transport with ww_xport_arm_self_test(); the reads never do).
+ * class: starting a self-test (ww_xport_ops.self_test / self_test_out /
+ * nvme_self_test, their own allow-lists, and refused with -EPERM unless the
+ * caller armed the transport with ww_xport_arm_self_test(); the reads never
+ * do). Its one data-out command is SMART WRITE LOG of the ATA Selective
+ * self-test log 09h, which names the span a selective self-test reads.
  */
 #ifndef WEARWATCH_TRANSPORT_H
 #define WEARWATCH_TRANSPORT_H
@@ -71,6 +73,12 @@ typedef struct ww_xport_ops {
 	 * short, 2h extended only) on nsid. NULL where not sent; -EPERM unless
 	 * armed or for another code. */
 	int (*nvme_self_test)(ww_xport_t *x, uint32_t nsid, uint8_t stc, ww_cmd_status_t *st);
+	/** The self-test class's one data-out command: ATA PASS-THROUGH(16)
+	 * PIO data-out SMART WRITE LOG of log 09h (Selective self-test log),
+	 * one sector: len 512 bytes from buf. NULL where not sent; -EPERM
+	 * unless armed, or for anything else. */
+	int (*self_test_out)(ww_xport_t *x, const uint8_t *cdb, size_t cdb_len, const uint8_t *buf,
+			     size_t len, ww_cmd_status_t *st);
 } ww_xport_ops_t;
 
 struct ww_xport {
@@ -149,8 +157,10 @@ void ww_sg_classify(const ww_sg_outcome_t *o, ww_cmd_status_t *st);
  * (B0h/D0h), SMART READ THRESHOLDS (B0h/D1h), SMART READ LOG (B0h/D5h),
  * SMART RETURN STATUS (B0h/DAh) and READ LOG EXT (2Fh). Nothing here can
  * enable, disable or write anything (not SMART WRITE LOG D6h); SMART
- * EXECUTE OFF-LINE IMMEDIATE (D4h) is the self-test class's own builder,
- * ww_sat_build_selftest_cdb(), sent only on an armed transport.
+ * EXECUTE OFF-LINE IMMEDIATE (D4h) and SMART WRITE LOG of the Selective
+ * self-test log 09h are the self-test class's own builders,
+ * ww_sat_build_selftest_cdb() and ww_sat_build_selftest_log_cdb(), sent only
+ * on an armed transport.
  *
  * Every command function returns 0 when the command was issued and completed
  * (its output is valid), or a negative errno:
@@ -175,6 +185,8 @@ void ww_sg_classify(const ww_sg_outcome_t *o, ww_cmd_status_t *st);
 #define WW_SMART_READ_LOG 0xd5
 #define WW_SMART_RETURN_STATUS 0xda
 #define WW_SMART_EXECUTE_OFFLINE 0xd4 /* the self-test class only */
+#define WW_SMART_WRITE_LOG 0xd6       /* the self-test class only: log 09h */
+#define WW_ATA_LOG_SELECTIVE 0x09     /* SMART log address: Selective self-test log */
 
 /* SMART EXECUTE OFF-LINE IMMEDIATE subcommands (LBA 7:0; ACS-4 Table
  * "Off-line mode and captive mode subcommands"): off-line mode only, so the
@@ -184,6 +196,7 @@ void ww_sg_classify(const ww_sg_outcome_t *o, ww_cmd_status_t *st);
 #define WW_ATA_ST_SHORT 0x01
 #define WW_ATA_ST_EXTENDED 0x02
 #define WW_ATA_ST_CONVEYANCE 0x03
+#define WW_ATA_ST_SELECTIVE 0x04 /* the spans of log 09h */
 
 /* Power mode (CHECK POWER MODE count register, ACS-4 7.3) */
 #define WW_ATA_PM_STANDBY 0x00
@@ -237,6 +250,17 @@ int ww_sat_build_selftest_cdb(uint8_t cdb[WW_SAT_CDB_LEN], uint8_t subcommand);
 /** Send it on an armed transport (ww_xport_arm_self_test); the return as
  * the command functions below. */
 int ww_sat_start_self_test(ww_xport_t *x, uint8_t subcommand, ww_cmd_status_t *st);
+
+/** The self-test class's data-out command: ATA PASS-THROUGH(16) of SMART
+ * WRITE LOG (B0h/D6h, PIO data-out, COUNT 1 sector, LBA low = log, LBA
+ * mid/high 4Fh/C2h; ACS-4 "SMART WRITE LOG"). Pure. -EPERM for any log but
+ * WW_ATA_LOG_SELECTIVE. */
+int ww_sat_build_selftest_log_cdb(uint8_t cdb[WW_SAT_CDB_LEN], uint8_t log);
+
+/** Write buf (512 bytes: a whole Selective self-test log, checksum in byte
+ * 511) to log 09h on an armed transport, through ops->self_test_out; the
+ * return as the command functions below (-ENODEV without the op). */
+int ww_sat_write_selective_log(ww_xport_t *x, const uint8_t buf[512], ww_cmd_status_t *st);
 
 /** CHECK POWER MODE (non-data, CK_COND=1). *mode = count register (see
  * WW_ATA_PM_*). */

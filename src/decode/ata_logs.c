@@ -2,11 +2,13 @@
  * ww_decode_ata_xerror_log, ww_decode_ata_selftest_log,
  * ww_decode_ata_xselftest_log). Layouts: ACS-4 "SMART summary error log"
  * (log 01h), "Extended Comprehensive SMART Error log" (03h), "SMART
- * self-test log" (06h), "Extended SMART self-test log" (07h). What counts as
+ * self-test log" (06h), "Extended SMART self-test log" (07h), "Selective
+ * self-test log" (09h, read and written back). What counts as
  * a failed test and which LBA is shown follow smartctl (ataprint.cpp
  * ataPrintSmartSelfTestEntry): status 3-8 are errors, the LBA of an error
  * entry only when it is not all ones. */
 #include <errno.h>
+#include <string.h>
 
 #include "wearwatch/decode.h"
 
@@ -170,5 +172,73 @@ int ww_decode_ata_xselftest_log(const uint8_t *buf, size_t len, ww_health_t *h)
 	selftest_walk(flat, n, 26, (unsigned)le(buf + 2, 2), 6, &l);
 	l.source = "ATA Extended SMART self-test log (log 07h)";
 	h->self_tests[WW_SELFTEST_ATA_EXTENDED] = l;
+	return 0;
+}
+
+/* log 09h offsets (decode.h ww_ata_selective_log_t) */
+enum {
+	SEL_SPANS = 2,
+	SEL_CURRENT_LBA = 492,
+	SEL_CURRENT_SPAN = 500,
+	SEL_FLAGS = 502,
+	SEL_PENDING = 508,
+	SEL_CHECKSUM = 511
+};
+
+static void put_le(uint8_t *p, uint64_t v, unsigned n)
+{
+	for (unsigned i = 0; i < n; i++, v >>= 8)
+		p[i] = (uint8_t)v;
+}
+
+int ww_decode_ata_selective_log(const uint8_t *buf, size_t len, ww_ata_selective_log_t *out)
+{
+	uint8_t sum = 0;
+
+	if (!buf || !out)
+		return -EINVAL;
+	if (len < WW_ATA_SECTOR)
+		return -EMSGSIZE;
+	memset(out, 0, sizeof(*out));
+	out->revision = (uint16_t)le(buf, 2);
+	for (unsigned i = 0; i < WW_ATA_SELECTIVE_SPANS; i++) {
+		out->span[i].first_lba = le(buf + SEL_SPANS + 16 * i, 8);
+		out->span[i].last_lba = le(buf + SEL_SPANS + 16 * i + 8, 8);
+	}
+	out->current_lba = le(buf + SEL_CURRENT_LBA, 8);
+	out->current_span = (uint16_t)le(buf + SEL_CURRENT_SPAN, 2);
+	out->flags = (uint16_t)le(buf + SEL_FLAGS, 2);
+	out->pending_minutes = (uint16_t)le(buf + SEL_PENDING, 2);
+	for (size_t i = 0; i < WW_ATA_SECTOR; i++)
+		sum = (uint8_t)(sum + buf[i]);
+	out->checksum_ok = sum == 0;
+	return 0;
+}
+
+int ww_ata_selective_log_build(const uint8_t read[512], const ww_selftest_span_t *span,
+			       uint8_t out[512])
+{
+	uint16_t flags;
+	uint8_t sum = 0;
+
+	if (!read || !span || !out || span->first_lba > span->last_lba)
+		return -EINVAL;
+	memcpy(out, read, WW_ATA_SECTOR);
+	put_le(out, 1, 2);
+	memset(out + SEL_SPANS, 0, 16 * WW_ATA_SELECTIVE_SPANS);
+	put_le(out + SEL_SPANS, span->first_lba, 8);
+	put_le(out + SEL_SPANS + 8, span->last_lba, 8);
+	put_le(out + SEL_CURRENT_LBA, 0, 8);
+	put_le(out + SEL_CURRENT_SPAN, 0, 2);
+	flags = (uint16_t)le(out + SEL_FLAGS, 2);
+	/* no scan of the rest of the disk after the span: a night's test
+	 * reads its span only */
+	flags &= (uint16_t) ~(WW_ATA_SELECTIVE_FLAG_ACTIVE | WW_ATA_SELECTIVE_FLAG_PENDING |
+			      WW_ATA_SELECTIVE_FLAG_SCAN);
+	put_le(out + SEL_FLAGS, flags, 2);
+	out[SEL_CHECKSUM] = 0;
+	for (size_t i = 0; i < WW_ATA_SECTOR; i++)
+		sum = (uint8_t)(sum + out[i]);
+	out[SEL_CHECKSUM] = (uint8_t)(0x100 - sum);
 	return 0;
 }

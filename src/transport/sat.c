@@ -135,20 +135,34 @@ int ww_sat_build_cdb(uint8_t cdb[WW_SAT_CDB_LEN], uint8_t command, uint8_t featu
 	return 0;
 }
 
+/* how a CDB goes: a read (scsi_in), or the self-test class, non-data
+ * (self_test) or data-out (self_test_out) */
+enum sat_path {
+	SAT_READ,
+	SAT_SELF_TEST,
+	SAT_SELF_TEST_OUT
+};
+
 /* Send one CDB and fold the SCSI outcome and the ATA registers into one
- * verdict (see sat.h for the return values). */
-static int ww_sat_send(ww_xport_t *x, const uint8_t *cdb, uint8_t *buf, size_t len,
-		       ww_cmd_status_t *st, ww_ata_regs_t *regs, bool *have_regs, bool self_test)
+ * verdict (see sat.h for the return values). out: the data-out bytes of
+ * SAT_SELF_TEST_OUT (len of them). */
+static int ww_sat_send(ww_xport_t *x, const uint8_t *cdb, uint8_t *buf, const uint8_t *out,
+		       size_t len, ww_cmd_status_t *st, ww_ata_regs_t *regs, bool *have_regs,
+		       enum sat_path path)
 {
 	int rc;
 
 	memset(st, 0, sizeof(*st));
 	memset(regs, 0, sizeof(*regs));
 	*have_regs = false;
-	if (!x || !x->ops || (self_test ? !x->ops->self_test : !x->ops->scsi_in))
+	if (!x || !x->ops || (path == SAT_SELF_TEST && !x->ops->self_test) ||
+	    (path == SAT_SELF_TEST_OUT && !x->ops->self_test_out) ||
+	    (path == SAT_READ && !x->ops->scsi_in))
 		return -ENODEV;
-	if (self_test)
+	if (path == SAT_SELF_TEST)
 		rc = x->ops->self_test(x, cdb, WW_SAT_CDB_LEN, st);
+	else if (path == SAT_SELF_TEST_OUT)
+		rc = x->ops->self_test_out(x, cdb, WW_SAT_CDB_LEN, out, len, st);
 	else
 		rc = x->ops->scsi_in(x, cdb, WW_SAT_CDB_LEN, buf, len, WW_SAT_TIMEOUT_S, st);
 	if (rc < 0)
@@ -180,7 +194,7 @@ static int ww_sat_send(ww_xport_t *x, const uint8_t *cdb, uint8_t *buf, size_t l
 	}
 	if (st->result != WW_CMD_OK && st->result != WW_CMD_RECOVERED)
 		return -EIO;
-	if (len && st->data_len < len)
+	if (path == SAT_READ && len && st->data_len < len)
 		return -EMSGSIZE;
 	return 0;
 }
@@ -195,7 +209,7 @@ static int ww_sat_simple(ww_xport_t *x, uint8_t command, uint8_t feature,
 
 	if (rc < 0)
 		return rc;
-	return ww_sat_send(x, cdb, buf, len, st, regs, have_regs, false);
+	return ww_sat_send(x, cdb, buf, NULL, len, st, regs, have_regs, SAT_READ);
 }
 
 /* The self-test class, apart from the reads' builder above: its own
@@ -210,6 +224,7 @@ int ww_sat_build_selftest_cdb(uint8_t cdb[WW_SAT_CDB_LEN], uint8_t subcommand)
 	case WW_ATA_ST_SHORT: /* SMART EXECUTE OFF-LINE IMMEDIATE 01h short self-test, off-line mode */
 	case WW_ATA_ST_EXTENDED: /* SMART EXECUTE OFF-LINE IMMEDIATE 02h extended self-test, off-line mode */
 	case WW_ATA_ST_CONVEYANCE: /* SMART EXECUTE OFF-LINE IMMEDIATE 03h conveyance self-test, off-line mode */
+	case WW_ATA_ST_SELECTIVE: /* SMART EXECUTE OFF-LINE IMMEDIATE 04h selective self-test, off-line mode */
 		break;
 	default:
 		return -EPERM;
@@ -238,7 +253,47 @@ int ww_sat_start_self_test(ww_xport_t *x, uint8_t subcommand, ww_cmd_status_t *s
 	rc = ww_sat_build_selftest_cdb(cdb, subcommand);
 	if (rc < 0)
 		return rc;
-	return ww_sat_send(x, cdb, NULL, 0, st, &regs, &have, true);
+	return ww_sat_send(x, cdb, NULL, NULL, 0, st, &regs, &have, SAT_SELF_TEST);
+}
+
+/* The self-test class's one write: the span list a selective self-test
+ * (subcommand 04h) reads, and nothing else */
+int ww_sat_build_selftest_log_cdb(uint8_t cdb[WW_SAT_CDB_LEN], uint8_t log)
+{
+	if (!cdb)
+		return -EINVAL;
+	switch (log) {
+	case WW_ATA_LOG_SELECTIVE: /* SMART WRITE LOG 09h Selective self-test log, one sector */
+		break;
+	default:
+		return -EPERM;
+	}
+	memset(cdb, 0, WW_SAT_CDB_LEN);
+	cdb[0] = WW_SAT_OPCODE;
+	cdb[1] = 5 << 1;      /* PIO data-out */
+	cdb[2] = 0x04 | 0x02; /* T_DIR out, blocks, length in COUNT */
+	cdb[4] = WW_SMART_WRITE_LOG;
+	cdb[6] = 1;     /* COUNT: one sector */
+	cdb[8] = log;   /* LBA 7:0 */
+	cdb[10] = 0x4f; /* LBA 15:8 */
+	cdb[12] = 0xc2; /* LBA 23:16 */
+	cdb[14] = WW_ATA_SMART;
+	return 0;
+}
+
+int ww_sat_write_selective_log(ww_xport_t *x, const uint8_t buf[512], ww_cmd_status_t *st)
+{
+	uint8_t cdb[WW_SAT_CDB_LEN];
+	ww_ata_regs_t regs;
+	bool have;
+	int rc;
+
+	if (!buf || !st)
+		return -EINVAL;
+	rc = ww_sat_build_selftest_log_cdb(cdb, WW_ATA_LOG_SELECTIVE);
+	if (rc < 0)
+		return rc;
+	return ww_sat_send(x, cdb, NULL, buf, 512, st, &regs, &have, SAT_SELF_TEST_OUT);
 }
 
 int ww_sat_check_power_mode(ww_xport_t *x, uint8_t *mode, ww_cmd_status_t *st)

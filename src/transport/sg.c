@@ -169,9 +169,12 @@ static bool cdb_allowed(const uint8_t *cdb, size_t n)
 	case 0xb7: /* READ DEFECT DATA(12) */
 	case 0x85: /* ATA PASS-THROUGH(16): sat.c builds read-only commands only */
 	case 0xa1: /* ATA PASS-THROUGH(12) */
-		/* SMART EXECUTE OFF-LINE IMMEDIATE is the self-test class's */
-		return !(cdb[0] == 0x85 && n >= 16 && cdb[14] == 0xb0 && cdb[4] == 0xd4) &&
-			!(cdb[0] == 0xa1 && n >= 12 && cdb[9] == 0xb0 && cdb[3] == 0xd4);
+		/* SMART EXECUTE OFF-LINE IMMEDIATE and SMART WRITE LOG are the
+		 * self-test class's */
+		return !(cdb[0] == 0x85 && n >= 16 && cdb[14] == 0xb0 &&
+			 (cdb[4] == 0xd4 || cdb[4] == 0xd6)) &&
+			!(cdb[0] == 0xa1 && n >= 12 && cdb[9] == 0xb0 &&
+			  (cdb[3] == 0xd4 || cdb[3] == 0xd6));
 	case 0x4d: /* LOG SENSE */
 		return n >= 10 && !(cdb[1] & 0x01);
 	case 0x9e: /* SERVICE ACTION IN(16): READ CAPACITY(16) only */
@@ -181,21 +184,27 @@ static bool cdb_allowed(const uint8_t *cdb, size_t n)
 	}
 }
 
-/* The self-test class (transport.h): non-data commands that start a test in
- * the background, whatever a caller builds, and only on an armed transport.
- * A test runs while the drive keeps serving I/O; nothing here aborts one or
- * runs it in the foreground. */
-static bool selftest_cdb_allowed(const uint8_t *cdb, size_t n)
+/* The self-test class (transport.h): commands that start a test in the
+ * background, whatever a caller builds, and only on an armed transport:
+ * non-data ones (out_len 0), and the one data-out command, the 512 bytes
+ * of the Selective self-test log 09h that name a selective test's span
+ * (out_len 512). A test runs while the drive keeps serving I/O; nothing
+ * here aborts one or runs it in the foreground. */
+static bool selftest_cdb_allowed(const uint8_t *cdb, size_t n, size_t out_len)
 {
 	if (!cdb || n < 6 || n > 16)
 		return false;
 	switch (cdb[0]) {
 	case 0x1d: /* SEND DIAGNOSTIC: SELF-TEST CODE 001b/010b (background short/extended), SELFTEST 0, no parameter list */
-		return ((cdb[1] >> 5) == 1 || (cdb[1] >> 5) == 2) && !(cdb[1] & 0x1f) && !cdb[3] &&
-			!cdb[4];
-	case 0x85: /* ATA PASS-THROUGH(16): non-data SMART EXECUTE OFF-LINE IMMEDIATE, subcommands 00h-03h (sat.c) */
-		return n == 16 && (cdb[1] >> 1 & 0x0f) == 3 && cdb[14] == 0xb0 && cdb[4] == 0xd4 &&
-			cdb[8] <= 0x03 && cdb[10] == 0x4f && cdb[12] == 0xc2;
+		return !out_len && ((cdb[1] >> 5) == 1 || (cdb[1] >> 5) == 2) && !(cdb[1] & 0x1f) &&
+			!cdb[3] && !cdb[4];
+	case 0x85: /* ATA PASS-THROUGH(16): non-data SMART EXECUTE OFF-LINE IMMEDIATE, subcommands 00h-04h; PIO data-out SMART WRITE LOG of log 09h, one sector (sat.c) */
+		if (n != 16 || cdb[14] != 0xb0 || cdb[10] != 0x4f || cdb[12] != 0xc2)
+			return false;
+		if (!out_len)
+			return (cdb[1] >> 1 & 0x0f) == 3 && cdb[4] == 0xd4 && cdb[8] <= 0x04;
+		return out_len == 512 && (cdb[1] >> 1 & 0x0f) == 5 && !(cdb[2] & 0x08) &&
+			cdb[4] == 0xd6 && cdb[8] == 0x09 && !cdb[5] && cdb[6] == 1;
 	default:
 		return false;
 	}
@@ -209,9 +218,10 @@ static uint64_t mono_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
-/* one CDB through sg_pt; the callers below hold it to their allow-list */
-static int sg_send(ww_xport_t *x, const uint8_t *cdb, size_t cdb_len, uint8_t *buf, size_t len,
-		   int timeout_s, ww_cmd_status_t *st)
+/* one CDB through sg_pt; the callers below hold it to their allow-list.
+ * out: data-out of len bytes instead of data-in into buf */
+static int sg_send(ww_xport_t *x, const uint8_t *cdb, size_t cdb_len, uint8_t *buf,
+		   const uint8_t *out, size_t len, int timeout_s, ww_cmd_status_t *st)
 {
 	struct sg_pt_base *pt;
 	ww_sg_outcome_t o = { 0 };
@@ -224,7 +234,9 @@ static int sg_send(ww_xport_t *x, const uint8_t *cdb, size_t cdb_len, uint8_t *b
 		return -ENOMEM;
 	set_scsi_pt_cdb(pt, cdb, (int)cdb_len);
 	set_scsi_pt_sense(pt, st->sense, (int)sizeof(st->sense));
-	if (len)
+	if (len && out)
+		set_scsi_pt_data_out(pt, out, (int)len);
+	else if (len)
 		set_scsi_pt_data_in(pt, buf, (int)len);
 	t0 = mono_ns();
 	rc = do_scsi_pt(pt, x->fd, timeout_s > 0 ? timeout_s : 20, 0);
@@ -252,10 +264,10 @@ static int sg_send(ww_xport_t *x, const uint8_t *cdb, size_t cdb_len, uint8_t *b
 		int sl = get_scsi_pt_sense_len(pt);
 
 		st->sense_len = sl > 0 ? (size_t)sl : 0;
-		resid = get_scsi_pt_resid(pt);
+		resid = out ? 0 : get_scsi_pt_resid(pt);
 		if (resid < 0 || (size_t)resid > len)
 			resid = (int)len; /* nonsense residual: trust nothing */
-		st->data_len = len - (size_t)resid;
+		st->data_len = out ? 0 : len - (size_t)resid;
 	}
 	destruct_scsi_pt_obj(pt);
 	ww_sg_classify(&o, st);
@@ -272,7 +284,7 @@ static int sg_scsi_in(ww_xport_t *x, const uint8_t *cdb, size_t cdb_len, uint8_t
 		return -EINVAL;
 	if (!cdb_allowed(cdb, cdb_len))
 		return -EPERM;
-	return sg_send(x, cdb, cdb_len, buf, len, timeout_s, st);
+	return sg_send(x, cdb, cdb_len, buf, NULL, len, timeout_s, st);
 }
 
 /* The self-test class. The CDBs are ours (6 and 16 bytes, built in
@@ -283,9 +295,19 @@ static int sg_self_test(ww_xport_t *x, const uint8_t *cdb, size_t cdb_len, ww_cm
 {
 	if (!x || x->fd < 0 || !st)
 		return -EINVAL;
-	if (!x->self_test_armed || !selftest_cdb_allowed(cdb, cdb_len))
+	if (!x->self_test_armed || !selftest_cdb_allowed(cdb, cdb_len, 0))
 		return -EPERM;
-	return sg_send(x, cdb, cdb_len, NULL, 0, 30, st);
+	return sg_send(x, cdb, cdb_len, NULL, NULL, 0, 30, st);
+}
+
+static int sg_self_test_out(ww_xport_t *x, const uint8_t *cdb, size_t cdb_len, const uint8_t *buf,
+			    size_t len, ww_cmd_status_t *st)
+{
+	if (!x || x->fd < 0 || !st || !buf)
+		return -EINVAL;
+	if (!x->self_test_armed || !selftest_cdb_allowed(cdb, cdb_len, len))
+		return -EPERM;
+	return sg_send(x, cdb, cdb_len, NULL, buf, len, 30, st);
 }
 
 static void sg_close(ww_xport_t *x)
@@ -299,6 +321,7 @@ static const ww_xport_ops_t sg_ops = {
 	.scsi_in = sg_scsi_in,
 	.close = sg_close,
 	.self_test = sg_self_test,
+	.self_test_out = sg_self_test_out,
 };
 
 int ww_xport_open_sg(const char *path, ww_xport_t *out)

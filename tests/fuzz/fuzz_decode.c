@@ -1,7 +1,9 @@
 /* libFuzzer harness over every pure decoder: the first input byte picks a row
  * of the decoder registry (ww_decoders[], so a new row is fuzzed with no edit
- * here) or, past the last row, the SAT sense parser of src/transport/sat.c;
- * the rest is the buffer. The row's decoder runs through ww_decoder_run(),
+ * here) or, past the last row, the SAT sense parser of src/transport/sat.c
+ * and the ATA Selective self-test log 09h decoder (read back before a
+ * selective test, then rebuilt: the rebuilt sector must decode with a good
+ * checksum and the span it was given); the rest is the buffer. The row's decoder runs through ww_decoder_run(),
  * then its finish step, as `wearwatch decode --type` does. Decoders must
  * return an error on any garbage without reading outside [buf, buf+len) (ASan
  * checks that) and without undefined behaviour (UBSan). Built and run by
@@ -26,6 +28,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	for (size_t i = 0; i < ww_n_decoders; i++)
 		printf("%zu %s\n", i, ww_decoders[i].name);
 	printf("%zu sat-sense\n", ww_n_decoders);
+	printf("%zu ata-selective-log\n", ww_n_decoders + 1);
 	exit(0);
 }
 
@@ -45,15 +48,27 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	memcpy(buf, data + 1, len);
 	memset(&h, 0, sizeof(h));
-	sel = data[0] % (ww_n_decoders + 1);
+	sel = data[0] % (ww_n_decoders + 2);
 	if (sel < ww_n_decoders) {
 		const ww_decoder_t *d = &ww_decoders[sel];
 
 		ww_decoder_run(d, buf, len, &h);
 		if (d->finish)
 			d->finish(&h);
-	} else {
+	} else if (sel == ww_n_decoders) {
 		ww_sat_parse_sense(buf, len, &regs);
+	} else {
+		ww_ata_selective_log_t log, back;
+		uint8_t out[512];
+
+		if (ww_decode_ata_selective_log(buf, len, &log) == 0 &&
+		    ww_ata_selective_log_build(buf, &log.span[0], out) == 0) {
+			if (ww_decode_ata_selective_log(out, sizeof(out), &back) != 0 ||
+			    !back.checksum_ok || back.span[0].first_lba != log.span[0].first_lba ||
+			    back.span[0].last_lba != log.span[0].last_lba || back.current_span ||
+			    back.span[1].last_lba)
+				abort();
+		}
 	}
 	free(buf);
 	return 0;

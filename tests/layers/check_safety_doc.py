@@ -5,9 +5,10 @@ guard; no other file of src/ prepares an io_uring write): every command cdb_allo
 (src/transport/sat.c) and lid_allowed() (src/transport/nvme_admin.c) let
 through is in the doc's table, and the table names nothing they refuse; the
 same for the self-test class, selftest_cdb_allowed() (sg.c),
-ww_sat_build_selftest_cdb() (sat.c), stc_allowed() (nvme_admin.c) and the
-smartctl child's sc_selftest_allowed() (src/collect/smartctl_selftest.c),
-whose case comments name what they let through. A command added to an allow-list
+ww_sat_build_selftest_cdb() and ww_sat_build_selftest_log_cdb() (sat.c),
+stc_allowed() (nvme_admin.c) and the smartctl child's sc_selftest_allowed()
+(src/collect/smartctl_selftest.c), whose case comments name what they let
+through. A command added to an allow-list
 without its line in the safety rules fails here.
 Usage: check_safety_doc.py SOURCE_DIR
 """
@@ -96,6 +97,9 @@ def main():
                                                     "selftest_cdb_allowed", True),
             "ww_sat_build_selftest_cdb": commented_cases(src, "src/transport/sat.c",
                                                          "ww_sat_build_selftest_cdb", False),
+            "ww_sat_build_selftest_log_cdb": commented_cases(src, "src/transport/sat.c",
+                                                             "ww_sat_build_selftest_log_cdb",
+                                                             False),
             "stc_allowed": commented_cases(src, "src/transport/nvme_admin.c", "stc_allowed",
                                            False),
             "sc_selftest_allowed": commented_cases(src, "src/collect/smartctl_selftest.c",

@@ -181,11 +181,32 @@ static void test_selftest_cdbs(void)
 	CHECK_EQ_I64(ww_sat_build_selftest_cdb(cdb, WW_ATA_ST_SHORT), 0);
 	CHECK(memcmp(cdb, shrt, 16) == 0);
 	for (unsigned sub = 0; sub < 256; sub++)
-		CHECK_EQ_I64(ww_sat_build_selftest_cdb(cdb, (uint8_t)sub) == 0, sub <= 3);
+		CHECK_EQ_I64(ww_sat_build_selftest_cdb(cdb, (uint8_t)sub) == 0, sub <= 4);
 	CHECK_EQ_I64(ww_sat_build_selftest_cdb(cdb, 0x7f), -EPERM); /* abort */
 	CHECK_EQ_I64(ww_sat_build_selftest_cdb(cdb, 0x81), -EPERM); /* captive short */
+	CHECK_EQ_I64(ww_sat_build_selftest_cdb(cdb, 0x84), -EPERM); /* captive selective */
 	CHECK_EQ_I64(ww_sat_start_self_test(NULL, WW_ATA_ST_SHORT, &st), -ENODEV);
 	CHECK_EQ_I64(ww_sat_start_self_test(NULL, 0x81, &st), -EPERM);
+}
+
+/* The self-test class's one write: SMART WRITE LOG (B0h/D6h) of the
+ * Selective self-test log 09h, SAT-4 PIO data-out (PROTOCOL 5, T_DIR 0,
+ * BYTE_BLOCK 1, T_LENGTH 2: COUNT sectors), COUNT 1, LBA low the log
+ * address, mid/high 4Fh/C2h (ACS-4 "SMART WRITE LOG"); no other log */
+static void test_selftest_log_cdb(void)
+{
+	static const uint8_t want[16] = { 0x85, 0x0a, 0x06, 0, 0xd6, 0, 1,    0,
+					  0x09, 0,    0x4f, 0, 0xc2, 0, 0xb0, 0 };
+	uint8_t cdb[16], sector[512] = { 0 };
+	ww_cmd_status_t st;
+
+	CHECK_EQ_I64(ww_sat_build_selftest_log_cdb(cdb, WW_ATA_LOG_SELECTIVE), 0);
+	CHECK(memcmp(cdb, want, 16) == 0);
+	for (unsigned log = 0; log < 256; log++)
+		CHECK_EQ_I64(ww_sat_build_selftest_log_cdb(cdb, (uint8_t)log) == 0, log == 9);
+	/* the reads' builder still builds no write */
+	CHECK(ww_sat_build_cdb(cdb, 0xb0, 0xd6, 1, 0xc24f09, false, false) == -EPERM);
+	CHECK_EQ_I64(ww_sat_write_selective_log(NULL, sector, &st), -ENODEV);
 }
 
 /* The command functions against the fake device (ww_fake_device.h): the
@@ -245,6 +266,7 @@ int main(void)
 	test_parse();
 	test_cdbs();
 	test_selftest_cdbs();
+	test_selftest_log_cdb();
 	test_commands(0);
 	test_commands(1);
 	return ww_test_done("test_transport_sat");

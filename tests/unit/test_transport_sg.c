@@ -171,6 +171,28 @@ static void test_open(void)
 	CHECK(st.result == WW_CMD_UNSUPPORTED || st.result == WW_CMD_OS_ERROR);
 	CHECK_EQ_I64(x.ops->self_test(&x, sat_short, 16, &st), 0);
 	CHECK(st.result == WW_CMD_UNSUPPORTED || st.result == WW_CMD_OS_ERROR);
+	/* its one data-out command: SMART WRITE LOG of log 09h, 512 bytes,
+	 * only through self_test_out; another log, length or the non-data op
+	 * are refused */
+	uint8_t wlog[16] = {
+		0x85, 0x0a, 0x06, 0, 0xd6, 0, 1, 0, 0x09, 0, 0x4f, 0, 0xc2, 0, 0xb0, 0
+	};
+	uint8_t wlog6[16], sel_sub[16], sector[512] = { 0 };
+	memcpy(wlog6, wlog, 16);
+	wlog6[8] = 0x06;
+	memcpy(sel_sub, sat_short, 16);
+	sel_sub[8] = 0x04;
+	CHECK(x.ops->self_test_out != NULL);
+	CHECK_EQ_I64(x.ops->self_test(&x, wlog, 16, &st), -EPERM);
+	CHECK_EQ_I64(x.ops->scsi_in(&x, wlog, 16, sector, 512, 5, &st), -EPERM);
+	CHECK_EQ_I64(x.ops->self_test_out(&x, wlog6, 16, sector, 512, &st), -EPERM);
+	CHECK_EQ_I64(x.ops->self_test_out(&x, wlog, 16, sector, 1024, &st), -EPERM);
+	CHECK_EQ_I64(x.ops->self_test_out(&x, sat_short, 16, sector, 512, &st), -EPERM);
+	CHECK_EQ_I64(x.ops->self_test_out(&x, wlog, 16, sector, 512, &st), 0);
+	CHECK(st.result == WW_CMD_UNSUPPORTED || st.result == WW_CMD_OS_ERROR);
+	CHECK_EQ_I64(x.ops->self_test(&x, sel_sub, 16, &st), 0);
+	x.self_test_armed = false;
+	CHECK_EQ_I64(x.ops->self_test_out(&x, wlog, 16, sector, 512, &st), -EPERM);
 	ww_xport_close(&x);
 	CHECK_EQ_I64(x.fd, -1);
 }
