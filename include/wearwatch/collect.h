@@ -92,16 +92,23 @@ int ww_collect_no_interface(const ww_drive_t *d, ww_health_t *h, ww_read_report_
  * NVMe Device Self-test (NSID FFFFFFFFh) or SEND DIAGNOSTIC (background).
  * A drive read through smartctl (a RAID member, `[drive] smartctl`) starts
  * it through a smartctl child instead (ww_collect_start_via_smartctl).
+ * A selective test (WW_STK_SELECTIVE, ATA only, when SMART READ DATA byte
+ * 367 bit 6 says the drive does them) reads `span` (NULL for other kinds):
+ * the Selective self-test log 09h is read (SMART READ LOG), written back
+ * with span 1 = *span (ww_ata_selective_log_build, SMART WRITE LOG) and the
+ * test started with subcommand 04h; a failed write starts nothing.
  * Returns 0 started, 1 left alone, -EBUSY a test runs, -ENOTSUP the drive
- * does not do that kind, -EOPNOTSUPP a capture, or the failing command's
- * -errno; *why says which in a few
- * words (static), st holds the last command's status. */
+ * does not do that kind, -EOPNOTSUPP a capture, -EINVAL a selective test
+ * without a span, or the failing command's -errno; *why says which in a
+ * few words (static), st holds the last command's status. */
 int ww_collect_start_self_test(const char *sysroot, const ww_drive_t *d, ww_protocol_t proto,
-			       unsigned kind, bool wake, ww_cmd_status_t *st, const char **why);
+			       unsigned kind, const ww_selftest_span_t *span, bool wake,
+			       ww_cmd_status_t *st, const char **why);
 
 /** The same on an open transport (tests: a fake device). */
-int ww_collect_start_on_xport(ww_xport_t *x, ww_protocol_t proto, unsigned kind, bool wake,
-			      ww_cmd_status_t *st, const char **why);
+int ww_collect_start_on_xport(ww_xport_t *x, ww_protocol_t proto, unsigned kind,
+			      const ww_selftest_span_t *span, bool wake, ww_cmd_status_t *st,
+			      const char **why);
 
 /** Read one drive once: checks runtime status, opens the right transport
  * read-only, dispatches by protocol, closes. Returns 0, 1 when the drive was

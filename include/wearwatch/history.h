@@ -259,6 +259,14 @@ long ww_history_drift_baseline(ww_history_t *h, const char *id, double *p99_s, u
 /** The drive's newest drift burst into *out: 1 found, 0 none, -EIO. */
 int ww_history_drift_latest(ww_history_t *h, const char *id, ww_hdrift_t *out);
 
+/** One integer the service keeps across restarts under `key` (the meta
+ * table, beside the thinning marks; e.g. the next selective self-test
+ * span's first LBA of a drive, "selftest_span:" + its id), written at once
+ * (not with the samples' commit). get: 1 found (*v set), 0 none, -EIO;
+ * set: 0, -EROFS on a read-only history, -EIO. */
+int ww_history_meta_get(ww_history_t *h, const char *key, int64_t *v);
+int ww_history_meta_set(ww_history_t *h, const char *key, int64_t v);
+
 /** Drift rows of a drive (tests of the bound): >= 0, or -EIO. */
 long ww_history_count_drift(ww_history_t *h, const char *id);
 

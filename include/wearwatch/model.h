@@ -336,11 +336,12 @@ ww_wstart_basis_t ww_model_warranty_start(const ww_rating_row_t *config, const w
 /* A self-test schedule is smartd's `-s REGEXP` as smartd.conf(5) defines
  * it: for each local hour the text "T/MM/DD/d/HH" (T the test type, MM month
  * 01-12, DD day 01-31, d weekday 1-7 with Monday 1, HH hour 00-23) is built
- * for the types L (extended), S (short), C (conveyance) and O (off-line
- * data collection), in that order of priority, and the first the whole
- * expression matches is the test of that hour. The selective types n, c, r
- * of smartd are never built, so an expression naming only them starts
- * nothing. Expressions are PCRE2 under the bounded-pattern limits
+ * for the types L (extended), n (the next selective span, ATA), S (short),
+ * C (conveyance) and O (off-line data collection), in that order of
+ * priority, and the first the whole expression matches is the test of that
+ * hour. smartd's other selective types c and r (continue, redo) are never
+ * built, so an expression naming only them starts nothing. Expressions are
+ * PCRE2 under the bounded-pattern limits
  * (record.h); POSIX extended expressions as smartd's examples write them
  * mean the same. */
 
@@ -357,9 +358,9 @@ int ww_selftest_sched_compile(const char *text, ww_selftest_sched_t **out, char 
 			      size_t errlen);
 
 /** Can s ever start a test? false when no text smartd builds (each month,
- * day, weekday, hour and type L, S, C, O) matches it: "S/../.././2" (the
- * hour has two digits), "X", an expression naming only the selective
- * types. Up to 246 000 matches (tens of ms) for one that never matches;
+ * day, weekday, hour and type L, n, S, C, O) matches it: "S/../.././2" (the
+ * hour has two digits), "X", an expression naming only smartd's c and r.
+ * Up to 308 000 matches (tens of ms) for one that never matches;
  * the configuration asks once per key. */
 bool ww_selftest_sched_ever(const ww_selftest_sched_t *s);
 void ww_selftest_sched_free(ww_selftest_sched_t *s);
@@ -378,8 +379,8 @@ unsigned ww_selftest_sched_since(const ww_selftest_sched_t *s, time_t from, time
 /** The kinds (a bit each) drive h can run, as its read says: NVMe short and
  * extended where OACS bit 4 is set (read through smartctl, whose JSON has no
  * OACS: where it relayed the Device Self-test log); SCSI short and extended; ATA by SMART
- * READ DATA byte 367 (bit 4 short and extended, bit 5 conveyance, bit 0
- * off-line data collection). Pure. */
+ * READ DATA byte 367 (bit 4 short and extended, bit 5 conveyance, bit 6
+ * selective, bit 0 off-line data collection). Pure. */
 unsigned ww_selftest_kinds(const ww_health_t *h);
 
 /** A schedule around `now`: the next test, and the latest two hours each
@@ -398,6 +399,16 @@ typedef struct ww_selftest_plan {
 void ww_selftest_plan(const ww_selftest_sched_t *s, time_t now, unsigned kinds,
 		      ww_selftest_plan_t *p);
 
+/** The next selective span (smartd's type n) of a drive of `sectors`
+ * logical sectors split into `spans` spans of ceil(sectors / spans)
+ * sectors: from `next` (its first LBA; at or past the end: from 0 again) to
+ * that size further, the last span ending at the drive's last LBA. Returns
+ * the first LBA of the span after it (0 after the last span: the cursor
+ * wraps), with *out set; *out zeroed and 0 returned when sectors or spans is
+ * 0. Pure. */
+uint64_t ww_selftest_next_span(uint64_t sectors, unsigned spans, uint64_t next,
+			       ww_selftest_span_t *out);
+
 /** What the scheduler (src/sched/selftest_sched.c) publishes per drive
  * with a schedule: its plan, the test due and not started, and what the
  * latest start attempt found. */
@@ -413,6 +424,10 @@ typedef struct ww_selftest_state {
 	const char *last_outcome;           /* static: "started", "in standby",
 				         "a self-test is running", ... */
 	int last_rc;                        /* its return (ww_collect_start_self_test) */
+	bool has_span;                      /* a selective test was started: */
+	ww_selftest_span_t span;            /* the span the latest one reads */
+	uint64_t span_next;                 /* first LBA of the next span (the
+					       cursor, kept across restarts) */
 	bool drive_kinds_known;             /* a read of the drive said what it runs */
 	unsigned drive_kinds;               /* then: a bit per kind it can run
 					       (ww_selftest_kinds of its latest
@@ -563,6 +578,8 @@ typedef struct ww_level {
 } ww_level_t;
 
 #define WW_SELFTEST_SCHED_MAX 512
+/* a selective span a night covers the drive in a week (our figure) */
+#define WW_SELFTEST_SPANS_DEFAULT 7
 
 /** Thresholds of the verdict: [health] keys of wearwatch.conf, with a
  * [drive NAME] section's keys on top (conf.h parses both, wearwatch.conf(5)
@@ -584,11 +601,13 @@ typedef struct ww_health_cfg {
 	unsigned drift_bursts;        /* bursts a drift baseline holds (5) */
 	ww_level_t level[WW_LV_MAX];  /* counts by size (ww_level_sig_t) */
 	/* self-tests: a smartd -s expression ("" = none: no test is started,
-	 * the default), whether a drive in standby is woken for one, and
-	 * ([health] only) how many drives of the host test at once */
+	 * the default), whether a drive in standby is woken for one, ([health]
+	 * only) how many drives of the host test at once, and into how many
+	 * spans of capacity / N the selective tests (type n) split the drive */
 	char self_test_schedule[WW_SELFTEST_SCHED_MAX];
 	bool self_test_in_standby;     /* false */
 	unsigned self_test_concurrent; /* 1 */
+	unsigned self_test_spans;      /* WW_SELFTEST_SPANS_DEFAULT */
 	uint64_t set;                  /* keys given in this section (conf.h's table) */
 } ww_health_cfg_t;
 

@@ -344,7 +344,9 @@ typedef struct ww_selftest_span {
 /** Whether a passing test of kind `passed` clears a failure of kind
  * `failed`: the same kind, or an extended test (it reads every LBA, what
  * each shorter one samples). An unknown kind clears nothing and is cleared
- * only by an extended test. Pure. */
+ * only by an extended test; so is a selective one (the self-test logs do
+ * not say which span a selective entry read, so a later span passing says
+ * nothing of the one that failed). Pure. */
 bool ww_selftest_covers(unsigned passed, unsigned failed);
 
 /** One log entry, walked newest first, into l's open failure: a failed

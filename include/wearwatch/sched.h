@@ -143,19 +143,31 @@ bool ww_poller_try_stop(ww_poller_t *p, unsigned timeout_s);
  * running while the drive says so, or, for a drive that does not say, for
  * the time it gives (30 min short, 24 h extended when it gives none) after
  * the start. A test that finds another running (-EBUSY) is skipped, as
- * smartd skips it: nothing is ever aborted. The state per drive goes to the
- * store (ww_store_set_self_test) for the verdict and the renderers. */
+ * smartd skips it: nothing is ever aborted. A selective test (type n, ATA
+ * drives whose SMART READ DATA says they run them and whose capacity is
+ * known) reads the drive's next span of self_test_spans
+ * (ww_selftest_next_span), from the drive's cursor, which moves on at each
+ * start and wraps to LBA 0 after the last span. The state per drive goes to
+ * the store (ww_store_set_self_test) for the verdict and the renderers. */
 
 typedef struct ww_selftests ww_selftests_t;
 
 /** The start of one test: ww_collect_start_self_test's signature. */
 typedef int (*ww_selftest_start_fn)(const char *sysroot, const ww_drive_t *d, ww_protocol_t proto,
-				    unsigned kind, bool wake, ww_cmd_status_t *st,
-				    const char **why);
+				    unsigned kind, const ww_selftest_span_t *span, bool wake,
+				    ww_cmd_status_t *st, const char **why);
 
 typedef struct ww_selftests_cfg {
 	const char *sysroot;        /* "" = live system (sets from its sysfs) */
 	ww_selftest_start_fn start; /* NULL = ww_collect_start_self_test */
+	/* where a drive's selective cursor (the first LBA of its next span)
+	 * is kept across restarts: span_load at the first selective test of
+	 * the drive since the start (1 found, *next set; 0 none: from LBA 0),
+	 * span_save after each start of one, both with span_arg, on the
+	 * worker that starts it. NULL = only in memory. */
+	int (*span_load)(void *arg, const char *id, uint64_t *next);
+	void (*span_save)(void *arg, const char *id, uint64_t next);
+	void *span_arg;
 } ww_selftests_cfg_t;
 
 /** New scheduler with no thresholds (so nothing scheduled). NULL on ENOMEM. */

@@ -3,7 +3,9 @@
  * command it reads again what could forbid it, since the poller's last read
  * may be a poll interval old: the runtime power status, the ATA power mode,
  * and whether a test runs now (an ATA drive given a new test aborts the
- * running one; this never does). The bytes are decoded by src/decode. */
+ * running one; this never does). An ATA selective test writes its span to
+ * the Selective self-test log 09h first. The bytes are decoded (and the
+ * log built) by src/decode. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,8 +15,36 @@
 
 #define WW_NVME_NSID_ALL_NS 0xffffffffu
 
-static int ata_start(ww_xport_t *x, unsigned kind, bool wake, ww_health_t *h, ww_cmd_status_t *st,
-		     const char **why)
+/* A selective test's span into log 09h: the log as the drive holds it,
+ * read first (its vendor bytes and pending time stay), then written back
+ * with the span (smartctl's order: it refuses to write when the read
+ * fails). The checks before it (standby, a running test) have passed. */
+static int ata_write_span(ww_xport_t *x, const ww_selftest_span_t *span, ww_cmd_status_t *st,
+			  const char **why)
+{
+	uint8_t cur[512], next[512];
+	ww_ata_selective_log_t log;
+	int rc;
+
+	rc = ww_sat_smart_read_log(x, WW_ATA_LOG_SELECTIVE, cur, st);
+	if (rc < 0) {
+		*why = "SMART READ LOG 09h failed";
+		return rc;
+	}
+	if (ww_decode_ata_selective_log(cur, sizeof(cur), &log) < 0 ||
+	    ww_ata_selective_log_build(cur, span, next) < 0) {
+		*why = "Selective self-test log not usable";
+		return -EIO;
+	}
+	ww_xport_arm_self_test(x);
+	rc = ww_sat_write_selective_log(x, next, st);
+	if (rc < 0)
+		*why = "SMART WRITE LOG 09h failed";
+	return rc;
+}
+
+static int ata_start(ww_xport_t *x, unsigned kind, const ww_selftest_span_t *span, bool wake,
+		     ww_health_t *h, ww_cmd_status_t *st, const char **why)
 {
 	uint8_t buf[512], mode = WW_ATA_PM_ACTIVE_IDLE, sub, cap;
 	int rc;
@@ -38,8 +68,8 @@ static int ata_start(ww_xport_t *x, unsigned kind, bool wake, ww_health_t *h, ww
 		return -EBUSY;
 	}
 	/* SMART READ DATA byte 367: bit 0 EXECUTE OFF-LINE IMMEDIATE, bit 4
-	 * self-tests, bit 5 conveyance (ACS-4 "Off-line data collection
-	 * capability") */
+	 * self-tests, bit 5 conveyance, bit 6 selective (ACS-4 "Off-line data
+	 * collection capability"; smartmontools isSupportSelectiveSelfTest) */
 	cap = h->ata.offline_capability;
 	switch (kind) {
 	case WW_STK_SHORT:
@@ -58,6 +88,10 @@ static int ata_start(ww_xport_t *x, unsigned kind, bool wake, ww_health_t *h, ww
 		sub = WW_ATA_ST_OFFLINE;
 		cap &= 0x01;
 		break;
+	case WW_STK_SELECTIVE:
+		sub = WW_ATA_ST_SELECTIVE;
+		cap &= 0x40;
+		break;
 	default:
 		cap = 0;
 		sub = 0;
@@ -65,6 +99,15 @@ static int ata_start(ww_xport_t *x, unsigned kind, bool wake, ww_health_t *h, ww
 	if (!cap) {
 		*why = "the drive does not do this test";
 		return -ENOTSUP;
+	}
+	if (kind == WW_STK_SELECTIVE) {
+		if (!span) {
+			*why = "no span for the selective test";
+			return -EINVAL;
+		}
+		rc = ata_write_span(x, span, st, why);
+		if (rc < 0)
+			return rc;
 	}
 	ww_xport_arm_self_test(x);
 	rc = ww_sat_start_self_test(x, sub, st);
@@ -157,8 +200,9 @@ static int scsi_start(ww_xport_t *x, unsigned kind, ww_health_t *h, ww_cmd_statu
 	return rc;
 }
 
-int ww_collect_start_on_xport(ww_xport_t *x, ww_protocol_t proto, unsigned kind, bool wake,
-			      ww_cmd_status_t *st, const char **why)
+int ww_collect_start_on_xport(ww_xport_t *x, ww_protocol_t proto, unsigned kind,
+			      const ww_selftest_span_t *span, bool wake, ww_cmd_status_t *st,
+			      const char **why)
 {
 	ww_health_t *h;
 	int rc;
@@ -170,7 +214,7 @@ int ww_collect_start_on_xport(ww_xport_t *x, ww_protocol_t proto, unsigned kind,
 	if (!h)
 		return -ENOMEM;
 	if (proto == WW_PROTO_ATA)
-		rc = ata_start(x, kind, wake, h, st, why);
+		rc = ata_start(x, kind, span, wake, h, st, why);
 	else if (proto == WW_PROTO_NVME)
 		rc = nvme_start(x, kind, h, st, why);
 	else if (proto == WW_PROTO_SCSI)
@@ -184,7 +228,8 @@ int ww_collect_start_on_xport(ww_xport_t *x, ww_protocol_t proto, unsigned kind,
 }
 
 int ww_collect_start_self_test(const char *sysroot, const ww_drive_t *d, ww_protocol_t proto,
-			       unsigned kind, bool wake, ww_cmd_status_t *st, const char **why)
+			       unsigned kind, const ww_selftest_span_t *span, bool wake,
+			       ww_cmd_status_t *st, const char **why)
 {
 	ww_xport_t x;
 	int rc;
@@ -209,7 +254,7 @@ int ww_collect_start_self_test(const char *sysroot, const ww_drive_t *d, ww_prot
 		*why = "open failed";
 		return rc;
 	}
-	rc = ww_collect_start_on_xport(&x, proto, kind, wake, st, why);
+	rc = ww_collect_start_on_xport(&x, proto, kind, span, wake, st, why);
 	ww_xport_close(&x);
 	return rc;
 }

@@ -22,7 +22,7 @@ enum {
 	HK_TEMP_WARNING, HK_TEMP_CRITICAL, HK_PCT_WARNING, HK_PCT_CRITICAL, HK_RATED_WARNING,
 	HK_RATED_CRITICAL, HK_INCREASE_WINDOW, HK_READ_FAILING, HK_IGNORE, HK_CRITICAL,
 	HK_SILENCE, HK_ST_SCHEDULE, HK_ST_STANDBY, HK_ST_CONCURRENT, HK_DRIFT_PERCENT,
-	HK_DRIFT_BURSTS, HK_LEVEL0, HK_MAX = HK_LEVEL0 + 2 * WW_LV_MAX
+	HK_DRIFT_BURSTS, HK_ST_SPANS, HK_LEVEL0, HK_MAX = HK_LEVEL0 + 2 * WW_LV_MAX
 };
 
 _Static_assert(HK_MAX <= 64, "ww_health_cfg_t.set is a 64-bit set");
@@ -71,6 +71,8 @@ static const struct hkey {
 			       "expected a percentage, 1 to 1000" },
 	[HK_DRIFT_BURSTS] = { "latency_drift_bursts", HK_PERCENT, 1, 100,
 			      "expected a number of bursts, 1 to 100" },
+	[HK_ST_SPANS] = { "self_test_spans", HK_COUNT, 1, 1000,
+			  "expected a number of spans, 1 to 1000" },
 	LEVEL_ROWS(WW_LV_REALLOCATED, "reallocated_sectors"),
 	LEVEL_ROWS(WW_LV_REPORTED_UNC, "reported_uncorrect"),
 	LEVEL_ROWS(WW_LV_COMMAND_TIMEOUT, "command_timeout"),
@@ -169,7 +171,7 @@ static int parse_schedule(const char *v, char out[WW_SELFTEST_SCHED_MAX], char *
 		/* accepted, it would never start a test and say nothing */
 		snprintf(bad, blen,
 			 "it matches no hour: month, day and hour have two digits, "
-			 "types are L, S, C, O");
+			 "types are L, n, S, C, O");
 		ww_selftest_sched_free(s);
 		return -EINVAL;
 	}
@@ -190,6 +192,8 @@ static int set_row(ww_health_cfg_t *c, int i, const char *v, char *bad, size_t b
 		[HK_READ_FAILING] = &c->read_failing_after_s,
 		[HK_DRIFT_PERCENT] = &c->drift_percent,
 		[HK_DRIFT_BURSTS] = &c->drift_bursts,
+		[HK_ST_CONCURRENT] = &c->self_test_concurrent,
+		[HK_ST_SPANS] = &c->self_test_spans,
 	};
 	int n;
 
@@ -231,7 +235,7 @@ static int set_row(ww_health_cfg_t *c, int i, const char *v, char *bad, size_t b
 	case HK_COUNT:
 		if (parse_int(v, k->min, k->max, &n))
 			return -EINVAL;
-		c->self_test_concurrent = (unsigned)n;
+		*u[i] = (unsigned)n;
 		return 0;
 	}
 	return -EINVAL;
@@ -332,6 +336,9 @@ void ww_conf_health_overlay(ww_health_cfg_t *b, const ww_health_cfg_t *o)
 			break;
 		case HK_DRIFT_BURSTS:
 			b->drift_bursts = o->drift_bursts;
+			break;
+		case HK_ST_SPANS:
+			b->self_test_spans = o->self_test_spans;
 			break;
 		default: {
 			const ww_level_t *ol = &o->level[(i - HK_LEVEL0) / 2];

@@ -499,6 +499,15 @@ static json_object *self_test_schedule(const ww_drive_state_t *st)
 					n, json_object_new_string(ww_selftest_kind_names[k]));
 	}
 	add(o, "drive_kinds", n);
+	/* the selective span the latest one read, and the cursor */
+	n = NULL;
+	if (s->has_span) {
+		n = json_object_new_object();
+		add(n, "first_lba", j_u64(s->span.first_lba));
+		add(n, "last_lba", j_u64(s->span.last_lba));
+		add(n, "next_first_lba", j_u64(s->span_next));
+	}
+	add(o, "selective_span", n);
 	return o;
 }
 

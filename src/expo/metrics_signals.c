@@ -92,7 +92,9 @@ enum {
 	SC_NEXT,
 	SC_PENDING,
 	SC_STARTED,
-	SC_TESTING
+	SC_TESTING,
+	SC_SPAN,
+	SC_SPAN_NEXT
 };
 
 static void g_selftest_now(ww_prom_t *w, const ww_metric_t *m, const ww_mdrive_t *d)
@@ -117,6 +119,19 @@ static void g_selftest_sched(ww_prom_t *w, const ww_metric_t *m, const ww_mdrive
 	s = &d->st->self_test;
 	if (m->arg == SC_TESTING) {
 		ww_prom_u64(w, NULL, s->testing);
+		return;
+	}
+	if (m->arg == SC_SPAN || m->arg == SC_SPAN_NEXT) {
+		static const char *const first[1] = { "first" }, *const last[1] = { "last" };
+
+		if (!s->has_span)
+			return;
+		if (m->arg == SC_SPAN_NEXT) {
+			ww_prom_u64(w, NULL, s->span_next);
+			return;
+		}
+		ww_prom_u64(w, first, s->span.first_lba);
+		ww_prom_u64(w, last, s->span.last_lba);
 		return;
 	}
 	for (unsigned k = 1; k < WW_STK_MAX; k++) {
@@ -232,6 +247,12 @@ const ww_metric_t ww_metrics_signals[] = {
 	{ .name = "wearwatch_drive_self_test_scheduled_running", .type = "gauge",
 	  .help = "1 while the scheduler counts the drive as testing (the drive says so, or a test it started has not been seen to end): what the stagger counts.",
 	  .get = g_selftest_sched, .arg = SC_TESTING },
+	{ .name = "wearwatch_drive_self_test_span_lba", .type = "gauge",
+	  .help = "First and last LBA of the span the latest scheduled selective self-test (type n) reads, as written to the ATA Selective self-test log 09h.",
+	  .labels = { "edge" }, .get = g_selftest_sched, .arg = SC_SPAN },
+	{ .name = "wearwatch_drive_self_test_span_next_lba", .type = "gauge",
+	  .help = "First LBA the next scheduled selective self-test reads (the cursor; 0 again after the last span).",
+	  .get = g_selftest_sched, .arg = SC_SPAN_NEXT },
 	{ .name = "wearwatch_drive_scsi_grown_defects", .type = "gauge",
 	  .help = "SCSI grown defect list entries (READ DEFECT DATA header; smartctl's scsi_grown_defect_list).",
 	  .get = ww_metric_u64, .off = HOFF(scsi.grown_defects) },

@@ -665,3 +665,53 @@ int ww_history_append_probe(ww_history_t *h, const char *id, const ww_hprobe_t *
 	h->pp[h->n_pp++].p = *p;
 	return after_queue(h, now);
 }
+
+int ww_history_meta_get(ww_history_t *h, const char *key, int64_t *v)
+{
+	sqlite3_stmt *st;
+	int ret = 0, rc;
+
+	if (!h || !key || !v)
+		return -EIO;
+	pthread_mutex_lock(&h->lock);
+	st = h->state == H_CLOSED ? NULL : ww_hist_stmt(h, HS_META_GET);
+	if (!st) {
+		pthread_mutex_unlock(&h->lock);
+		return -EIO;
+	}
+	sqlite3_bind_text(st, 1, key, -1, SQLITE_STATIC);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW) {
+		*v = sqlite3_column_int64(st, 0);
+		ret = 1;
+	} else if (rc != SQLITE_DONE) {
+		ret = -EIO;
+	}
+	ret = ww_hist_done(st, ret);
+	pthread_mutex_unlock(&h->lock);
+	return ret;
+}
+
+int ww_history_meta_set(ww_history_t *h, const char *key, int64_t v)
+{
+	sqlite3_stmt *st;
+	int ret;
+
+	if (!h || !key)
+		return -EIO;
+	pthread_mutex_lock(&h->lock);
+	if (h->state != H_WRITABLE) {
+		pthread_mutex_unlock(&h->lock);
+		return -EROFS;
+	}
+	st = ww_hist_stmt(h, HS_META_SET);
+	if (!st) {
+		pthread_mutex_unlock(&h->lock);
+		return -EIO;
+	}
+	sqlite3_bind_text(st, 1, key, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 2, v);
+	ret = ww_hist_done(st, sqlite3_step(st) == SQLITE_DONE ? 0 : -EIO);
+	pthread_mutex_unlock(&h->lock);
+	return ret;
+}

@@ -16,17 +16,20 @@ struct ww_selftest_sched {
 	ww_pattern_t *re;
 };
 
-/* smartd's order of priority ("LncrSCO") of the types run here; the
- * selective types n, c, r are not */
+/* smartd's order of priority ("LncrSCO") of the types run here; of the
+ * selective types only n (the next span), not c and r (continue, redo) */
+/* clang-format off */
 static const struct {
 	char letter;
 	unsigned kind;
 } types[] = {
 	{ 'L', WW_STK_EXTENDED },
+	{ 'n', WW_STK_SELECTIVE },
 	{ 'S', WW_STK_SHORT },
 	{ 'C', WW_STK_CONVEYANCE },
 	{ 'O', WW_STK_OFFLINE },
 };
+/* clang-format on */
 
 int ww_selftest_sched_compile(const char *text, ww_selftest_sched_t **out, char *err, size_t errlen)
 {
@@ -154,12 +157,15 @@ unsigned ww_selftest_kinds(const ww_health_t *h)
 	if (h->protocol != WW_PROTO_ATA || !h->ata.has_smart_caps)
 		return 0;
 	/* SMART READ DATA byte 367: bit 0 EXECUTE OFF-LINE IMMEDIATE, bit 4
-	 * self-tests, bit 5 conveyance */
+	 * self-tests, bit 5 conveyance, bit 6 selective (smartmontools
+	 * isSupportSelectiveSelfTest) */
 	c = h->ata.offline_capability;
 	if (c & 0x10)
 		k |= sl;
 	if (c & 0x20)
 		k |= 1u << WW_STK_CONVEYANCE;
+	if (c & 0x40)
+		k |= 1u << WW_STK_SELECTIVE;
 	if (c & 0x01)
 		k |= 1u << WW_STK_OFFLINE;
 	return k;
@@ -196,4 +202,21 @@ void ww_selftest_plan(const ww_selftest_sched_t *s, time_t now, unsigned kinds,
 	}
 	if (p->next_kind)
 		p->kinds |= 1u << p->next_kind;
+}
+
+uint64_t ww_selftest_next_span(uint64_t sectors, unsigned spans, uint64_t next,
+			       ww_selftest_span_t *out)
+{
+	uint64_t size, end;
+
+	memset(out, 0, sizeof(*out));
+	if (!sectors || !spans)
+		return 0;
+	size = sectors / spans + (sectors % spans != 0);
+	if (next >= sectors)
+		next = 0;
+	end = sectors - next > size ? next + size : sectors; /* one past the span */
+	out->first_lba = next;
+	out->last_lba = end - 1;
+	return end >= sectors ? 0 : end;
 }

@@ -176,6 +176,7 @@ void ww_health_cfg_defaults(ww_health_cfg_t *c)
 	c->increase_window_s = 86400;
 	c->read_failing_after_s = 3600;
 	c->self_test_concurrent = 1;
+	c->self_test_spans = WW_SELFTEST_SPANS_DEFAULT;
 	c->drift_percent = WW_DRIFT_PERCENT_DEFAULT;
 	c->drift_bursts = WW_DRIFT_BURSTS_DEFAULT;
 	/* any count above 0 is a warning: Backblaze, "What SMART Stats Tell Us

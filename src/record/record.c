@@ -179,7 +179,8 @@ bool ww_selftest_covers(unsigned passed, unsigned failed)
 {
 	if (passed == WW_STK_EXTENDED)
 		return true;
-	return passed != WW_STK_NONE && passed < WW_STK_MAX && passed == failed;
+	return passed != WW_STK_NONE && passed != WW_STK_SELECTIVE && passed < WW_STK_MAX &&
+		passed == failed;
 }
 
 void ww_selftest_fold(ww_selftest_log_t *l, unsigned passed_later, unsigned kind, bool failed,

@@ -34,6 +34,8 @@ struct sdrive {
 	bool standby;
 	ww_protocol_t proto;     /* as the latest read found it */
 	ww_selftest_now_t times; /* its test durations */
+	uint64_t sectors;        /* logical sectors, 0 not known */
+	bool span_loaded;        /* st.span_next came from cfg.span_load */
 	ww_selftest_state_t st;
 };
 
@@ -109,11 +111,13 @@ static struct sdrive *find(ww_selftests_t *s, const char *id, bool add)
 	return n;
 }
 
-/* smartd's order: L, S, C, O (0 = nothing) */
+/* smartd's order: L, n, S, C, O (0 = nothing) */
 static int rank(unsigned kind)
 {
 	switch (kind) {
 	case WW_STK_EXTENDED:
+		return 5;
+	case WW_STK_SELECTIVE:
 		return 4;
 	case WW_STK_SHORT:
 		return 3;
@@ -145,6 +149,12 @@ static uint32_t hold_for(const ww_selftest_now_t *n, unsigned kind)
 	if (e)
 		return e;
 	return kind == WW_STK_EXTENDED ? UNKNOWN_LONG_S : UNKNOWN_SHORT_S;
+}
+
+/* the drive's self_test_spans (never 0: the configuration refuses it) */
+static unsigned limit_spans(const ww_health_cfg_t *cfg)
+{
+	return cfg->self_test_spans ? cfg->self_test_spans : WW_SELFTEST_SPANS_DEFAULT;
 }
 
 /* a set key of ww_smartctl_controller_key, not of ww_drive_sets */
@@ -182,8 +192,10 @@ void ww_selftests_after_read(ww_selftests_t *s, ww_store_t *store, const ww_driv
 	ww_selftest_state_t pub;
 	ww_cmd_status_t cst;
 	const char *why = NULL, *stop;
-	unsigned kind = 0, limit;
-	bool wake, publish, known;
+	unsigned kind = 0, limit, nspans;
+	bool wake, publish, known, load, save = false;
+	ww_selftest_span_t span = { 0, 0 };
+	uint64_t sectors, next;
 	ww_protocol_t proto;
 	int src;
 
@@ -246,6 +258,12 @@ void ww_selftests_after_read(ww_selftests_t *s, ww_store_t *store, const ww_driv
 		if (x->n_sets < MAX_SETS &&
 		    ww_smartctl_controller_key(d, x->sets[x->n_sets], WW_SET_KEY))
 			x->n_sets++;
+		x->sectors = WW_HAS(h->capacity_bytes) && WW_HAS(h->logical_block_bytes) &&
+				h->logical_block_bytes.value
+			? h->capacity_bytes.value / h->logical_block_bytes.value
+			: 0;
+		if (!x->sectors) /* no span without the drive's size */
+			x->kinds &= ~(1u << WW_STK_SELECTIVE);
 	}
 
 	/* the schedule: every hour since the last look, smartd's priority;
@@ -273,11 +291,20 @@ void ww_selftests_after_read(ww_selftests_t *s, ww_store_t *store, const ww_driv
 	if (kind)
 		x->st.testing = true; /* the slot is ours while the start runs */
 	proto = x->proto;
+	load = kind == WW_STK_SELECTIVE && !x->span_loaded;
+	nspans = limit_spans(cfg);
+	sectors = x->sectors;
+	next = x->st.span_next;
 	pthread_mutex_unlock(&s->lock);
 
 	src = 0;
+	if (load && s->cfg.span_load && s->cfg.span_load(s->cfg.span_arg, d->id, &next) != 1)
+		next = 0;
+	if (kind == WW_STK_SELECTIVE)
+		next = ww_selftest_next_span(sectors, nspans, next, &span);
 	if (kind) {
-		src = s->cfg.start(s->cfg.sysroot, d, proto, kind, wake, &cst, &why);
+		src = s->cfg.start(s->cfg.sysroot, d, proto, kind,
+				   kind == WW_STK_SELECTIVE ? &span : NULL, wake, &cst, &why);
 		ww_log(src == 0 ? WW_LOG_NOTICE : WW_LOG_INFO, "%s: scheduled %s self-test: %s%s%s",
 		       d->id, ww_selftest_kind_names[kind], why, src < 0 ? ": " : "",
 		       src < 0 ? strerror(-src) : "");
@@ -289,12 +316,23 @@ void ww_selftests_after_read(ww_selftests_t *s, ww_store_t *store, const ww_driv
 		x->st.last_attempt = now;
 		x->st.last_outcome = why;
 		x->st.last_rc = src;
+		if (load) {
+			/* the cursor as loaded, whatever the start did */
+			x->span_loaded = true;
+			x->st.span_next = span.first_lba;
+		}
 		if (src == 0) {
 			x->st.started = now;
 			x->st.started_kind = kind;
 			x->st.started_total[kind]++;
 			x->st.pending = 0;
 			x->hold_until = now + (time_t)hold_for(&x->times, kind);
+			if (kind == WW_STK_SELECTIVE) {
+				x->st.has_span = true;
+				x->st.span = span;
+				x->st.span_next = next;
+				save = true;
+			}
 		} else if (src == 1) {
 			x->st.testing = false; /* standby since the read: later */
 		} else if (src == -EBUSY) {
@@ -314,6 +352,8 @@ void ww_selftests_after_read(ww_selftests_t *s, ww_store_t *store, const ww_driv
 		pub = x->st;
 	}
 	pthread_mutex_unlock(&s->lock);
+	if (save && s->cfg.span_save)
+		s->cfg.span_save(s->cfg.span_arg, d->id, next);
 	if (publish && store)
 		ww_store_set_self_test(store, d->id, &pub, now);
 }

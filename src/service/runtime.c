@@ -425,6 +425,41 @@ static int drift_latest(void *arg, const char *id, ww_hdrift_t *out)
 	return ww_store_endurance_drift_latest(rt->endurance, id, out);
 }
 
+/* The self-test scheduler's hooks: a drive's selective cursor in the
+ * history database's meta table, so that the spans go on where they
+ * stopped across a restart (without history: from LBA 0 again) */
+#define SPAN_KEY "selftest_span:"
+
+static int span_load(void *arg, const char *id, uint64_t *next)
+{
+	ww_runtime_t *rt = arg;
+	char key[sizeof(SPAN_KEY) + 160];
+	int64_t v;
+	int rc;
+
+	snprintf(key, sizeof(key), SPAN_KEY "%s", id);
+	rc = ww_history_meta_get(ww_store_endurance_history(rt->endurance), key, &v);
+	if (rc == 1)
+		*next = (uint64_t)v;
+	return rc;
+}
+
+static void span_save(void *arg, const char *id, uint64_t next)
+{
+	ww_runtime_t *rt = arg;
+	char key[sizeof(SPAN_KEY) + 160];
+	ww_history_t *h = ww_store_endurance_history(rt->endurance);
+	int rc;
+
+	if (!h)
+		return;
+	snprintf(key, sizeof(key), SPAN_KEY "%s", id);
+	rc = ww_history_meta_set(h, key, (int64_t)next);
+	if (rc < 0)
+		ww_log(WW_LOG_WARNING, "%s: selective self-test cursor not kept: %s", id,
+		       strerror(-rc));
+}
+
 /* The probe thread, when the default or a [drive] section probes (at
  * start, or at the reload that first asks for probes): without it an
  * unprobed service has no thread waking every few hundred milliseconds. */
@@ -487,7 +522,10 @@ ww_runtime_t *ww_runtime_start(const ww_conf_t *c, ww_runtime_opts_t *o, char *e
 	}
 	configure_events(rt, c);
 	filter_rt = rt;
-	rt->selftests = ww_selftests_new(&(ww_selftests_cfg_t){ .sysroot = c->sysroot });
+	rt->selftests = ww_selftests_new(&(ww_selftests_cfg_t){ .sysroot = c->sysroot,
+								.span_load = span_load,
+								.span_save = span_save,
+								.span_arg = rt });
 	if (!rt->selftests) {
 		snprintf(err, errlen, "out of memory");
 		goto fail;

@@ -173,30 +173,30 @@ static void test_start(void)
 	put("start.out", started_text);
 	put("start.es", "0");
 	runs();
-	CHECK_EQ_I64(
-		ww_collect_start_self_test("", &m[0], WW_PROTO_ATA, WW_STK_SHORT, false, &st, &why),
-		0);
+	CHECK_EQ_I64(ww_collect_start_self_test("", &m[0], WW_PROTO_ATA, WW_STK_SHORT, NULL, false,
+						&st, &why),
+		     0);
 	CHECK_STR(why, "started");
 	CHECK(st.result == WW_CMD_OK);
 	CHECK_STR(runs(),
 		  "-j -x -n standby,3 -d megaraid,0 /dev/bus/0\n"
 		  "-n standby,3 -t short -d megaraid,0 /dev/bus/0\n");
 	/* extended is smartctl's "long", conveyance its own word */
-	CHECK_EQ_I64(ww_collect_start_self_test("", &m[1], WW_PROTO_ATA, WW_STK_EXTENDED, false,
-						&st, &why),
+	CHECK_EQ_I64(ww_collect_start_self_test("", &m[1], WW_PROTO_ATA, WW_STK_EXTENDED, NULL,
+						false, &st, &why),
 		     0);
 	CHECK_STR(runs(),
 		  "-j -x -n standby,3 -d megaraid,1 /dev/bus/0\n"
 		  "-n standby,3 -t long -d megaraid,1 /dev/bus/0\n");
-	CHECK_EQ_I64(ww_collect_start_self_test("", &m[1], WW_PROTO_ATA, WW_STK_CONVEYANCE, false,
-						&st, &why),
+	CHECK_EQ_I64(ww_collect_start_self_test("", &m[1], WW_PROTO_ATA, WW_STK_CONVEYANCE, NULL,
+						false, &st, &why),
 		     0);
 	CHECK_STR(runs(),
 		  "-j -x -n standby,3 -d megaraid,1 /dev/bus/0\n"
 		  "-n standby,3 -t conveyance -d megaraid,1 /dev/bus/0\n");
 	/* no selective span and nothing else off the allow-list: no child */
-	CHECK_EQ_I64(ww_collect_start_self_test("", &m[0], WW_PROTO_ATA, WW_STK_SELECTIVE, false,
-						&st, &why),
+	CHECK_EQ_I64(ww_collect_start_self_test("", &m[0], WW_PROTO_ATA, WW_STK_SELECTIVE, NULL,
+						false, &st, &why),
 		     -ENOTSUP);
 	CHECK_STR(runs(), "");
 
@@ -205,15 +205,15 @@ static void test_start(void)
 	    "{\"smartctl\":{\"version\":[7,3],\"exit_status\":3,\"messages\":"
 	    "[{\"string\":\"Device is in STANDBY mode, exit(3)\"}]}}");
 	put("read.es", "3");
-	CHECK_EQ_I64(
-		ww_collect_start_self_test("", &m[0], WW_PROTO_ATA, WW_STK_SHORT, false, &st, &why),
-		1);
+	CHECK_EQ_I64(ww_collect_start_self_test("", &m[0], WW_PROTO_ATA, WW_STK_SHORT, NULL, false,
+						&st, &why),
+		     1);
 	CHECK_STR(why, "in standby");
 	CHECK_STR(runs(), "-j -x -n standby,3 -d megaraid,0 /dev/bus/0\n");
 	/* with self_test_in_standby: the start goes on, waking it (-n never) */
-	CHECK_EQ_I64(
-		ww_collect_start_self_test("", &m[0], WW_PROTO_ATA, WW_STK_SHORT, true, &st, &why),
-		0);
+	CHECK_EQ_I64(ww_collect_start_self_test("", &m[0], WW_PROTO_ATA, WW_STK_SHORT, NULL, true,
+						&st, &why),
+		     0);
 	CHECK_STR(runs(),
 		  "-j -x -n standby,3 -d megaraid,0 /dev/bus/0\n"
 		  "-n never -t short -d megaraid,0 /dev/bus/0\n");
@@ -222,9 +222,9 @@ static void test_start(void)
 	put("read.es", "4");
 	put("start.out", "");
 	put("start.es", "3");
-	CHECK_EQ_I64(
-		ww_collect_start_self_test("", &m[0], WW_PROTO_ATA, WW_STK_SHORT, false, &st, &why),
-		1);
+	CHECK_EQ_I64(ww_collect_start_self_test("", &m[0], WW_PROTO_ATA, WW_STK_SHORT, NULL, false,
+						&st, &why),
+		     1);
 	CHECK_STR(why, "in standby");
 	runs();
 
@@ -237,9 +237,9 @@ static void test_start(void)
 	CHECK_EQ_I64(h->self_test_now.remaining_percent, 90);
 	CHECK_EQ_U64(h->ata.self_test_exec_status, 0xf9);
 	put("start.es", "0");
-	CHECK_EQ_I64(
-		ww_collect_start_self_test("", &m[0], WW_PROTO_ATA, WW_STK_SHORT, false, &st, &why),
-		-EBUSY);
+	CHECK_EQ_I64(ww_collect_start_self_test("", &m[0], WW_PROTO_ATA, WW_STK_SHORT, NULL, false,
+						&st, &why),
+		     -EBUSY);
 	CHECK_STR(why, "a self-test is running");
 	CHECK_STR(runs(), "-j -x -n standby,3 -d megaraid,0 /dev/bus/0\n");
 	/* one starting between the read and the start: smartctl refuses to
@@ -249,21 +249,21 @@ static void test_start(void)
 	    "Can't start self-test without aborting current test (90% remaining),\n"
 	    "run 'smartctl -X' to abort test.\n");
 	put("start.es", "4");
-	CHECK_EQ_I64(
-		ww_collect_start_self_test("", &m[0], WW_PROTO_ATA, WW_STK_SHORT, false, &st, &why),
-		-EBUSY);
+	CHECK_EQ_I64(ww_collect_start_self_test("", &m[0], WW_PROTO_ATA, WW_STK_SHORT, NULL, false,
+						&st, &why),
+		     -EBUSY);
 	runs();
 	/* the start failing otherwise (exit bit 2) */
 	put("start.out", "");
-	CHECK_EQ_I64(
-		ww_collect_start_self_test("", &m[0], WW_PROTO_ATA, WW_STK_SHORT, false, &st, &why),
-		-EIO);
+	CHECK_EQ_I64(ww_collect_start_self_test("", &m[0], WW_PROTO_ATA, WW_STK_SHORT, NULL, false,
+						&st, &why),
+		     -EIO);
 	CHECK(st.result == WW_CMD_DEVICE_ERROR);
 	runs();
 	/* byte 367 without bit 5 (7Bh less 20h): no conveyance test, no -t */
 	read_json(0, 0, 0x5b);
-	CHECK_EQ_I64(ww_collect_start_self_test("", &m[0], WW_PROTO_ATA, WW_STK_CONVEYANCE, false,
-						&st, &why),
+	CHECK_EQ_I64(ww_collect_start_self_test("", &m[0], WW_PROTO_ATA, WW_STK_CONVEYANCE, NULL,
+						false, &st, &why),
 		     -ENOTSUP);
 	CHECK_STR(runs(), "-j -x -n standby,3 -d megaraid,0 /dev/bus/0\n");
 	free(h);

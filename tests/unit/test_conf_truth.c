@@ -104,6 +104,32 @@ static void test_self_test_schedule(void)
 	CHECK_EQ_I64(conf_text("[health]\nself_test_schedule = S/../.././02\n", err, sizeof(err)),
 		     0);
 	CHECK_EQ_I64(conf_text("[health]\nself_test_schedule = off\n", err, sizeof(err)), 0);
+	/* smartd's next selective span n runs; its c and r alone never do */
+	CHECK_EQ_I64(conf_text("[health]\nself_test_schedule = n/../.././02\n", err, sizeof(err)),
+		     0);
+	CHECK_EQ_I64(conf_text("[health]\nself_test_schedule = c/../.././02\n", err, sizeof(err)),
+		     -EINVAL);
+	CHECK(strstr(err, "types are L, n, S, C, O"));
+	/* the spans a selective test splits a drive into: [health] and [drive] */
+	{
+		static ww_conf_t c;
+		static const char t[] = "[health]\nself_test_spans = 30\n"
+					"[drive sdb]\nself_test_spans = 4\n";
+
+		CHECK_EQ_I64(conf_bytes(&c, t, sizeof(t) - 1, err, sizeof(err)), 0);
+		CHECK_EQ_U64(c.health.self_test_spans, 30);
+		CHECK(c.n_drives == 1 && c.drives[0].health.self_test_spans == 4);
+		CHECK_EQ_I64(conf_text("[health]\nself_test_spans = 0\n", err, sizeof(err)),
+			     -EINVAL);
+		CHECK(strstr(err, "self_test_spans: expected a number of spans, 1 to 1000"));
+		ww_conf_free(&c);
+	}
+	{
+		ww_health_cfg_t d;
+
+		ww_health_cfg_defaults(&d);
+		CHECK_EQ_U64(d.self_test_spans, WW_SELFTEST_SPANS_DEFAULT);
+	}
 }
 
 static void test_smartctl_types(void)

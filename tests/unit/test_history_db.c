@@ -320,6 +320,29 @@ static void test_kill9_default_commits(void)
 	CHECK_EQ_I64(rows_of(p, "loop"), n - (long)pend - (30 - have));
 }
 
+/* the selective self-test cursor the service keeps per drive (meta
+ * table): written at once, read back after a reopen (a restart), absent
+ * for another drive; LBA 1953525167 (a 1 TB drive's last) needs 31 bits */
+static void test_meta_survives_reopen(void)
+{
+	ww_history_t *db;
+	int64_t v = -1;
+
+	snprintf(path, sizeof(path), "%s/m.db", dir);
+	CHECK_EQ_I64(ww_history_open(path, NULL, &db, NULL, 0), 0);
+	CHECK_EQ_I64(ww_history_meta_get(db, "selftest_span:ata-A", &v), 0);
+	CHECK_EQ_I64(ww_history_meta_set(db, "selftest_span:ata-A", 390705034), 0);
+	CHECK_EQ_I64(ww_history_meta_set(db, "selftest_span:ata-A", 1953525167), 0);
+	ww_history_close(db);
+	CHECK_EQ_I64(ww_history_open(path, NULL, &db, NULL, 0), 0);
+	CHECK_EQ_I64(ww_history_meta_get(db, "selftest_span:ata-A", &v), 1);
+	CHECK_EQ_I64(v, 1953525167);
+	CHECK_EQ_I64(ww_history_meta_get(db, "selftest_span:ata-B", &v), 0);
+	ww_history_close(db);
+	CHECK_EQ_I64(ww_history_meta_get(NULL, "k", &v), -EIO);
+	CHECK_EQ_I64(ww_history_meta_set(NULL, "k", 1), -EIO);
+}
+
 int main(void)
 {
 	if (!mkdtemp(dir)) {
@@ -330,6 +353,7 @@ int main(void)
 	test_restart_keeps_windows();
 	test_kill9_loop();
 	test_kill9_default_commits();
+	test_meta_survives_reopen();
 	{
 		char cmd[300];
 

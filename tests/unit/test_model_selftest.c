@@ -83,6 +83,22 @@ static void test_schedule(void)
 		CHECK_EQ_U64(ww_selftest_sched_due(j, at(5, 3, 0), ALL), WW_STK_EXTENDED);
 		CHECK_EQ_U64(ww_selftest_sched_due(j, at(3, 3, 0), ALL), WW_STK_NONE);
 	}
+	/* smartd's n, the next selective span: below L, above S ("LncrSCO"),
+	 * and only on a drive that runs selective tests */
+	{
+		ww_selftest_sched_t *n = compile("(L|n|S)/../.././02"),
+				    *ns = compile("n/../.././02");
+		const unsigned sel = 1u << WW_STK_SELECTIVE;
+
+		CHECK_EQ_U64(ww_selftest_sched_due(n, at(2, 2, 0), ALL | sel), WW_STK_EXTENDED);
+		CHECK_EQ_U64(ww_selftest_sched_due(n, at(2, 2, 0), 1u << WW_STK_SHORT | sel),
+			     WW_STK_SELECTIVE);
+		CHECK_EQ_U64(ww_selftest_sched_due(ns, at(2, 2, 0), ALL | sel), WW_STK_SELECTIVE);
+		CHECK_EQ_U64(ww_selftest_sched_due(ns, at(2, 2, 0), ALL), WW_STK_NONE);
+		CHECK_EQ_U64(ww_selftest_sched_due(ns, at(2, 3, 0), ALL | sel), WW_STK_NONE);
+		ww_selftest_sched_free(n);
+		ww_selftest_sched_free(ns);
+	}
 	/* the same hour for both: L outranks S, as in smartd */
 	CHECK_EQ_U64(ww_selftest_sched_due(both, at(5, 2, 0), ALL), WW_STK_EXTENDED);
 	CHECK_EQ_U64(ww_selftest_sched_due(both, at(4, 2, 0), ALL), WW_STK_SHORT);
@@ -109,15 +125,18 @@ static void test_schedule(void)
 	CHECK_EQ_I64(ww_selftest_sched_compile("", &bad, err, sizeof(err)), -EINVAL);
 	CHECK(bad == NULL);
 
-	/* ever: smartd.conf(5)'s examples can start a test; a one-digit hour,
-	 * an unknown type and the selective types alone never can (smartd
-	 * builds MM, DD and HH with two digits) */
+	/* ever: smartd.conf(5)'s examples can start a test, and its next
+	 * selective span n; a one-digit hour, an unknown type and smartd's
+	 * other selective types c, r alone never can (smartd builds MM, DD and
+	 * HH with two digits) */
 	{
 		static const char *const ever[] = {
 			"S/../.././02", "L/../../6/03", "(S/../.././02|L/../../6/03)",
-			"L/12/31/./23", "S/02/29/./00", "O/../.././(00|06|12|18)"
+			"L/12/31/./23", "S/02/29/./00", "O/../.././(00|06|12|18)",
+			"n/../.././02"
 		};
-		static const char *const never[] = { "S/../.././2", "X", "n/../.././02",
+		static const char *const never[] = { "S/../.././2",  "X",
+						     "c/../.././02", "r/../.././02",
 						     "L/02/30/./03", "S/13/.././02" };
 		ww_selftest_sched_t *x;
 
@@ -239,6 +258,22 @@ static void test_failed_cleared(void)
 	CHECK(r && strstr(r->text, "short self-test at 46") != NULL);
 	/* captive short test (81h) passing clears the short failure */
 	add_entry(b, 0x81, 0x00, 47);
+	CHECK_EQ_I64(ww_decode_ata_selftest_log(b, 512, &h), 0);
+	CHECK(judge(NULL, WW_R_SELF_TEST_FAILED, now) == NULL);
+	/* a selective span fails (04h, read failure 7): reported as such; the
+	 * next night's span passing is another span, so it stays; an extended
+	 * test passing clears it */
+	add_entry(b, 0x04, 0x70, 48);
+	CHECK_EQ_I64(ww_decode_ata_selftest_log(b, 512, &h), 0);
+	CHECK_EQ_U64(l->open_kind, WW_STK_SELECTIVE);
+	r = judge(NULL, WW_R_SELF_TEST_FAILED, now);
+	CHECK(r && r->severity == WW_STATUS_CRITICAL &&
+	      strstr(r->text, "selective self-test at 48 power-on hours") != NULL);
+	add_entry(b, 0x04, 0x00, 49);
+	CHECK_EQ_I64(ww_decode_ata_selftest_log(b, 512, &h), 0);
+	CHECK(l->last_kind == WW_STK_SELECTIVE && l->last_passed == 1);
+	CHECK(judge(NULL, WW_R_SELF_TEST_FAILED, now) != NULL);
+	add_entry(b, 0x02, 0x00, 50);
 	CHECK_EQ_I64(ww_decode_ata_selftest_log(b, 512, &h), 0);
 	CHECK(judge(NULL, WW_R_SELF_TEST_FAILED, now) == NULL);
 }

@@ -29,13 +29,22 @@ static char started[16][200];
 static size_t n_started;
 static int start_rc;
 
+static ww_selftest_span_t last_span;
+static unsigned n_spans_given;
+
 static int recorder(const char *sysroot, const ww_drive_t *d, ww_protocol_t proto, unsigned kind,
-		    bool wake, ww_cmd_status_t *st, const char **why)
+		    const ww_selftest_span_t *span, bool wake, ww_cmd_status_t *st,
+		    const char **why)
 {
 	(void)sysroot;
 	(void)proto;
 	(void)wake;
 	memset(st, 0, sizeof(*st));
+	CHECK_EQ_I64(span != NULL, kind == WW_STK_SELECTIVE);
+	if (span) {
+		last_span = *span;
+		n_spans_given++;
+	}
 	if (start_rc == 0 && n_started < 16)
 		snprintf(started[n_started++], sizeof(started[0]), "%s:%s",
 			 *d->block ? d->block : d->id, ww_selftest_kind_names[kind]);
@@ -407,6 +416,205 @@ static void test_controllers(void)
 	ww_store_free(store);
 }
 
+/* where the service keeps the cursor (the history meta table): here one
+ * value, as a restart finds it */
+static bool saved_has;
+static uint64_t saved_next;
+static unsigned n_loads;
+
+static int load_cursor(void *arg, const char *id, uint64_t *next)
+{
+	(void)arg;
+	CHECK_STR(id, "ata-TEST_sdg");
+	n_loads++;
+	if (!saved_has)
+		return 0;
+	*next = saved_next;
+	return 1;
+}
+
+static void save_cursor(void *arg, const char *id, uint64_t next)
+{
+	(void)arg;
+	CHECK_STR(id, "ata-TEST_sdg");
+	saved_has = true;
+	saved_next = next;
+}
+
+/* Selective spans (smartd's n) on a 1 TB disk of 1953525168 sectors (the
+ * IDENTIFY words 100-103 of a 1 TB drive; 512-byte sectors), split into
+ * self_test_spans = 5 spans of ceil(1953525168 / 5) = 390705034 sectors,
+ * the fifth ending at LBA 1953525167: a span a night at 02:00, the cursor
+ * moving on at each start and wrapping to LBA 0 after the fifth, kept
+ * across a restart through the span hooks; none on a drive that does not
+ * run selective tests (byte 367 bit 6 clear), or of unknown capacity, or
+ * in standby. */
+static ww_health_t h_sel, h_sel_running;
+
+static void sel_read(ww_selftests_t *s, ww_store_t *store, const ww_health_t *h, int rc, time_t t)
+{
+	ww_drive_t d = drive("sdg");
+
+	ww_selftests_after_read(s, store, &d, rc, rc == 0 ? h : NULL, t);
+}
+
+static void test_selective_spans(void)
+{
+	static const uint64_t size = 390705034, sectors = 1953525168;
+	static ww_drive_state_t ds;
+	ww_health_cfg_t cfg;
+	ww_thresholds_t th;
+	ww_selftests_cfg_t sc = { .sysroot = root,
+				  .start = recorder,
+				  .span_load = load_cursor,
+				  .span_save = save_cursor };
+	ww_store_t *store = ww_store_new(0);
+	ww_drive_t d = drive("sdg");
+	ww_selftests_t *s = ww_selftests_new(&sc);
+	ww_health_t no_cap;
+
+	h_sel = h_idle;
+	h_sel.ata.offline_capability = 0x59; /* 19h and bit 6: selective */
+	WW_SET(h_sel.capacity_bytes, sectors * 512, "spec-constructed");
+	WW_SET(h_sel.logical_block_bytes, 512, "spec-constructed");
+	h_sel_running = h_sel;
+	h_sel_running.self_test_now.running = true;
+	n_started = n_spans_given = n_loads = 0;
+	saved_has = false;
+	ww_health_cfg_defaults(&cfg);
+	CHECK_EQ_U64(cfg.self_test_spans, WW_SELFTEST_SPANS_DEFAULT);
+	cfg.self_test_spans = 5;
+	snprintf(cfg.self_test_schedule, sizeof(cfg.self_test_schedule), "n/../.././02");
+	th = (ww_thresholds_t){ .dflt = &cfg };
+	ww_selftests_set_thresholds(s, &th);
+	CHECK(store && ww_store_sync(store, &d, 1, at(2, 1, 0)) == 0);
+
+	/* night 1: span 1, from LBA 0 (nothing kept yet) */
+	sel_read(s, store, &h_sel, 0, at(2, 1, 30));
+	CHECK_EQ_U64(n_started, 0);
+	sel_read(s, store, &h_sel, 0, at(2, 2, 5));
+	CHECK_EQ_U64(n_started, 1);
+	CHECK(was_started("sdg:selective"));
+	CHECK_EQ_U64(n_loads, 1);
+	CHECK_EQ_U64(last_span.first_lba, 0);
+	CHECK_EQ_U64(last_span.last_lba, size - 1);
+	CHECK(saved_has);
+	CHECK_EQ_U64(saved_next, size);
+	CHECK(ww_store_get(store, d.id, &ds) == 0 && ds.self_test.has_span);
+	CHECK_EQ_U64(ds.self_test.span.last_lba, size - 1);
+	CHECK_EQ_U64(ds.self_test.span_next, size);
+	CHECK(ds.self_test.drive_kinds >> WW_STK_SELECTIVE & 1);
+	CHECK_EQ_U64(ds.self_test.started_total[WW_STK_SELECTIVE], 1);
+	/* the API and /metrics give the span and the cursor */
+	{
+		ww_snapshot_t *snap = ww_store_acquire(store);
+		ww_render_ctx_t ctx = { .snap = snap, .now = at(2, 2, 6) };
+		char *js = ww_json_render_drive(&ctx, d.id, &(bool){ false }), *m;
+		json_object *j = js ? json_tokener_parse(js) : NULL, *o, *sp, *v;
+		size_t len;
+
+		CHECK(j && json_object_object_get_ex(j, "self_test_schedule", &o) &&
+		      json_object_object_get_ex(o, "selective_span", &sp) &&
+		      json_object_object_get_ex(sp, "last_lba", &v) &&
+		      (uint64_t)json_object_get_int64(v) == size - 1 &&
+		      json_object_object_get_ex(sp, "next_first_lba", &v) &&
+		      (uint64_t)json_object_get_int64(v) == size);
+		CHECK(o && json_object_object_get_ex(o, "last_started_kind", &v) &&
+		      !strcmp(json_object_get_string(v), "selective"));
+		json_object_put(j);
+		free(js);
+		m = ww_metrics_render(&ctx, &len);
+		CHECK(m &&
+		      strstr(m,
+			     "wearwatch_drive_self_test_span_lba{drive=\"ata-TEST_sdg\","
+			     "edge=\"last\"} 390705033\n"));
+		CHECK(m &&
+		      strstr(m,
+			     "wearwatch_drive_self_test_span_next_lba{drive=\"ata-TEST_sdg\"} "
+			     "390705034\n"));
+		free(m);
+		ww_snapshot_release(snap);
+	}
+	/* it runs, then ends; not again within the hour */
+	sel_read(s, store, &h_sel_running, 0, at(2, 2, 30));
+	sel_read(s, store, &h_sel, 0, at(2, 2, 50));
+	CHECK_EQ_U64(n_started, 1);
+	/* night 2: span 2; night 3 the drive is in standby at 02:00 (left
+	 * alone) and gets span 3 when active at 03:10 */
+	sel_read(s, store, &h_sel, 0, at(3, 2, 5));
+	CHECK_EQ_U64(n_started, 2);
+	CHECK_EQ_U64(last_span.first_lba, size);
+	CHECK_EQ_U64(last_span.last_lba, 2 * size - 1);
+	sel_read(s, store, &h_sel, 0, at(3, 12, 0));
+	sel_read(s, store, &h_sel, 1, at(4, 2, 5));
+	CHECK_EQ_U64(n_started, 2);
+	sel_read(s, store, &h_sel, 0, at(4, 3, 10));
+	CHECK_EQ_U64(n_started, 3);
+	CHECK_EQ_U64(last_span.first_lba, 2 * size);
+	CHECK_EQ_U64(saved_next, 3 * size);
+	CHECK_EQ_U64(n_loads, 1); /* loaded once */
+	ww_selftests_free(s);
+
+	/* a restart: a new scheduler finds the cursor where it was kept */
+	s = ww_selftests_new(&sc);
+	ww_selftests_set_thresholds(s, &th);
+	sel_read(s, store, &h_sel, 0, at(4, 12, 0));
+	sel_read(s, store, &h_sel, 0, at(5, 2, 5));
+	CHECK_EQ_U64(n_started, 4);
+	CHECK_EQ_U64(n_loads, 2);
+	CHECK_EQ_U64(last_span.first_lba, 3 * size);
+	CHECK_EQ_U64(last_span.last_lba, 4 * size - 1);
+	/* night 5: the last span, shorter, to the drive's last LBA; the
+	 * cursor wraps */
+	sel_read(s, store, &h_sel, 0, at(5, 12, 0));
+	sel_read(s, store, &h_sel, 0, at(6, 2, 5));
+	CHECK_EQ_U64(n_started, 5);
+	CHECK_EQ_U64(last_span.first_lba, 4 * size);
+	CHECK_EQ_U64(last_span.last_lba, sectors - 1);
+	CHECK_EQ_U64(saved_next, 0);
+	/* night 6: span 1 again */
+	sel_read(s, store, &h_sel, 0, at(6, 12, 0));
+	sel_read(s, store, &h_sel, 0, at(7, 2, 5));
+	CHECK_EQ_U64(n_started, 6);
+	CHECK_EQ_U64(last_span.first_lba, 0);
+	CHECK_EQ_U64(last_span.last_lba, size - 1);
+	CHECK_EQ_U64(n_spans_given, 6);
+	ww_selftests_free(s);
+
+	/* a drive without selective tests (QEMU's 19h) or whose capacity is
+	 * not known: never due, nothing sent, and the state says why none */
+	s = ww_selftests_new(&sc);
+	ww_selftests_set_thresholds(s, &th);
+	no_cap = h_sel;
+	memset(&no_cap.capacity_bytes, 0, sizeof(no_cap.capacity_bytes));
+	sel_read(s, store, &h_idle, 0, at(8, 1, 0));
+	sel_read(s, store, &h_idle, 0, at(8, 2, 5));
+	CHECK(ww_store_get(store, d.id, &ds) == 0);
+	CHECK(!(ds.self_test.drive_kinds >> WW_STK_SELECTIVE & 1));
+	CHECK_EQ_U64(ds.self_test.plan.next, 0);
+	sel_read(s, store, &no_cap, 0, at(9, 2, 5));
+	CHECK_EQ_U64(n_started, 6);
+	CHECK(ww_store_get(store, d.id, &ds) == 0);
+	CHECK(!(ds.self_test.drive_kinds >> WW_STK_SELECTIVE & 1));
+	ww_selftests_free(s);
+
+	/* the smallest drive: 3 sectors in 5 spans of 1, the last two empty
+	 * ones never made: 0, 1, 2, then 0 again */
+	{
+		ww_selftest_span_t sp;
+
+		CHECK_EQ_U64(ww_selftest_next_span(3, 5, 0, &sp), 1);
+		CHECK(sp.first_lba == 0 && sp.last_lba == 0);
+		CHECK_EQ_U64(ww_selftest_next_span(3, 5, 2, &sp), 0);
+		CHECK(sp.first_lba == 2 && sp.last_lba == 2);
+		CHECK_EQ_U64(ww_selftest_next_span(3, 5, 7, &sp), 1); /* past the end: 0 */
+		CHECK(sp.first_lba == 0 && sp.last_lba == 0);
+		CHECK_EQ_U64(ww_selftest_next_span(0, 5, 0, &sp), 0);
+		CHECK(sp.first_lba == 0 && sp.last_lba == 0);
+	}
+	ww_store_free(store);
+}
+
 int main(void)
 {
 	char cmd[4200];
@@ -430,6 +638,7 @@ int main(void)
 	test_drive_kinds();
 	test_first_read_in_standby();
 	test_controllers();
+	test_selective_spans();
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
 	if (system(cmd) != 0)
 		fprintf(stderr, "could not remove %s\n", root);
