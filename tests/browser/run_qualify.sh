@@ -11,21 +11,12 @@ set -eu
 ww=$1
 art=$2
 cd "$(dirname "$0")"
-[ "$(id -u)" = 0 ] || { echo "SKIP: needs root for a loop device"; exit 77; }
-losetup -f >/dev/null 2>&1 || { echo "SKIP: no free loop device"; exit 77; }
 for t in /usr/bin/chromium npm; do
 	command -v "$t" >/dev/null || { echo "FAIL: $t is missing (scripts/deps.sh test installs it)"; exit 1; }
 done
 mkdir -p "$art"
-work=$(mktemp -d /tmp/ww-qreport.XXXXXX)
-d=
-cleanup() {
-	[ -n "$d" ] && losetup -d "$d" 2>/dev/null
-	rm -rf "$work"
-}
-trap cleanup EXIT INT TERM
-truncate -s 64M "$work/disk.img"
-d=$(losetup -f --show "$work/disk.img") || { echo "FAIL: losetup"; exit 1; }
+. ../qualify/loop_dev.sh
+loop_dev qreport 64M
 : >"$work/empty.conf"
 q() {
 	"$ww" qualify "$d" --profile 8k-random-70-30 --config "$work/empty.conf" \

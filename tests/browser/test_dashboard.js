@@ -29,17 +29,8 @@ if (!BIN || !SRC || !ART) {
 }
 fs.mkdirSync(ART, { recursive: true });
 const TZ = 'Europe/Berlin', LOCALE = 'en-GB';
-const failures = [];
-let passed = 0;
-function check(cond, what, detail) {
-	if (cond) {
-		passed++;
-		console.log('ok   ' + what);
-	} else {
-		failures.push(what + (detail ? ': ' + detail : ''));
-		console.log('FAIL ' + what + (detail ? ': ' + detail : ''));
-	}
-}
+const { check, tally } = require('./checks.js');
+const failures = tally.failures;
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 function freePort() {
@@ -589,7 +580,7 @@ async function fleetPage(browser, errors) {
 }
 
 main().then(() => {
-	console.log(passed + ' passed, ' + failures.length + ' failed; screenshots in ' + ART);
+	console.log(tally.passed + ' passed, ' + failures.length + ' failed; screenshots in ' + ART);
 	if (failures.length) {
 		console.log('failures:\n  ' + failures.join('\n  '));
 		process.exit(1);

@@ -27,17 +27,8 @@ if (!ART) {
 }
 const html = path.resolve(ART, 'qualify.html');
 const R = JSON.parse(fs.readFileSync(path.resolve(ART, 'qualify.json'), 'utf8'));
-const failures = [];
-let passed = 0;
-function check(cond, what, detail) {
-	if (cond) {
-		passed++;
-		console.log('ok   ' + what);
-	} else {
-		failures.push(what + (detail ? ': ' + detail : ''));
-		console.log('FAIL ' + what + (detail ? ': ' + detail : ''));
-	}
-}
+const { check, tally } = require('./checks.js');
+const failures = tally.failures;
 
 (async () => {
 	let browser;
@@ -137,7 +128,7 @@ function check(cond, what, detail) {
 		if (browser)
 			await browser.close();
 	}
-	console.log(passed + ' passed, ' + failures.length + ' failed; screenshot ' +
+	console.log(tally.passed + ' passed, ' + failures.length + ' failed; screenshot ' +
 		path.join(ART, 'qualify.png'));
 	process.exit(failures.length ? 1 : 0);
 })();

@@ -10,16 +10,8 @@
 # Usage: compare_loop.sh WEARWATCH
 set -u
 ww=$1
-[ "$(id -u)" = 0 ] || { echo "SKIP: needs root"; exit 77; }
-losetup -f >/dev/null 2>&1 || { echo "SKIP: no free loop device"; exit 77; }
-work=$(mktemp -d /tmp/ww-compare.XXXXXX)
-cleanup() {
-	[ -n "${d:-}" ] && losetup -d "$d" 2>/dev/null
-	rm -rf "$work"
-}
-trap cleanup EXIT INT TERM
-truncate -s 64M "$work/disk.img"
-d=$(losetup -f --show "$work/disk.img") || { echo "FAIL: losetup"; exit 1; }
+. "$(dirname "$0")/loop_dev.sh"
+loop_dev compare 64M
 : >"$work/empty.conf"
 q() {
 	"$ww" qualify "$d" --profile 8k-random-70-30 --seconds 1 --config "$work/empty.conf" \
