@@ -50,7 +50,7 @@ seed() {
 	decode) # each real page (VM captures, and the hex fixtures: spec-
 		# constructed and real pages) behind every selector: one per
 		# decoder registry row, as the harness lists them, and the SAT
-		# sense parser after the last row
+		# sense parser and the ATA Selective self-test log after the last
 		WW_FUZZ_LIST_ROWS=1 "$work/build/fuzz_decode" >"$work/rows.txt"
 		nsel=$(wc -l <"$work/rows.txt")
 		[ "$nsel" -gt 1 ] && [ "$nsel" -le 256 ] || { echo "fuzz_decode: $nsel selectors"; exit 1; }
