@@ -14,7 +14,13 @@
  * spec-constructed, QEMU's disk has no selective test) and a Selective
  * self-test log 09h built here by ACS-4's "Selective self-test log" table
  * (offsets as smartmontools' struct ata_selective_self_test_log): the
- * sector written back and the 04h start are checked byte for byte. */
+ * sector written back and the 04h start are checked byte for byte. And a
+ * real drive that runs them: smartmontools ticket 1920's WDC WD80EFPX
+ * (../shared/fixtures SOURCES.md pair #1; IDENTIFY 15628053168 sectors),
+ * whose SMART READ DATA has byte 367 = 7Bh (bit 6: smartmontools'
+ * isSupportSelectiveSelfTest) and byte 363 = F9h (a self-test in progress,
+ * 90 % left, when it was captured): refused as busy, then, with byte 363
+ * cleared (spec-constructed), its first span of 7 written and started. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,6 +30,7 @@
 #include "ww_fake_device.h"
 #include "wearwatch/collect.h"
 #include "wearwatch/decode.h"
+#include "wearwatch/model.h"
 
 static uint8_t qemu_smart[512];
 static unsigned n_started, n_written;
@@ -274,6 +281,88 @@ static void test_ata(void)
 	CHECK_EQ_U64(started_cdb[8], WW_ATA_ST_OFFLINE);
 }
 
+/* the fixtures directory, or NULL with a SKIP line (the rest of the test
+ * runs without it) */
+static const char *fixtures(void)
+{
+	const char *d = getenv("WW_FIXTURES");
+	char p[4096];
+	FILE *f;
+
+	if (!d)
+		d = "../shared/fixtures";
+	snprintf(p, sizeof(p), "%s/SOURCES.md", d);
+	f = fopen(p, "r");
+	if (!f) {
+		printf("SKIP: the WD80EFPX part: real-drive fixtures not found at %s "
+		       "(set WW_FIXTURES)\n",
+		       d);
+		return NULL;
+	}
+	fclose(f);
+	return d;
+}
+
+static void test_wd80efpx(void)
+{
+	static ww_health_t h;
+	const char *dir = fixtures(), *why;
+	const char *base = "smartmontools-trac/ticket-1920/smartctl-ioctl-A-WD-RD14X8DD";
+	char rel[256];
+	size_t li = 0, ld = 0;
+	uint8_t *id = NULL, *sd = NULL, log[512] = { 0 }, idle[512];
+	ww_selftest_span_t span;
+	uint64_t sectors, next;
+	ww_ata_selective_log_t d;
+
+	if (!dir)
+		return;
+	snprintf(rel, sizeof(rel), "%s.identify.bin", base);
+	id = ww_read_file(dir, rel, &li);
+	snprintf(rel, sizeof(rel), "%s.smart_data.bin", base);
+	sd = ww_read_file(dir, rel, &ld);
+	CHECK(id && sd && li == 512 && ld == 512);
+	if (!id || !sd || li != 512 || ld != 512)
+		goto out;
+	CHECK(ww_decode_ata_identify(id, li, &h) == 0);
+	CHECK(ww_decode_ata_smart_data(sd, ld, &h) == 0);
+	CHECK_EQ_U64(h.ata.offline_capability, 0x7b);
+	CHECK(h.self_test_now.running);
+	sectors = h.capacity_bytes.value / h.logical_block_bytes.value;
+	CHECK_EQ_U64(sectors, 15628053168ull);
+	next = ww_selftest_next_span(sectors, 7, 0, &span);
+	CHECK_EQ_U64(span.last_lba, 15628053168ull / 7 - 1); /* 7 x 2232579024 exactly */
+	CHECK_EQ_U64(next, 15628053168ull / 7);
+
+	/* as captured: its own test runs, the log is left alone */
+	log[0] = 1; /* a log 09h never used: revision 1, no span */
+	fix_sum(log);
+	sel_log = log;
+	n_started = n_written = 0;
+	CHECK_EQ_I64(start_span(WW_ATA_PM_ACTIVE_IDLE, sd, WW_STK_SELECTIVE, &span, false, &why),
+		     -EBUSY);
+	CHECK_EQ_U64(n_written + n_started, 0);
+	/* that test over: its first span */
+	memcpy(idle, sd, 512);
+	idle[363] = 0;
+	fix_sum(idle);
+	CHECK_EQ_I64(start_span(WW_ATA_PM_ACTIVE_IDLE, idle, WW_STK_SELECTIVE, &span, false, &why),
+		     0);
+	CHECK_EQ_U64(n_written, 1);
+	CHECK_EQ_U64(n_started, 1);
+	CHECK_EQ_U64(started_cdb[8], WW_ATA_ST_SELECTIVE);
+	CHECK_EQ_I64(ww_decode_ata_selective_log(written, 512, &d), 0);
+	CHECK(d.checksum_ok && d.revision == 1);
+	CHECK_EQ_U64(d.span[0].first_lba, 0);
+	CHECK_EQ_U64(d.span[0].last_lba, 2232579023ull);
+	/* LBA 2232579023 = 851273CFh, little-endian from byte 10 */
+	CHECK(written[10] == 0xcf && written[11] == 0x73 && written[12] == 0x12 &&
+	      written[13] == 0x85 && written[14] == 0);
+out:
+	free(id);
+	free(sd);
+}
+
 int main(void)
 {
 	const char *src = getenv("WW_SOURCE_DIR");
@@ -288,6 +377,7 @@ int main(void)
 		memcpy(qemu_smart, b, 512);
 		test_ata();
 		test_selective();
+		test_wd80efpx();
 	}
 	free(b);
 	return ww_test_done("test_collect_selftest");
