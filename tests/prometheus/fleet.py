@@ -109,6 +109,16 @@ OTHER_BLOCKS = ("sda", "sdc", "sdd", "sde", "vda")
 NVME_PCI_POWER = "sys/devices/pci0000:00/0000:00:04.0/power/runtime_status"
 
 
+# The tests' tally: check() prints "ok   WHAT" or "FAIL WHAT: DETAIL" and
+# files WHAT under PASSED or FAILED, which each test's main reads at the end.
+PASSED, FAILED = [], []
+
+
+def check(cond, what, detail=""):
+    (PASSED if cond else FAILED).append(what)
+    print(("ok   " if cond else "FAIL ") + what + ("" if cond or not detail else ": " + detail))
+
+
 def fixtures_dir(src):
     """WW_FIXTURES (cmake passes its cache entry), else ../shared/fixtures."""
     return os.environ.get("WW_FIXTURES") or os.path.join(src, "..", "shared", "fixtures")

@@ -57,8 +57,8 @@ import urllib.request
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import fleet as F  # noqa: E402
+from fleet import PASSED, FAILED, check  # noqa: E402
 
-PASSED, FAILED = [], []
 SITE = "site-a"
 SITE_B = "site-b"
 
@@ -70,11 +70,6 @@ def keep_block(src):
     if not m:
         raise RuntimeError("docs/fleet.md has no ```yaml remote_write: block")
     return m.group(1)
-
-
-def check(cond, what, detail=""):
-    (PASSED if cond else FAILED).append(what)
-    print(("ok   " if cond else "FAIL ") + what + ("" if cond or not detail else ": " + detail))
 
 
 class Path:

@@ -48,13 +48,7 @@ import urllib.parse
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import fleet as F  # noqa: E402
-
-PASSED, FAILED = [], []
-
-
-def check(cond, what, detail=""):
-    (PASSED if cond else FAILED).append(what)
-    print(("ok   " if cond else "FAIL ") + what + ("" if cond or not detail else ": " + detail))
+from fleet import PASSED, FAILED, check  # noqa: E402
 
 
 def expected_alerts(fl):
