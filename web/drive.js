@@ -69,6 +69,9 @@ function selfTestCard(m) {
 			rows.push(['waiting', sch.pending_kind + (sch.last_outcome ? ' (' + sch.last_outcome + ')' : '')]);
 		if (WW.has(sch.last_started))
 			rows.push(['last started', [sch.last_started_kind + ' ', WW.timeEl(sch.last_started, true)]]);
+		const sp = sch.selective_span;
+		if (sp)
+			rows.push(['selective span', 'LBA ' + sp.first_lba + '-' + sp.last_lba + ', next from ' + sp.next_first_lba]);
 	}
 	const shown = rows.filter((r) => r);
 	return card('Self-tests', shown.length ? el('dl', { class: 'kv' }, shown.map(([k, v]) => [el('dt', {}, k), el('dd', {}, v)]))
