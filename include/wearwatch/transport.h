@@ -2,7 +2,7 @@
  * plus a classified status. No decoding, no logging above debug.
  *
  * A ww_xport is a small vtable so that live devices (SG_IO through libsgutils2,
- * NVMe admin ioctls through libnvme) and recorded ones (replay) share the same
+ * NVMe admin ioctls, linux/nvme_ioctl.h) and recorded ones (replay) share the same
  * read path. Every operation but one is a read: nothing here can send a
  * write, LOG SELECT, MODE SELECT or SMART ENABLE; the SAT layer only builds
  * the ATA commands listed below (SAT section). The exception is its own
