@@ -1,8 +1,5 @@
 /* Deadlines, failed-login limits and the login cache (see guard.h). */
 #include <errno.h>
-#include <openssl/core_names.h>
-#include <openssl/evp.h>
-#include <openssl/params.h>
 #include <netinet/in.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -14,6 +11,7 @@
 #include "wearwatch/basic.h"
 #include "http/guard.h"
 #include "http/jobs.h"
+#include "http/mhd.h"
 
 #define ADDR_SLOTS 512
 
@@ -52,10 +50,9 @@ struct ww_guard {
 	unsigned gpending; /* checks admitted and not done: each may fail */
 	long long glast_ms;
 	struct addr_slot addrs[ADDR_SLOTS];
-	/* the cache keys' HMAC, keyed at start with random bytes (this process
-	 * only); each key is made on a copy of it (thread-safe, no fetch or
-	 * key set-up per request) */
-	EVP_MAC_CTX *mac;
+	/* the cache keys' HMAC key: random bytes drawn at start (this process
+	 * only) */
+	uint8_t mac_key[32];
 	struct { char key[WW_HTTP_AUTH_KEY_LEN]; long long used_ms; } cache[WW_HTTP_AUTH_CACHE];
 	/* addresses a login passed from (only a success puts one here, so a
 	 * rotating guesser cannot push them out): the shared budget does not
@@ -121,25 +118,6 @@ static void *reaper(void *arg)
 	return NULL;
 }
 
-/* HMAC-SHA256 keyed with 32 random bytes, NULL on failure */
-static EVP_MAC_CTX *mac_start(void)
-{
-	OSSL_PARAM params[] = { OSSL_PARAM_construct_utf8_string("digest", (char *)"SHA256", 0),
-				OSSL_PARAM_construct_end() };
-	EVP_MAC *hmac = EVP_MAC_fetch(NULL, "HMAC", NULL);
-	EVP_MAC_CTX *ctx = hmac ? EVP_MAC_CTX_new(hmac) : NULL;
-	uint8_t key[32];
-
-	EVP_MAC_free(hmac); /* the context keeps its own reference */
-	if (!ctx || getrandom(key, sizeof(key), 0) != (ssize_t)sizeof(key) ||
-	    !EVP_MAC_init(ctx, key, sizeof(key), params)) {
-		EVP_MAC_CTX_free(ctx);
-		ctx = NULL;
-	}
-	explicit_bzero(key, sizeof(key));
-	return ctx;
-}
-
 ww_guard_t *ww_guard_start(unsigned refill_ms, unsigned conn_limit)
 {
 	ww_guard_t *g = calloc(1, sizeof(*g));
@@ -152,8 +130,10 @@ ww_guard_t *ww_guard_start(unsigned refill_ms, unsigned conn_limit)
 	g->conn_soft = conn_limit ? conn_limit - (conn_limit / 8 ? conn_limit / 8 : 1) : 0;
 	g->gtokens = WW_HTTP_AUTH_GLOBAL_BURST;
 	g->glast_ms = ww_http_now_ms();
-	g->mac = mac_start();
-	if (!g->mac) {
+	/* HMAC-SHA256 through GnuTLS (mhd.h: mapped already where a front
+	 * runs), keyed with 32 random bytes */
+	if (ww_gnutls_load(NULL, 0) ||
+	    getrandom(g->mac_key, sizeof(g->mac_key), 0) != (ssize_t)sizeof(g->mac_key)) {
 		free(g);
 		return NULL;
 	}
@@ -163,7 +143,7 @@ ww_guard_t *ww_guard_start(unsigned refill_ms, unsigned conn_limit)
 	if (pthread_create(&g->reaper, NULL, reaper, g)) {
 		pthread_mutex_destroy(&g->lock);
 		pthread_cond_destroy(&g->cond);
-		EVP_MAC_CTX_free(g->mac);
+		explicit_bzero(g->mac_key, sizeof(g->mac_key));
 		free(g);
 		return NULL;
 	}
@@ -190,7 +170,7 @@ void ww_guard_stop(ww_guard_t *g)
 	pthread_mutex_destroy(&g->lock);
 	pthread_cond_destroy(&g->cond);
 	explicit_bzero(g->cache, sizeof(g->cache));
-	EVP_MAC_CTX_free(g->mac);
+	explicit_bzero(g->mac_key, sizeof(g->mac_key));
 	free(g);
 }
 
@@ -489,8 +469,6 @@ int ww_guard_auth_key(ww_guard_t *g, const char *user, const char *password,
 	static const char hex[] = "0123456789abcdef";
 	char up[WW_HTTP_AUTH_INPUT_MAX + 1];
 	uint8_t mac[32];
-	EVP_MAC_CTX *ctx;
-	size_t n = 0;
 	bool ok;
 	int len;
 
@@ -501,11 +479,9 @@ int ww_guard_auth_key(ww_guard_t *g, const char *user, const char *password,
 		explicit_bzero(up, sizeof(up));
 		return -EINVAL;
 	}
-	/* libcrypto is mapped already (libnvme needs it): no library of its own */
-	ctx = EVP_MAC_CTX_dup(g->mac);
-	ok = ctx && EVP_MAC_update(ctx, (const unsigned char *)up, (size_t)len) &&
-		EVP_MAC_final(ctx, mac, &n, sizeof(mac)) && n == sizeof(mac);
-	EVP_MAC_CTX_free(ctx);
+	/* one call, its own state: thread-safe */
+	ok = ww_gnutls.hmac_fast(GNUTLS_MAC_SHA256, g->mac_key, sizeof(g->mac_key), up, (size_t)len,
+				 mac) == 0;
 	explicit_bzero(up, sizeof(up));
 	if (!ok)
 		return -EINVAL;

@@ -120,7 +120,7 @@ int ww_guard_auth_admit(ww_guard_t *g, const struct sockaddr *sa, unsigned *retr
 /** The check admitted for sa is over; a failure spends one of its tokens. */
 void ww_guard_auth_done(ww_guard_t *g, const struct sockaddr *sa, bool ok);
 
-/** The cache key of user:password: HMAC-SHA256 (OpenSSL) with a key drawn
+/** The cache key of user:password: HMAC-SHA256 (GnuTLS, mhd.h) with a key drawn
  * at start, as 64 hex digits. -EINVAL when user:password is longer than
  * WW_HTTP_AUTH_INPUT_MAX bytes (no login) or the HMAC fails, else 0. */
 int ww_guard_auth_key(ww_guard_t *g, const char *user, const char *password,

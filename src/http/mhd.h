@@ -12,6 +12,7 @@
 
 #include <stddef.h>
 
+#include <gnutls/crypto.h>
 #include <microhttpd.h>
 
 /* Debian's libmicrohttpd12 (debian/control Depends): the soname whose
@@ -57,5 +58,25 @@ int ww_mhd_load(char *err, size_t errlen);
 
 /** Times the library was opened in this process: 0 or 1 (tests). */
 unsigned ww_mhd_loads(void);
+
+/* GnuTLS, which Debian's libmicrohttpd12 links: mapped in `serve` and `web`
+ * once their front starts, so the login cache's HMAC (guard.c) is taken
+ * from it rather than from a crypto library of its own (libcrypto was
+ * 1.4 MiB resident there for that one HMAC). Loaded by name like
+ * libmicrohttpd, never linked, so the collector maps neither. */
+#define WW_GNUTLS_SONAME "libgnutls.so.30"
+
+/* the library's own prototypes (gnutls/crypto.h), as pointers */
+struct ww_gnutls {
+	__typeof__(gnutls_hmac_fast) *hmac_fast;
+};
+
+/** The loaded functions; valid after ww_gnutls_load() returned 0. */
+extern struct ww_gnutls ww_gnutls;
+
+/** Load WW_GNUTLS_SONAME's functions once per process (thread-safe; where
+ * libmicrohttpd is loaded it is mapped already). 0, or -ELIBACC with err
+ * (NULL: none) set to dlerror()'s reason. */
+int ww_gnutls_load(char *err, size_t errlen);
 
 #endif
