@@ -1,8 +1,11 @@
 #!/usr/bin/env python3
 """What the collector and serve map: the collector has no network, so no
-HTTP server or TLS library may be in its address space (libmicrohttpd and
-GnuTLS with the libraries behind it, libcurl); serve loads libmicrohttpd
-when its web front starts (src/http/mhd.h). Reads /proc/PID/maps of a
+HTTP server, TLS or crypto library may be in its address space
+(libmicrohttpd and GnuTLS with the libraries behind it, libcurl, OpenSSL's
+libcrypto and libssl, which libnvme would bring: src/transport/nvme_admin.c);
+serve loads libmicrohttpd when its web front starts (src/http/mhd.h) and
+takes the login cache's HMAC from the GnuTLS that brings, so it maps no
+libcrypto either (until the fleet page loads libcurl). Reads /proc/PID/maps of a
 running `wearwatch collector` on a copy of the fake sysfs tree
 (tests/fixtures/sysfs/basic, its device nodes made as plain files: the
 drives are listed and read, the commands fail with ENOTTY) after it answered
@@ -25,7 +28,8 @@ SRC = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))
 # the network side's libraries (ldd of a build that linked libmicrohttpd
 # and libcurl: the server, its TLS stack and what GnuTLS needs)
 NETWORK = ("libmicrohttpd.so", "libgnutls.so", "libnettle.so", "libhogweed.so", "libgmp.so",
-           "libp11-kit.so", "libtasn1.so", "libidn2.so", "libunistring.so", "libcurl.so")
+           "libp11-kit.so", "libtasn1.so", "libidn2.so", "libunistring.so", "libcurl.so",
+           "libcrypto.so", "libssl.so")
 
 
 def libraries(pid):
@@ -62,8 +66,9 @@ with tempfile.TemporaryDirectory() as tmp:
                 return False
         check(wait_for(listed, timeout=15), "the collector lists the fake tree's NVMe namespace")
         libs = libraries(col.pid)
-        check(has(libs, "libsqlite3.so") and has(libs, "libnvme.so"),
-              f"the collector's maps are read: its history and NVMe libraries ({len(libs)} libraries)")
+        check(has(libs, "libsqlite3.so") and has(libs, "libsgutils2-1.46.so"),
+              f"the collector's maps are read: its history and SCSI libraries ({len(libs)} libraries)")
+        check(not has(libs, "libnvme.so"), "the collector maps no libnvme (the kernel's ioctl instead)")
         check(not network(libs), f"the collector maps no HTTP or TLS library ({network(libs)})")
     finally:
         stop(col)
@@ -78,6 +83,8 @@ with tempfile.TemporaryDirectory() as tmp:
               "serve answers /metrics")
         libs = libraries(srv.pid)
         check(has(libs, "libmicrohttpd.so.12"), "serve loaded libmicrohttpd for its web front")
+        check(not has(libs, "libcrypto.so") and not has(libs, "libssl.so"),
+              "serve maps no OpenSSL (the login cache's HMAC is GnuTLS's)")
     finally:
         stop(srv)
 
