@@ -325,6 +325,10 @@ int ww_xport_capture_wrap(ww_xport_t *inner, FILE *out, const char *const *redac
  * block, with the line number in *bad_line when non-NULL), -ENOMEM. */
 int ww_xport_open_replay(const char *file, ww_xport_t *out, int *bad_line);
 
+/** The same from a capture already open for reading (rewound first, so the
+ * caller may have read its facts); `file` names it. The caller closes f. */
+int ww_xport_open_replay_stream(FILE *f, const char *file, ww_xport_t *out, int *bad_line);
+
 /** Number of blocks loaded into a replay transport (0 for other kinds). */
 size_t ww_replay_n_cmds(const ww_xport_t *x);
 

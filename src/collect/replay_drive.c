@@ -165,13 +165,11 @@ static int enum_by_name(const char *v, bool proto)
 	return 0;
 }
 
-static int load_facts(const char *file, ww_drive_t *d, char *runtime, size_t rlen)
+/* the facts at the head of an open capture (it is left past them) */
+static int read_facts(FILE *f, ww_drive_t *d, char *runtime, size_t rlen)
 {
 	char line[512];
-	FILE *f = ww_fopen_regular(file);
 
-	if (!f)
-		return -errno;
 	memset(d, 0, sizeof(*d));
 	while (fgets(line, sizeof(line), f)) {
 		char *k, *v;
@@ -222,9 +220,20 @@ static int load_facts(const char *file, ww_drive_t *d, char *runtime, size_t rle
 			}
 		}
 	}
-	fclose(f);
 	d->from_capture = true;
 	return *d->id ? 0 : -EINVAL;
+}
+
+static int load_facts(const char *file, ww_drive_t *d, char *runtime, size_t rlen)
+{
+	FILE *f = ww_fopen_regular(file);
+	int ret;
+
+	if (!f)
+		return -errno;
+	ret = read_facts(f, d, runtime, rlen);
+	fclose(f);
+	return ret;
 }
 
 int ww_replay_load_drive(const char *file, ww_drive_t *d)
@@ -241,26 +250,36 @@ int ww_replay_collect(const char *file, const ww_drive_t *d, ww_health_t *h,
 	ww_xport_t x;
 	char rt[16] = "";
 	int ret, bad = 0;
+	FILE *f;
 
 	memset(h, 0, sizeof(*h));
 	memset(r, 0, sizeof(*r));
 	h->scsi.protocol_id = 0xff;
 	h->backend = "replay";
-	ret = load_facts(file, &fd, rt, sizeof(rt));
-	if (ret < 0)
+	/* one open for the facts and the blocks: each poll reads it again */
+	f = ww_fopen_regular(file);
+	if (!f)
+		return -errno;
+	ret = read_facts(f, &fd, rt, sizeof(rt));
+	if (ret < 0) {
+		fclose(f);
 		return ret;
+	}
 	if (!d)
 		d = &fd;
 	if (!strcmp(rt, "suspended")) {
+		fclose(f);
 		r->runtime_suspended = true;
 		return 1; /* recorded runtime-suspended: not touched live either */
 	}
 	if (d->protocol == WW_PROTO_NONE) {
+		fclose(f);
 		ret = ww_collect_no_interface(d, h, r); /* nothing was sent live either */
 		h->backend = "replay";
 		return ret;
 	}
-	ret = ww_xport_open_replay(file, &x, &bad);
+	ret = ww_xport_open_replay_stream(f, file, &x, &bad);
+	fclose(f);
 	if (ret < 0)
 		return ret;
 	ret = ww_collect_on_xport(&x, d, h, r);
@@ -275,6 +294,9 @@ int ww_replay_collect(const char *file, const ww_drive_t *d, ww_health_t *h,
 static char **ww_replay_files;
 static ww_drive_t *ww_replay_drives;
 static size_t ww_replay_n, ww_replay_cap;
+/* their indexes by id (ww_replay_add sorts it): each read looks its file
+ * up, and a linear search made a round of N reads N^2 */
+static size_t *ww_replay_by_id;
 
 static ww_replay_skip_fn skip_hook;
 
@@ -384,15 +406,54 @@ static int add_dir(const char *dir, int depth)
 	return added;
 }
 
+static int cmp_by_id(const void *a, const void *b)
+{
+	return strcmp(ww_replay_drives[*(const size_t *)a].id,
+		      ww_replay_drives[*(const size_t *)b].id);
+}
+
+static int cmp_id_by_id(const void *id, const void *b)
+{
+	return strcmp(id, ww_replay_drives[*(const size_t *)b].id);
+}
+
+/* the index sorted again after files were added (NULL when out of memory:
+ * lookups then find nothing) */
+static void index_by_id(void)
+{
+	size_t *ix = realloc(ww_replay_by_id, (ww_replay_n ? ww_replay_n : 1) * sizeof(*ix));
+
+	if (!ix) {
+		free(ww_replay_by_id);
+		ww_replay_by_id = NULL;
+		return;
+	}
+	for (size_t i = 0; i < ww_replay_n; i++)
+		ix[i] = i;
+	qsort(ix, ww_replay_n, sizeof(*ix), cmp_by_id);
+	ww_replay_by_id = ix;
+}
+
 int ww_replay_add(const char *dir)
 {
 	struct stat sb;
+	int rc;
 
 	if (stat(dir, &sb) < 0)
 		return -errno;
-	if (!S_ISDIR(sb.st_mode))
-		return add_file(dir);
-	return add_dir(dir, 3);
+	rc = S_ISDIR(sb.st_mode) ? add_dir(dir, 3) : add_file(dir);
+	index_by_id();
+	return rc;
+}
+
+/* index of the capture with this id, or -1 */
+static long replay_index(const char *id)
+{
+	const size_t *p = ww_replay_by_id && ww_replay_n
+		? bsearch(id, ww_replay_by_id, ww_replay_n, sizeof(*p), cmp_id_by_id)
+		: NULL;
+
+	return p ? (long)*p : -1;
 }
 
 int ww_replay_discover(const char *sysroot, const char *const *include, ww_drive_t **out)
@@ -406,17 +467,15 @@ int ww_replay_discover(const char *sysroot, const char *const *include, ww_drive
 
 const char *ww_replay_file(const char *id)
 {
-	for (size_t i = 0; i < ww_replay_n; i++)
-		if (!strcmp(ww_replay_drives[i].id, id))
-			return ww_replay_files[i];
-	return NULL;
+	long i = replay_index(id);
+
+	return i < 0 ? NULL : ww_replay_files[i];
 }
 
 int ww_replay_collect_fn(const char *sysroot, const ww_drive_t *d,
 			 ww_health_t *h, ww_read_report_t *r)
 {
-	for (size_t i = 0; i < ww_replay_n; i++)
-		if (!strcmp(ww_replay_drives[i].id, d->id))
-			return ww_replay_collect(ww_replay_files[i], d, h, r);
-	return -ENOENT;
+	long i = replay_index(d->id);
+
+	return i < 0 ? -ENOENT : ww_replay_collect(ww_replay_files[i], d, h, r);
 }
