@@ -48,7 +48,8 @@ typedef struct ww_poller_cfg {
 	 * the live system only (a test tree gets no notices) */
 	bool watch_uevents;
 	/* called (on the notice thread) when a notice asks for a rediscovery,
-	 * so that a caller sleeping on ww_poller_next_tick ticks; NULL = none */
+	 * and (on a reader thread) when the last read that was out ended, so
+	 * that a caller sleeping on ww_poller_next_tick ticks; NULL = none */
 	void (*wake)(void *arg);
 	void *wake_arg;
 	unsigned workers;               /* normal pool size (>= 1) */
@@ -94,6 +95,10 @@ void ww_poller_tick(ww_poller_t *p);
  * the next step, so that a read's next_due is taken at the time it
  * finished. */
 unsigned ww_poller_busy(ww_poller_t *p);
+
+/** Reads queued or running that are not marked hung: 0 once a round's
+ * reads are in (cfg.wake is called when it becomes 0). */
+unsigned ww_poller_reading(ww_poller_t *p);
 
 /** Seconds (on the poller's clock) until ww_poller_tick has work: the
  * earliest due drive not being read, the next rediscovery, and while a read

@@ -47,6 +47,7 @@ struct ww_poller {
 	size_t n;
 	struct job *head, *tail;
 	unsigned live, hung;
+	unsigned out; /* drives in flight (hung ones too) */
 	bool stop;
 	double next_discover;
 	bool discover_asked;   /* a notice came: rediscover at the next tick */
@@ -69,12 +70,21 @@ static time_t wall(const ww_poller_t *p)
 	return p->cfg.wall(p->cfg.wall_ctx);
 }
 
+static int cmp_id_pdrive(const void *id, const void *b)
+{
+	return strcmp(id, ((const struct pdrive *)b)->d.id);
+}
+
+static int cmp_pdrive(const void *a, const void *b)
+{
+	return strcmp(((const struct pdrive *)a)->d.id, ((const struct pdrive *)b)->d.id);
+}
+
+/* the table is kept sorted by id (schedule): a worker looks its drive up
+ * twice per read, so a linear search made a round of N reads N^2 */
 static struct pdrive *find(ww_poller_t *p, const char *id)
 {
-	for (size_t i = 0; i < p->n; i++)
-		if (!strcmp(p->drives[i].d.id, id))
-			return &p->drives[i];
-	return NULL;
+	return p->n ? bsearch(id, p->drives, p->n, sizeof(*p->drives), cmp_id_pdrive) : NULL;
 }
 
 static unsigned interval_of(const ww_poller_t *p, const ww_drive_t *d)
@@ -162,6 +172,7 @@ static void *worker(void *arg)
 		pd = find(p, j->d.id);
 		if (pd) {
 			pd->in_flight = false;
+			p->out--;
 			pd->running = false;
 			pd->next_due = sched_now(p) + interval_of(p, &pd->d);
 			if (pd->hung) {
@@ -169,6 +180,10 @@ static void *worker(void *arg)
 				p->hung--;
 				ww_log(WW_LOG_NOTICE, "%s: read returned after %.0f s", j->d.id, dt);
 			}
+			/* the round's reads are in: the caller's tick after them
+			 * (its heap trim) sees none out */
+			if (p->out == p->hung && p->cfg.wake)
+				p->cfg.wake(p->cfg.wake_arg);
 		}
 		free(j);
 		/* a replacement was started while this one was stuck: step down */
@@ -228,35 +243,68 @@ static void forget_keep(ww_collect_keep_t *k)
 	free(k);
 }
 
+static int cmp_drive_ptr(const void *a, const void *b)
+{
+	const ww_drive_t *x = *(const ww_drive_t *const *)a, *y = *(const ww_drive_t *const *)b;
+	int c = strcmp(x->id, y->id);
+
+	/* an id listed twice: the later entry last (and the one kept) */
+	return c ? c : (x > y) - (x < y);
+}
+
 /* the discovered drives into the schedule: new ones due now, gone ones
  * forgotten unless a read of them is still out */
 static void schedule(ww_poller_t *p, const ww_drive_t *list, size_t n, double mono)
 {
-	size_t k = 0;
+	const ww_drive_t **sorted = n ? malloc(n * sizeof(*sorted)) : NULL;
+	size_t k = 0, known, fresh = 0;
 
+	if (n && !sorted)
+		return;
+	for (size_t i = 0; i < n; i++)
+		sorted[i] = &list[i];
+	qsort(sorted, n, sizeof(*sorted), cmp_drive_ptr);
 	pthread_mutex_lock(&p->lock);
+	known = p->n;
+	/* each id once (the last of those listed twice); new ones counted, so
+	 * the table moves once and lookups stay within its sorted part */
+	for (size_t i = 0; i < n; i++) {
+		if (i + 1 < n && !strcmp(sorted[i]->id, sorted[i + 1]->id))
+			sorted[i] = NULL;
+		else if (!find(p, sorted[i]->id))
+			fresh++;
+	}
+	if (fresh) {
+		struct pdrive *nd = realloc(p->drives, (known + fresh) * sizeof(*nd));
+
+		if (!nd) { /* the schedule stays as it was */
+			pthread_mutex_unlock(&p->lock);
+			free(sorted);
+			return;
+		}
+		p->drives = nd;
+	}
 	for (size_t i = 0; i < p->n; i++)
 		p->drives[i].listed = false;
 	for (size_t i = 0; i < n; i++) {
-		struct pdrive *pd = find(p, list[i].id);
+		const ww_drive_t *d = sorted[i];
+		struct pdrive *pd;
 
+		if (!d)
+			continue;
+		pd = known ? bsearch(d->id, p->drives, known, sizeof(*p->drives), cmp_id_pdrive)
+			   : NULL;
 		if (!pd) {
-			struct pdrive *nd = realloc(p->drives, (p->n + 1) * sizeof(*nd));
-
-			if (!nd)
-				continue;
-			p->drives = nd;
 			pd = &p->drives[p->n++];
 			memset(pd, 0, sizeof(*pd));
 			pd->next_due = mono; /* a new drive is read right away */
 			pd->keep = p->cfg.collect ? NULL : malloc(sizeof(*pd->keep));
 			if (pd->keep)
 				ww_collect_keep_init(pd->keep);
-			ww_log(WW_LOG_INFO, "%s: found at %s (%s, %s)", list[i].id,
-			       list[i].dev_path, ww_transport_name(list[i].transport),
-			       ww_protocol_name(list[i].protocol));
+			ww_log(WW_LOG_INFO, "%s: found at %s (%s, %s)", d->id, d->dev_path,
+			       ww_transport_name(d->transport), ww_protocol_name(d->protocol));
 		}
-		pd->d = list[i];
+		pd->d = *d;
 		pd->listed = true;
 	}
 	/* forget unlisted drives unless a read of them is still out */
@@ -271,7 +319,11 @@ static void schedule(ww_poller_t *p, const ww_drive_t *list, size_t n, double mo
 		k++;
 	}
 	p->n = k;
+	/* the order the lookups need (the compaction above kept it) */
+	if (fresh)
+		qsort(p->drives, p->n, sizeof(*p->drives), cmp_pdrive);
 	pthread_mutex_unlock(&p->lock);
+	free(sorted);
 }
 
 void ww_poller_tick(ww_poller_t *p)
@@ -323,6 +375,7 @@ void ww_poller_tick(ww_poller_t *p)
 			p->head = j;
 		p->tail = j;
 		pd->in_flight = true;
+		p->out++;
 		pthread_cond_signal(&p->work);
 	}
 	while (p->live - p->hung < p->cfg.workers &&
@@ -346,6 +399,16 @@ unsigned ww_poller_busy(ww_poller_t *p)
 	pthread_mutex_lock(&p->lock);
 	for (size_t i = 0; i < p->n; i++)
 		n += p->drives[i].in_flight;
+	pthread_mutex_unlock(&p->lock);
+	return n;
+}
+
+unsigned ww_poller_reading(ww_poller_t *p)
+{
+	unsigned n;
+
+	pthread_mutex_lock(&p->lock);
+	n = p->out - p->hung;
 	pthread_mutex_unlock(&p->lock);
 	return n;
 }

@@ -16,6 +16,10 @@
 #include "wearwatch/conf.h"
 #include "wearwatch/model.h"
 
+/* free heap kept at its top by the trim after a round: what a round of a
+ * few drives allocates again (about 130 KiB at 3 replayed drives) */
+#define TRIM_PAD (256 * 1024)
+
 /* One configuration generation with what is derived from it (about 70 KiB).
  * Renders (HTTP threads), collections (reader threads) and the probe
  * thread's scans take the current one with gen_hold and give it back with
@@ -46,6 +50,8 @@ struct ww_runtime {
 	ww_route_src_t src; /* store, endurance, the current gen's thresholds */
 	ww_events_t *events;
 	ww_snapshot_t *prev;
+	bool trim_due;         /* the store changed since the last heap trim */
+	uint64_t trims;        /* heap trims (main thread) */
 	bool woken;            /* a wake is pending for the next tick (atomic) */
 	pthread_mutex_t gen_lock; /* rt->gen's swap, users, the retired list */
 	uint64_t gens_made;
@@ -100,6 +106,11 @@ static const ww_thresholds_t *thresholds_hold(void *arg)
 static void thresholds_drop(void *arg, const ww_thresholds_t *t)
 {
 	gen_drop(arg, (struct gen *)(void *)((const char *)t - offsetof(struct gen, thresholds)));
+}
+
+uint64_t ww_runtime_trims(const ww_runtime_t *rt)
+{
+	return rt->trims;
 }
 
 size_t ww_runtime_generations(ww_runtime_t *rt)
@@ -584,9 +595,14 @@ double ww_runtime_tick(ww_runtime_t *rt)
 {
 	ww_snapshot_t *cur;
 	ww_render_ctx_t ctx;
+	bool idle;
 
 	__atomic_store_n(&rt->woken, false, __ATOMIC_RELEASE);
 	ww_poller_tick(rt->poller);
+	/* asked before the snapshot is taken: what the reads that ended
+	 * changed in the store (a self-test's state after the read too) is in
+	 * it, so the trim below is not followed by one more for them */
+	idle = !ww_poller_reading(rt->poller);
 	cur = ww_store_acquire(rt->store);
 	/* every tick: a drive whose state did not change costs a comparison,
 	 * and a flapping drive's summary is due when its window ends */
@@ -600,10 +616,17 @@ double ww_runtime_tick(ww_runtime_t *rt)
 		/* a drive came, went or changed state: the probe thread, asleep
 		 * until its next due burst, looks again */
 		ww_probe_sched_wake(rt->probe);
-		/* what this round's reads freed in the middle of the heap goes
-		 * back to the kernel (once per change, a fraction of a
-		 * millisecond), instead of staying resident until reused */
-		malloc_trim(0);
+		rt->trim_due = true;
+	}
+	/* what the reads freed in the middle of the heap goes back to the
+	 * kernel instead of staying resident until reused: once the reads
+	 * are in (a trim between two reads of a round gave back pages the
+	 * next read faulted in again), keeping TRIM_PAD at the top, which
+	 * each round grew again (brk, page faults) when it was given back */
+	if (rt->trim_due && idle) {
+		rt->trim_due = false;
+		rt->trims++;
+		malloc_trim(TRIM_PAD);
 	}
 	ww_snapshot_release(rt->prev);
 	rt->prev = cur;
