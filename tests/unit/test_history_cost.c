@@ -3,6 +3,9 @@
  * collections at the default 60 s poll:
  *  - no collection publishes the store's snapshot (a publication copies
  *    every drive's state: ww_store_publications);
+ *  - the check for another writer (PRAGMA data_version, a read transaction
+ *    with its locking calls) runs once per round of collections made in
+ *    the same second, not once per collection, plus once per commit;
  *  - no SQL statement is compiled after the first day (every call to
  *    sqlite3_prepare_v2/v3 and sqlite3_exec is counted through the linker's
  *    --wrap, CMakeLists.txt), although the second day writes, thins and
@@ -32,6 +35,7 @@
 #define NDRIVES 4
 
 static unsigned long compiled; /* statements compiled through SQLite's API */
+static unsigned long versions; /* steps of PRAGMA data_version */
 
 int __real_sqlite3_prepare_v2(sqlite3 *db, const char *sql, int n, sqlite3_stmt **st,
 			      const char **tail);
@@ -61,6 +65,16 @@ int __wrap_sqlite3_exec(sqlite3 *db, const char *sql, int (*cb)(void *, int, cha
 	return __real_sqlite3_exec(db, sql, cb, arg, err);
 }
 
+int __real_sqlite3_step(sqlite3_stmt *st);
+
+int __wrap_sqlite3_step(sqlite3_stmt *st)
+{
+	const char *sql = sqlite3_sql(st);
+
+	versions += sql && !strcmp(sql, "PRAGMA data_version");
+	return __real_sqlite3_step(st);
+}
+
 static char dir[] = "/tmp/ww_cost_XXXXXX";
 
 static void rec(ww_health_t *h, uint64_t written, uint64_t poh)
@@ -80,7 +94,7 @@ static int64_t data_version(sqlite3 *db)
 
 	if (__real_sqlite3_prepare_v2(db, "PRAGMA data_version", -1, &st, NULL) != SQLITE_OK)
 		return -1;
-	if (sqlite3_step(st) == SQLITE_ROW)
+	if (__real_sqlite3_step(st) == SQLITE_ROW) /* not one of ours: not counted */
 		v = sqlite3_column_int64(st, 0);
 	sqlite3_finalize(st);
 	return v;
@@ -108,7 +122,7 @@ static void test_collections(const char *path)
 	ww_endurance_t e;
 	sqlite3 *other;
 	uint64_t pubs, ours;
-	unsigned long before;
+	unsigned long before, versions0;
 	int64_t v0;
 	long changes = 0;
 	const long per_day = DAY / 60;
@@ -133,6 +147,7 @@ static void test_collections(const char *path)
 	before = compiled;
 	ours = ww_history_prepares(h);
 	v0 = data_version(other);
+	versions0 = versions;
 	/* day 2: the same work again, thinning included, compiles nothing */
 	for (long i = per_day + 61; i <= 2 * per_day; i++) {
 		int64_t v;
@@ -147,6 +162,11 @@ static void test_collections(const char *path)
 	       compiled - before, changes, (unsigned long long)(ww_store_publications(store) - pubs));
 	CHECK_EQ_U64(compiled - before, 0);
 	CHECK_EQ_U64(ww_history_prepares(h), ours);
+	/* rounds of NDRIVES collections at one time each, plus the commits
+	 * (each asks before it writes); it was once per collection */
+	printf("day 2: %lu checks for another writer\n", versions - versions0);
+	CHECK(versions - versions0 >= (unsigned long)(per_day - 60));
+	CHECK(versions - versions0 <= (unsigned long)(per_day - 60 + changes + 1));
 	/* one commit per WW_HISTORY_COMMIT_S (the hourly thinning within one) */
 	CHECK(changes >= (DAY - 61 * 60) / WW_HISTORY_COMMIT_S - 1 &&
 	      changes <= (DAY - 61 * 60) / WW_HISTORY_COMMIT_S + 1);
