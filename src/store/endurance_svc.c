@@ -12,6 +12,13 @@ struct entry {
 	bool has_e;
 	ww_endurance_t e;
 	ww_vmemory_t mem;          /* the verdict's memory of earlier reads */
+	/* the ratings row the drive's model matched (-1: none) under table
+	 * generation rated_gen (0: not yet): the table's patterns were
+	 * matched at every collection, a few hundred regexes */
+	uint64_t rated_gen;
+	char rated_model[64];
+	const char *rated_iface;
+	long rated_row;
 };
 
 struct ww_store_endurance {
@@ -20,6 +27,7 @@ struct ww_store_endurance {
 	pthread_mutex_t lock;
 	ww_idmap_t v;              /* struct entry by id: a lookup is a binary search */
 	uint64_t generation;       /* results published */
+	uint64_t table_gen;        /* ratings tables set (>= 1) */
 };
 
 ww_store_endurance_t *ww_store_endurance_new(ww_ratings_t *table, ww_ratings_t *overrides,
@@ -38,6 +46,7 @@ ww_store_endurance_t *ww_store_endurance_new(ww_ratings_t *table, ww_ratings_t *
 		memset(overrides, 0, sizeof(*overrides));
 	}
 	s->hist = hist;
+	s->table_gen = 1;
 	pthread_mutex_init(&s->lock, NULL);
 	ww_idmap_init(&s->v, WW_IDMAP_OF(struct entry, id), NULL);
 	return s;
@@ -64,6 +73,7 @@ void ww_store_endurance_set_table(ww_store_endurance_t *s, ww_ratings_t *table)
 	pthread_mutex_lock(&s->lock);
 	old = s->table;
 	s->table = *table;
+	s->table_gen++;
 	pthread_mutex_unlock(&s->lock);
 	memset(table, 0, sizeof(*table));
 	ww_ratings_free(&old);
@@ -100,6 +110,7 @@ void ww_store_endurance_compute(ww_store_endurance_t *s, const ww_drive_state_t 
 	ww_model_in_t in = { 0 };
 	ww_rating_row_t row;
 	const ww_rating_row_t *match;
+	struct entry *x;
 
 	in.h = h;
 	in.iface = iface_of(st);
@@ -110,7 +121,19 @@ void ww_store_endurance_compute(ww_store_endurance_t *s, const ww_drive_state_t 
 	in.config = ww_ratings_match_override(&s->overrides, st->drive.id, serial, model);
 	/* a copy: a reload may replace the table while the model runs */
 	pthread_mutex_lock(&s->lock);
-	match = ww_ratings_match(&s->table, model, in.iface);
+	x = ww_idmap_find(&s->v, st->drive.id);
+	if (x && x->rated_gen == s->table_gen && x->rated_iface == in.iface &&
+	    !strcmp(x->rated_model, model)) {
+		match = x->rated_row < 0 ? NULL : &s->table.rows[x->rated_row];
+	} else {
+		match = ww_ratings_match(&s->table, model, in.iface);
+		if (x && strlen(model) < sizeof(x->rated_model)) {
+			x->rated_gen = s->table_gen;
+			x->rated_iface = in.iface;
+			snprintf(x->rated_model, sizeof(x->rated_model), "%s", model);
+			x->rated_row = match ? (long)(match - s->table.rows) : -1;
+		}
+	}
 	if (match)
 		row = *match;
 	pthread_mutex_unlock(&s->lock);
