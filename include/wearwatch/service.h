@@ -279,6 +279,13 @@ int ww_events_update(ww_events_t *ev, const ww_render_ctx_t *ctx, const ww_snaps
  * start if it comes back. */
 void ww_events_forget(ww_events_t *ev, const char *id);
 
+/** Drives ww_events_update looked at (its state compared, the verdict
+ * computed when it changed), over the handle's life. An update handed the
+ * snapshot the last one looked at as prev skips the drives whose records
+ * the two share, until one is due for its periodic second look. A count for
+ * tests. */
+unsigned long ww_events_looks(const ww_events_t *ev);
+
 /** Reap finished notification programs; kill (SIGKILL to the process
  * group) those running longer than timeout_s. Call from the main loop. */
 void ww_events_reap(unsigned timeout_s);

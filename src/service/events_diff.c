@@ -2,6 +2,7 @@
  * logged, and sent to the notification program or its spool, with repeats
  * never sent twice and flapping drives held to a summary (service.h). */
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,6 +32,14 @@ struct dstate {
 
 struct ww_events {
 	ww_idmap_t d; /* struct dstate by id */
+	/* the snapshot the last update was handed (never dereferenced) and
+	 * its generation: a drive whose record is the same in the next one
+	 * did not change; reeval_at: no drive of it is due for a second look
+	 * (REEVALUATE_S) before then */
+	const ww_snapshot_t *last;
+	uint64_t last_gen;
+	time_t reeval_at;
+	unsigned long looks; /* drives looked at (tests) */
 	char exec[256], spool[512];
 	unsigned flap_limit, flap_window_s;
 	ww_verdict_t v;             /* scratch */
@@ -89,6 +98,12 @@ static struct dstate *entry(ww_events_t *ev, const char *id)
 void ww_events_forget(ww_events_t *ev, const char *id)
 {
 	ww_idmap_remove(&ev->d, id);
+	ev->last = NULL; /* every drive is looked at next time */
+}
+
+unsigned long ww_events_looks(const ww_events_t *ev)
+{
+	return ev->looks;
 }
 
 static void send(ww_events_t *ev, struct dstate *d, const ww_event_change_t *c, time_t now)
@@ -289,8 +304,10 @@ static void identity(struct dstate *d, const ww_drive_state_t *st)
 		 h && h->serial[0] ? h->serial : st->drive.sysfs_serial);
 }
 
-/* one drive: 1 when an event was logged */
-static int drive(ww_events_t *ev, const ww_render_ctx_t *ctx, const ww_drive_state_t *st)
+/* one drive: 1 when an event was logged; *next lowered to the time it is
+ * due for a second look */
+static int drive(ww_events_t *ev, const ww_render_ctx_t *ctx, const ww_drive_state_t *st,
+		 time_t *next)
 {
 	time_t now = ctx->now;
 	static ww_vreason_t added[WW_VERDICT_MAX], cleared[WW_VERDICT_MAX];
@@ -299,8 +316,19 @@ static int drive(ww_events_t *ev, const ww_render_ctx_t *ctx, const ww_drive_sta
 	struct change c;
 	size_t na, nc;
 
-	if (!d || unchanged(d, st, now))
+	ev->looks++;
+	if (!d) {
+		*next = now; /* looked at again next time */
 		return 0;
+	}
+	if (unchanged(d, st, now)) {
+		if (d->evaluated + REEVALUATE_S < *next)
+			*next = d->evaluated + REEVALUATE_S;
+		return 0;
+	}
+	/* evaluated now: due no sooner than anything evaluated before */
+	if (now + REEVALUATE_S < *next)
+		*next = now + REEVALUATE_S;
 	d->evaluated = now;
 	identity(d, st);
 	ww_drive_verdict(ctx, st, v);
@@ -326,19 +354,34 @@ static int drive(ww_events_t *ev, const ww_render_ctx_t *ctx, const ww_drive_sta
 int ww_events_update(ww_events_t *ev, const ww_render_ctx_t *ctx, const ww_snapshot_t *prev)
 {
 	const ww_snapshot_t *cur = ctx->snap;
-	time_t now = ctx->now;
+	time_t now = ctx->now, next = (time_t)INT64_MAX;
+	/* prev is the snapshot the last update looked at: its records are
+	 * immutable, so one that cur shares was looked at then; unless one is
+	 * due for a second look, those are skipped (a tick after one read of
+	 * 1,000 drives looks at one, not at 1,000) */
+	bool skip = prev && prev == ev->last && prev->generation == ev->last_gen &&
+		now < ev->reeval_at;
 	int n = 0;
 
 	for (size_t i = 0; cur && i < cur->n; i++) {
-		const ww_drive_state_t *c = cur->drives[i];
-		const ww_drive_state_t *p = prev ? ww_snapshot_find(prev, c->drive.id) : NULL;
+		const ww_drive_state_t *c = cur->drives[i], *p;
 
+		if (prev && i < prev->n && prev->drives[i] == c) {
+			if (skip)
+				continue; /* its due time is in reeval_at already */
+			p = c;
+		} else {
+			p = prev ? ww_snapshot_find(prev, c->drive.id) : NULL;
+		}
 		if (p && !p->standby && c->standby) {
 			ww_log_event(WW_EV_STANDBY, WW_LOG_INFO, c->drive.id, c->drive.dev_path,
 				     "in standby or suspended; left alone");
 			n++;
 		}
-		n += drive(ev, ctx, c);
+		n += drive(ev, ctx, c, &next);
 	}
+	ev->reeval_at = skip && ev->reeval_at < next ? ev->reeval_at : next;
+	ev->last = cur;
+	ev->last_gen = cur ? cur->generation : 0;
 	return n + flush(ev, now);
 }

@@ -303,8 +303,62 @@ static void test_spool_never_loops(void)
 	CHECK(system(cmd) == 0);
 }
 
+/* A tick looks at the drives whose records changed since the snapshot it
+ * looked at last, not at every drive (counted: ww_events_looks); every
+ * drive again when its second look is due (60 s after its last verdict). */
+static void test_unchanged_records_skipped(void)
+{
+	static ww_drive_state_t st[4];
+	static const ww_drive_state_t *p1[3], *p2[3];
+	ww_snapshot_t s1 = { .generation = 1, .n = 3, .drives = p1 };
+	ww_snapshot_t s2 = { .generation = 2, .n = 3, .drives = p2 };
+	ww_events_t *ev = ww_events_new();
+	time_t t0 = 1700000000;
+	unsigned long l0;
+
+	for (int i = 0; i < 3; i++) {
+		memset(&st[i], 0, sizeof(st[i]));
+		snprintf(st[i].drive.id, sizeof(st[i].drive.id), "ata-TEST_DISK_%d", i);
+		st[i].drive.protocol = WW_PROTO_ATA;
+		st[i].present = st[i].has_health = true;
+		st[i].values_time = st[i].last_collect = t0;
+		st[i].collections_total = st[i].last_success = 1;
+		st[i].health.protocol = WW_PROTO_ATA;
+		st[i].health.smart_status = WW_SMART_PASSED;
+		st[i].health.smart_status_source = "ATA SMART RETURN STATUS";
+		p1[i] = p2[i] = &st[i];
+	}
+	/* drive 1 read again: a new record in s2 */
+	st[3] = st[1];
+	st[3].values_time = st[3].last_collect = t0 + 10;
+	st[3].collections_total = 2;
+	p2[1] = &st[3];
+
+	ww_events_update(ev, &(ww_render_ctx_t){ .snap = &s1, .now = t0 }, NULL);
+	CHECK_EQ_U64(ww_events_looks(ev), 3);
+	l0 = ww_events_looks(ev);
+	ww_events_update(ev, &(ww_render_ctx_t){ .snap = &s1, .now = t0 + 1 }, &s1);
+	CHECK_EQ_U64(ww_events_looks(ev) - l0, 0);
+	l0 = ww_events_looks(ev);
+	ww_events_update(ev, &(ww_render_ctx_t){ .snap = &s2, .now = t0 + 10 }, &s1);
+	CHECK_EQ_U64(ww_events_looks(ev) - l0, 1);
+	l0 = ww_events_looks(ev);
+	ww_events_update(ev, &(ww_render_ctx_t){ .snap = &s2, .now = t0 + 59 }, &s2);
+	CHECK_EQ_U64(ww_events_looks(ev) - l0, 0);
+	/* drives 0 and 2 were last evaluated at t0: due again */
+	l0 = ww_events_looks(ev);
+	ww_events_update(ev, &(ww_render_ctx_t){ .snap = &s2, .now = t0 + 60 }, &s2);
+	CHECK_EQ_U64(ww_events_looks(ev) - l0, 3);
+	/* a prev that is not the snapshot looked at last: every drive */
+	l0 = ww_events_looks(ev);
+	ww_events_update(ev, &(ww_render_ctx_t){ .snap = &s2, .now = t0 + 61 }, &s1);
+	CHECK_EQ_U64(ww_events_looks(ev) - l0, 3);
+	ww_events_free(ev);
+}
+
 int main(void)
 {
+	test_unchanged_records_skipped();
 	test_health_change_runs_program();
 	test_flapping_and_spool();
 	test_spool_never_loops();
