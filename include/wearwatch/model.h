@@ -380,7 +380,9 @@ unsigned ww_selftest_sched_since(const ww_selftest_sched_t *s, time_t from, time
  * extended where OACS bit 4 is set (read through smartctl, whose JSON has no
  * OACS: where it relayed the Device Self-test log); SCSI short and extended; ATA by SMART
  * READ DATA byte 367 (bit 4 short and extended, bit 5 conveyance, bit 6
- * selective, bit 0 off-line data collection). Pure. */
+ * selective, bit 0 off-line data collection; selective only when IDENTIFY
+ * gave the capacity and the drive was not read through smartctl, whose
+ * start never sends -t select). Pure. */
 unsigned ww_selftest_kinds(const ww_health_t *h);
 
 /** A schedule around `now`: the next test, and the latest two hours each

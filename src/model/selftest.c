@@ -164,7 +164,11 @@ unsigned ww_selftest_kinds(const ww_health_t *h)
 		k |= sl;
 	if (c & 0x20)
 		k |= 1u << WW_STK_CONVEYANCE;
-	if (c & 0x40)
+	/* a selective span needs the drive's size, and our own transport: a
+	 * start through smartctl never sends -t select */
+	if ((c & 0x40) && WW_HAS(h->capacity_bytes) && WW_HAS(h->logical_block_bytes) &&
+	    h->capacity_bytes.value >= h->logical_block_bytes.value &&
+	    h->logical_block_bytes.value && !(h->backend && !strcmp(h->backend, "smartctl")))
 		k |= 1u << WW_STK_SELECTIVE;
 	if (c & 0x01)
 		k |= 1u << WW_STK_OFFLINE;

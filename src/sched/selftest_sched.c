@@ -262,10 +262,6 @@ void ww_selftests_after_read(ww_selftests_t *s, ww_store_t *store, const ww_driv
 				h->logical_block_bytes.value
 			? h->capacity_bytes.value / h->logical_block_bytes.value
 			: 0;
-		/* no span without the drive's size, nor through smartctl (whose
-		 * start never sends -t select) */
-		if (!x->sectors || ww_smartctl_type_for(d))
-			x->kinds &= ~(1u << WW_STK_SELECTIVE);
 	}
 
 	/* the schedule: every hour since the last look, smartd's priority;

@@ -598,15 +598,18 @@ static void test_selective_spans(void)
 	CHECK(!(ds.self_test.drive_kinds >> WW_STK_SELECTIVE & 1));
 	/* nor a RAID member read through smartctl, whatever its byte 367 */
 	{
+		static ww_health_t via;
 		static const ww_smartctl_dev_t dev = { .name = "/dev/bus/0",
 						       .type = "megaraid,0",
 						       .protocol = "ATA" };
 		ww_drive_t m;
 
+		via = h_sel;
+		via.backend = "smartctl";
 		CHECK(ww_smartctl_member_drive(&dev, &m) == 0);
 		CHECK(ww_store_sync(store, &m, 1, at(10, 1, 0)) == 0);
-		ww_selftests_after_read(s, store, &m, 0, &h_sel, at(10, 1, 30));
-		ww_selftests_after_read(s, store, &m, 0, &h_sel, at(10, 2, 5));
+		ww_selftests_after_read(s, store, &m, 0, &via, at(10, 1, 30));
+		ww_selftests_after_read(s, store, &m, 0, &via, at(10, 2, 5));
 		CHECK_EQ_U64(n_started, 6);
 		CHECK(ww_store_get(store, m.id, &ds) == 0 && ds.self_test.drive_kinds_known);
 		CHECK(!(ds.self_test.drive_kinds >> WW_STK_SELECTIVE & 1));
