@@ -13,7 +13,9 @@
 #      discovery, the power checks and the node opens are the real ones and
 #      the device commands fail at once with ENOTTY: the ioctls are counted)
 #   c. resident memory of serve at 64 drives (probes on, the default) and of
-#      the collector on this machine's own drives
+#      the collector on this machine's own drives, on the fake tree, and on
+#      the fake tree with 57 more NVMe controllers (64 drives listed: the
+#      collector cannot replay)
 #   d. /metrics CPU per scrape (plain and gzip) at 256 and 1,000 drives,
 #      default 60 s poll: the service's CPU over 100 scrapes less its CPU
 #      over as long a window without scrapes
@@ -49,6 +51,31 @@ fleet() {
 			sed "s/^fact id .*/fact id $id-fleet$i/" "$f" >"$2/$k-$i.capture"
 			i=$((i + 1))
 		done
+	done
+}
+# more_nvme ROOT N: N more one-namespace NVMe controllers (nvme1..N, made
+# from the tree's nvme0) in a copy of the fake sysfs tree, device nodes as
+# plain files
+more_nvme() {
+	base=$1/sys/devices/pci0000:00/0000:00:04.0/nvme
+	k=1
+	while [ "$k" -le "$2" ]; do
+		c=$base/nvme$k n=$base/nvme$k/nvme${k}n1
+		mkdir -p "$n/queue" "$c/power"
+		cp "$base/nvme0/model" "$base/nvme0/firmware_rev" "$base/nvme0/transport" "$c/"
+		cp "$base/nvme0/power/runtime_status" "$c/power/"
+		echo "242:$k" >"$c/dev"
+		printf 'S5GXNF0R%07dX     \n' "$k" >"$c/serial"
+		cp "$base/nvme0/nvme0n1/queue/"* "$n/queue/"
+		cp "$base/nvme0/nvme0n1/size" "$base/nvme0/nvme0n1/nsid" "$n/"
+		h=$(printf '%06x' "$k")
+		echo "eui.0025388b91$h" >"$n/wwid"
+		echo "00 25 38 8b 91 $(echo "$h" | sed 's/\(..\)\(..\)\(..\)/\1 \2 \3/')" >"$n/eui"
+		ln -s "../../nvme$k" "$n/device"
+		ln -s ../../../0000:00:04.0 "$c/device"
+		ln -s "../devices/pci0000:00/0000:00:04.0/nvme/nvme$k/nvme${k}n1" "$1/sys/block/nvme${k}n1"
+		: >"$1/dev/nvme$k"
+		k=$((k + 1))
 	done
 }
 metric_sum() { curl -s localhost:$PORT/metrics | awk -v m="$1" '$0 ~ "^" m "[{ ]" {s += $NF} END {print s + 0}'; }
@@ -166,6 +193,17 @@ if kill -0 "$pid" 2>/dev/null; then
 	echo "c. collector, fake tree (7 drives listed, 5 read): $(rss)," \
 		"$(awk '/\.so/ {print $6}' /proc/$pid/maps | sort -u | wc -l) libraries" \
 		"(TLS/HTTP: $(awk '/\.so/ {print $6}' /proc/$pid/maps | sort -u | grep -c -E 'microhttpd|gnutls|curl|nettle|hogweed|p11-kit|tasn1|idn2|ssl|crypto' || true))"
+	stop
+	# 64 drives listed: 57 more NVMe controllers in the tree (each read
+	# fails at once with ENOTTY, as on the tree's own nodes)
+	[ -d "$dir/root/sys/block/nvme1n1" ] || more_nvme "$dir/root" 57
+	mkdir -p "$dir/coll3"
+	"$BIN" collector --socket "$dir/coll3.sock" --state-dir "$dir/coll3" --sysroot "$dir/root" \
+		--poll-interval 2 --poll-interval-rotational 2 --no-probe >"$dir/coll3.log" 2>&1 &
+	pid=$!
+	sleep 15
+	echo "c. collector, fake tree and 57 more NVMe controllers ($("$BIN" scan --sysroot "$dir/root" 2>/dev/null | tail -n +2 | wc -l) listed): $(rss)," \
+		"$(awk '/\.so/ {print $6}' /proc/$pid/maps | sort -u | wc -l) libraries (load: $(cut -d' ' -f1-3 /proc/loadavg))"
 	stop
 else
 	echo "c. collector did not start: $(tail -2 "$dir/coll.log")"
