@@ -28,4 +28,5 @@ q --load 2T2Q,4T4Q --seconds 2 --precondition --precondition-load 2T2Q --round-s
 	--json "$art/qualify.json" --html "$art/qualify.html" --compare "$work/old.json" \
 	>/dev/null 2>"$work/err2" || { echo "FAIL: second run"; cat "$work/err2"; exit 1; }
 npm ci --no-audit --no-fund --loglevel=error >/dev/null
-exec node test_qualify_report.js "$art"
+# not exec: the shell's exit trap detaches the loop device afterwards
+node test_qualify_report.js "$art"
