@@ -233,12 +233,18 @@ typedef struct ww_ata_regs {
  * it is cut short, -EINVAL on NULL. */
 int ww_sat_parse_sense(const uint8_t *sense, size_t len, ww_ata_regs_t *regs);
 
+/** The ATA commands the read path may send (the one list: the builder below
+ * and sg.c's CDB guard both ask it): CHECK POWER MODE, IDENTIFY DEVICE and
+ * READ LOG EXT with feature 0; SMART (B0h) READ DATA, READ THRESHOLDS, READ
+ * LOG and RETURN STATUS. Pure; true when (command, feature) is one of them. */
+bool ww_sat_read_allowed(uint8_t command, uint8_t feature);
+
 /** Build an ATA PASS-THROUGH(16) CDB. Pure. The protocol follows from the
  * command: 3 (non-data) for CHECK POWER MODE and SMART RETURN STATUS, 4 (PIO
  * data-in) otherwise, whose transfer is count x 512 bytes (T_DIR=1,
  * BYTE_BLOCK=1, T_LENGTH=2: length in the COUNT field). LBA bytes: CDB 8/10/12
- * = LBA 7:0/15:8/23:16, 7/9/11 = LBA 31:24/39:32/47:40. Only the commands listed above are accepted:
- * returns -EPERM for any other command/feature, else 0. */
+ * = LBA 7:0/15:8/23:16, 7/9/11 = LBA 31:24/39:32/47:40. Only the commands
+ * ww_sat_read_allowed() lets through: -EPERM for any other, else 0. */
 int ww_sat_build_cdb(uint8_t cdb[WW_SAT_CDB_LEN], uint8_t command, uint8_t feature,
 		     uint16_t count, uint64_t lba, bool extend, bool ck_cond);
 

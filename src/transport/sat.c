@@ -85,27 +85,27 @@ static bool ww_sat_nondata(uint8_t command, uint8_t feature)
 	       (command == WW_ATA_SMART && feature == WW_SMART_RETURN_STATUS);
 }
 
-int ww_sat_build_cdb(uint8_t cdb[WW_SAT_CDB_LEN], uint8_t command, uint8_t feature,
-		     uint16_t count, uint64_t lba, bool extend, bool ck_cond)
+bool ww_sat_read_allowed(uint8_t command, uint8_t feature)
 {
-	bool ok;
-
-	if (!cdb)
-		return -EINVAL;
 	switch (command) {
 	case WW_ATA_CHECK_POWER_MODE:
 	case WW_ATA_IDENTIFY:
 	case WW_ATA_READ_LOG_EXT:
-		ok = feature == 0;
-		break;
+		return feature == 0;
 	case WW_ATA_SMART:
-		ok = feature == WW_SMART_READ_DATA || feature == WW_SMART_READ_THRESHOLDS ||
-		     feature == WW_SMART_READ_LOG || feature == WW_SMART_RETURN_STATUS;
-		break;
+		return feature == WW_SMART_READ_DATA || feature == WW_SMART_READ_THRESHOLDS ||
+			feature == WW_SMART_READ_LOG || feature == WW_SMART_RETURN_STATUS;
 	default:
-		ok = false;
+		return false;
 	}
-	if (!ok)
+}
+
+int ww_sat_build_cdb(uint8_t cdb[WW_SAT_CDB_LEN], uint8_t command, uint8_t feature, uint16_t count,
+		     uint64_t lba, bool extend, bool ck_cond)
+{
+	if (!cdb)
+		return -EINVAL;
+	if (!ww_sat_read_allowed(command, feature))
 		return -EPERM;
 
 	memset(cdb, 0, WW_SAT_CDB_LEN);

@@ -150,6 +150,17 @@ void ww_sg_classify(const ww_sg_outcome_t *o, ww_cmd_status_t *st)
 		st->result = WW_CMD_DEVICE_ERROR;
 }
 
+/* An ATA PASS-THROUGH CDB of the read path: protocol 3 (non-data) or 4 (PIO
+ * data-in), and an ATA command the read list has, whoever built the CDB
+ * (SAT-4 12.2.2: the protocol in bits 4:1 of byte 1; command and feature
+ * at bytes 14 and 4 of the 16-byte CDB, 9 and 3 of the 12-byte one). */
+static bool sat_read(uint8_t byte1, uint8_t command, uint8_t feature)
+{
+	unsigned protocol = (byte1 >> 1) & 0x0f;
+
+	return (protocol == 3 || protocol == 4) && ww_sat_read_allowed(command, feature);
+}
+
 /* Read-only guard: opcodes that only ever move data from the device. LOG
  * SENSE with SP = 1 would make the device save its parameters: refused. */
 static bool cdb_allowed(const uint8_t *cdb, size_t n)
@@ -167,14 +178,11 @@ static bool cdb_allowed(const uint8_t *cdb, size_t n)
 	case 0x5a: /* MODE SENSE(10) */
 	case 0xa0: /* REPORT LUNS */
 	case 0xb7: /* READ DEFECT DATA(12) */
-	case 0x85: /* ATA PASS-THROUGH(16): sat.c builds read-only commands only */
-	case 0xa1: /* ATA PASS-THROUGH(12) */
-		/* SMART EXECUTE OFF-LINE IMMEDIATE and SMART WRITE LOG are the
-		 * self-test class's */
-		return !(cdb[0] == 0x85 && n >= 16 && cdb[14] == 0xb0 &&
-			 (cdb[4] == 0xd4 || cdb[4] == 0xd6)) &&
-			!(cdb[0] == 0xa1 && n >= 12 && cdb[9] == 0xb0 &&
-			  (cdb[3] == 0xd4 || cdb[3] == 0xd6));
+		return true;
+	case 0x85: /* ATA PASS-THROUGH(16): the ATA commands of ww_sat_read_allowed() */
+		return n == 16 && sat_read(cdb[1], cdb[14], cdb[4]);
+	case 0xa1: /* ATA PASS-THROUGH(12): the same */
+		return n == 12 && sat_read(cdb[1], cdb[9], cdb[3]);
 	case 0x4d: /* LOG SENSE */
 		return n >= 10 && !(cdb[1] & 0x01);
 	case 0x9e: /* SERVICE ACTION IN(16): READ CAPACITY(16) only */

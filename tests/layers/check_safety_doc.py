@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """The transport's allow-lists as docs/architecture.md's safety rules name
 them (and the one opt-in class of writes, qualify's, by the checks of its
-guard; no other file of src/ prepares an io_uring write): every command cdb_allowed() (src/transport/sg.c), ww_sat_build_cdb()
-(src/transport/sat.c) and lid_allowed() (src/transport/nvme_admin.c) let
+guard; no other file of src/ prepares an io_uring write): every command cdb_allowed() (src/transport/sg.c), ww_sat_read_allowed()
+(src/transport/sat.c: the builder's and cdb_allowed()'s ATA list) and lid_allowed() (src/transport/nvme_admin.c) let
 through is in the doc's table, and the table names nothing they refuse; the
 same for the self-test class, selftest_cdb_allowed() (sg.c),
 ww_sat_build_selftest_cdb() and ww_sat_build_selftest_log_cdb() (sat.c),
@@ -37,7 +37,7 @@ def scsi_allowed(src):
 
 
 def ata_allowed(src):
-    body = switch_body(open(f"{src}/src/transport/sat.c").read(), "ww_sat_build_cdb")
+    body = switch_body(open(f"{src}/src/transport/sat.c").read(), "ww_sat_read_allowed")
     names = set()
     for m in re.finditer(r"case (WW_ATA_\w+):", body):
         if m.group(1) != "WW_ATA_SMART":
@@ -91,7 +91,7 @@ def doc_rows(src):
 def main():
     src = sys.argv[1] if len(sys.argv) > 1 else "."
     doc = doc_rows(src)
-    code = {"cdb_allowed": scsi_allowed(src), "ww_sat_build_cdb": ata_allowed(src),
+    code = {"cdb_allowed": scsi_allowed(src), "ww_sat_read_allowed": ata_allowed(src),
             "lid_allowed": lid_allowed(src), "ww_qualify_guard_check": qualify_checks(src),
             "selftest_cdb_allowed": commented_cases(src, "src/transport/sg.c",
                                                     "selftest_cdb_allowed", True),

@@ -143,6 +143,32 @@ static void test_open(void)
 	CHECK_EQ_I64(x.ops->scsi_in(&x, wr10, 10, buf, sizeof(buf), 5, &st), -EPERM);
 	uint8_t sa_other[16] = { 0x9e, 0x12 };
 	CHECK_EQ_I64(x.ops->scsi_in(&x, sa_other, 16, buf, sizeof(buf), 5, &st), -EPERM);
+	/* ATA PASS-THROUGH whoever built it: only ww_sat_read_allowed()'s
+	 * commands, at exactly 16 or 12 bytes, non-data or PIO data-in (SAT-4
+	 * 12.2.2 field offsets) */
+	uint8_t pt[16];
+	CHECK_EQ_I64(ww_sat_build_cdb(pt, WW_ATA_IDENTIFY, 0, 1, 0, false, false), 0);
+	CHECK_EQ_I64(x.ops->scsi_in(&x, pt, 16, buf, sizeof(buf), 5, &st), 0);
+	CHECK_EQ_I64(x.ops->scsi_in(&x, pt, 15, buf, sizeof(buf), 5, &st), -EPERM);
+	pt[14] = 0xe0; /* STANDBY IMMEDIATE */
+	CHECK_EQ_I64(x.ops->scsi_in(&x, pt, 16, buf, sizeof(buf), 5, &st), -EPERM);
+	pt[14] = 0xb4; /* SANITIZE DEVICE */
+	CHECK_EQ_I64(x.ops->scsi_in(&x, pt, 16, buf, sizeof(buf), 5, &st), -EPERM);
+	CHECK_EQ_I64(ww_sat_build_cdb(pt, WW_ATA_SMART, WW_SMART_READ_LOG, 1, 0x06 | 0xc24f00,
+				      false, false),
+		     0);
+	pt[1] = 5 << 1; /* the same SMART READ LOG as PIO data-out */
+	CHECK_EQ_I64(x.ops->scsi_in(&x, pt, 16, buf, sizeof(buf), 5, &st), -EPERM);
+	uint8_t pt12[12] = {
+		0xa1, 3 << 1, 0, 0xd4, 0, 0x4f, 0xc2, 0, 0, 0xb0
+	}; /* SMART EXECUTE OFF-LINE */
+	CHECK_EQ_I64(x.ops->scsi_in(&x, pt12, 12, buf, sizeof(buf), 5, &st), -EPERM);
+	CHECK_EQ_I64(x.ops->scsi_in(&x, pt12, 10, buf, sizeof(buf), 5, &st), -EPERM);
+	pt12[3] = 0xd6; /* SMART WRITE LOG, one byte short */
+	CHECK_EQ_I64(x.ops->scsi_in(&x, pt12, 11, buf, sizeof(buf), 5, &st), -EPERM);
+	pt12[3] = 0xd0; /* SMART READ DATA as ATA PASS-THROUGH(12), PIO data-in */
+	pt12[1] = 4 << 1;
+	CHECK_EQ_I64(x.ops->scsi_in(&x, pt12, 12, buf, sizeof(buf), 5, &st), 0);
 	uint8_t inq[6] = { 0x12, 0, 0, 0, 96, 0 };
 	CHECK_EQ_I64(x.ops->scsi_in(&x, inq, 6, buf, sizeof(buf), 5, &st), 0);
 	printf("INQUIRY on /dev/null: %s errno %d\n", ww_cmd_result_name(st.result), st.os_errno);
