@@ -357,12 +357,15 @@ typedef struct ww_selftest_sched ww_selftest_sched_t;
 int ww_selftest_sched_compile(const char *text, ww_selftest_sched_t **out, char *err,
 			      size_t errlen);
 
-/** Can s ever start a test? false when no text smartd builds (each month,
- * day, weekday, hour and type L, n, S, C, O) matches it: "S/../.././2" (the
- * hour has two digits), "X", an expression naming only smartd's c and r.
- * Up to 308 000 matches (tens of ms) for one that never matches;
+/** Can s ever start a test? 1 yes; 0 when no text smartd builds (each
+ * month, day, weekday, hour and type L, n, S, C, O) matches it:
+ * "S/../.././2" (the hour has two digits), "X", an expression naming only
+ * smartd's c and r; -E2BIG when a match of one of a week's texts, or of a
+ * text before the first that matches, hits the pattern limits
+ * (WW_PATTERN_MATCH_STEPS): the scheduler would pay that limit each hour it
+ * asks. Up to 308 000 matches (tens of ms) for one that never matches;
  * the configuration asks once per key. */
-bool ww_selftest_sched_ever(const ww_selftest_sched_t *s);
+int ww_selftest_sched_ever(const ww_selftest_sched_t *s);
 void ww_selftest_sched_free(ww_selftest_sched_t *s);
 
 /** The kind (ww_selftest_kind_t) the schedule starts in the local hour that

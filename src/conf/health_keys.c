@@ -167,7 +167,14 @@ static int parse_schedule(const char *v, char out[WW_SELFTEST_SCHED_MAX], char *
 		snprintf(bad, blen, "%.*s", (int)(blen > 1 ? blen - 1 : 0), e[0] ? e : v);
 		return rc == -ENOMEM ? -ENOMEM : -EINVAL;
 	}
-	if (!ww_selftest_sched_ever(s)) {
+	rc = ww_selftest_sched_ever(s);
+	if (rc < 0) {
+		snprintf(bad, blen, "too slow: over %d match steps on texts like S/01/01/1/00",
+			 WW_PATTERN_MATCH_STEPS);
+		ww_selftest_sched_free(s);
+		return -EINVAL;
+	}
+	if (!rc) {
 		/* accepted, it would never start a test and say nothing */
 		snprintf(bad, blen,
 			 "it matches no hour: month, day and hour have two digits, "

@@ -56,13 +56,32 @@ int ww_selftest_sched_compile(const char *text, ww_selftest_sched_t **out, char 
 	return 0;
 }
 
-bool ww_selftest_sched_ever(const ww_selftest_sched_t *s)
+/* one text of smartd's form, "T/MM/DD/d/HH" */
+static int match_text(const ww_selftest_sched_t *s, char letter, unsigned m, unsigned d, unsigned w,
+		      unsigned h)
 {
-	static const unsigned mdays[12] = { 31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31 };
 	char text[32];
 
+	snprintf(text, sizeof(text), "%c/%02u/%02u/%u/%02u", letter, m, d, w, h);
+	return ww_pattern_match(s->re, text);
+}
+
+int ww_selftest_sched_ever(const ww_selftest_sched_t *s)
+{
+	static const unsigned mdays[12] = { 31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31 };
+	const size_t nt = sizeof(types) / sizeof(types[0]);
+	int r;
+
 	if (!s)
-		return false;
+		return 0;
+	/* first a week's texts, each of them: an expression that hits the
+	 * match limit on any would cost the limit on every hour the scheduler
+	 * asks (WW_PATTERN_MATCH_STEPS each) */
+	for (unsigned d = 1; d <= 7; d++)
+		for (unsigned h = 0; h < 24; h++)
+			for (size_t i = 0; i < nt; i++)
+				if (match_text(s, types[i].letter, 1, d, d, h) < 0)
+					return -E2BIG;
 	/* every text smartd can build: month, each day it has (Feb 29 too),
 	 * each weekday it can fall on, hour, type; the first match ends it,
 	 * so a schedule that runs every day is known at once */
@@ -70,14 +89,12 @@ bool ww_selftest_sched_ever(const ww_selftest_sched_t *s)
 		for (unsigned d = 1; d <= mdays[m - 1]; d++)
 			for (unsigned w = 1; w <= 7; w++)
 				for (unsigned h = 0; h < 24; h++)
-					for (size_t i = 0; i < sizeof(types) / sizeof(types[0]);
-					     i++) {
-						snprintf(text, sizeof(text), "%c/%02u/%02u/%u/%02u",
-							 types[i].letter, m, d, w, h);
-						if (ww_pattern_match(s->re, text) == 1)
-							return true;
+					for (size_t i = 0; i < nt; i++) {
+						r = match_text(s, types[i].letter, m, d, w, h);
+						if (r)
+							return r == 1 ? 1 : -E2BIG;
 					}
-	return false;
+	return 0;
 }
 
 void ww_selftest_sched_free(ww_selftest_sched_t *s)
@@ -98,22 +115,38 @@ static time_t hour_start(time_t t)
 	return t - tm.tm_min * 60 - tm.tm_sec;
 }
 
-unsigned ww_selftest_sched_due(const ww_selftest_sched_t *s, time_t t, unsigned kinds)
+/* The kind due in the hour holding t into *kind (WW_STK_NONE: none);
+ * -E2BIG when a match hit the pattern limits: the callers stop there, so a
+ * slow expression costs one limit, not one per hour of the horizon. */
+static int due_at(const ww_selftest_sched_t *s, time_t t, unsigned kinds, unsigned *kind)
 {
 	struct tm tm;
-	char text[32];
+	int r;
 
+	*kind = WW_STK_NONE;
 	if (!s || !localtime_r(&t, &tm))
-		return WW_STK_NONE;
+		return 0;
 	for (size_t i = 0; i < sizeof(types) / sizeof(types[0]); i++) {
 		if (!(kinds >> types[i].kind & 1))
 			continue;
-		snprintf(text, sizeof(text), "%c/%02d/%02d/%d/%02d", types[i].letter, tm.tm_mon + 1,
-			 tm.tm_mday, tm.tm_wday ? tm.tm_wday : 7, tm.tm_hour);
-		if (ww_pattern_match(s->re, text) == 1)
-			return types[i].kind;
+		r = match_text(s, types[i].letter, (unsigned)tm.tm_mon + 1, (unsigned)tm.tm_mday,
+			       tm.tm_wday ? (unsigned)tm.tm_wday : 7, (unsigned)tm.tm_hour);
+		if (r < 0)
+			return -E2BIG;
+		if (r == 1) {
+			*kind = types[i].kind;
+			return 0;
+		}
 	}
-	return WW_STK_NONE;
+	return 0;
+}
+
+unsigned ww_selftest_sched_due(const ww_selftest_sched_t *s, time_t t, unsigned kinds)
+{
+	unsigned k;
+
+	due_at(s, t, kinds, &k);
+	return k;
 }
 
 unsigned ww_selftest_sched_since(const ww_selftest_sched_t *s, time_t from, time_t now,
@@ -127,8 +160,10 @@ unsigned ww_selftest_sched_since(const ww_selftest_sched_t *s, time_t from, time
 	if (now - from > WW_SELFTEST_HORIZON_S)
 		from = now - WW_SELFTEST_HORIZON_S;
 	for (t = hour_start(from); t <= now; t += 3600) {
-		unsigned k = ww_selftest_sched_due(s, t, kinds);
+		unsigned k;
 
+		if (due_at(s, t, kinds, &k) < 0)
+			break;
 		for (unsigned i = 0; k && i < rank && i < sizeof(types) / sizeof(types[0]); i++)
 			if (types[i].kind == k) {
 				best = k, rank = i;
@@ -185,8 +220,10 @@ void ww_selftest_plan(const ww_selftest_sched_t *s, time_t now, unsigned kinds,
 		return;
 	p->on = true;
 	for (t = h0 + 3600; t <= now + WW_SELFTEST_HORIZON_S; t += 3600) {
-		unsigned k = ww_selftest_sched_due(s, t, kinds);
+		unsigned k;
 
+		if (due_at(s, t, kinds, &k) < 0)
+			return;
 		if (k) {
 			p->next = t;
 			p->next_kind = k;
@@ -194,8 +231,10 @@ void ww_selftest_plan(const ww_selftest_sched_t *s, time_t now, unsigned kinds,
 		}
 	}
 	for (t = h0; t >= now - WW_SELFTEST_HORIZON_S; t -= 3600) {
-		unsigned k = ww_selftest_sched_due(s, t, kinds);
+		unsigned k;
 
+		if (due_at(s, t, kinds, &k) < 0)
+			break;
 		if (!k)
 			continue;
 		p->kinds |= 1u << k;

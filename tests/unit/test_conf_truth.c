@@ -98,6 +98,13 @@ static void test_self_test_schedule(void)
 	      strstr(err, "got 'S/../.././2': it matches no hour"));
 	CHECK_EQ_I64(conf_text("[health]\nself_test_schedule = X\n", err, sizeof(err)), -EINVAL);
 	CHECK(strstr(err, "got 'X': it matches no hour"));
+	/* one that backtracks past the match limit: refused at once, not
+	 * asked for 312,480 texts */
+	CHECK_EQ_I64(conf_text("[health]\nself_test_schedule = (.?.?.?.?.?.?.?.?)*[a-z]\n", err,
+			       sizeof(err)),
+		     -EINVAL);
+	CHECK(strstr(err, "wearwatch.conf:2: self_test_schedule: ") &&
+	      strstr(err, "too slow: over 100000 match steps on texts like S/01/01/1/00"));
 	CHECK_EQ_I64(conf_text("[health]\nself_test_schedule = L/(01|02\n", err, sizeof(err)),
 		     -EINVAL);
 	CHECK(strstr(err, "got 'L/(01|02': bad pattern at offset"));

@@ -142,14 +142,38 @@ static void test_schedule(void)
 
 		for (size_t i = 0; i < sizeof(ever) / sizeof(ever[0]); i++) {
 			x = compile(ever[i]);
-			CHECK(ww_selftest_sched_ever(x));
+			CHECK_EQ_I64(ww_selftest_sched_ever(x), 1);
 			ww_selftest_sched_free(x);
 		}
 		for (size_t i = 0; i < sizeof(never) / sizeof(never[0]); i++) {
 			x = compile(never[i]);
-			CHECK(!ww_selftest_sched_ever(x));
+			CHECK_EQ_I64(ww_selftest_sched_ever(x), 0);
 			ww_selftest_sched_free(x);
 		}
+		/* nested optional groups backtrack past WW_PATTERN_MATCH_STEPS on
+		 * a text they do not match: refused, whether or not an easy
+		 * alternative matches some hours first */
+		static const char *const slow[] = { "(.?.?.?.?.?.?.?.?)*[a-z]",
+						    "S/../.././02|(.?.?.?.?.?.?.?.?)*[a-z]" };
+		for (size_t i = 0; i < sizeof(slow) / sizeof(slow[0]); i++) {
+			x = compile(slow[i]);
+			CHECK_EQ_I64(ww_selftest_sched_ever(x), -E2BIG);
+			ww_selftest_sched_free(x);
+		}
+		/* one that is quick on January's texts passes that check; in
+		 * December (the plan's now) every text takes the slow branch: the
+		 * plan and the look back stop at the first limit instead of
+		 * paying it for each of the horizon's hours */
+		x = compile("./0./.././..|(.?.?.?.?.?.?.?.?)*[a-z]");
+		CHECK_EQ_I64(ww_selftest_sched_ever(x), 1);
+		ww_selftest_plan_t sp;
+		ww_selftest_plan(x, at(5, 12, 0), ALL, &sp);
+		CHECK(sp.on);
+		CHECK_EQ_I64(sp.next, 0);
+		CHECK_EQ_U64(sp.kinds, 0);
+		CHECK_EQ_U64(ww_selftest_sched_since(x, at(1, 0, 0), at(5, 12, 0), ALL),
+			     WW_STK_NONE);
+		ww_selftest_sched_free(x);
 	}
 	ww_selftest_sched_free(s);
 	ww_selftest_sched_free(l);
