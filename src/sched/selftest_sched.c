@@ -335,11 +335,17 @@ void ww_selftests_after_read(ww_selftests_t *s, ww_store_t *store, const ww_driv
 			x->st.testing = false; /* standby since the read: later */
 		} else if (src == -EBUSY) {
 			x->st.pending = 0; /* smartd's rule: skipped, never aborted */
-		} else {
-			x->st.testing = false;
+		} else if (src == -ENOTSUP || src == -EPERM) {
+			x->st.testing = false; /* refused before anything was sent */
 			x->st.pending = 0;
 			if (src == -ENOTSUP)
 				x->kinds &= ~(1u << kind);
+		} else {
+			/* a timeout, an answer cut short or garbled: the drive
+			 * may have taken the start, so its slot stays taken, as
+			 * after a start, until a read says no test runs */
+			x->st.pending = 0;
+			x->hold_until = now + (time_t)hold_for(&x->times, kind);
 		}
 	} else if (x && stop && x->st.pending) {
 		x->st.last_outcome = stop;

@@ -207,6 +207,38 @@ static void test_stagger(void)
 	ww_selftests_free(s);
 }
 
+/* A start that timed out (smartctl -t hanging, an SG_IO timeout) may have
+ * reached the drive: the md set's other member waits until a read of the
+ * first says no test runs */
+static void test_start_timeout(void)
+{
+	ww_health_cfg_t cfg;
+	ww_thresholds_t th;
+	ww_selftests_t *s =
+		ww_selftests_new(&(ww_selftests_cfg_t){ .sysroot = root, .start = recorder });
+
+	n_started = 0;
+	ww_health_cfg_defaults(&cfg);
+	snprintf(cfg.self_test_schedule, sizeof(cfg.self_test_schedule), "S/../.././02");
+	cfg.self_test_concurrent = 4;
+	th = (ww_thresholds_t){ .dflt = &cfg };
+	ww_selftests_set_thresholds(s, &th);
+	read_of(s, "sda", 0, false, at(2, 1, 30));
+	read_of(s, "sdb", 0, false, at(2, 1, 30));
+	start_rc = -ETIMEDOUT;
+	read_of(s, "sda", 0, false, at(2, 2, 5));
+	start_rc = 0;
+	CHECK_EQ_U64(ww_selftests_testing(s), 1);
+	read_of(s, "sdb", 0, false, at(2, 2, 6));
+	CHECK_EQ_U64(n_started, 0);
+	/* sda's next read: no test runs, so the slot is free and sdb starts */
+	read_of(s, "sda", 0, false, at(2, 2, 10));
+	read_of(s, "sdb", 0, false, at(2, 2, 11));
+	CHECK_EQ_U64(n_started, 1);
+	CHECK(was_started("sdb:short"));
+	ww_selftests_free(s);
+}
+
 static void test_standby_and_busy(void)
 {
 	ww_health_cfg_t cfg, wake;
@@ -653,6 +685,7 @@ int main(void)
 	h_running.self_test_now.running = true;
 	test_sets();
 	test_stagger();
+	test_start_timeout();
 	test_standby_and_busy();
 	test_drive_kinds();
 	test_first_read_in_standby();
