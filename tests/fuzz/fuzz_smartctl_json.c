@@ -1,4 +1,4 @@
-/* libFuzzer harness: smartctl JSON (collect/smartctl_json.c), the output of
+/* libFuzzer harness: smartctl JSON (collect/smartctl_json*.c), the output of
  * a program the collector runs for RAID members and the files of public
  * bug reports. Seeds: the smartctl JSON of $WW_FIXTURES (scrutiny,
  * smartctl_exporter) and tests/fuzz/regress/smartctl-*. */

@@ -1,4 +1,4 @@
-/* smartctl JSON (src/collect/smartctl_json.c) with values no drive reports:
+/* smartctl JSON (src/collect/smartctl_json*.c) with values no drive reports:
  * each input is the smallest document that showed the fault (UBSan signed
  * overflow, silent wrap-around), kept as a fuzz seed in tests/fuzz/regress/. */
 #include "wearwatch/collect.h"

@@ -1,5 +1,5 @@
 /* Self-tests through a smartctl child (src/collect/smartctl_selftest.c) and
- * the self-test fields of smartctl's JSON (src/collect/smartctl_json.c).
+ * the self-test fields of smartctl's JSON (src/collect/smartctl_json*.c).
  *
  * A shell script stands in for smartctl: it logs the argv of every run and
  * answers the read (-j -x) with a file and the start (-t) with a text and
