@@ -18,6 +18,7 @@
 #ifndef WEARWATCH_BASIC_H
 #define WEARWATCH_BASIC_H
 
+#include <pthread.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -145,9 +146,19 @@ long long ww_clock_monotonic_ms(void);
  * the order things happened. */
 struct timespec ww_clock_wall_ts(void);
 
-/** CLOCK_REALTIME `ms` milliseconds from now: the absolute time
- * pthread_cond_timedwait() takes. */
+/** CLOCK_REALTIME `ms` milliseconds from now (0 when ms <= 0): the absolute
+ * time pthread_cond_timedwait() takes for a condition variable of the
+ * default clock. */
 struct timespec ww_clock_deadline_ms(long long ms);
+
+/** CLOCK_MONOTONIC `ns` nanoseconds from now: the deadline for a condition
+ * variable made by ww_cond_init_monotonic(), which a change of the wall
+ * clock does not move. */
+struct timespec ww_clock_mono_deadline_ns(uint64_t ns);
+
+/** pthread_cond_init() of a condition variable that times out on
+ * CLOCK_MONOTONIC; its return. */
+int ww_cond_init_monotonic(pthread_cond_t *c);
 
 /** The wall time the machine booted at, in seconds since the epoch
  * (CLOCK_REALTIME less CLOCK_BOOTTIME), or -1. */

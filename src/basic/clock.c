@@ -1,4 +1,6 @@
 /* The default clocks (see basic.h). */
+#include <pthread.h>
+#include <stdint.h>
 #include <time.h>
 
 #include "wearwatch/basic.h"
@@ -34,16 +36,38 @@ struct timespec ww_clock_wall_ts(void)
 	return ts;
 }
 
-struct timespec ww_clock_deadline_ms(long long ms)
+/* clock c `ns` nanoseconds from now, as pthread_cond_timedwait() takes it */
+static struct timespec deadline(clockid_t c, uint64_t ns)
 {
 	struct timespec ts;
 
-	clock_gettime(CLOCK_REALTIME, &ts);
-	ts.tv_sec += ms / 1000;
-	ts.tv_nsec += (ms % 1000) * 1000000L;
-	ts.tv_sec += ts.tv_nsec / 1000000000L;
-	ts.tv_nsec %= 1000000000L;
+	clock_gettime(c, &ts);
+	ns += (uint64_t)ts.tv_nsec;
+	ts.tv_sec += (time_t)(ns / 1000000000ull);
+	ts.tv_nsec = (long)(ns % 1000000000ull);
 	return ts;
+}
+
+struct timespec ww_clock_deadline_ms(long long ms)
+{
+	return deadline(CLOCK_REALTIME, ms > 0 ? (uint64_t)ms * 1000000ull : 0);
+}
+
+struct timespec ww_clock_mono_deadline_ns(uint64_t ns)
+{
+	return deadline(CLOCK_MONOTONIC, ns);
+}
+
+int ww_cond_init_monotonic(pthread_cond_t *c)
+{
+	pthread_condattr_t ca;
+	int r;
+
+	pthread_condattr_init(&ca);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	r = pthread_cond_init(c, &ca);
+	pthread_condattr_destroy(&ca);
+	return r;
 }
 
 long long ww_clock_boot_time(void)

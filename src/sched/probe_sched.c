@@ -564,10 +564,7 @@ static void idle_wait(ww_probe_sched_t *s, uint64_t now)
 
 	if (ns > IDLE_MAX_NS)
 		ns = IDLE_MAX_NS;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	ns += (uint64_t)ts.tv_nsec;
-	ts.tv_sec += (time_t)(ns / 1000000000ull);
-	ts.tv_nsec = (long)(ns % 1000000000ull);
+	ts = ww_clock_mono_deadline_ns(ns);
 	pthread_mutex_lock(&s->mu);
 	while (!s->kicked && !atomic_load(&s->stop))
 		if (pthread_cond_timedwait(&s->cond, &s->mu, &ts))
@@ -654,14 +651,7 @@ ww_probe_sched_t *ww_probe_sched_start(const ww_probe_sched_cfg_t *cfg, ww_store
 	s->store = store;
 	s->due = UINT64_MAX;
 	pthread_mutex_init(&s->mu, NULL);
-	{
-		pthread_condattr_t ca;
-
-		pthread_condattr_init(&ca);
-		pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
-		pthread_cond_init(&s->cond, &ca);
-		pthread_condattr_destroy(&ca);
-	}
+	ww_cond_init_monotonic(&s->cond);
 	s->eng = ww_probe_engine_new(RING_ENTRIES, err);
 	if (!s->eng) {
 		pthread_cond_destroy(&s->cond);
