@@ -14,20 +14,15 @@ estimate with source ocp_c0. Exit 77 (skipped) without nvme-cli.
 """
 import json
 import os
-import re
-import shutil
 import subprocess
 import sys
 import tempfile
 
+from nvme_shim import nvme_cli, run_on_page, write_page
+
 EXPECT_EE = 7008000000000000  # gen_ocp_c0.py ENDURANCE
 EXPECT_PLP = 7
 FAKE = "/dev/nvme-ww-replayed-c0"  # a name only the shim answers
-
-
-def page_bytes(path):
-    text = re.sub(r"#.*", "", open(path).read())
-    return bytes.fromhex("".join(text.split()))
 
 
 def main():
@@ -35,7 +30,7 @@ def main():
         print(__doc__, file=sys.stderr)
         return 2
     ww, shim, src = sys.argv[1:]
-    nvme = shutil.which("nvme") or ("/usr/sbin/nvme" if os.path.exists("/usr/sbin/nvme") else None)
+    nvme = nvme_cli()
     if not nvme:
         print("SKIP: nvme-cli (nvme) not installed; scripts/deps.sh test installs it")
         return 77
@@ -44,12 +39,9 @@ def main():
         for v in (2, 3, 4, 5):
             hexf = os.path.join(src, "tests/fixtures/nvme/ocp-c0-v%d.hex" % v)
             binf = os.path.join(tmp, "c0-v%d.bin" % v)
-            with open(binf, "wb") as f:
-                f.write(page_bytes(hexf))
-            env = dict(os.environ, LD_PRELOAD=shim, WW_SHIM_DEV=FAKE, WW_SHIM_PAGE=binf,
-                       WW_SHIM_LID="c0")
-            cli = subprocess.run([nvme, "ocp", "smart-add-log", FAKE, "-o", "json"], env=env,
-                                 capture_output=True, text=True, timeout=30)
+            write_page(hexf, binf)
+            cli = run_on_page(nvme, ["ocp", "smart-add-log", FAKE, "-o", "json"], shim, FAKE,
+                              binf, "c0")
             try:
                 nc = json.loads(cli.stdout)
             except ValueError:

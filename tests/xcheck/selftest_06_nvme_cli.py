@@ -15,20 +15,15 @@ page only. Exit 77 (skipped) without nvme-cli.
 """
 import json
 import os
-import re
-import shutil
 import subprocess
 import sys
 import tempfile
 
+from nvme_shim import nvme_cli, run_on_page, write_page
+
 FAKE = "/dev/nvme-ww-replayed-06"  # a name only the shim answers
 KIND = {1: "short", 2: "extended", 0xE: "vendor"}
 FAILED = (5, 6, 7)  # NVMe results counted as failures (decode.h)
-
-
-def page_bytes(path):
-    text = re.sub(r"#.*", "", open(path).read())
-    return bytes.fromhex("".join(text.split()))
 
 
 def main():
@@ -36,7 +31,7 @@ def main():
         print(__doc__, file=sys.stderr)
         return 2
     ww, shim, src = sys.argv[1:]
-    nvme = shutil.which("nvme") or ("/usr/sbin/nvme" if os.path.exists("/usr/sbin/nvme") else None)
+    nvme = nvme_cli()
     if not nvme:
         print("SKIP: nvme-cli (nvme) not installed; scripts/deps.sh test installs it")
         return 77
@@ -45,12 +40,9 @@ def main():
         for name, want_open in (("failed", True), ("cleared", False)):
             hexf = os.path.join(src, "tests/fixtures/nvme/selftest-06-%s.hex" % name)
             binf = os.path.join(tmp, "06-%s.bin" % name)
-            with open(binf, "wb") as f:
-                f.write(page_bytes(hexf))
-            env = dict(os.environ, LD_PRELOAD=shim, WW_SHIM_DEV=FAKE, WW_SHIM_PAGE=binf,
-                       WW_SHIM_LID="06")
-            cli = subprocess.run([nvme, "self-test-log", FAKE, "-o", "json"], env=env,
-                                 capture_output=True, text=True, timeout=30)
+            write_page(hexf, binf)
+            cli = run_on_page(nvme, ["self-test-log", FAKE, "-o", "json"], shim, FAKE, binf,
+                              "06")
             try:
                 reports = [r for r in json.loads(cli.stdout)["List of Valid Reports"]
                            if r.get("Self test result") != 0xF]
