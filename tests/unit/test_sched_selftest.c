@@ -133,6 +133,20 @@ static bool was_started(const char *what)
 	return false;
 }
 
+/* s runs schedule expr with the defaults otherwise (concurrent 0: the
+ * default self_test_concurrent); cfg and th are the caller's, kept while s
+ * uses them */
+static void schedule(ww_selftests_t *s, ww_health_cfg_t *cfg, ww_thresholds_t *th, const char *expr,
+		     unsigned concurrent)
+{
+	ww_health_cfg_defaults(cfg);
+	snprintf(cfg->self_test_schedule, sizeof(cfg->self_test_schedule), "%s", expr);
+	if (concurrent)
+		cfg->self_test_concurrent = concurrent;
+	*th = (ww_thresholds_t){ .dflt = cfg };
+	ww_selftests_set_thresholds(s, th);
+}
+
 static void test_sets(void)
 {
 	char sets[8][WW_SET_KEY];
@@ -155,11 +169,7 @@ static void test_stagger(void)
 		ww_selftests_new(&(ww_selftests_cfg_t){ .sysroot = root, .start = recorder });
 	const char *all[] = { "sda", "sdb", "sdc", "sdd", "sde", "sdf", "sdg" };
 
-	ww_health_cfg_defaults(&cfg);
-	snprintf(cfg.self_test_schedule, sizeof(cfg.self_test_schedule), "S/../.././02");
-	cfg.self_test_concurrent = 3;
-	th = (ww_thresholds_t){ .dflt = &cfg };
-	ww_selftests_set_thresholds(s, &th);
+	schedule(s, &cfg, &th, "S/../.././02", 3);
 
 	/* 01:30: nothing due */
 	for (size_t i = 0; i < 7; i++)
@@ -218,11 +228,7 @@ static void test_start_timeout(void)
 		ww_selftests_new(&(ww_selftests_cfg_t){ .sysroot = root, .start = recorder });
 
 	n_started = 0;
-	ww_health_cfg_defaults(&cfg);
-	snprintf(cfg.self_test_schedule, sizeof(cfg.self_test_schedule), "S/../.././02");
-	cfg.self_test_concurrent = 4;
-	th = (ww_thresholds_t){ .dflt = &cfg };
-	ww_selftests_set_thresholds(s, &th);
+	schedule(s, &cfg, &th, "S/../.././02", 4);
 	read_of(s, "sda", 0, false, at(2, 1, 30));
 	read_of(s, "sdb", 0, false, at(2, 1, 30));
 	start_rc = -ETIMEDOUT;
@@ -308,10 +314,7 @@ static void test_drive_kinds(void)
 	char *js;
 
 	n_started = 0;
-	ww_health_cfg_defaults(&cfg);
-	snprintf(cfg.self_test_schedule, sizeof(cfg.self_test_schedule), "S/../.././02");
-	th = (ww_thresholds_t){ .dflt = &cfg };
-	ww_selftests_set_thresholds(s, &th);
+	schedule(s, &cfg, &th, "S/../.././02", 0);
 	snprintf(d[1].id, sizeof(d[1].id), "nvme-TEST_QEMU");
 	d[1].protocol = WW_PROTO_NVME;
 	CHECK(store && ww_store_sync(store, d, 2, at(2, 1, 0)) == 0);
@@ -378,10 +381,7 @@ static void test_first_read_in_standby(void)
 	ww_drive_t d = drive("sdg");
 
 	n_started = 0;
-	ww_health_cfg_defaults(&cfg);
-	snprintf(cfg.self_test_schedule, sizeof(cfg.self_test_schedule), "S/../.././02");
-	th = (ww_thresholds_t){ .dflt = &cfg };
-	ww_selftests_set_thresholds(s, &th);
+	schedule(s, &cfg, &th, "S/../.././02", 0);
 	CHECK(store && ww_store_sync(store, &d, 1, at(2, 1, 0)) == 0);
 	ww_selftests_after_read(s, store, &d, 1, NULL, at(2, 1, 50));
 	ww_selftests_after_read(s, store, &d, 1, NULL, at(2, 2, 10));
@@ -421,11 +421,7 @@ static void test_controllers(void)
 	n_started = 0;
 	for (int i = 0; i < 3; i++)
 		CHECK(ww_smartctl_member_drive(&sc[i], &m[i]) == 0);
-	ww_health_cfg_defaults(&cfg);
-	snprintf(cfg.self_test_schedule, sizeof(cfg.self_test_schedule), "S/../.././02");
-	cfg.self_test_concurrent = 3;
-	th = (ww_thresholds_t){ .dflt = &cfg };
-	ww_selftests_set_thresholds(s, &th);
+	schedule(s, &cfg, &th, "S/../.././02", 3);
 	CHECK(store && ww_store_sync(store, m, 3, at(2, 1, 0)) == 0);
 	for (int i = 0; i < 3; i++)
 		ww_selftests_after_read(s, store, &m[i], 0, &h_idle, at(2, 1, 30));
