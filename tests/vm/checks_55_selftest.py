@@ -49,6 +49,7 @@ import time
 import urllib.request
 
 import checks_50_health as health
+from vmlab import find_obj, wait
 
 CONF = os.path.join("health", "wearwatch.conf")  # under the share
 MD = "/dev/md/wwselftest"
@@ -57,16 +58,6 @@ SATA_PM = r"""d=$(readlink -f /sys/block/${SATA#/dev/}/device)
 port=$(echo "$d" | sed -n 's#^\(.*/ata[0-9][0-9]*\)/.*#\1#p')
 """
 PROBE_PM = SATA_PM + 'echo "status=$(cat $d/power/runtime_status) active_ms=$(cat $d/power/runtime_active_time)"\n'
-
-
-def wait(pred, seconds, step=0.5):
-    end = time.time() + seconds
-    while time.time() < end:
-        r = pred()
-        if r:
-            return r
-        time.sleep(step)
-    return None
 
 
 class Run:
@@ -133,25 +124,6 @@ class Run:
             if 'drive="%s"' % did in line and line.split("{")[0] in names:
                 out.append(line)
         return out
-
-
-def find_obj(o, key, depth=0):
-    """the first object under `key` anywhere in a JSON document"""
-    if depth > 8:
-        return None
-    if isinstance(o, dict):
-        if isinstance(o.get(key), dict):
-            return o[key]
-        vals = o.values()
-    elif isinstance(o, list):
-        vals = o
-    else:
-        return None
-    for v in vals:
-        r = find_obj(v, key, depth + 1)
-        if r is not None:
-            return r
-    return None
 
 
 def logs_of(d):

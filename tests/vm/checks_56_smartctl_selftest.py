@@ -32,6 +32,7 @@ import time
 import urllib.request
 
 import checks_50_health as health
+from vmlab import find_obj, find_val, wait
 
 CONF = os.path.join("health", "wearwatch.conf")
 SATA_PM = r"""d=$(readlink -f /sys/block/${SATA#/dev/}/device)
@@ -41,52 +42,6 @@ WRAP = r"""#!/bin/sh
 echo "$*" >>/tmp/ww-smartctl-argv.log
 exec /tmp/smartctl.real "$@"
 """
-
-
-def wait(pred, seconds, step=0.5):
-    end = time.time() + seconds
-    while time.time() < end:
-        r = pred()
-        if r:
-            return r
-        time.sleep(step)
-    return None
-
-
-def find_obj(o, key, depth=0):
-    if depth > 8:
-        return None
-    if isinstance(o, dict):
-        if isinstance(o.get(key), dict):
-            return o[key]
-        vals = o.values()
-    elif isinstance(o, list):
-        vals = o
-    else:
-        return None
-    for v in vals:
-        r = find_obj(v, key, depth + 1)
-        if r is not None:
-            return r
-    return None
-
-
-def find_val(o, key, depth=0):
-    if depth > 8:
-        return None
-    if isinstance(o, dict):
-        if key in o and not isinstance(o[key], (dict, list)):
-            return o[key]
-        vals = o.values()
-    elif isinstance(o, list):
-        vals = o
-    else:
-        return None
-    for v in vals:
-        r = find_val(v, key, depth + 1)
-        if r is not None:
-            return r
-    return None
 
 
 def run(ctx):

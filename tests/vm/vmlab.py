@@ -20,6 +20,47 @@ def log(msg):
     print(msg, flush=True)
 
 
+# ----------------------------------------------------- helpers of checks --
+
+def wait(pred, seconds, step=0.5):
+    """pred()'s first truthy value within `seconds`, polled every `step`; None"""
+    end = time.time() + seconds
+    while time.time() < end:
+        r = pred()
+        if r:
+            return r
+        time.sleep(step)
+    return None
+
+
+def _find(o, key, want, depth=0):
+    if depth > 8:
+        return None
+    if isinstance(o, dict):
+        if key in o and want(o[key]):
+            return o[key]
+        vals = o.values()
+    elif isinstance(o, list):
+        vals = o
+    else:
+        return None
+    for v in vals:
+        r = _find(v, key, want, depth + 1)
+        if r is not None:
+            return r
+    return None
+
+
+def find_obj(o, key):
+    """the first object under `key` anywhere in a JSON document"""
+    return _find(o, key, lambda v: isinstance(v, dict))
+
+
+def find_val(o, key):
+    """the first value under `key` that is neither an object nor a list"""
+    return _find(o, key, lambda v: not isinstance(v, (dict, list)))
+
+
 # ------------------------------------------------------------------ setup --
 
 def find_kernel():
