@@ -356,6 +356,14 @@ bool ww_selftest_covers(unsigned passed, unsigned failed);
 void ww_selftest_fold(ww_selftest_log_t *l, unsigned passed_later, unsigned kind, bool failed,
 		      uint8_t status, uint64_t hours, bool has_lba, uint64_t lba);
 
+/** One log entry, walked newest first, into l: its counts, the most recent
+ * test when `newest`, the first failing LBA of the newest failed test, the
+ * open failure (ww_selftest_fold) and, when status is 0 (completed without
+ * error in every log's codes), its kind into *passed_later. Every self-test
+ * log reader (the native decoders and smartctl's JSON) takes an entry so. */
+void ww_selftest_entry(ww_selftest_log_t *l, unsigned *passed_later, bool newest, unsigned kind,
+		       uint8_t status, bool failed, uint64_t hours, bool has_lba, uint64_t lba);
+
 /** What the drive says of the self-test running now and how long its tests
  * take. ATA: SMART READ DATA byte 363 (self-test execution status 15 = in
  * progress, bits 3-0 tenths remaining) and bytes 372-376 (polling minutes;

@@ -176,7 +176,7 @@ void ww_scj_ata(json_object *j, ww_health_t *h)
 static void parse_selftest(json_object *log, const char *src, ww_selftest_log_t *l)
 {
 	json_object *t = ww_scj_get(log, "table");
-	uint64_t v, hours, type;
+	uint64_t v = 0, hours, type;
 	unsigned passed = 0;
 
 	memset(l, 0, sizeof(*l));
@@ -198,23 +198,8 @@ static void parse_selftest(json_object *log, const char *src, ww_selftest_log_t 
 							  : WW_STK_NONE;
 		hours = 0;
 		ww_scj_u64(e, "lifetime_hours", &hours);
-		l->entries++;
-		l->failed += failed;
-		if (!l->has_last) {
-			l->has_last = true;
-			l->last_status = st;
-			l->last_passed = st == 0 ? 1 : failed ? 0 : -1;
-			l->last_hours = hours;
-			l->last_kind = (uint8_t)kind;
-		}
 		has_lba = ww_scj_u64(e, "lba", &v);
-		if (failed && !l->has_failing_lba && has_lba) {
-			l->has_failing_lba = true;
-			l->failing_lba = v;
-		}
-		ww_selftest_fold(l, passed, kind, failed, st, hours, has_lba, has_lba ? v : 0);
-		if (st == 0)
-			passed |= 1u << kind;
+		ww_selftest_entry(l, &passed, !l->has_last, kind, st, failed, hours, has_lba, v);
 	}
 }
 

@@ -192,22 +192,7 @@ void ww_scj_nvme_selftest(json_object *log, ww_health_t *h)
 		ww_scj_u64(e, "power_on_hours", &hours);
 		lba = 0;
 		has_lba = ww_scj_u64(e, "lba", &lba);
-		l->entries++;
-		l->failed += failed;
-		if (!l->has_last) {
-			l->has_last = true;
-			l->last_status = res;
-			l->last_passed = res == 0 ? 1 : failed ? 0 : -1;
-			l->last_hours = hours;
-			l->last_kind = (uint8_t)kind;
-		}
-		if (failed && !l->has_failing_lba && has_lba) {
-			l->has_failing_lba = true;
-			l->failing_lba = lba;
-		}
-		ww_selftest_fold(l, passed, kind, failed, res, hours, has_lba, has_lba ? lba : 0);
-		if (res == 0)
-			passed |= 1u << kind;
+		ww_selftest_entry(l, &passed, !l->has_last, kind, res, failed, hours, has_lba, lba);
 	}
 	if (!ww_scj_u64(log, "current_self_test_operation.value", &v))
 		return;

@@ -127,26 +127,13 @@ void ww_scj_scsi_selftest(json_object *j, ww_health_t *h)
 					  : WW_STK_NONE;
 		ww_scj_u64(e, "power_on_time.hours", &hours);
 		has_lba = ww_scj_u64(e, "lba_first_failure.value", &lba);
-		l.entries++;
-		l.failed += failed;
 		if (!l.has_last) {
-			l.has_last = true;
-			l.last_status = res;
-			l.last_passed = res == 0 ? 1 : failed ? 0 : -1;
-			l.last_hours = hours;
-			l.last_kind = (uint8_t)kind;
 			n.source = SRC("scsi_self_test_0.result");
 			n.running = res == 0xf;
 			n.kind = (uint8_t)(n.running ? kind : WW_STK_NONE);
 			n.remaining_percent = -1;
 		}
-		if (failed && !l.has_failing_lba && has_lba) {
-			l.has_failing_lba = true;
-			l.failing_lba = lba;
-		}
-		ww_selftest_fold(&l, passed, kind, failed, res, hours, has_lba, lba);
-		if (res == 0)
-			passed |= 1u << kind;
+		ww_selftest_entry(&l, &passed, !l.has_last, kind, res, failed, hours, has_lba, lba);
 	}
 	/* a duration alone says nothing of a running test: no source then */
 	if (ww_scj_u64(j, "scsi_extended_self_test_seconds", &v) && v <= UINT32_MAX) {

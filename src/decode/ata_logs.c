@@ -95,23 +95,8 @@ static void selftest_entry(const uint8_t *d, unsigned lba_bytes, bool newest, un
 	uint64_t lba = le(d + 5, lba_bytes), none = lba_bytes == 4 ? 0xffffffffull : 0xffffffffffffull;
 	bool error = st >= 3 && st <= 8;
 
-	l->entries++;
-	l->failed += error;
-	if (newest) {
-		l->has_last = true;
-		l->last_status = st;
-		l->last_passed = st == 0 ? 1 : error ? 0 : -1;
-		l->last_hours = le(d + 2, 2);
-		l->last_kind = ww_ata_selftest_kind(d[0]);
-	}
-	if (error && !l->has_failing_lba && lba < none) {
-		l->has_failing_lba = true;
-		l->failing_lba = lba;
-	}
-	ww_selftest_fold(l, *passed, ww_ata_selftest_kind(d[0]), error, st, le(d + 2, 2),
-			 lba < none, lba);
-	if (st == 0)
-		*passed |= 1u << ww_ata_selftest_kind(d[0]);
+	ww_selftest_entry(l, passed, newest, ww_ata_selftest_kind(d[0]), st, error, le(d + 2, 2),
+			  lba < none, lba);
 }
 
 /* Walk n descriptors of size sz from `first`, newest (1-based index) first. */

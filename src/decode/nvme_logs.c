@@ -71,24 +71,10 @@ int ww_decode_nvme_selftest_log(const uint8_t *buf, size_t len, ww_health_t *h)
 
 		if (res == 0x0f)
 			continue; /* entry not used */
-		l.entries++;
-		l.failed += failed;
-		if (!l.has_last) {
-			l.has_last = true;
-			l.last_status = res;
-			l.last_passed = res == 0 ? 1 : failed ? 0 : -1;
-			l.last_hours = le(d + 4, 8);
-			l.last_kind = (uint8_t)kind;
-		}
-		/* byte 2 bit 1: Failing LBA field valid */
-		if (failed && !l.has_failing_lba && (d[2] & 0x02)) {
-			l.has_failing_lba = true;
-			l.failing_lba = le(d + 16, 8);
-		}
-		ww_selftest_fold(&l, passed, kind, failed, res, le(d + 4, 8), d[2] & 0x02,
-				 le(d + 16, 8));
-		if (res == 0)
-			passed |= 1u << kind;
+		/* power-on hours at bytes 4-11; byte 2 bit 1: Failing LBA
+		 * (bytes 16-23) valid */
+		ww_selftest_entry(&l, &passed, !l.has_last, kind, res, failed, le(d + 4, 8),
+				  d[2] & 0x02, le(d + 16, 8));
 	}
 	l.source = "NVMe Device Self-test log (06h)";
 	h->self_tests[WW_SELFTEST_NVME] = l;

@@ -320,29 +320,16 @@ static bool self_test_entry(const uint8_t *d, ww_selftest_log_t *l, bool newest,
 
 	if (!d[0] && !d[1] && !d[2] && !d[3])
 		return false;
-	l->entries++;
-	l->failed += failed;
 	if (newest) {
-		l->has_last = true;
-		l->last_status = res;
-		l->last_passed = res == 0 ? 1 : failed ? 0 : -1;
-		l->last_hours = (uint64_t)d[2] << 8 | d[3];
-		l->last_kind = (uint8_t)kind;
 		/* result Fh: the self-test is in progress */
 		n->source = "SCSI log page 0x10 parameter 0001h SELF-TEST RESULTS";
 		n->running = res == 0x0f;
 		n->kind = (uint8_t)(n->running ? kind : WW_STK_NONE);
 		n->remaining_percent = -1;
 	}
-	/* the newest failed test's first failure, when it names one */
-	if (failed && !l->has_failing_lba && lba != UINT64_MAX) {
-		l->has_failing_lba = true;
-		l->failing_lba = lba;
-	}
-	ww_selftest_fold(l, *passed, kind, failed, res, (uint64_t)d[2] << 8 | d[3],
-			 lba != UINT64_MAX, lba);
-	if (res == 0)
-		*passed |= 1u << kind;
+	/* power-on hours at bytes 2-3; the first failure, when it names one */
+	ww_selftest_entry(l, passed, newest, kind, res, failed, (uint64_t)d[2] << 8 | d[3],
+			  lba != UINT64_MAX, lba);
 	return true;
 }
 

@@ -198,5 +198,26 @@ void ww_selftest_fold(ww_selftest_log_t *l, unsigned passed_later, unsigned kind
 	l->open_has_lba = has_lba;
 	l->open_lba = has_lba ? lba : 0;
 }
+void ww_selftest_entry(ww_selftest_log_t *l, unsigned *passed_later, bool newest, unsigned kind,
+		       uint8_t status, bool failed, uint64_t hours, bool has_lba, uint64_t lba)
+{
+	l->entries++;
+	l->failed += failed;
+	if (newest) {
+		l->has_last = true;
+		l->last_status = status;
+		l->last_passed = status == 0 ? 1 : failed ? 0 : -1;
+		l->last_hours = hours;
+		l->last_kind = (uint8_t)kind;
+	}
+	if (failed && !l->has_failing_lba && has_lba) {
+		l->has_failing_lba = true;
+		l->failing_lba = lba;
+	}
+	ww_selftest_fold(l, *passed_later, kind, failed, status, hours, has_lba, has_lba ? lba : 0);
+	if (status == 0 && kind < 32)
+		*passed_later |= 1u << kind;
+}
+
 const char *const ww_scsi_power_condition_names[6] = { "active", "idle_a", "idle_b",
 							"idle_c", "standby_z", "standby_y" };
