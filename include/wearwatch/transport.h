@@ -335,6 +335,24 @@ int ww_xport_open_replay(const char *file, ww_xport_t *out, int *bad_line);
  * caller may have read its facts); `file` names it. The caller closes f. */
 int ww_xport_open_replay_stream(FILE *f, const char *file, ww_xport_t *out, int *bad_line);
 
+/** A capture's blocks parsed once, for a caller that replays the same file
+ * again and again (serve --replay reads each capture every poll; parsing
+ * its hex lines was most of a replayed read's CPU). */
+typedef struct ww_replay ww_replay_t;
+
+/** Parse the blocks of a capture open for reading (rewound first) into
+ * *out (the caller frees it with ww_replay_free). Returns 0, -EINVAL
+ * (malformed block, its line in *bad_line when non-NULL) or -ENOMEM. */
+int ww_replay_load(FILE *f, ww_replay_t **out, int *bad_line);
+void ww_replay_free(ww_replay_t *r);
+
+/** A replay transport answering from r, as ww_xport_open_replay answers
+ * from the file r was parsed from: every block is unserved again, so
+ * repeated blocks are answered in order from the first. Closing it leaves
+ * r to its owner. One transport on r at a time (the served counts are
+ * r's). Returns 0 or -EINVAL. */
+int ww_xport_open_replay_loaded(ww_replay_t *r, const char *file, ww_xport_t *out);
+
 /** Number of blocks loaded into a replay transport (0 for other kinds). */
 size_t ww_replay_n_cmds(const ww_xport_t *x);
 

@@ -210,6 +210,13 @@ static void rp_close(ww_xport_t *x)
 	x->priv = NULL;
 }
 
+/* a transport on a loaded capture (ww_xport_open_replay_loaded): the
+ * blocks stay with their owner */
+static void rp_close_loaded(ww_xport_t *x)
+{
+	x->priv = NULL;
+}
+
 static const ww_xport_ops_t rp_ops = {
 	.scsi_in = rp_scsi_in,
 	.nvme_identify = rp_identify,
@@ -217,12 +224,37 @@ static const ww_xport_ops_t rp_ops = {
 	.close = rp_close,
 };
 
+static const ww_xport_ops_t rp_loaded_ops = {
+	.scsi_in = rp_scsi_in,
+	.nvme_identify = rp_identify,
+	.nvme_get_log = rp_get_log,
+	.close = rp_close_loaded,
+};
+
 int ww_xport_open_replay_stream(FILE *f, const char *file, ww_xport_t *out, int *bad_line)
+{
+	ww_replay_t *r;
+	int ret;
+
+	if (!f || !file || !out)
+		return -EINVAL;
+	ret = ww_replay_load(f, &r, bad_line);
+	if (ret < 0)
+		return ret;
+	memset(out, 0, sizeof(*out));
+	out->ops = &rp_ops;
+	out->fd = -1;
+	snprintf(out->path, sizeof(out->path), "%s", file);
+	out->priv = r;
+	return 0;
+}
+
+int ww_replay_load(FILE *f, ww_replay_t **out, int *bad_line)
 {
 	struct ww_replay *r;
 	int ret;
 
-	if (!f || !file || !out)
+	if (!f || !out)
 		return -EINVAL;
 	rewind(f);
 	r = calloc(1, sizeof(*r));
@@ -233,8 +265,24 @@ int ww_xport_open_replay_stream(FILE *f, const char *file, ww_xport_t *out, int 
 		replay_free(r);
 		return ret;
 	}
+	*out = r;
+	return 0;
+}
+
+void ww_replay_free(ww_replay_t *r)
+{
+	replay_free(r);
+}
+
+int ww_xport_open_replay_loaded(ww_replay_t *r, const char *file, ww_xport_t *out)
+{
+	if (!r || !file || !out)
+		return -EINVAL;
+	/* answered from the first block again, as a capture read anew is */
+	for (size_t i = 0; i < r->n; i++)
+		r->b[i].served = 0;
 	memset(out, 0, sizeof(*out));
-	out->ops = &rp_ops;
+	out->ops = &rp_loaded_ops;
 	out->fd = -1;
 	snprintf(out->path, sizeof(out->path), "%s", file);
 	out->priv = r;
@@ -258,5 +306,7 @@ int ww_xport_open_replay(const char *file, ww_xport_t *out, int *bad_line)
 
 size_t ww_replay_n_cmds(const ww_xport_t *x)
 {
-	return x && x->ops == &rp_ops && x->priv ? ((struct ww_replay *)x->priv)->n : 0;
+	return x && (x->ops == &rp_ops || x->ops == &rp_loaded_ops) && x->priv
+		? ((struct ww_replay *)x->priv)->n
+		: 0;
 }

@@ -1,0 +1,177 @@
+/* serve --replay keeps each registered capture parsed between polls
+ * (ww_replay_collect_fn): the VM captures of tests/fixtures/captures (QEMU's
+ * NVMe controller, scsi_debug's SAS disk, QEMU's AHCI disk), read three
+ * times each, are parsed once each, and every read gives the record a fresh
+ * read of the file gives (ww_replay_collect, the path `decode` takes). A
+ * capture swapped under the registry (rename over it, as a test swaps in a
+ * drive's next state) or rewritten in place is parsed again and read as the
+ * new file; a recorded runtime-suspended one leaves the drive alone; a
+ * removed one fails as the open would. The parses are counted by wrapping
+ * ww_replay_load (linked with --wrap). */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/time.h>
+#include <unistd.h>
+
+#include "wearwatch/collect.h"
+#include "wearwatch/transport.h"
+#include "ww_test.h"
+
+static unsigned loads;
+
+int __real_ww_replay_load(FILE *f, ww_replay_t **out, int *bad_line);
+int __wrap_ww_replay_load(FILE *f, ww_replay_t **out, int *bad_line)
+{
+	loads++;
+	return __real_ww_replay_load(f, out, bad_line);
+}
+
+static char tmp[64];
+
+static void copy(const char *from, const char *to)
+{
+	char buf[8192];
+	FILE *in = fopen(from, "r"), *out = fopen(to, "w");
+	size_t n;
+
+	CHECK(in && out);
+	while (in && out && (n = fread(buf, 1, sizeof(buf), in)) > 0)
+		CHECK(fwrite(buf, 1, n, out) == n);
+	if (in)
+		fclose(in);
+	if (out)
+		fclose(out);
+}
+
+/* the kept read of drive d and a fresh read of its file agree, field for
+ * field (both records start zeroed: padding compares too) */
+static int read_both(const ww_drive_t *d, ww_health_t *h)
+{
+	static ww_health_t fresh;
+	static ww_read_report_t r, fr;
+	int rc = ww_replay_collect_fn("", d, h, &r);
+	int frc = ww_replay_collect(ww_replay_file(d->id), d, &fresh, &fr);
+
+	CHECK_EQ_I64(rc, frc);
+	CHECK(memcmp(h, &fresh, sizeof(fresh)) == 0);
+	CHECK(memcmp(&r, &fr, sizeof(fr)) == 0);
+	return rc;
+}
+
+static const ww_drive_t *find(const ww_drive_t *list, int n, const char *prefix)
+{
+	for (int i = 0; i < n; i++)
+		if (!strncmp(list[i].id, prefix, strlen(prefix)))
+			return &list[i];
+	return NULL;
+}
+
+int main(void)
+{
+	const char *src = getenv("WW_SOURCE_DIR");
+	const char *kinds[] = { "nvme", "sas", "sata" };
+	static ww_health_t h;
+	char from[4096], to[256], next[300];
+	ww_drive_t *list = NULL;
+	const ww_drive_t *sata, *nvme;
+	struct timeval tv[2];
+	int n;
+
+	snprintf(tmp, sizeof(tmp), "/tmp/ww-replay-kept.XXXXXX");
+	CHECK(mkdtemp(tmp) != NULL);
+	for (size_t i = 0; i < 3; i++) {
+		const char *pick[] = { "nvme/nvme-QEMU_NVMe_Ctrl_WWNVME0001.capture",
+				       "sas/wwn-0x33333330000036b0.capture",
+				       "sata/ata-WWSATA_DISK_WWSATA0001.capture" };
+
+		snprintf(from, sizeof(from), "%s/tests/fixtures/captures/%s", src ? src : ".",
+			 pick[i]);
+		snprintf(to, sizeof(to), "%s/%s.capture", tmp, kinds[i]);
+		copy(from, to);
+	}
+	CHECK(ww_replay_add(tmp) == 3);
+	n = ww_replay_discover("", NULL, &list);
+	CHECK_EQ_I64(n, 3);
+	loads = 0;
+
+	/* three polls of every served drive: one parse each */
+	for (int round = 0; round < 3; round++)
+		for (int i = 0; i < n; i++)
+			CHECK_EQ_I64(read_both(&list[i], &h), 0);
+	CHECK_EQ_U64(loads, 3);
+
+	sata = find(list, n, "ata-WWSATA_DISK_WWSATA0001");
+	nvme = find(list, n, "nvme-QEMU_NVMe_Ctrl_WWNVME0001");
+	CHECK(sata && nvme);
+	if (!sata || !nvme)
+		return ww_test_done("test_collect_replay_kept");
+	CHECK_EQ_I64(read_both(sata, &h), 0);
+	CHECK_STR(h.serial, "WWSATA0001");
+	loads = 0;
+
+	/* swapped: the redacted capture of the same disk renamed over it */
+	snprintf(from, sizeof(from),
+		 "%s/tests/fixtures/captures/sata-redacted/"
+		 "ata-WWSATA_DISK_XXXXXXXXXX.capture",
+		 src ? src : ".");
+	snprintf(to, sizeof(to), "%s/sata.capture", tmp);
+	snprintf(next, sizeof(next), "%s.new", to);
+	copy(from, next);
+	CHECK(rename(next, to) == 0);
+	CHECK_EQ_I64(read_both(sata, &h), 0);
+	CHECK_STR(h.serial, "XXXXXXXXXX");
+	CHECK_EQ_I64(read_both(sata, &h), 0);
+	CHECK_EQ_U64(loads, 1);
+
+	/* rewritten in place (same inode, same size): the time tells */
+	snprintf(from, sizeof(from),
+		 "%s/tests/fixtures/captures/sata/"
+		 "ata-WWSATA_DISK_WWSATA0001.capture",
+		 src ? src : ".");
+	copy(from, to);
+	gettimeofday(&tv[0], NULL);
+	tv[0].tv_sec += 5;
+	tv[1] = tv[0];
+	CHECK(utimes(to, tv) == 0);
+	CHECK_EQ_I64(read_both(sata, &h), 0);
+	CHECK_STR(h.serial, "WWSATA0001");
+	CHECK_EQ_U64(loads, 2);
+
+	/* recorded runtime-suspended: left alone, as live */
+	snprintf(from, sizeof(from),
+		 "%s/tests/fixtures/captures/sata-suspended/"
+		 "ata-WWSATA_DISK_WWSATA0001.capture",
+		 src ? src : ".");
+	copy(from, next);
+	CHECK(rename(next, to) == 0);
+	{
+		static ww_read_report_t r;
+
+		CHECK_EQ_I64(ww_replay_collect_fn("", sata, &h, &r), 1);
+		CHECK(r.runtime_suspended);
+	}
+
+	/* gone: the read fails as the open of the file would; the NVMe drive
+	 * is still read from what was kept */
+	CHECK(unlink(to) == 0);
+	{
+		static ww_read_report_t r;
+
+		CHECK_EQ_I64(ww_replay_collect_fn("", sata, &h, &r), -ENOENT);
+	}
+	loads = 0;
+	CHECK_EQ_I64(read_both(nvme, &h), 0);
+	CHECK_STR(h.model, "QEMU NVMe Ctrl");
+	CHECK_EQ_U64(loads, 0);
+
+	printf("3 captures, 3 polls each: 3 parses; a swap, a rewrite: 1 parse each\n");
+	free(list);
+	snprintf(to, sizeof(to), "%s/nvme.capture", tmp);
+	unlink(to);
+	snprintf(to, sizeof(to), "%s/sas.capture", tmp);
+	unlink(to);
+	rmdir(tmp);
+	return ww_test_done("test_collect_replay_kept");
+}
