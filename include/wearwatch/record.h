@@ -508,7 +508,6 @@ typedef struct ww_cmd_note {
 
 /** What a read did, beside the record it filled. */
 typedef struct ww_read_report {
-	ww_cmd_note_t cmds[WW_READ_MAX_CMDS];
 	size_t n_cmds;
 	unsigned n_errors;       /* commands that failed (not "unsupported") */
 	unsigned n_unsupported;  /* pages/commands the drive does not support */
@@ -518,7 +517,14 @@ typedef struct ww_read_report {
 	const char *partial;     /* the read is partial, why (static text): data
 				    came, but some of it failed (smartctl exit
 				    status bit 2) */
+	/* last: the store keeps a report up to its n_cmds notes only
+	 * (ww_read_report_size) */
+	ww_cmd_note_t cmds[WW_READ_MAX_CMDS];
 } ww_read_report_t;
+
+/** Bytes of r up to its last note (n_cmds of them, at most
+ * WW_READ_MAX_CMDS): what a kept copy of it needs. */
+size_t ww_read_report_size(const ww_read_report_t *r);
 
 /* --------------------------------------------------------- the record --- */
 

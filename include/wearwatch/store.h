@@ -42,10 +42,15 @@ typedef struct ww_drive_state {
 	bool present;              /* listed by the latest discovery */
 	time_t missing_since;      /* first discovery that did not list it */
 
-	/* latest values: health/report of the last read that returned data */
-	bool has_health;
-	ww_health_t health;
-	ww_read_report_t report;
+	/* latest values: the health record and read report of the last read
+	 * that returned data; NULL before one (report is set whenever health
+	 * is). Immutable pieces of their own, shared by every record of the
+	 * drive while they do not change (the published snapshot, the working
+	 * copy, a later read that returned the same bytes), so a drive costs
+	 * one record of them, not one per copy of its state. The report holds
+	 * its n_cmds notes and ends there: read it, never copy it whole. */
+	const ww_health_t *health;
+	const ww_read_report_t *report;
 	time_t values_time;        /* when `health` was read */
 
 	bool standby;              /* last read left the drive alone (standby or
@@ -107,9 +112,14 @@ ww_snapshot_t *ww_store_acquire(ww_store_t *s);
 
 /** Copy the current state of drive `id`, changes not yet published
  * included, without publishing anything (a writer's view: O(1), where
- * ww_store_acquire() publishes the working copy).
- * Returns 0 or -ENOENT. */
+ * ww_store_acquire() publishes the working copy). The copy holds a
+ * reference on its health and report: give it back with
+ * ww_drive_state_put(). Returns 0 or -ENOENT (*out untouched). */
 int ww_store_get(ww_store_t *s, const char *id, ww_drive_state_t *out);
+
+/** Give back what a ww_store_get() copy holds (its health and report are
+ * NULL after); a copy with none, or NULL, is a no-op. */
+void ww_drive_state_put(ww_drive_state_t *copy);
 
 /** Snapshots published since the store was made (each copies the list of
  * record pointers): a test's check that collections alone publish none. */
@@ -143,7 +153,10 @@ int ww_store_drop(ww_store_t *s, const char *id, time_t now);
  * -ENOENT). rc is ww_collect_drive()'s return: 0 = h/r are new values, 1 =
  * drive left alone (standby/suspended: previous values kept, standby set),
  * < 0 = failed (previous values kept, error counted). h/r may be NULL when
- * rc != 0. Clears `hung`. Returns 0, -ENOENT or -ENOMEM. */
+ * rc != 0 (r NULL with rc 0: a report of no commands). The store keeps
+ * copies of h and r (shared with the drive's previous values when the
+ * bytes are the same). Clears `hung`. Returns 0, -ENOENT or -ENOMEM (the
+ * attempt counted as failed, the previous values kept). */
 int ww_store_update(ww_store_t *s, const char *id, int rc, const ww_health_t *h,
 		    const ww_read_report_t *r, double duration_s, time_t now);
 

@@ -99,7 +99,7 @@ char *ww_html_render_index(const ww_render_ctx_t *ctx)
 	      f);
 	for (size_t i = 0; snap && i < snap->n; i++) {
 		const ww_drive_state_t *st = snap->drives[i];
-		const ww_health_t *h = st->has_health ? &st->health : NULL;
+		const ww_health_t *h = st->health;
 
 		fputs("<tr><td><a href=\"/api/v1/drives/", f);
 		esc(f, st->drive.id);

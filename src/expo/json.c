@@ -529,7 +529,7 @@ static json_object *state_object(const ww_render_ctx_t *ctx, const ww_drive_stat
 {
 	time_t now = ctx->now;
 	const ww_drive_t *d = &st->drive;
-	const ww_health_t *h = st->has_health ? &st->health : NULL;
+	const ww_health_t *h = st->health;
 	json_object *o = json_object_new_object(), *e;
 	int64_t age = ww_drive_state_values_age(st, now);
 
@@ -555,7 +555,7 @@ static json_object *state_object(const ww_render_ctx_t *ctx, const ww_drive_stat
 	add(e, "rc", st->collections_total ? json_object_new_int(st->last_rc) : NULL);
 	add(e, "duration_seconds", st->collections_total ? json_object_new_double(st->last_duration_s) : NULL);
 	add(o, "last_collect", e);
-	add(o, "values_timestamp", j_time(st->has_health ? st->values_time : 0));
+	add(o, "values_timestamp", j_time(st->health ? st->values_time : 0));
 	add(o, "values_age_seconds", age >= 0 ? json_object_new_int64(age) : NULL);
 	add(o, "collections_total", j_u64(st->collections_total));
 	add(o, "errors_total", j_u64(st->errors_total));
@@ -602,8 +602,8 @@ char *ww_json_render_drive(const ww_render_ctx_t *ctx, const char *id, bool *fou
 	if (!st)
 		return NULL;
 	o = state_object(ctx, st);
-	add(o, "drive", drive_identity(&st->drive, st->has_health ? &st->health : NULL));
-	if (st->has_health)
-		add(o, "health", health_object(NULL, &st->health, &st->report, NULL, NULL));
+	add(o, "drive", drive_identity(&st->drive, st->health));
+	if (st->health)
+		add(o, "health", health_object(NULL, st->health, st->report, NULL, NULL));
 	return to_text(o);
 }

@@ -265,7 +265,7 @@ static void drive_views(const ww_render_ctx_t *ctx, ww_mdrive_t *d, ww_endurance
 
 		d[i].ctx = ctx;
 		d[i].st = st;
-		d[i].h = st->present && st->has_health ? &st->health : NULL;
+		d[i].h = st->present ? st->health : NULL;
 		d[i].p = st->has_probe && st->probe.has_last && st->present ? &st->probe : NULL;
 		d[i].e = svc && ww_expo_endurance(svc, st->drive.id, &e[i]) ? &e[i] : NULL;
 		if (scratch) {

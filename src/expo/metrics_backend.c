@@ -15,8 +15,8 @@ static void g_smartctl_info(ww_prom_t *w, const ww_metric_t *m, const ww_mdrive_
 /* 0 = "reached, no SMART" (ww_health_t.no_smart) */
 static void g_smart_available(ww_prom_t *w, const ww_metric_t *m, const ww_mdrive_t *d)
 {
-	if (d->st->present && d->st->has_health)
-		ww_prom_u64(w, NULL, !d->st->health.no_smart);
+	if (d->st->present && d->st->health)
+		ww_prom_u64(w, NULL, !d->st->health->no_smart);
 }
 
 const ww_metric_t ww_metrics_backend[] = {

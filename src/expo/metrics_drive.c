@@ -32,7 +32,7 @@ static const char *wwn_of(const ww_drive_t *dr, const ww_health_t *h, char *buf,
 static void g_info(ww_prom_t *w, const ww_metric_t *m, const ww_mdrive_t *d)
 {
 	const ww_drive_t *dr = &d->st->drive;
-	const ww_health_t *h = d->st->has_health ? &d->st->health : NULL; /* missing too */
+	const ww_health_t *h = d->st->health; /* missing too */
 	char wwn[sizeof(dr->sysfs_wwn) + 2];
 	const char *lv[8] = {
 		dr->block,
@@ -110,7 +110,7 @@ static void g_collect_errors(ww_prom_t *w, const ww_metric_t *m, const ww_mdrive
 static void g_unsupported(ww_prom_t *w, const ww_metric_t *m, const ww_mdrive_t *d)
 {
 	if (d->h)
-		ww_prom_u64(w, NULL, d->st->report.n_unsupported);
+		ww_prom_u64(w, NULL, d->st->report->n_unsupported);
 }
 
 /* ---------------------------------------------------------- health record --- */

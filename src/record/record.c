@@ -104,6 +104,13 @@ const char *ww_cmd_result_name(ww_cmd_result_t r)
 	return (unsigned)r < WW_CMD_RESULT_MAX ? names[r] : "unknown";
 }
 
+size_t ww_read_report_size(const ww_read_report_t *r)
+{
+	size_t n = r->n_cmds < WW_READ_MAX_CMDS ? r->n_cmds : WW_READ_MAX_CMDS;
+
+	return offsetof(ww_read_report_t, cmds) + n * sizeof(r->cmds[0]);
+}
+
 const char *ww_ata_attr_flags_str(uint16_t flags, char out[8])
 {
 	static const char letters[] = "POSRCK";

@@ -296,7 +296,7 @@ static bool unchanged(struct dstate *d, const ww_drive_state_t *st, time_t now)
 
 static void identity(struct dstate *d, const ww_drive_state_t *st)
 {
-	const ww_health_t *h = st->has_health ? &st->health : NULL;
+	const ww_health_t *h = st->health;
 
 	snprintf(d->device, sizeof(d->device), "%s", st->drive.dev_path);
 	snprintf(d->model, sizeof(d->model), "%s", h && h->model[0] ? h->model : st->drive.sysfs_model);

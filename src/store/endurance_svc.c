@@ -86,7 +86,7 @@ ww_history_t *ww_store_endurance_history(ww_store_endurance_t *s)
 
 static const char *iface_of(const ww_drive_state_t *st)
 {
-	switch (ww_drive_transport(&st->drive, st->has_health ? &st->health : NULL)) {
+	switch (ww_drive_transport(&st->drive, st->health)) {
 	case WW_TRANSPORT_NVME:
 		return "nvme";
 	case WW_TRANSPORT_SATA:
@@ -101,7 +101,7 @@ static const char *iface_of(const ww_drive_state_t *st)
 void ww_store_endurance_compute(ww_store_endurance_t *s, const ww_drive_state_t *st,
 				const ww_sample_t *latest, time_t now, ww_endurance_t *out)
 {
-	const ww_health_t *h = st->has_health ? &st->health : NULL;
+	const ww_health_t *h = st->health;
 	const char *model = h && h->model[0] ? h->model : st->drive.sysfs_model;
 	const char *serial = h && h->serial[0] ? h->serial : st->drive.sysfs_serial;
 	/* the windows and, last, the 24 h baseline ww_history_windows gives */
@@ -211,12 +211,13 @@ void ww_store_endurance_after_collect(ww_store_endurance_t *s, const ww_threshol
 	st = malloc(sizeof(*st));
 	e = malloc(sizeof(*e));
 	if (st && e && ww_store_get(store, d->id, st) == 0) {
-		if (rc == 0 && st->has_health && s->hist &&
-		    ww_history_append(s->hist, d->id, &st->health, st->present, now, &latest) == 0)
+		if (rc == 0 && st->health && s->hist &&
+		    ww_history_append(s->hist, d->id, st->health, st->present, now, &latest) == 0)
 			lp = &latest;
 		ww_store_endurance_compute(s, st, lp, now, e);
 		publish(s, ww_thresholds_for(t, d->id, d->block), &st->drive, e,
-			rc == 0 && st->has_health ? &st->health : NULL, now);
+			rc == 0 ? st->health : NULL, now);
+		ww_drive_state_put(st);
 	}
 	free(e);
 	free(st);
@@ -292,7 +293,7 @@ void ww_drive_verdict(const ww_render_ctx_t *ctx, const ww_drive_state_t *st, ww
 	ww_verdict_in_t in = { 0 };
 	bool has_e = false, has_mem = x && lookup(s, st->drive.id, &x->e, &has_e, &x->mem);
 
-	in.h = st->has_health ? &st->health : NULL;
+	in.h = st->health;
 	in.e = has_e ? &x->e : NULL;
 	in.mem = has_mem ? &x->mem : NULL;
 	in.cfg = ww_thresholds_for(ctx ? ctx->thresholds : NULL, st->drive.id, st->drive.block);

@@ -5,10 +5,18 @@
  * working copy (`work`): the first change after a publication copies the
  * published list of pointers (not the drives' states), and a change copies
  * only the record it changes, once per publication (copy-on-write). So a
- * tick with one changed drive copies that drive's ~9.7 KB and N pointers,
- * where the whole snapshot (N x 9.7 KB) was copied before. The working copy
- * is published when a reader asks for a snapshot and something changed, so a
- * reader still sees every change made before its acquire.
+ * tick with one changed drive copies that drive's record and N pointers,
+ * where the whole snapshot was copied before. The working copy is published
+ * when a reader asks for a snapshot and something changed, so a reader
+ * still sees every change made before its acquire.
+ *
+ * A record holds its drive's health record and read report by pointer:
+ * immutable pieces with a count of their own, which a copy of the record
+ * shares, and which a read that returned the same bytes keeps. So a
+ * record is its discovery result and counters (~2.6 KB), the health
+ * (9.7 KB) is there once per drive and value, and a report is as long as
+ * its notes (a copy of the whole state was 15.4 KB, twice per drive while
+ * the working copy differed from the published one).
  *
  * Two mutexes: `write_lock` serialises writers and publication, `swap_lock`
  * only covers reading or replacing the `cur` pointer. */
@@ -40,6 +48,55 @@ struct rec {
 	ww_drive_state_t st;
 };
 
+/* An immutable piece of a record (its health, its report), `len` bytes,
+ * shared by every record that points to it. */
+struct piece {
+	unsigned long refs; /* atomic */
+	size_t len;
+	max_align_t data[];
+};
+
+static struct piece *piece_of(const void *data)
+{
+	return (struct piece *)((char *)data - offsetof(struct piece, data));
+}
+
+/* a new piece holding len bytes of src, or NULL */
+static const void *piece_new(const void *src, size_t len)
+{
+	struct piece *p = malloc(sizeof(*p) + len);
+
+	if (!p)
+		return NULL;
+	__atomic_store_n(&p->refs, 1, __ATOMIC_RELEASE);
+	p->len = len;
+	memcpy(p->data, src, len);
+	return p->data;
+}
+
+static void piece_ref(const void *data)
+{
+	if (data)
+		__atomic_add_fetch(&piece_of(data)->refs, 1, __ATOMIC_ACQ_REL);
+}
+
+static void piece_unref(const void *data)
+{
+	struct piece *p;
+
+	if (!data)
+		return;
+	p = piece_of(data);
+	if (__atomic_sub_fetch(&p->refs, 1, __ATOMIC_ACQ_REL) == 0)
+		free(p);
+}
+
+/* the piece holds exactly these len bytes */
+static bool piece_same(const void *data, const void *src, size_t len)
+{
+	return data && piece_of(data)->len == len && !memcmp(data, src, len);
+}
+
 static struct rec *rec_of(const ww_drive_state_t *st)
 {
 	return (struct rec *)((char *)st - offsetof(struct rec, st));
@@ -52,10 +109,13 @@ static ww_drive_state_t *rec_new(const ww_drive_state_t *from)
 	if (!r)
 		return NULL;
 	__atomic_store_n(&r->refs, 1, __ATOMIC_RELEASE);
-	if (from)
+	if (from) {
 		r->st = *from;
-	else
+		piece_ref(r->st.health);
+		piece_ref(r->st.report);
+	} else {
 		memset(&r->st, 0, sizeof(r->st));
+	}
 	return &r->st;
 }
 
@@ -69,8 +129,11 @@ static void rec_unref(const ww_drive_state_t *st)
 {
 	struct rec *r = rec_of(st);
 
-	if (__atomic_sub_fetch(&r->refs, 1, __ATOMIC_ACQ_REL) == 0)
+	if (__atomic_sub_fetch(&r->refs, 1, __ATOMIC_ACQ_REL) == 0) {
+		piece_unref(r->st.health);
+		piece_unref(r->st.report);
 		free(r);
+	}
 }
 
 static bool rec_shared(const ww_drive_state_t *st)
@@ -243,7 +306,7 @@ bool ww_drive_state_expired(const ww_drive_state_t *st, uint64_t retention_s, ti
 
 int64_t ww_drive_state_values_age(const ww_drive_state_t *st, time_t now)
 {
-	if (!st->has_health || !st->values_time)
+	if (!st->health || !st->values_time)
 		return -1;
 	return now > st->values_time ? (int64_t)(now - st->values_time) : 0;
 }
@@ -254,10 +317,23 @@ int ww_store_get(ww_store_t *s, const char *id, ww_drive_state_t *out)
 
 	pthread_mutex_lock(&s->write_lock);
 	st = ww_snapshot_find(s->work ? s->work : s->cur, id);
-	if (st)
+	if (st) {
 		*out = *st;
+		piece_ref(out->health);
+		piece_ref(out->report);
+	}
 	pthread_mutex_unlock(&s->write_lock);
 	return st ? 0 : -ENOENT;
+}
+
+void ww_drive_state_put(ww_drive_state_t *copy)
+{
+	if (!copy)
+		return;
+	piece_unref(copy->health);
+	piece_unref(copy->report);
+	copy->health = NULL;
+	copy->report = NULL;
 }
 
 static int cmp_drive_ptr(const void *a, const void *b)
@@ -458,14 +534,37 @@ out:
 struct update_arg {
 	int rc;
 	const ww_health_t *h;
-	const ww_read_report_t *r;
+	const ww_read_report_t *r; /* never NULL with h */
+	size_t r_len;
 	double duration_s;
 	time_t now;
+	/* out: the pieces apply_update replaced, freed after the lock (when
+	 * no snapshot holds them any more); nomem: a piece could not be made
+	 * (the drive keeps its previous values) */
+	const void *old_h, *old_r;
+	bool nomem;
 };
+
+/* *held becomes a piece of src's len bytes; a piece of the same bytes is
+ * kept (a read that changed nothing costs no memory). What it replaces
+ * goes to *old. False when no piece could be made (*held unchanged). */
+static bool take_piece(const void **held, const void **old, const void *src, size_t len)
+{
+	const void *p;
+
+	if (piece_same(*held, src, len))
+		return true;
+	p = piece_new(src, len);
+	if (!p)
+		return false;
+	*old = *held;
+	*held = p;
+	return true;
+}
 
 static void apply_update(ww_drive_state_t *st, const void *arg)
 {
-	const struct update_arg *u = arg;
+	struct update_arg *u = (struct update_arg *)arg; /* ww_store_update's own */
 
 	st->collections_total++;
 	st->last_collect = u->now;
@@ -474,18 +573,28 @@ static void apply_update(ww_drive_state_t *st, const void *arg)
 	st->hung = false;
 	st->hung_since = 0;
 	if (u->rc == 0 && u->h) {
-		st->health = *u->h;
-		if (u->r)
-			st->report = *u->r;
-		else
-			memset(&st->report, 0, sizeof(st->report));
-		st->has_health = true;
+		const void *h = st->health, *r = st->report;
+
+		if (!take_piece(&h, &u->old_h, u->h, sizeof(*u->h)) ||
+		    !take_piece(&r, &u->old_r, u->r, u->r_len)) {
+			/* both or neither: the report goes with its record */
+			if (h != st->health) {
+				piece_unref(h);
+				u->old_h = NULL;
+			}
+			u->nomem = true;
+			st->last_rc = -ENOMEM;
+			st->last_success = false;
+			st->errors_total++;
+			return;
+		}
+		st->health = h;
+		st->report = r;
 		st->values_time = u->now;
 		st->standby = false;
 		st->standby_since = 0;
 		st->last_success = true;
-		if (u->r)
-			st->errors_total += u->r->n_errors + u->r->n_decode_errors;
+		st->errors_total += u->r->n_errors + u->r->n_decode_errors;
 	} else if (u->rc == 1) {
 		/* a capture's standby is from when it was taken, which it
 		 * does not record: not known, rather than this read's time */
@@ -502,11 +611,19 @@ static void apply_update(ww_drive_state_t *st, const void *arg)
 int ww_store_update(ww_store_t *s, const char *id, int rc, const ww_health_t *h,
 		    const ww_read_report_t *r, double duration_s, time_t now)
 {
-	struct update_arg u = { rc, h, r, duration_s, now };
+	static const ww_read_report_t no_report;
+	struct update_arg u = {
+		.rc = rc, .h = h, .r = r ? r : &no_report, .duration_s = duration_s, .now = now
+	};
+	int ret;
 
 	if (rc == 0 && !h)
 		u.rc = -EINVAL;
-	return modify_one(s, id, now, apply_update, &u);
+	u.r_len = ww_read_report_size(u.r);
+	ret = modify_one(s, id, now, apply_update, &u);
+	piece_unref(u.old_h);
+	piece_unref(u.old_r);
+	return ret ? ret : u.nomem ? -ENOMEM : 0;
 }
 
 struct hung_arg {

@@ -122,8 +122,7 @@ static void test_restart_keeps_windows(void)
 	snprintf(st.drive.id, sizeof(st.drive.id), "nvme-x");
 	st.present = true;
 	st.first_seen = T0;
-	st.has_health = true;
-	st.health = h;
+	st.health = &h;
 	ww_store_endurance_compute(svc, &st, NULL, T0 + 31 * 24 * 3600, &e);
 	for (int w = 0; w < WW_WIN_MAX; w++) {
 		CHECK(e.has_window[w]);

@@ -315,7 +315,7 @@ int main(void)
 	const ww_drive_state_t *b = state(s, "drive-b-hangs");
 	const ww_drive_state_t *a = state(s, "drive-a");
 	CHECK(b && b->hung);
-	CHECK(a && !a->hung && a->has_health && a->collections_total >= 3);
+	CHECK(a && !a->hung && a->health && a->collections_total >= 3);
 	pthread_mutex_lock(&mu);
 	a_at_hang = calls_a;
 	c_at_hang = calls_c;
@@ -345,7 +345,7 @@ int main(void)
 	CHECK(settle(p, 0, 2));
 	s = ww_store_acquire(store);
 	b = state(s, "drive-b-hangs");
-	CHECK(b && !b->hung && b->has_health);
+	CHECK(b && !b->hung && b->health);
 	ww_snapshot_release(s);
 	pthread_mutex_lock(&mu);
 	CHECK(calls_b >= 2);

@@ -295,6 +295,17 @@ static void test_standby_and_busy(void)
 	ww_selftests_free(s);
 }
 
+/* drive id's state from the store without its health and report (these
+ * tests read the scheduler's parts only) */
+static int state_of(ww_store_t *s, const char *id, ww_drive_state_t *ds)
+{
+	int rc = ww_store_get(s, id, ds);
+
+	if (rc == 0)
+		ww_drive_state_put(ds);
+	return rc;
+}
+
 /* what the drive can run, published with the state: QEMU 7.2's NVMe
  * controller has OACS 010Ah (tests/fixtures/vm/nvme/id-ctrl.json), bit 4
  * Device Self-test clear, so no test is ever due on it; the API says so
@@ -323,11 +334,11 @@ static void test_drive_kinds(void)
 	nv.nvme_ctrl.oacs = 0x10a;
 	/* a failed read first: the schedule applies, what it runs is unknown */
 	ww_selftests_after_read(s, store, &d[1], -EIO, NULL, at(2, 1, 30));
-	CHECK(ww_store_get(store, d[1].id, &ds) == 0 && ds.has_self_test);
+	CHECK(state_of(store, d[1].id, &ds) == 0 && ds.has_self_test);
 	CHECK(!ds.self_test.drive_kinds_known);
 	ww_selftests_after_read(s, store, &d[1], 0, &nv, at(2, 2, 5));
 	ww_selftests_after_read(s, store, &d[0], 0, &h_idle, at(2, 2, 5));
-	CHECK(ww_store_get(store, d[1].id, &ds) == 0 && ds.has_self_test);
+	CHECK(state_of(store, d[1].id, &ds) == 0 && ds.has_self_test);
 	CHECK(ds.self_test.drive_kinds_known);
 	CHECK_EQ_U64(ds.self_test.drive_kinds, 0);
 	CHECK_EQ_U64(ds.self_test.pending, 0);
@@ -336,7 +347,7 @@ static void test_drive_kinds(void)
 	/* the ATA disk beside it (byte 367 = 19h) got its test */
 	CHECK_EQ_U64(n_started, 1);
 	CHECK(was_started("sdg:short"));
-	CHECK(ww_store_get(store, d[0].id, &ds) == 0);
+	CHECK(state_of(store, d[0].id, &ds) == 0);
 	CHECK_EQ_U64(ds.self_test.drive_kinds,
 		     1u << WW_STK_SHORT | 1u << WW_STK_EXTENDED | 1u << WW_STK_OFFLINE);
 
@@ -392,7 +403,7 @@ static void test_first_read_in_standby(void)
 	CHECK_EQ_U64(n_started, 1);
 	CHECK(was_started("sdg:short"));
 	/* the plan follows the kinds the read gave, within the same hour */
-	CHECK(ww_store_get(store, d.id, &ds) == 0);
+	CHECK(state_of(store, d.id, &ds) == 0);
 	CHECK_EQ_U64(ds.self_test.plan.next, at(3, 2, 0));
 	CHECK_EQ_U64(ds.self_test.plan.next_kind, WW_STK_SHORT);
 	ww_selftests_free(s);
@@ -430,7 +441,7 @@ static void test_controllers(void)
 	CHECK_EQ_U64(n_started, 2);
 	CHECK(was_started("smartctl-bus_0-megaraid_0:short"));
 	CHECK(was_started("smartctl-bus_1-megaraid_0:short"));
-	CHECK(ww_store_get(store, m[1].id, &ds) == 0 && ds.self_test.pending == WW_STK_SHORT);
+	CHECK(state_of(store, m[1].id, &ds) == 0 && ds.self_test.pending == WW_STK_SHORT);
 	CHECK_STR(ds.self_test.last_outcome, "a drive behind the same controller is testing");
 	/* bus 0's first member runs, then ends: its neighbour goes */
 	ww_selftests_after_read(s, store, &m[0], 0, &h_running, at(2, 2, 10));
@@ -528,7 +539,7 @@ static void test_selective_spans(void)
 	CHECK_EQ_U64(last_span.last_lba, size - 1);
 	CHECK(saved_has);
 	CHECK_EQ_U64(saved_next, size);
-	CHECK(ww_store_get(store, d.id, &ds) == 0 && ds.self_test.has_span);
+	CHECK(state_of(store, d.id, &ds) == 0 && ds.self_test.has_span);
 	CHECK_EQ_U64(ds.self_test.span.last_lba, size - 1);
 	CHECK_EQ_U64(ds.self_test.span_next, size);
 	CHECK(ds.self_test.drive_kinds >> WW_STK_SELECTIVE & 1);
@@ -617,12 +628,12 @@ static void test_selective_spans(void)
 	memset(&no_cap.capacity_bytes, 0, sizeof(no_cap.capacity_bytes));
 	sel_read(s, store, &h_idle, 0, at(8, 1, 0));
 	sel_read(s, store, &h_idle, 0, at(8, 2, 5));
-	CHECK(ww_store_get(store, d.id, &ds) == 0);
+	CHECK(state_of(store, d.id, &ds) == 0);
 	CHECK(!(ds.self_test.drive_kinds >> WW_STK_SELECTIVE & 1));
 	CHECK_EQ_U64(ds.self_test.plan.next, 0);
 	sel_read(s, store, &no_cap, 0, at(9, 2, 5));
 	CHECK_EQ_U64(n_started, 6);
-	CHECK(ww_store_get(store, d.id, &ds) == 0);
+	CHECK(state_of(store, d.id, &ds) == 0);
 	CHECK(!(ds.self_test.drive_kinds >> WW_STK_SELECTIVE & 1));
 	/* nor a RAID member read through smartctl, whatever its byte 367 */
 	{
@@ -639,7 +650,7 @@ static void test_selective_spans(void)
 		ww_selftests_after_read(s, store, &m, 0, &via, at(10, 1, 30));
 		ww_selftests_after_read(s, store, &m, 0, &via, at(10, 2, 5));
 		CHECK_EQ_U64(n_started, 6);
-		CHECK(ww_store_get(store, m.id, &ds) == 0 && ds.self_test.drive_kinds_known);
+		CHECK(state_of(store, m.id, &ds) == 0 && ds.self_test.drive_kinds_known);
 		CHECK(!(ds.self_test.drive_kinds >> WW_STK_SELECTIVE & 1));
 		CHECK(ds.self_test.drive_kinds >> WW_STK_SHORT & 1);
 	}

@@ -40,6 +40,8 @@ static void test_health_change_runs_program(void)
 	char dir[] = "/tmp/ww-events-XXXXXX", prog[300], out[300];
 	static char all[16384];
 	static ww_drive_state_t a, b, c;
+	static ww_health_t ha, hb;
+	static const ww_read_report_t no_report;
 	static const ww_drive_state_t *pa[] = { &a }, *pb[] = { &b }, *pc[] = { &c };
 	ww_snapshot_t s1 = { .generation = 1, .n = 1, .drives = pa };
 	ww_snapshot_t s2 = { .generation = 2, .n = 1, .drives = pb };
@@ -63,16 +65,19 @@ static void test_health_change_runs_program(void)
 	snprintf(a.drive.dev_path, sizeof(a.drive.dev_path), "/dev/sdq");
 	a.drive.protocol = WW_PROTO_ATA;
 	a.present = true;
-	a.has_health = true;
+	a.health = &ha;
+	a.report = &no_report;
 	a.values_time = a.last_collect = t0;
 	a.collections_total = a.last_success = 1;
-	a.health.protocol = WW_PROTO_ATA;
-	snprintf(a.health.model, sizeof(a.health.model), "TEST DISK");
-	snprintf(a.health.serial, sizeof(a.health.serial), "SN123");
-	a.health.smart_status = WW_SMART_PASSED;
-	a.health.smart_status_source = "ATA SMART RETURN STATUS";
+	ha.protocol = WW_PROTO_ATA;
+	snprintf(ha.model, sizeof(ha.model), "TEST DISK");
+	snprintf(ha.serial, sizeof(ha.serial), "SN123");
+	ha.smart_status = WW_SMART_PASSED;
+	ha.smart_status_source = "ATA SMART RETURN STATUS";
 	b = a;
-	b.health.smart_status = WW_SMART_FAILED;
+	hb = ha;
+	b.health = &hb;
+	hb.smart_status = WW_SMART_FAILED;
 	b.values_time = b.last_collect = t0 + 60;
 	b.collections_total = 2;
 
@@ -137,9 +142,10 @@ static void test_health_change_runs_program(void)
 }
 
 /* a drive that flips between SMART PASSED and FAILED every minute */
-static void flip(ww_drive_state_t *d, int i, time_t t)
+static void flip(ww_drive_state_t *d, ww_health_t *h, int i, time_t t)
 {
-	d->health.smart_status = i % 2 ? WW_SMART_FAILED : WW_SMART_PASSED;
+	h->smart_status = i % 2 ? WW_SMART_FAILED : WW_SMART_PASSED;
+	d->health = h;
 	d->values_time = d->last_collect = t;
 	d->collections_total = (uint64_t)i + 1;
 }
@@ -166,6 +172,8 @@ static void test_flapping_and_spool(void)
 	char dir[] = "/tmp/ww-spool-XXXXXX", spool[300], prog[300], out[300], cmd[1200];
 	static char all[16384];
 	static ww_drive_state_t a;
+	static ww_health_t ha;
+	static const ww_read_report_t no_report;
 	static const ww_drive_state_t *pa[] = { &a };
 	ww_snapshot_t s = { .generation = 1, .n = 1, .drives = pa };
 	ww_events_t *ev = ww_events_new();
@@ -186,10 +194,12 @@ static void test_flapping_and_spool(void)
 	ww_events_configure(ev, prog, spool, 2, 3600);
 	memset(&a, 0, sizeof(a));
 	snprintf(a.drive.id, sizeof(a.drive.id), "ata-FLAPPING");
-	a.drive.protocol = a.health.protocol = WW_PROTO_ATA;
-	a.present = a.has_health = a.last_success = true;
+	a.drive.protocol = ha.protocol = WW_PROTO_ATA;
+	a.health = &ha;
+	a.report = &no_report;
+	a.present = a.last_success = true;
 	for (int i = 0; i < 7; i++) {
-		flip(&a, i, t0 + 60 * i);
+		flip(&a, &ha, i, t0 + 60 * i);
 		ww_events_update(
 			ev, &(ww_render_ctx_t){ .snap = &s, .endurance = NULL, .now = t0 + 60 * i },
 			&s);
@@ -198,7 +208,7 @@ static void test_flapping_and_spool(void)
 	CHECK_EQ_I64(count_files(spool, ".event"), 2);
 	/* the window (from the first notification, t0 + 60) ends: one summary
 	 * of the 4 held back */
-	flip(&a, 6, t0 + 3659);
+	flip(&a, &ha, 6, t0 + 3659);
 	ww_events_update(ev, &(ww_render_ctx_t){ .snap = &s, .endurance = NULL, .now = t0 + 3659 },
 			 &s);
 	CHECK_EQ_I64(count_files(spool, ".event"), 2);
@@ -309,6 +319,8 @@ static void test_spool_never_loops(void)
 static void test_unchanged_records_skipped(void)
 {
 	static ww_drive_state_t st[4];
+	static ww_health_t h[3];
+	static const ww_read_report_t no_report;
 	static const ww_drive_state_t *p1[3], *p2[3];
 	ww_snapshot_t s1 = { .generation = 1, .n = 3, .drives = p1 };
 	ww_snapshot_t s2 = { .generation = 2, .n = 3, .drives = p2 };
@@ -320,12 +332,14 @@ static void test_unchanged_records_skipped(void)
 		memset(&st[i], 0, sizeof(st[i]));
 		snprintf(st[i].drive.id, sizeof(st[i].drive.id), "ata-TEST_DISK_%d", i);
 		st[i].drive.protocol = WW_PROTO_ATA;
-		st[i].present = st[i].has_health = true;
+		st[i].present = true;
+		st[i].health = &h[i];
+		st[i].report = &no_report;
 		st[i].values_time = st[i].last_collect = t0;
 		st[i].collections_total = st[i].last_success = 1;
-		st[i].health.protocol = WW_PROTO_ATA;
-		st[i].health.smart_status = WW_SMART_PASSED;
-		st[i].health.smart_status_source = "ATA SMART RETURN STATUS";
+		h[i].protocol = WW_PROTO_ATA;
+		h[i].smart_status = WW_SMART_PASSED;
+		h[i].smart_status_source = "ATA SMART RETURN STATUS";
 		p1[i] = p2[i] = &st[i];
 	}
 	/* drive 1 read again: a new record in s2 */

@@ -105,9 +105,9 @@ static void test_standby_and_errors(void)
 	ww_store_update(s, "ata-X", 1, NULL, NULL, 0.01, t0 + 121);
 	snap = ww_store_acquire(s);
 	st = ww_snapshot_find(snap, "ata-X");
-	CHECK(st && st->standby && st->has_health && st->last_success);
+	CHECK(st && st->standby && st->health && st->last_success);
 	CHECK_EQ_I64(st->standby_since, t0 + 61);
-	CHECK_EQ_I64(st->health.temperature_celsius.value, 41);
+	CHECK_EQ_I64(st->health->temperature_celsius.value, 41);
 	CHECK_EQ_I64(st->values_time, t0 + 1);
 	CHECK_EQ_I64(ww_drive_state_values_age(st, t0 + 121), 120);
 	CHECK_EQ_I64(st->last_collect, t0 + 121);
@@ -119,7 +119,7 @@ static void test_standby_and_errors(void)
 	ww_store_update(s, "ata-X", -EIO, NULL, NULL, 5.0, t0 + 181);
 	snap = ww_store_acquire(s);
 	st = ww_snapshot_find(snap, "ata-X");
-	CHECK(st && !st->last_success && st->has_health);
+	CHECK(st && !st->last_success && st->health);
 	CHECK_EQ_I64(st->last_rc, -EIO);
 	CHECK_EQ_U64(st->errors_total, 3);
 	ww_snapshot_release(snap);
@@ -131,7 +131,7 @@ static void test_standby_and_errors(void)
 	snap = ww_store_acquire(s);
 	st = ww_snapshot_find(snap, "ata-X");
 	CHECK(st && !st->standby && st->standby_since == 0 && st->last_success);
-	CHECK_EQ_I64(st->health.temperature_celsius.value, 39);
+	CHECK_EQ_I64(st->health->temperature_celsius.value, 39);
 	CHECK_EQ_I64(ww_drive_state_values_age(st, t0 + 241), 0);
 	ww_snapshot_release(snap);
 
@@ -174,10 +174,10 @@ static void test_refcount(void)
 	cur = ww_store_acquire(s);
 	CHECK(cur != old);
 	CHECK_EQ_U64(cur->generation, gen + 50);
-	CHECK_EQ_I64(cur->drives[0]->health.temperature_celsius.value, 80);
+	CHECK_EQ_I64(cur->drives[0]->health->temperature_celsius.value, 80);
 	/* the old one is unchanged and readable */
 	CHECK_EQ_U64(old->n, 1);
-	CHECK_EQ_I64(old->drives[0]->health.temperature_celsius.value, 30);
+	CHECK_EQ_I64(old->drives[0]->health->temperature_celsius.value, 30);
 	CHECK_EQ_U64(old->generation, gen);
 	CHECK_EQ_U64(__atomic_load_n(&old->refs_, __ATOMIC_ACQUIRE), 1);
 	/* the store holds one reference on the current one, we hold the other */
@@ -207,8 +207,8 @@ static void *reader(void *arg)
 		ww_snapshot_t *snap = ww_store_acquire(rc->s);
 
 		if (snap->n != 1 ||
-		    snap->drives[0]->health.power_on_seconds.value !=
-			    (uint64_t)snap->drives[0]->health.temperature_celsius.value * 10)
+		    snap->drives[0]->health->power_on_seconds.value !=
+			    (uint64_t)snap->drives[0]->health->temperature_celsius.value * 10)
 			__atomic_add_fetch(&rc->bad, 1, __ATOMIC_RELAXED);
 		ww_snapshot_release(snap);
 	}
@@ -288,8 +288,8 @@ static void test_one_change_one_copy(void)
 	for (size_t i = 0; i < N && cur->n == N && old->n == N; i++)
 		same += cur->drives[i] == old->drives[i];
 	CHECK_EQ_U64(same, N - 1);
-	CHECK_EQ_I64(ww_snapshot_find(cur, id)->health.temperature_celsius.value, 42);
-	CHECK_EQ_I64(ww_snapshot_find(old, id)->health.temperature_celsius.value, 30);
+	CHECK_EQ_I64(ww_snapshot_find(cur, id)->health->temperature_celsius.value, 42);
+	CHECK_EQ_I64(ww_snapshot_find(old, id)->health->temperature_celsius.value, 30);
 	CHECK_EQ_U64(ww_snapshot_find(cur, id)->collections_total, 3);
 	CHECK_EQ_U64(ww_snapshot_find(old, id)->collections_total, 1);
 
