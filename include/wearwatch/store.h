@@ -131,6 +131,18 @@ uint64_t ww_store_publications(ww_store_t *s);
  * that a tick with one changed drive copies one record. */
 uint64_t ww_store_record_copies(ww_store_t *s);
 
+/** What the drive records of the published snapshot and the working copy
+ * take: each record and each piece (a health record, a read report) once,
+ * however many records share it; bytes without malloc's own overhead. */
+typedef struct ww_store_bytes {
+	size_t records, record_bytes; /* records (sizeof(ww_drive_state_t) each) */
+	size_t pieces, piece_bytes;   /* health records and reports */
+} ww_store_bytes_t;
+
+/** Count them (a walk of both lists under the writers' lock): a test's
+ * check that a record and its values take what their data needs, once. */
+void ww_store_bytes(ww_store_t *s, ww_store_bytes_t *out);
+
 /** Drop a reference; frees the snapshot with the last one. NULL is a no-op. */
 void ww_snapshot_release(ww_snapshot_t *snap);
 

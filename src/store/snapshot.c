@@ -269,6 +269,61 @@ uint64_t ww_store_record_copies(ww_store_t *s)
 	return n;
 }
 
+static int cmp_ptr(const void *a, const void *b)
+{
+	uintptr_t x = (uintptr_t) * (const void *const *)a,
+		  y = (uintptr_t) * (const void *const *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* sorts the n pointers of p and returns how many differ */
+static size_t distinct(const void **p, size_t n)
+{
+	size_t k = 0;
+
+	qsort(p, n, sizeof(*p), cmp_ptr);
+	for (size_t i = 0; i < n; i++)
+		if (!i || p[i] != p[i - 1])
+			p[k++] = p[i];
+	return k;
+}
+
+void ww_store_bytes(ww_store_t *s, ww_store_bytes_t *out)
+{
+	const ww_snapshot_t *lists[2];
+	const void **recs, **pieces;
+	size_t nr = 0, np = 0, max;
+
+	memset(out, 0, sizeof(*out));
+	pthread_mutex_lock(&s->write_lock);
+	lists[0] = s->cur;
+	lists[1] = s->work;
+	max = s->cur->n + (s->work ? s->work->n : 0) + 1;
+	recs = malloc(max * sizeof(*recs));
+	pieces = malloc(2 * max * sizeof(*pieces));
+	for (int l = 0; recs && pieces && l < 2; l++)
+		for (size_t i = 0; lists[l] && i < lists[l]->n; i++) {
+			const ww_drive_state_t *st = lists[l]->drives[i];
+
+			recs[nr++] = st;
+			if (st->health)
+				pieces[np++] = st->health;
+			if (st->report)
+				pieces[np++] = st->report;
+		}
+	if (recs && pieces) {
+		out->records = distinct(recs, nr);
+		out->record_bytes = out->records * sizeof(ww_drive_state_t);
+		out->pieces = distinct(pieces, np);
+		for (size_t i = 0; i < out->pieces; i++)
+			out->piece_bytes += piece_of(pieces[i])->len;
+	}
+	pthread_mutex_unlock(&s->write_lock);
+	free(recs);
+	free(pieces);
+}
+
 static int cmp_state(const void *a, const void *b)
 {
 	return strcmp((*(const ww_drive_state_t *const *)a)->drive.id,

@@ -310,8 +310,86 @@ static void test_one_change_one_copy(void)
 	free(h);
 }
 
+/* an NVMe drive's record and its values: what the read returned, once,
+ * however many records of the drive there are */
+static void test_values_are_pieces(void)
+{
+	ww_store_t *s = ww_store_new(0);
+	ww_drive_t d = mk_drive("nvme-a", "nvme0n1");
+	ww_health_t *h = calloc(1, sizeof(*h));
+	ww_read_report_t *r = calloc(1, sizeof(*r));
+	static const char *const what[] = { "Identify Controller", "Identify Namespace 1",
+					    "Get Log Page 02h", "Get Log Page 06h",
+					    "Get Log Page 01h" };
+	const size_t report = offsetof(ww_read_report_t, cmds) + 5 * sizeof(r->cmds[0]);
+	const ww_health_t *h1;
+	ww_snapshot_t *old, *cur;
+	ww_store_bytes_t b;
+	time_t t0 = 1700000000;
+
+	if (!s || !h || !r)
+		return;
+	CHECK_EQ_I64(ww_store_sync(s, &d, 1, t0), 0);
+	ww_store_bytes(s, &b);
+	CHECK_EQ_U64(b.records, 1);
+	CHECK_EQ_U64(b.pieces, 0); /* not read yet: no values at all */
+	CHECK(sizeof(ww_drive_state_t) < sizeof(ww_drive_t) + 1024);
+
+	h->protocol = WW_PROTO_NVME;
+	h->n_nvme_ns = 1;
+	WW_SET(h->temperature_celsius, 30, "NVMe SMART/Health log 02h bytes 1-2");
+	for (size_t i = 0; i < 5; i++)
+		snprintf(r->cmds[r->n_cmds++].what, sizeof(r->cmds[0].what), "%s", what[i]);
+	CHECK_EQ_U64(ww_read_report_size(r), report);
+	CHECK_EQ_I64(ww_store_update(s, d.id, 0, h, r, 0.01, t0 + 1), 0);
+	old = ww_store_acquire(s);
+	h1 = ww_snapshot_find(old, d.id)->health;
+	/* one record, its health record and a report of its five notes */
+	ww_store_bytes(s, &b);
+	CHECK_EQ_U64(b.records, 1);
+	CHECK_EQ_U64(b.pieces, 2);
+	CHECK_EQ_U64(b.piece_bytes, sizeof(ww_health_t) + report);
+	CHECK_STR(ww_snapshot_find(old, d.id)->report->cmds[4].what, "Get Log Page 01h");
+
+	/* read again, the same bytes: the working copy's record is a copy
+	 * (its counters moved), its values are the published ones */
+	CHECK_EQ_I64(ww_store_update(s, d.id, 0, h, r, 0.01, t0 + 61), 0);
+	ww_store_bytes(s, &b);
+	CHECK_EQ_U64(b.records, 2);
+	CHECK_EQ_U64(b.pieces, 2);
+	CHECK_EQ_U64(b.piece_bytes, sizeof(ww_health_t) + report);
+	cur = ww_store_acquire(s);
+	CHECK(ww_snapshot_find(cur, d.id) != ww_snapshot_find(old, d.id));
+	CHECK(ww_snapshot_find(cur, d.id)->health == h1);
+	CHECK_EQ_U64(ww_snapshot_find(cur, d.id)->collections_total, 2);
+
+	/* a new temperature: a new health record, the same report */
+	WW_SET(h->temperature_celsius, 31, "NVMe SMART/Health log 02h bytes 1-2");
+	CHECK_EQ_I64(ww_store_update(s, d.id, 0, h, r, 0.01, t0 + 121), 0);
+	ww_store_bytes(s, &b);
+	CHECK_EQ_U64(b.records, 2);
+	CHECK_EQ_U64(b.pieces, 3);
+	CHECK_EQ_U64(b.piece_bytes, 2 * sizeof(ww_health_t) + report);
+	/* a failed read keeps the values it had */
+	CHECK_EQ_I64(ww_store_update(s, d.id, -EIO, NULL, NULL, 0.01, t0 + 181), 0);
+	ww_snapshot_release(old);
+	ww_snapshot_release(cur);
+	cur = ww_store_acquire(s);
+	CHECK_EQ_I64(ww_snapshot_find(cur, d.id)->health->temperature_celsius.value, 31);
+	CHECK(!ww_snapshot_find(cur, d.id)->last_success);
+	/* the old values went with the last snapshot that held them */
+	ww_store_bytes(s, &b);
+	CHECK_EQ_U64(b.records, 1);
+	CHECK_EQ_U64(b.pieces, 2);
+	ww_snapshot_release(cur);
+	ww_store_free(s);
+	free(h);
+	free(r);
+}
+
 int main(void)
 {
+	test_values_are_pieces();
 	test_one_change_one_copy();
 	test_lifecycle();
 	test_standby_and_errors();
