@@ -50,8 +50,12 @@ struct ww_runtime {
 	ww_route_src_t src; /* store, endurance, the current gen's thresholds */
 	ww_events_t *events;
 	ww_snapshot_t *prev;
-	bool trim_due;         /* the store changed since the last heap trim */
-	uint64_t trims;        /* heap trims (main thread) */
+	bool trim_due;  /* the store changed since the last heap trim */
+	uint64_t trims; /* heap trims (main thread) */
+	/* the counts last told to systemd (STATUS=), sent again only when
+	 * one changed (main thread) */
+	size_t status_sent[5];
+	bool status_known;
 	bool woken;            /* a wake is pending for the next tick (atomic) */
 	pthread_mutex_t gen_lock; /* rt->gen's swap, users, the retired list */
 	uint64_t gens_made;
@@ -575,20 +579,25 @@ const ww_route_src_t *ww_runtime_route_src(ww_runtime_t *rt)
 	return &rt->src;
 }
 
-static void status(ww_store_t *store)
+/* systemd's status line from the snapshot the tick holds; formatted and
+ * sent only when a count changed (a steady fleet's rounds change values,
+ * not these) */
+static void status(ww_runtime_t *rt, const ww_snapshot_t *s)
 {
-	ww_snapshot_t *s = ww_store_acquire(store);
-	size_t present = 0, standby = 0, hung = 0, failing = 0;
+	size_t c[5] = { s->n, 0, 0, 0, 0 }; /* drives, present, standby, hung, failing */
 
 	for (size_t i = 0; i < s->n; i++) {
-		present += s->drives[i]->present;
-		standby += s->drives[i]->standby;
-		hung += s->drives[i]->hung;
-		failing += s->drives[i]->last_collect && !s->drives[i]->last_success;
+		c[1] += s->drives[i]->present;
+		c[2] += s->drives[i]->standby;
+		c[3] += s->drives[i]->hung;
+		c[4] += s->drives[i]->last_collect && !s->drives[i]->last_success;
 	}
-	ww_notify_status("%zu drives (%zu present, %zu standby, %zu hung, %zu failing)",
-			 s->n, present, standby, hung, failing);
-	ww_snapshot_release(s);
+	if (rt->status_known && !memcmp(c, rt->status_sent, sizeof(c)))
+		return;
+	memcpy(rt->status_sent, c, sizeof(c));
+	rt->status_known = true;
+	ww_notify_status("%zu drives (%zu present, %zu standby, %zu hung, %zu failing)", c[0], c[1],
+			 c[2], c[3], c[4]);
 }
 
 double ww_runtime_tick(ww_runtime_t *rt)
@@ -612,7 +621,7 @@ double ww_runtime_tick(ww_runtime_t *rt)
 				 .now = ww_clock_wall(NULL) };
 	ww_events_update(rt->events, &ctx, rt->prev);
 	if (!rt->prev || cur->generation != rt->prev->generation) {
-		status(rt->store);
+		status(rt, cur);
 		/* a drive came, went or changed state: the probe thread, asleep
 		 * until its next due burst, looks again */
 		ww_probe_sched_wake(rt->probe);
