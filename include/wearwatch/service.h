@@ -164,10 +164,15 @@ void ww_runtime_stop(ww_runtime_t *rt);
  * A count for tests: it must not grow with reloads. */
 size_t ww_runtime_generations(ww_runtime_t *rt);
 
-/** Heap trims (malloc_trim) the ticks made: one after the reads of a round
- * are in, none while one is out (a read that is marked hung aside) or
- * nothing changed. A count for tests. */
+/** Heap trims the ticks asked for: one after the reads of a round are in,
+ * none while one is out (a read that is marked hung aside) or nothing
+ * changed. A count for tests. */
 uint64_t ww_runtime_trims(const ww_runtime_t *rt);
+
+/** Of those, the ones made (malloc_trim called): the heap could give back
+ * at least 128 KiB (free chunks below its top, and its top beyond the
+ * 256 KiB kept). A count for tests. */
+uint64_t ww_runtime_trims_made(const ww_runtime_t *rt);
 
 /* Drive events: each drive's health verdict (ww_drive_verdict, the one every
  * output prints) compared with the one last notified. Logged with their

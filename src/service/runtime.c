@@ -19,6 +19,11 @@
 /* free heap kept at its top by the trim after a round: what a round of a
  * few drives allocates again (about 130 KiB at 3 replayed drives) */
 #define TRIM_PAD (256 * 1024)
+/* and the least a trim must be able to give back to be made: below it, the
+ * trim's walk and madvise calls, and the page faults of the next round that
+ * takes the pages again, cost more than the few pages are worth (at 3
+ * replayed drives a round left about 30 KiB free in the middle) */
+#define TRIM_MIN_GAIN (128 * 1024)
 
 /* One configuration generation with what is derived from it (about 70 KiB).
  * Renders (HTTP threads), collections (reader threads) and the probe
@@ -50,8 +55,9 @@ struct ww_runtime {
 	ww_route_src_t src; /* store, endurance, the current gen's thresholds */
 	ww_events_t *events;
 	ww_snapshot_t *prev;
-	bool trim_due;  /* the store changed since the last heap trim */
-	uint64_t trims; /* heap trims (main thread) */
+	bool trim_due;       /* the store changed since the last heap trim */
+	uint64_t trims;      /* heap trims asked for (main thread) */
+	uint64_t trims_made; /* ... and made (enough to give back) */
 	/* the counts last told to systemd (STATUS=), sent again only when
 	 * one changed (main thread) */
 	size_t status_sent[5];
@@ -115,6 +121,11 @@ static void thresholds_drop(void *arg, const ww_thresholds_t *t)
 uint64_t ww_runtime_trims(const ww_runtime_t *rt)
 {
 	return rt->trims;
+}
+
+uint64_t ww_runtime_trims_made(const ww_runtime_t *rt)
+{
+	return rt->trims_made;
 }
 
 size_t ww_runtime_generations(ww_runtime_t *rt)
@@ -582,6 +593,16 @@ const ww_route_src_t *ww_runtime_route_src(ww_runtime_t *rt)
 /* systemd's status line from the snapshot the tick holds; formatted and
  * sent only when a count changed (a steady fleet's rounds change values,
  * not these) */
+/* bytes malloc_trim(TRIM_PAD) could give back: the free chunks below the
+ * top (their whole pages are madvised away) and the top beyond the pad */
+static size_t trim_gain(void)
+{
+	struct mallinfo2 mi = mallinfo2();
+	size_t middle = mi.fordblks > mi.keepcost ? mi.fordblks - mi.keepcost : 0;
+
+	return middle + (mi.keepcost > TRIM_PAD ? mi.keepcost - TRIM_PAD : 0);
+}
+
 static void status(ww_runtime_t *rt, const ww_snapshot_t *s)
 {
 	size_t c[5] = { s->n, 0, 0, 0, 0 }; /* drives, present, standby, hung, failing */
@@ -635,7 +656,10 @@ double ww_runtime_tick(ww_runtime_t *rt)
 	if (rt->trim_due && idle) {
 		rt->trim_due = false;
 		rt->trims++;
-		malloc_trim(TRIM_PAD);
+		if (trim_gain() >= TRIM_MIN_GAIN) {
+			rt->trims_made++;
+			malloc_trim(TRIM_PAD);
+		}
 	}
 	ww_snapshot_release(rt->prev);
 	rt->prev = cur;

@@ -5,7 +5,8 @@
  * captures of tests/fixtures/captures are read by a fake collect function
  * (the runtime's reader hook) that holds every read until the test lets
  * them go; ticks while they are out trim nothing, the round's end trims
- * once, and ticks with nothing changed after it trim nothing. */
+ * once (made: the test leaves 1 MiB free in the middle of the heap), and
+ * ticks with nothing changed after it trim nothing. */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,6 +37,20 @@ static int held_collect(const char *sysroot, const ww_drive_t *d, ww_health_t *h
 		pthread_cond_wait(&cv, &mu);
 	pthread_mutex_unlock(&mu);
 	return 0;
+}
+
+/* 1 MiB freed in the middle of the heap (a pin above it keeps it off the
+ * top), as a round that took much and gave it back leaves it */
+static void *freed_middle(void)
+{
+	void *chunk[64], *pin;
+
+	for (int i = 0; i < 64; i++)
+		chunk[i] = malloc(16 * 1024);
+	pin = malloc(64);
+	for (int i = 0; i < 64; i++)
+		free(chunk[i]);
+	return pin;
 }
 
 static void nap_ms(long ms)
@@ -69,6 +84,7 @@ int main(void)
 	ww_runtime_t *rt;
 	size_t n = 0;
 	int ticks = 0;
+	void *pin;
 
 	for (size_t i = 0; i < 3; i++) {
 		snprintf(dir, sizeof(dir), "%s/tests/fixtures/captures/%s", src ? src : ".",
@@ -101,7 +117,9 @@ int main(void)
 	CHECK_EQ_U64(ww_runtime_trims(rt), 0);
 
 	/* the reads come in one after another; the ticks meanwhile see the
-	 * store change, the one after the last read trims */
+	 * store change, the one after the last read trims: it is made, as the
+	 * heap has 1 MiB to give back */
+	pin = freed_middle();
 	pthread_mutex_lock(&mu);
 	let_go = true;
 	pthread_cond_broadcast(&cv);
@@ -119,6 +137,8 @@ int main(void)
 	printf("one round of 3 reads, %d ticks while they came in: %llu trim\n", ticks,
 	       (unsigned long long)ww_runtime_trims(rt));
 	CHECK_EQ_U64(ww_runtime_trims(rt), 1);
+	CHECK_EQ_U64(ww_runtime_trims_made(rt), 1);
 	ww_runtime_stop(rt);
+	free(pin);
 	return ww_test_done("test_service_trim");
 }
