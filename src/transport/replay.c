@@ -265,6 +265,18 @@ int ww_replay_load(FILE *f, ww_replay_t **out, int *bad_line)
 		replay_free(r);
 		return ret;
 	}
+	/* a kept capture holds its blocks, not the room they grew into (32
+	 * at first, doubling: most captures have under ten) */
+	if (r->n < r->cap) {
+		struct ww_rblock *nb = r->n ? realloc(r->b, r->n * sizeof(*nb)) : NULL;
+
+		if (nb || !r->n) {
+			if (!r->n)
+				free(r->b);
+			r->b = nb;
+			r->cap = r->n;
+		}
+	}
 	*out = r;
 	return 0;
 }
