@@ -36,7 +36,9 @@ extern "C" {
 /** Everything known about one drive at one instant. Times are seconds since the
  * epoch, 0 = never. */
 typedef struct ww_drive_state {
-	ww_drive_t drive;          /* latest discovery result */
+	const ww_drive_t *drive; /* latest discovery result (never NULL): a
+				      piece shared like `health` below, replaced
+				      when a discovery finds it changed */
 	time_t first_seen;
 
 	bool present;              /* listed by the latest discovery */

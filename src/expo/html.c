@@ -57,7 +57,7 @@ static void td_rated(FILE *f, const ww_render_ctx_t *ctx, const ww_drive_state_t
 {
 	ww_endurance_t *e = malloc(sizeof(*e));
 
-	if (e && ww_expo_endurance(ctx->endurance, st->drive.id, e) && e->has_rated_used) {
+	if (e && ww_expo_endurance(ctx->endurance, st->drive->id, e) && e->has_rated_used) {
 		fprintf(f, "<td title=\"rating: %s, ", ww_rating_source_name(e->rating_source));
 		esc(f, e->rating_row);
 		fprintf(f, "\">%.1f %%</td>", e->rated_used_ratio * 100);
@@ -102,14 +102,14 @@ char *ww_html_render_index(const ww_render_ctx_t *ctx)
 		const ww_health_t *h = st->health;
 
 		fputs("<tr><td><a href=\"/api/v1/drives/", f);
-		esc(f, st->drive.id);
+		esc(f, st->drive->id);
 		fputs("\">", f);
-		esc(f, st->drive.id);
+		esc(f, st->drive->id);
 		fputs("</a></td>", f);
 		td_verdict(f, ctx, st, v);
 		fputs("<td>", f);
-		esc(f, h && h->model[0] ? h->model : st->drive.sysfs_model);
-		fprintf(f, "</td><td>%s</td>", ww_transport_name(ww_drive_transport(&st->drive, h)));
+		esc(f, h && h->model[0] ? h->model : st->drive->sysfs_model);
+		fprintf(f, "</td><td>%s</td>", ww_transport_name(ww_drive_transport(st->drive, h)));
 		if (h && WW_HAS(h->temperature_celsius))
 			fprintf(f, "<td>%lld &deg;C</td>", (long long)h->temperature_celsius.value);
 		else

@@ -528,7 +528,7 @@ static json_object *verdict_of(const ww_render_ctx_t *ctx, const ww_drive_state_
 static json_object *state_object(const ww_render_ctx_t *ctx, const ww_drive_state_t *st)
 {
 	time_t now = ctx->now;
-	const ww_drive_t *d = &st->drive;
+	const ww_drive_t *d = st->drive;
 	const ww_health_t *h = st->health;
 	json_object *o = json_object_new_object(), *e;
 	int64_t age = ww_drive_state_values_age(st, now);
@@ -602,7 +602,7 @@ char *ww_json_render_drive(const ww_render_ctx_t *ctx, const char *id, bool *fou
 	if (!st)
 		return NULL;
 	o = state_object(ctx, st);
-	add(o, "drive", drive_identity(&st->drive, st->health));
+	add(o, "drive", drive_identity(st->drive, st->health));
 	if (st->health)
 		add(o, "health", health_object(NULL, st->health, st->report, NULL, NULL));
 	return to_text(o);

@@ -220,7 +220,7 @@ static void render_family(ww_prom_t *w, const ww_render_ctx_t *ctx, const ww_met
 		return;
 	}
 	for (size_t i = 0; i < n; i++) {
-		ww_prom_drive(w, d[i].st->drive.id);
+		ww_prom_drive(w, d[i].st->drive->id);
 		m->get(w, m, &d[i]);
 	}
 }
@@ -267,7 +267,7 @@ static void drive_views(const ww_render_ctx_t *ctx, ww_mdrive_t *d, ww_endurance
 		d[i].st = st;
 		d[i].h = st->present ? st->health : NULL;
 		d[i].p = st->has_probe && st->probe.has_last && st->present ? &st->probe : NULL;
-		d[i].e = svc && ww_expo_endurance(svc, st->drive.id, &e[i]) ? &e[i] : NULL;
+		d[i].e = svc && ww_expo_endurance(svc, st->drive->id, &e[i]) ? &e[i] : NULL;
 		if (scratch) {
 			mverdict(ctx, st, scratch, &v[i]);
 			d[i].v = &v[i];

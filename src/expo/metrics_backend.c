@@ -6,9 +6,9 @@
  * or configured with serve --smartctl): type = the -d TYPE */
 static void g_smartctl_info(ww_prom_t *w, const ww_metric_t *m, const ww_mdrive_t *d)
 {
-	const char *lv[1] = { d->st->drive.smartctl_type };
+	const char *lv[1] = { d->st->drive->smartctl_type };
 
-	if (d->st->present && d->st->drive.smartctl_type[0])
+	if (d->st->present && d->st->drive->smartctl_type[0])
 		ww_prom_u64(w, lv, 1);
 }
 

@@ -31,7 +31,7 @@ static const char *wwn_of(const ww_drive_t *dr, const ww_health_t *h, char *buf,
 
 static void g_info(ww_prom_t *w, const ww_metric_t *m, const ww_mdrive_t *d)
 {
-	const ww_drive_t *dr = &d->st->drive;
+	const ww_drive_t *dr = d->st->drive;
 	const ww_health_t *h = d->st->health; /* missing too */
 	char wwn[sizeof(dr->sysfs_wwn) + 2];
 	const char *lv[8] = {
@@ -56,7 +56,7 @@ static void g_present(ww_prom_t *w, const ww_metric_t *m, const ww_mdrive_t *d)
 static void g_capacity(ww_prom_t *w, const ww_metric_t *m, const ww_mdrive_t *d)
 {
 	uint64_t v = d->h && WW_HAS(d->h->capacity_bytes) ? d->h->capacity_bytes.value
-							 : d->st->drive.capacity_bytes;
+							  : d->st->drive->capacity_bytes;
 
 	if (d->st->present && v)
 		ww_prom_u64(w, NULL, v);

@@ -32,7 +32,7 @@ static void g_link(ww_prom_t *w, const ww_metric_t *m, const ww_mdrive_t *d)
 static void g_pcie(ww_prom_t *w, const ww_metric_t *m, const ww_mdrive_t *d)
 {
 	static const char *const kinds[2] = { "max", "current" };
-	const ww_drive_t *dr = &d->st->drive;
+	const ww_drive_t *dr = d->st->drive;
 	uint64_t v[2] = { m->arg ? dr->pcie_max_width : dr->pcie_max_transfers,
 			  m->arg ? dr->pcie_cur_width : dr->pcie_cur_transfers };
 

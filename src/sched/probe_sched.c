@@ -155,17 +155,18 @@ static void start(ww_probe_sched_t *s, struct entry *e, const ww_drive_state_t *
 	const char *why;
 	ww_probe_burst_t plan;
 	uint64_t bytes;
-	uint32_t lbs = st->drive.logical_block_bytes;
+	uint32_t lbs = st->drive->logical_block_bytes;
 	int fd, r;
 
 	if (st->standby)
 		return skip(s, e, "standby", now + p->interval_s * 1000000000ull);
 	if (st->hung || e->hung)
 		return skip(s, e, "hung", now + p->interval_s * 1000000000ull);
-	why = ww_probe_gate(s->cfg.sysroot, st->drive.block, st->drive.rotational, p, e->last_ios);
+	why = ww_probe_gate(s->cfg.sysroot, st->drive->block, st->drive->rotational, p,
+			    e->last_ios);
 	if (why) {
 		if (!strcmp(why, "rotational"))   /* baseline for "other I/O since" */
-			ww_probe_sysfs_ios(s->cfg.sysroot, st->drive.block, &e->last_ios);
+			ww_probe_sysfs_ios(s->cfg.sysroot, st->drive->block, &e->last_ios);
 		return skip(s, e, why, now + (!strcmp(why, "busy") ? BUSY_RETRY_NS :
 					      p->interval_s * 1000000000ull));
 	}
@@ -176,13 +177,13 @@ static void start(ww_probe_sched_t *s, struct entry *e, const ww_drive_state_t *
 	 * drive starts right after (see run()). */
 	if (s->qd_active || s->qd_active + p->queue_depth > RING_ENTRIES)
 		return;                          /* next scan */
-	bytes = ww_probe_sysfs_bytes(s->cfg.sysroot, st->drive.block);
+	bytes = ww_probe_sysfs_bytes(s->cfg.sysroot, st->drive->block);
 	if (ww_probe_plan_burst(p, bytes, lbs, now ^ (uintptr_t)e, &plan))
 		return skip(s, e, "empty range", now + p->interval_s * 1000000000ull);
-	fd = open(st->drive.dev_path, O_RDONLY | O_DIRECT | O_CLOEXEC | O_NONBLOCK);
+	fd = open(st->drive->dev_path, O_RDONLY | O_DIRECT | O_CLOEXEC | O_NONBLOCK);
 	if (fd < 0) {
 		ww_log_drive_failure(e->id, wall(s), "probe: open %s O_DIRECT: %s",
-				     st->drive.dev_path, strerror(errno));
+				     st->drive->dev_path, strerror(errno));
 		return skip(s, e, errno == EINVAL ? "no O_DIRECT" : "open failed",
 			    now + 10ull * p->interval_s * 1000000000ull);
 	}
@@ -200,7 +201,7 @@ static void start(ww_probe_sched_t *s, struct entry *e, const ww_drive_state_t *
 	b->on_read = on_read;
 	b->may_issue = may_issue;
 	b->ctx = e;
-	snprintf(e->block, sizeof(e->block), "%s", st->drive.block);
+	snprintf(e->block, sizeof(e->block), "%s", st->drive->block);
 	ww_hist_reset(&e->ls->burst_hist);
 	r = ww_probe_burst_start(s->eng, b);
 	if (r) {
@@ -393,14 +394,14 @@ static bool drift_slice(ww_probe_sched_t *s, struct entry *e, const ww_drive_sta
 	else if (st->hung || e->hung)
 		why = "hung";
 	else
-		why = ww_probe_gate(s->cfg.sysroot, st->drive.block, st->drive.rotational, &idle,
+		why = ww_probe_gate(s->cfg.sysroot, st->drive->block, st->drive->rotational, &idle,
 				    e->last_ios);
 	if (why) {
 		drift_abort(s, e, why, now + drift_retry_ns(p));
 		return false;
 	}
-	bytes = ww_probe_sysfs_bytes(s->cfg.sysroot, st->drive.block);
-	if (ww_probe_plan_burst(p, bytes, st->drive.logical_block_bytes, now ^ (uintptr_t)e,
+	bytes = ww_probe_sysfs_bytes(s->cfg.sysroot, st->drive->block);
+	if (ww_probe_plan_burst(p, bytes, st->drive->logical_block_bytes, now ^ (uintptr_t)e,
 				&plan)) {
 		drift_abort(s, e, "empty range", now + drift_retry_ns(p));
 		return false;
@@ -411,7 +412,7 @@ static bool drift_slice(ww_probe_sched_t *s, struct entry *e, const ww_drive_sta
 	plan.max_iops = 0;
 	if (s->qd_active + plan.qd > RING_ENTRIES)
 		return false;
-	fd = open(st->drive.dev_path, O_RDONLY | O_DIRECT | O_CLOEXEC | O_NONBLOCK);
+	fd = open(st->drive->dev_path, O_RDONLY | O_DIRECT | O_CLOEXEC | O_NONBLOCK);
 	if (fd < 0) {
 		drift_abort(s, e, errno == EINVAL ? "no O_DIRECT" : "open failed",
 			    now + drift_retry_ns(p));
@@ -422,7 +423,7 @@ static bool drift_slice(ww_probe_sched_t *s, struct entry *e, const ww_drive_sta
 	b->on_read = on_read;
 	b->may_issue = may_issue;
 	b->ctx = e;
-	snprintf(e->block, sizeof(e->block), "%s", st->drive.block);
+	snprintf(e->block, sizeof(e->block), "%s", st->drive->block);
 	if (ww_probe_burst_start(s->eng, b)) {
 		close(fd);
 		b->fd = -1;
@@ -470,25 +471,25 @@ static void drift_step(ww_probe_sched_t *s, ww_snapshot_t *snap, uint64_t now)
 		ww_probe_policy_t own;
 		struct entry *e;
 
-		if (!st->present || !st->drive.block[0] || !st->drive.dev_path[0])
+		if (!st->present || !st->drive->block[0] || !st->drive->dev_path[0])
 			continue;
-		if (s->cfg.lookup && s->cfg.lookup(s->cfg.lookup_ctx, &st->drive, &own))
+		if (s->cfg.lookup && s->cfg.lookup(s->cfg.lookup_ctx, st->drive, &own))
 			p = &own;
 		if (!p->enabled || !p->drift_interval_s) {
 			e = s->drifting;
-			if (e && !e->active && !strcmp(e->id, st->drive.id)) /* turned off */
+			if (e && !e->active && !strcmp(e->id, st->drive->id)) /* turned off */
 				drift_abort(s, e, NULL, 0);
 			continue;
 		}
-		e = entry_get(s, st->drive.id, p->window_reads);
+		e = entry_get(s, st->drive->id, p->window_reads);
 		if (!e || e->active)
 			continue;
 		if (s->drifting && s->drifting != e)
 			continue;
 		if (!e->drift_due)
-			drift_plan(s, e, &st->drive, p, now);
+			drift_plan(s, e, st->drive, p, now);
 		if (e->drift && !e->drift->left_ns) {
-			drift_finish(s, e, &st->drive,
+			drift_finish(s, e, st->drive,
 				     now + (uint64_t)p->drift_interval_s * 1000000000ull);
 			continue;
 		}
@@ -516,16 +517,16 @@ static void scan(ww_probe_sched_t *s, uint64_t now)
 		ww_probe_policy_t own;
 		struct entry *e;
 
-		if (!st->present || !st->drive.block[0] || !st->drive.dev_path[0])
+		if (!st->present || !st->drive->block[0] || !st->drive->dev_path[0])
 			continue;
-		if (s->cfg.lookup && s->cfg.lookup(s->cfg.lookup_ctx, &st->drive, &own))
+		if (s->cfg.lookup && s->cfg.lookup(s->cfg.lookup_ctx, st->drive, &own))
 			p = &own;
 		if (!p->enabled)
 			continue;
-		e = entry_get(s, st->drive.id, p->window_reads);
+		e = entry_get(s, st->drive->id, p->window_reads);
 		/* the drift schedule starts at the drive's first sight */
 		if (e && !e->drift_due && p->drift_interval_s)
-			drift_plan(s, e, &st->drive, p, now);
+			drift_plan(s, e, st->drive, p, now);
 		if (e && e->drift_due && p->drift_interval_s && e->drift_due < s->due)
 			s->due = e->drift_due;
 		if (!e || e->active)

@@ -298,10 +298,11 @@ static void identity(struct dstate *d, const ww_drive_state_t *st)
 {
 	const ww_health_t *h = st->health;
 
-	snprintf(d->device, sizeof(d->device), "%s", st->drive.dev_path);
-	snprintf(d->model, sizeof(d->model), "%s", h && h->model[0] ? h->model : st->drive.sysfs_model);
+	snprintf(d->device, sizeof(d->device), "%s", st->drive->dev_path);
+	snprintf(d->model, sizeof(d->model), "%s",
+		 h && h->model[0] ? h->model : st->drive->sysfs_model);
 	snprintf(d->serial, sizeof(d->serial), "%s",
-		 h && h->serial[0] ? h->serial : st->drive.sysfs_serial);
+		 h && h->serial[0] ? h->serial : st->drive->sysfs_serial);
 }
 
 /* one drive: 1 when an event was logged; *next lowered to the time it is
@@ -311,7 +312,7 @@ static int drive(ww_events_t *ev, const ww_render_ctx_t *ctx, const ww_drive_sta
 {
 	time_t now = ctx->now;
 	static ww_vreason_t added[WW_VERDICT_MAX], cleared[WW_VERDICT_MAX];
-	struct dstate *d = entry(ev, st->drive.id);
+	struct dstate *d = entry(ev, st->drive->id);
 	ww_verdict_t *v = &ev->v;
 	struct change c;
 	size_t na, nc;
@@ -371,10 +372,10 @@ int ww_events_update(ww_events_t *ev, const ww_render_ctx_t *ctx, const ww_snaps
 				continue; /* its due time is in reeval_at already */
 			p = c;
 		} else {
-			p = prev ? ww_snapshot_find(prev, c->drive.id) : NULL;
+			p = prev ? ww_snapshot_find(prev, c->drive->id) : NULL;
 		}
 		if (p && !p->standby && c->standby) {
-			ww_log_event(WW_EV_STANDBY, WW_LOG_INFO, c->drive.id, c->drive.dev_path,
+			ww_log_event(WW_EV_STANDBY, WW_LOG_INFO, c->drive->id, c->drive->dev_path,
 				     "in standby or suspended; left alone");
 			n++;
 		}

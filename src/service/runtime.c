@@ -710,7 +710,7 @@ static void drop_excluded(ww_runtime_t *rt, const ww_conf_t *c)
 	time_t now = ww_clock_wall(NULL);
 
 	for (size_t i = 0; i < s->n; i++) {
-		const ww_drive_t *d = &s->drives[i]->drive;
+		const ww_drive_t *d = s->drives[i]->drive;
 		const ww_conf_drive_t *cd = ww_conf_drive_find(c, d->id, d->block);
 
 		if (!cd || cd->monitor != 0)

@@ -86,7 +86,7 @@ ww_history_t *ww_store_endurance_history(ww_store_endurance_t *s)
 
 static const char *iface_of(const ww_drive_state_t *st)
 {
-	switch (ww_drive_transport(&st->drive, st->health)) {
+	switch (ww_drive_transport(st->drive, st->health)) {
 	case WW_TRANSPORT_NVME:
 		return "nvme";
 	case WW_TRANSPORT_SATA:
@@ -102,8 +102,8 @@ void ww_store_endurance_compute(ww_store_endurance_t *s, const ww_drive_state_t 
 				const ww_sample_t *latest, time_t now, ww_endurance_t *out)
 {
 	const ww_health_t *h = st->health;
-	const char *model = h && h->model[0] ? h->model : st->drive.sysfs_model;
-	const char *serial = h && h->serial[0] ? h->serial : st->drive.sysfs_serial;
+	const char *model = h && h->model[0] ? h->model : st->drive->sysfs_model;
+	const char *serial = h && h->serial[0] ? h->serial : st->drive->sysfs_serial;
 	/* the windows and, last, the 24 h baseline ww_history_windows gives */
 	ww_sample_t base[WW_WIN_MAX + 1], last;
 	bool has[WW_WIN_MAX + 1];
@@ -115,13 +115,13 @@ void ww_store_endurance_compute(ww_store_endurance_t *s, const ww_drive_state_t 
 	in.h = h;
 	in.iface = iface_of(st);
 	in.drive_capacity_bytes = h && WW_HAS(h->capacity_bytes) ? h->capacity_bytes.value
-								  : st->drive.capacity_bytes;
+								 : st->drive->capacity_bytes;
 	in.present = st->present;
 	in.first_seen = st->first_seen;
-	in.config = ww_ratings_match_override(&s->overrides, st->drive.id, serial, model);
+	in.config = ww_ratings_match_override(&s->overrides, st->drive->id, serial, model);
 	/* a copy: a reload may replace the table while the model runs */
 	pthread_mutex_lock(&s->lock);
-	x = ww_idmap_find(&s->v, st->drive.id);
+	x = ww_idmap_find(&s->v, st->drive->id);
 	if (x && x->rated_gen == s->table_gen && x->rated_iface == in.iface &&
 	    !strcmp(x->rated_model, model)) {
 		match = x->rated_row < 0 ? NULL : &s->table.rows[x->rated_row];
@@ -138,11 +138,11 @@ void ww_store_endurance_compute(ww_store_endurance_t *s, const ww_drive_state_t 
 		row = *match;
 	pthread_mutex_unlock(&s->lock);
 	in.table = match ? &row : NULL;
-	if (!latest && s->hist && ww_history_latest(s->hist, st->drive.id, &last) == 1)
+	if (!latest && s->hist && ww_history_latest(s->hist, st->drive->id, &last) == 1)
 		latest = &last;
 	in.latest = latest;
 	/* baselines from the history's memory: no query per collection */
-	if (latest && s->hist && ww_history_windows(s->hist, st->drive.id, now, base, has) == 0) {
+	if (latest && s->hist && ww_history_windows(s->hist, st->drive->id, now, base, has) == 0) {
 		for (int w = 0; w < WW_WIN_MAX; w++)
 			if (has[w])
 				in.base[w] = &base[w];
@@ -215,7 +215,7 @@ void ww_store_endurance_after_collect(ww_store_endurance_t *s, const ww_threshol
 		    ww_history_append(s->hist, d->id, st->health, st->present, now, &latest) == 0)
 			lp = &latest;
 		ww_store_endurance_compute(s, st, lp, now, e);
-		publish(s, ww_thresholds_for(t, d->id, d->block), &st->drive, e,
+		publish(s, ww_thresholds_for(t, d->id, d->block), st->drive, e,
 			rc == 0 ? st->health : NULL, now);
 		ww_drive_state_put(st);
 	}
@@ -291,20 +291,20 @@ void ww_drive_verdict(const ww_render_ctx_t *ctx, const ww_drive_state_t *st, ww
 	ww_store_endurance_t *s = ctx ? ctx->endurance : NULL;
 	struct { ww_endurance_t e; ww_vmemory_t mem; } *x = malloc(sizeof(*x));
 	ww_verdict_in_t in = { 0 };
-	bool has_e = false, has_mem = x && lookup(s, st->drive.id, &x->e, &has_e, &x->mem);
+	bool has_e = false, has_mem = x && lookup(s, st->drive->id, &x->e, &has_e, &x->mem);
 
 	in.h = st->health;
 	in.e = has_e ? &x->e : NULL;
 	in.mem = has_mem ? &x->mem : NULL;
-	in.cfg = ww_thresholds_for(ctx ? ctx->thresholds : NULL, st->drive.id, st->drive.block);
-	in.protocol = st->drive.protocol;
-	in.no_health_reason = st->drive.no_health_reason;
-	in.smartctl_type = st->drive.smartctl_type;
+	in.cfg = ww_thresholds_for(ctx ? ctx->thresholds : NULL, st->drive->id, st->drive->block);
+	in.protocol = st->drive->protocol;
+	in.no_health_reason = st->drive->no_health_reason;
+	in.smartctl_type = st->drive->smartctl_type;
 	in.present = st->present;
 	in.missing_since = st->missing_since;
 	in.standby = st->standby;
 	in.standby_since = st->standby_since;
-	in.captured = st->drive.from_capture;
+	in.captured = st->drive->from_capture;
 	in.hung = st->hung;
 	in.hung_since = st->hung_since;
 	in.last_failed = st->collections_total && !st->last_success;

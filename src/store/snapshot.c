@@ -10,13 +10,14 @@
  * when a reader asks for a snapshot and something changed, so a reader
  * still sees every change made before its acquire.
  *
- * A record holds its drive's health record and read report by pointer:
- * immutable pieces with a count of their own, which a copy of the record
- * shares, and which a read that returned the same bytes keeps. So a
- * record is its discovery result and counters (~2.6 KB), the health
- * (9.7 KB) is there once per drive and value, and a report is as long as
- * its notes (a copy of the whole state was 15.4 KB, twice per drive while
- * the working copy differed from the published one).
+ * A record holds its drive's discovery result, health record and read
+ * report by pointer: immutable pieces with a count of their own, which a
+ * copy of the record shares, and which a discovery or a read that returned
+ * the same bytes keeps. So a record is its counters (~0.8 KB), the
+ * discovery result (1.8 KB) and health (9.7 KB) are there once per drive
+ * and value, and a report is as long as its notes (a copy of the whole
+ * state was 15.4 KB, twice per drive while the working copy differed from
+ * the published one).
  *
  * Two mutexes: `write_lock` serialises writers and publication, `swap_lock`
  * only covers reading or replacing the `cur` pointer. */
@@ -111,6 +112,7 @@ static ww_drive_state_t *rec_new(const ww_drive_state_t *from)
 	__atomic_store_n(&r->refs, 1, __ATOMIC_RELEASE);
 	if (from) {
 		r->st = *from;
+		piece_ref(r->st.drive);
 		piece_ref(r->st.health);
 		piece_ref(r->st.report);
 	} else {
@@ -130,6 +132,7 @@ static void rec_unref(const ww_drive_state_t *st)
 	struct rec *r = rec_of(st);
 
 	if (__atomic_sub_fetch(&r->refs, 1, __ATOMIC_ACQ_REL) == 0) {
+		piece_unref(r->st.drive);
 		piece_unref(r->st.health);
 		piece_unref(r->st.report);
 		free(r);
@@ -301,12 +304,13 @@ void ww_store_bytes(ww_store_t *s, ww_store_bytes_t *out)
 	lists[1] = s->work;
 	max = s->cur->n + (s->work ? s->work->n : 0) + 1;
 	recs = malloc(max * sizeof(*recs));
-	pieces = malloc(2 * max * sizeof(*pieces));
+	pieces = malloc(3 * max * sizeof(*pieces));
 	for (int l = 0; recs && pieces && l < 2; l++)
 		for (size_t i = 0; lists[l] && i < lists[l]->n; i++) {
 			const ww_drive_state_t *st = lists[l]->drives[i];
 
 			recs[nr++] = st;
+			pieces[np++] = st->drive;
 			if (st->health)
 				pieces[np++] = st->health;
 			if (st->report)
@@ -326,13 +330,13 @@ void ww_store_bytes(ww_store_t *s, ww_store_bytes_t *out)
 
 static int cmp_state(const void *a, const void *b)
 {
-	return strcmp((*(const ww_drive_state_t *const *)a)->drive.id,
-		      (*(const ww_drive_state_t *const *)b)->drive.id);
+	return strcmp((*(const ww_drive_state_t *const *)a)->drive->id,
+		      (*(const ww_drive_state_t *const *)b)->drive->id);
 }
 
 static int cmp_id_state(const void *id, const void *b)
 {
-	return strcmp(id, (*(const ww_drive_state_t *const *)b)->drive.id);
+	return strcmp(id, (*(const ww_drive_state_t *const *)b)->drive->id);
 }
 
 static size_t find_index(const ww_snapshot_t *snap, const char *id)
@@ -374,6 +378,7 @@ int ww_store_get(ww_store_t *s, const char *id, ww_drive_state_t *out)
 	st = ww_snapshot_find(s->work ? s->work : s->cur, id);
 	if (st) {
 		*out = *st;
+		piece_ref(out->drive);
 		piece_ref(out->health);
 		piece_ref(out->report);
 	}
@@ -385,8 +390,10 @@ void ww_drive_state_put(ww_drive_state_t *copy)
 {
 	if (!copy)
 		return;
+	piece_unref(copy->drive);
 	piece_unref(copy->health);
 	piece_unref(copy->report);
+	copy->drive = NULL;
 	copy->health = NULL;
 	copy->report = NULL;
 }
@@ -440,13 +447,14 @@ int ww_store_sync(ww_store_t *s, const ww_drive_t *drives, size_t n, time_t now)
 	for (size_t i = 0; i < cur->n; i++) {
 		const ww_drive_state_t *st = cur->drives[i];
 		const ww_drive_t *const *f = n
-			? bsearch(st->drive.id, sorted, n, sizeof(*sorted), cmp_id_drive)
+			? bsearch(st->drive->id, sorted, n, sizeof(*sorted), cmp_id_drive)
 			: NULL;
 		ww_drive_state_t *w;
 
 		if (f) {
-			if (st->present && !st->missing_since &&
-			    !memcmp(&st->drive, *f, sizeof(**f))) {
+			bool same = piece_same(st->drive, *f, sizeof(**f));
+
+			if (st->present && !st->missing_since && same) {
 				next->drives[k++] = rec_ref(st);
 				continue;
 			}
@@ -454,7 +462,16 @@ int ww_store_sync(ww_store_t *s, const ww_drive_t *drives, size_t n, time_t now)
 			if (!w)
 				goto nomem;
 			s->copies++;
-			w->drive = **f;
+			if (!same) {
+				const void *d = piece_new(*f, sizeof(**f));
+
+				if (!d) {
+					rec_unref(w);
+					goto nomem;
+				}
+				piece_unref(w->drive);
+				w->drive = d;
+			}
 			w->present = true;
 			w->missing_since = 0;
 		} else {
@@ -488,7 +505,11 @@ int ww_store_sync(ww_store_t *s, const ww_drive_t *drives, size_t n, time_t now)
 		w = rec_new(NULL);
 		if (!w)
 			goto nomem;
-		w->drive = *sorted[i];
+		w->drive = piece_new(sorted[i], sizeof(*sorted[i]));
+		if (!w->drive) {
+			rec_unref(w);
+			goto nomem;
+		}
 		w->present = true;
 		w->first_seen = now;
 		next->drives[k++] = w;
@@ -529,7 +550,7 @@ int ww_store_drop(ww_store_t *s, const char *id, time_t now)
 		return -ENOMEM;
 	}
 	for (size_t i = 0; i < cur->n; i++)
-		if (strcmp(cur->drives[i]->drive.id, id))
+		if (strcmp(cur->drives[i]->drive->id, id))
 			next->drives[k++] = rec_ref(cur->drives[i]);
 	next->n = k;
 	next->generation = cur->generation;
@@ -654,7 +675,7 @@ static void apply_update(ww_drive_state_t *st, const void *arg)
 		/* a capture's standby is from when it was taken, which it
 		 * does not record: not known, rather than this read's time */
 		if (!st->standby)
-			st->standby_since = st->drive.from_capture ? 0 : u->now;
+			st->standby_since = st->drive->from_capture ? 0 : u->now;
 		st->standby = true;
 		st->last_success = true;
 	} else {

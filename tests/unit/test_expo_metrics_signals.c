@@ -37,7 +37,7 @@ static char *render(const char *kind, char *id, size_t idlen)
 	o.src_dir = getenv("WW_SOURCE_DIR") ? getenv("WW_SOURCE_DIR") : ".";
 	if (s && ww_fleet_build(s, &o) == 0) {
 		snap = ww_store_acquire(s);
-		snprintf(id, idlen, "%s", snap->n ? snap->drives[0]->drive.id : "");
+		snprintf(id, idlen, "%s", snap->n ? snap->drives[0]->drive->id : "");
 		txt = ww_metrics_render(&(ww_render_ctx_t){ .snap = snap, .now = WW_FLEET_T0 + 60 },
 					&len);
 		ww_snapshot_release(snap);

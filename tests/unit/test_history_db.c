@@ -100,6 +100,7 @@ static void test_restart_keeps_windows(void)
 {
 	static ww_health_t h;
 	static ww_drive_state_t st;
+	static ww_drive_t d;
 	ww_history_t *db;
 	ww_ratings_t table = { 0 }, ov = { 0 };
 	ww_store_endurance_t *svc;
@@ -119,7 +120,8 @@ static void test_restart_keeps_windows(void)
 	CHECK_EQ_I64(ww_rating_override_parse(&ov, "nvme-x=10:5:1000000000", err, sizeof(err)), 0);
 	svc = ww_store_endurance_new(&table, &ov, db);
 	memset(&st, 0, sizeof(st));
-	snprintf(st.drive.id, sizeof(st.drive.id), "nvme-x");
+	snprintf(d.id, sizeof(d.id), "nvme-x");
+	st.drive = &d;
 	st.present = true;
 	st.first_seen = T0;
 	st.health = &h;

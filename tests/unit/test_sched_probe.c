@@ -433,7 +433,7 @@ int main(void)
 	CHECK(s.reads[0] >= 5 && s.reads[0] < 90);
 	snap = ww_store_acquire(st);
 	for (size_t i = 0; i < snap->n; i++)
-		if (!strcmp(snap->drives[i]->drive.id, "a-drive")) {
+		if (!strcmp(snap->drives[i]->drive->id, "a-drive")) {
 			CHECK(snap->drives[i]->has_probe);
 			CHECK_STR(snap->drives[i]->probe.skip_reason, "runtime-suspended");
 			CHECK_EQ_U64(snap->drives[i]->probe.last_reads, s.reads[0]);

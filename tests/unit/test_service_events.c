@@ -41,6 +41,7 @@ static void test_health_change_runs_program(void)
 	static char all[16384];
 	static ww_drive_state_t a, b, c;
 	static ww_health_t ha, hb;
+	static ww_drive_t da;
 	static const ww_read_report_t no_report;
 	static const ww_drive_state_t *pa[] = { &a }, *pb[] = { &b }, *pc[] = { &c };
 	ww_snapshot_t s1 = { .generation = 1, .n = 1, .drives = pa };
@@ -61,9 +62,10 @@ static void test_health_change_runs_program(void)
 	ww_events_configure(ev, prog, "", 4, 3600);
 
 	memset(&a, 0, sizeof(a));
-	snprintf(a.drive.id, sizeof(a.drive.id), "ata-TEST_DISK_1");
-	snprintf(a.drive.dev_path, sizeof(a.drive.dev_path), "/dev/sdq");
-	a.drive.protocol = WW_PROTO_ATA;
+	snprintf(da.id, sizeof(da.id), "ata-TEST_DISK_1");
+	snprintf(da.dev_path, sizeof(da.dev_path), "/dev/sdq");
+	da.protocol = WW_PROTO_ATA;
+	a.drive = &da;
 	a.present = true;
 	a.health = &ha;
 	a.report = &no_report;
@@ -173,6 +175,7 @@ static void test_flapping_and_spool(void)
 	static char all[16384];
 	static ww_drive_state_t a;
 	static ww_health_t ha;
+	static ww_drive_t da;
 	static const ww_read_report_t no_report;
 	static const ww_drive_state_t *pa[] = { &a };
 	ww_snapshot_t s = { .generation = 1, .n = 1, .drives = pa };
@@ -193,8 +196,9 @@ static void test_flapping_and_spool(void)
 	/* queued, as the collector does: no program runs here */
 	ww_events_configure(ev, prog, spool, 2, 3600);
 	memset(&a, 0, sizeof(a));
-	snprintf(a.drive.id, sizeof(a.drive.id), "ata-FLAPPING");
-	a.drive.protocol = ha.protocol = WW_PROTO_ATA;
+	snprintf(da.id, sizeof(da.id), "ata-FLAPPING");
+	da.protocol = ha.protocol = WW_PROTO_ATA;
+	a.drive = &da;
 	a.health = &ha;
 	a.report = &no_report;
 	a.present = a.last_success = true;
@@ -320,6 +324,7 @@ static void test_unchanged_records_skipped(void)
 {
 	static ww_drive_state_t st[4];
 	static ww_health_t h[3];
+	static ww_drive_t d[3];
 	static const ww_read_report_t no_report;
 	static const ww_drive_state_t *p1[3], *p2[3];
 	ww_snapshot_t s1 = { .generation = 1, .n = 3, .drives = p1 };
@@ -330,8 +335,9 @@ static void test_unchanged_records_skipped(void)
 
 	for (int i = 0; i < 3; i++) {
 		memset(&st[i], 0, sizeof(st[i]));
-		snprintf(st[i].drive.id, sizeof(st[i].drive.id), "ata-TEST_DISK_%d", i);
-		st[i].drive.protocol = WW_PROTO_ATA;
+		snprintf(d[i].id, sizeof(d[i].id), "ata-TEST_DISK_%d", i);
+		d[i].protocol = WW_PROTO_ATA;
+		st[i].drive = &d[i];
 		st[i].present = true;
 		st[i].health = &h[i];
 		st[i].report = &no_report;

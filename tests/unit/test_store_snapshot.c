@@ -34,8 +34,8 @@ static void test_lifecycle(void)
 	snap = ww_store_acquire(s);
 	CHECK_EQ_U64(snap->n, 2);
 	/* sorted by id */
-	CHECK_STR(snap->drives[0]->drive.id, "nvme-a");
-	CHECK_STR(snap->drives[1]->drive.id, "nvme-b");
+	CHECK_STR(snap->drives[0]->drive->id, "nvme-a");
+	CHECK_STR(snap->drives[1]->drive->id, "nvme-b");
 	st = ww_snapshot_find(snap, "nvme-b");
 	CHECK(st && st->present && st->first_seen == t0 && st->missing_since == 0);
 	CHECK(ww_snapshot_find(snap, "nope") == NULL);
@@ -187,7 +187,7 @@ static void test_refcount(void)
 	/* freeing the store leaves a held snapshot valid */
 	ww_store_free(s);
 	CHECK_EQ_U64(__atomic_load_n(&cur->refs_, __ATOMIC_ACQUIRE), 1);
-	CHECK_STR(cur->drives[0]->drive.id, "nvme-a");
+	CHECK_STR(cur->drives[0]->drive->id, "nvme-a");
 	ww_snapshot_release(cur);
 }
 
@@ -310,8 +310,9 @@ static void test_one_change_one_copy(void)
 	free(h);
 }
 
-/* an NVMe drive's record and its values: what the read returned, once,
- * however many records of the drive there are */
+/* an NVMe drive's record, its discovery result and its values: what
+ * discovery and the read returned, once, however many records of the drive
+ * there are */
 static void test_values_are_pieces(void)
 {
 	ww_store_t *s = ww_store_new(0);
@@ -332,8 +333,9 @@ static void test_values_are_pieces(void)
 	CHECK_EQ_I64(ww_store_sync(s, &d, 1, t0), 0);
 	ww_store_bytes(s, &b);
 	CHECK_EQ_U64(b.records, 1);
-	CHECK_EQ_U64(b.pieces, 0); /* not read yet: no values at all */
-	CHECK(sizeof(ww_drive_state_t) < sizeof(ww_drive_t) + 1024);
+	CHECK_EQ_U64(b.pieces, 1); /* not read yet: its discovery result alone */
+	CHECK_EQ_U64(b.piece_bytes, sizeof(ww_drive_t));
+	CHECK(sizeof(ww_drive_state_t) < 1024); /* counters, times, pointers */
 
 	h->protocol = WW_PROTO_NVME;
 	h->n_nvme_ns = 1;
@@ -344,11 +346,12 @@ static void test_values_are_pieces(void)
 	CHECK_EQ_I64(ww_store_update(s, d.id, 0, h, r, 0.01, t0 + 1), 0);
 	old = ww_store_acquire(s);
 	h1 = ww_snapshot_find(old, d.id)->health;
-	/* one record, its health record and a report of its five notes */
+	/* one record, its discovery result, health record and a report of its
+	 * five notes */
 	ww_store_bytes(s, &b);
 	CHECK_EQ_U64(b.records, 1);
-	CHECK_EQ_U64(b.pieces, 2);
-	CHECK_EQ_U64(b.piece_bytes, sizeof(ww_health_t) + report);
+	CHECK_EQ_U64(b.pieces, 3);
+	CHECK_EQ_U64(b.piece_bytes, sizeof(ww_drive_t) + sizeof(ww_health_t) + report);
 	CHECK_STR(ww_snapshot_find(old, d.id)->report->cmds[4].what, "Get Log Page 01h");
 
 	/* read again, the same bytes: the working copy's record is a copy
@@ -356,11 +359,12 @@ static void test_values_are_pieces(void)
 	CHECK_EQ_I64(ww_store_update(s, d.id, 0, h, r, 0.01, t0 + 61), 0);
 	ww_store_bytes(s, &b);
 	CHECK_EQ_U64(b.records, 2);
-	CHECK_EQ_U64(b.pieces, 2);
-	CHECK_EQ_U64(b.piece_bytes, sizeof(ww_health_t) + report);
+	CHECK_EQ_U64(b.pieces, 3);
+	CHECK_EQ_U64(b.piece_bytes, sizeof(ww_drive_t) + sizeof(ww_health_t) + report);
 	cur = ww_store_acquire(s);
 	CHECK(ww_snapshot_find(cur, d.id) != ww_snapshot_find(old, d.id));
 	CHECK(ww_snapshot_find(cur, d.id)->health == h1);
+	CHECK(ww_snapshot_find(cur, d.id)->drive == ww_snapshot_find(old, d.id)->drive);
 	CHECK_EQ_U64(ww_snapshot_find(cur, d.id)->collections_total, 2);
 
 	/* a new temperature: a new health record, the same report */
@@ -368,8 +372,8 @@ static void test_values_are_pieces(void)
 	CHECK_EQ_I64(ww_store_update(s, d.id, 0, h, r, 0.01, t0 + 121), 0);
 	ww_store_bytes(s, &b);
 	CHECK_EQ_U64(b.records, 2);
-	CHECK_EQ_U64(b.pieces, 3);
-	CHECK_EQ_U64(b.piece_bytes, 2 * sizeof(ww_health_t) + report);
+	CHECK_EQ_U64(b.pieces, 4);
+	CHECK_EQ_U64(b.piece_bytes, sizeof(ww_drive_t) + 2 * sizeof(ww_health_t) + report);
 	/* a failed read keeps the values it had */
 	CHECK_EQ_I64(ww_store_update(s, d.id, -EIO, NULL, NULL, 0.01, t0 + 181), 0);
 	ww_snapshot_release(old);
@@ -380,7 +384,26 @@ static void test_values_are_pieces(void)
 	/* the old values went with the last snapshot that held them */
 	ww_store_bytes(s, &b);
 	CHECK_EQ_U64(b.records, 1);
-	CHECK_EQ_U64(b.pieces, 2);
+	CHECK_EQ_U64(b.pieces, 3);
+	/* the same discovery again keeps the record; a changed one makes a
+	 * record and a discovery result, and keeps the values */
+	CHECK_EQ_I64(ww_store_sync(s, &d, 1, t0 + 240), 0);
+	old = ww_store_acquire(s);
+	CHECK(ww_snapshot_find(old, d.id) == ww_snapshot_find(cur, d.id));
+	ww_snapshot_release(old);
+	snprintf(d.dev_path, sizeof(d.dev_path), "/dev/nvme1n1");
+	CHECK_EQ_I64(ww_store_sync(s, &d, 1, t0 + 300), 0);
+	old = ww_store_acquire(s);
+	CHECK(old != cur);
+	/* the store's one record (the one `cur` still holds is not its) */
+	ww_store_bytes(s, &b);
+	CHECK_EQ_U64(b.records, 1);
+	CHECK_EQ_U64(b.pieces, 3);
+	CHECK_EQ_U64(b.piece_bytes, sizeof(ww_drive_t) + sizeof(ww_health_t) + report);
+	CHECK_STR(ww_snapshot_find(old, d.id)->drive->dev_path, "/dev/nvme1n1");
+	CHECK_STR(ww_snapshot_find(cur, d.id)->drive->dev_path, "/dev/nvme0n1");
+	CHECK(ww_snapshot_find(old, d.id)->health == ww_snapshot_find(cur, d.id)->health);
+	ww_snapshot_release(old);
 	ww_snapshot_release(cur);
 	ww_store_free(s);
 	free(h);
