@@ -1,7 +1,7 @@
 /* serve --replay keeps each registered capture parsed between polls
  * (ww_replay_collect_fn): the VM captures of tests/fixtures/captures (QEMU's
  * NVMe controller, scsi_debug's SAS disk, QEMU's AHCI disk), read three
- * times each, are parsed once each, and every read gives the record a fresh
+ * times each, are parsed once each, and every read gives the values a fresh
  * read of the file gives (ww_replay_collect, the path `decode` takes). A
  * capture swapped under the registry (rename over it, as a test swaps in a
  * drive's next state) or rewritten in place is parsed again and read as the
@@ -55,8 +55,28 @@ static int read_both(const ww_drive_t *d, ww_health_t *h)
 	int frc = ww_replay_collect(ww_replay_file(d->id), d, &fresh, &fr);
 
 	CHECK_EQ_I64(rc, frc);
-	CHECK(memcmp(h, &fresh, sizeof(fresh)) == 0);
-	CHECK(memcmp(&r, &fr, sizeof(fr)) == 0);
+	CHECK_STR(h->model, fresh.model);
+	CHECK_STR(h->serial, fresh.serial);
+	CHECK_STR(h->firmware, fresh.firmware);
+	CHECK(h->protocol == fresh.protocol && h->smart_status == fresh.smart_status);
+	CHECK_EQ_I64(h->temperature_celsius.value, fresh.temperature_celsius.value);
+	CHECK_EQ_U64(h->power_on_seconds.value, fresh.power_on_seconds.value);
+	CHECK_EQ_U64(h->host_written_bytes.value, fresh.host_written_bytes.value);
+	CHECK_EQ_U64(h->capacity_bytes.value, fresh.capacity_bytes.value);
+	CHECK_EQ_U64(h->ata.n_attrs, fresh.ata.n_attrs);
+	for (size_t i = 0; i < h->ata.n_attrs && i < fresh.ata.n_attrs; i++) {
+		CHECK_EQ_U64(h->ata.attrs[i].id, fresh.ata.attrs[i].id);
+		CHECK_EQ_U64(h->ata.attrs[i].value, fresh.ata.attrs[i].value);
+		CHECK_EQ_U64(h->ata.attrs[i].raw, fresh.ata.attrs[i].raw);
+	}
+	CHECK_EQ_U64(h->scsi.n_supported_pages, fresh.scsi.n_supported_pages);
+	CHECK_EQ_U64(r.n_cmds, fr.n_cmds);
+	CHECK_EQ_U64(r.n_errors, fr.n_errors);
+	CHECK(r.runtime_suspended == fr.runtime_suspended);
+	for (size_t i = 0; i < r.n_cmds && i < fr.n_cmds; i++) {
+		CHECK_STR(r.cmds[i].what, fr.cmds[i].what);
+		CHECK(r.cmds[i].result == fr.cmds[i].result);
+	}
 	return rc;
 }
 

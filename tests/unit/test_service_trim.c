@@ -137,7 +137,11 @@ int main(void)
 	printf("one round of 3 reads, %d ticks while they came in: %llu trim\n", ticks,
 	       (unsigned long long)ww_runtime_trims(rt));
 	CHECK_EQ_U64(ww_runtime_trims(rt), 1);
+#ifndef __SANITIZE_ADDRESS__
+	/* under AddressSanitizer malloc is its allocator: mallinfo2() says
+	 * nothing of it, so nothing is ever worth trimming there */
 	CHECK_EQ_U64(ww_runtime_trims_made(rt), 1);
+#endif
 	ww_runtime_stop(rt);
 	free(pin);
 	return ww_test_done("test_service_trim");
