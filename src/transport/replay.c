@@ -231,6 +231,17 @@ static const ww_xport_ops_t rp_loaded_ops = {
 	.close = rp_close_loaded,
 };
 
+/* a transport answering from capture r, named after its file */
+static void attach(ww_xport_t *out, const ww_xport_ops_t *ops, struct ww_replay *r,
+		   const char *file)
+{
+	memset(out, 0, sizeof(*out));
+	out->ops = ops;
+	out->fd = -1;
+	snprintf(out->path, sizeof(out->path), "%s", file);
+	out->priv = r;
+}
+
 int ww_xport_open_replay_stream(FILE *f, const char *file, ww_xport_t *out, int *bad_line)
 {
 	ww_replay_t *r;
@@ -241,11 +252,7 @@ int ww_xport_open_replay_stream(FILE *f, const char *file, ww_xport_t *out, int 
 	ret = ww_replay_load(f, &r, bad_line);
 	if (ret < 0)
 		return ret;
-	memset(out, 0, sizeof(*out));
-	out->ops = &rp_ops;
-	out->fd = -1;
-	snprintf(out->path, sizeof(out->path), "%s", file);
-	out->priv = r;
+	attach(out, &rp_ops, r, file);
 	return 0;
 }
 
@@ -293,11 +300,7 @@ int ww_xport_open_replay_loaded(ww_replay_t *r, const char *file, ww_xport_t *ou
 	/* answered from the first block again, as a capture read anew is */
 	for (size_t i = 0; i < r->n; i++)
 		r->b[i].served = 0;
-	memset(out, 0, sizeof(*out));
-	out->ops = &rp_loaded_ops;
-	out->fd = -1;
-	snprintf(out->path, sizeof(out->path), "%s", file);
-	out->priv = r;
+	attach(out, &rp_loaded_ops, r, file);
 	return 0;
 }
 
