@@ -112,10 +112,12 @@ typedef struct ww_uevents ww_uevents_t;
 
 /** Told about one notice: action "add", "remove" or "change" (every other
  * udev action, "bind" included, is "change") and the kernel name ("sdb",
- * "nvme1", "nvme1n1", "sg3"). */
+ * "nvme1", "nvme1n1", "sg3"); sysname NULL (action "change") when notices
+ * were lost (the socket's queue overflowed, ENOBUFS): any drive may have
+ * changed. */
 typedef void (*ww_uevent_fn)(void *arg, const char *action, const char *sysname);
 
-/** Subscribe to udev's netlink group (libsystemd's sd-device monitor).
+/** Subscribe to udev's netlink group (libudev's monitor).
  * NULL with *err = -errno when the socket cannot be had (no netlink in a
  * sandbox, no udev: notices never come, callers keep a periodic
  * rediscovery either way). */

@@ -1,22 +1,22 @@
-/* Device add/remove/change notices from udev (see discover.h): sd-device's
+/* Device add/remove/change notices from udev (see discover.h): libudev's
  * monitor on udev's netlink group, so a notice comes after udev's rules ran
- * and the /dev/disk links discovery reads exist. The event loop is
- * sd-event's, driven by the caller's poll() on ww_uevents_fd(). */
+ * and the /dev/disk links discovery reads exist. libudev, not libsystemd's
+ * sd-device: the same monitor code, but libudev.so.1 needs libc only, where
+ * libsystemd maps five compression and crypto libraries (libgcrypt,
+ * libgpg-error, liblzma, libzstd, liblz4: ~0.95 MiB resident with
+ * libsystemd itself) into the network-less collector. The caller polls the
+ * monitor's own socket (non-blocking) and drains it. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include <systemd/sd-device.h>
-#include <systemd/sd-event.h>
+#include <libudev.h>
 
 #include "wearwatch/discover.h"
 
 struct ww_uevents {
-	sd_event *ev;
-	sd_device_monitor *mon;
-	ww_uevent_fn fn;
-	void *arg;
-	unsigned seen;
+	struct udev *udev;
+	struct udev_monitor *mon;
 };
 
 /* the subsystems whose nodes discovery lists or health commands go to */
@@ -28,46 +28,29 @@ static const struct {
 	{ "scsi_generic", NULL } /* sgN, where SG_IO goes */
 };
 
-static int on_device(sd_device_monitor *m, sd_device *d, void *userdata)
-{
-	ww_uevents_t *u = userdata;
-	sd_device_action_t a = _SD_DEVICE_ACTION_INVALID;
-	const char *name = NULL, *act = "change";
-
-	(void)m;
-	if (sd_device_get_sysname(d, &name) < 0 || !name)
-		return 0;
-	if (sd_device_get_action(d, &a) >= 0)
-		act = a == SD_DEVICE_ADD ? "add" : a == SD_DEVICE_REMOVE ? "remove" : "change";
-	u->seen++;
-	if (u->fn)
-		u->fn(u->arg, act, name);
-	return 0;
-}
-
 void ww_uevents_close(ww_uevents_t *u)
 {
 	if (!u)
 		return;
-	sd_device_monitor_unref(u->mon);
-	sd_event_unref(u->ev);
+	udev_monitor_unref(u->mon);
+	udev_unref(u->udev);
 	free(u);
 }
 
 ww_uevents_t *ww_uevents_open(int *err)
 {
 	ww_uevents_t *u = calloc(1, sizeof(*u));
-	int rc = u ? sd_event_new(&u->ev) : -ENOMEM;
+	int rc = 0;
 
-	if (rc >= 0)
-		rc = sd_device_monitor_new(&u->mon);
+	errno = 0;
+	if (!u || !(u->udev = udev_new()) ||
+	    !(u->mon = udev_monitor_new_from_netlink(u->udev, "udev")))
+		rc = errno ? -errno : -ENOMEM;
 	for (size_t i = 0; rc >= 0 && i < sizeof(watched) / sizeof(watched[0]); i++)
-		rc = sd_device_monitor_filter_add_match_subsystem_devtype(
-			u->mon, watched[i].subsystem, watched[i].devtype);
+		rc = udev_monitor_filter_add_match_subsystem_devtype(u->mon, watched[i].subsystem,
+								     watched[i].devtype);
 	if (rc >= 0)
-		rc = sd_device_monitor_attach_event(u->mon, u->ev);
-	if (rc >= 0)
-		rc = sd_device_monitor_start(u->mon, on_device, u);
+		rc = udev_monitor_enable_receiving(u->mon);
 	if (rc < 0) {
 		if (err)
 			*err = rc;
@@ -79,19 +62,42 @@ ww_uevents_t *ww_uevents_open(int *err)
 
 int ww_uevents_fd(ww_uevents_t *u)
 {
-	return sd_event_get_fd(u->ev);
+	return udev_monitor_get_fd(u->mon);
 }
 
 int ww_uevents_drain(ww_uevents_t *u, ww_uevent_fn fn, void *arg)
 {
-	int rc;
+	int seen = 0;
 
-	u->fn = fn;
-	u->arg = arg;
-	u->seen = 0;
-	/* without waiting: what the fd said is there, then nothing */
-	while ((rc = sd_event_run(u->ev, 0)) > 0)
-		;
-	u->fn = NULL;
-	return rc < 0 ? rc : (int)u->seen;
+	/* the socket is non-blocking: udev_monitor_receive_device returns NULL
+	 * with EAGAIN once it is empty (notices its filter drops are skipped) */
+	for (;;) {
+		struct udev_device *d;
+		const char *name, *a, *act = "change";
+
+		errno = 0;
+		d = udev_monitor_receive_device(u->mon);
+		if (!d) {
+			if (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR || !errno)
+				return seen;
+			if (errno != ENOBUFS)
+				return -errno;
+			/* the queue overflowed: some notices are lost, so one
+			 * that names no device (the caller rediscovers all) */
+			seen++;
+			if (fn)
+				fn(arg, "change", NULL);
+			continue;
+		}
+		name = udev_device_get_sysname(d);
+		a = udev_device_get_action(d);
+		if (a && (!strcmp(a, "add") || !strcmp(a, "remove")))
+			act = a;
+		if (name) {
+			seen++;
+			if (fn)
+				fn(arg, act, name);
+		}
+		udev_device_unref(d);
+	}
 }
