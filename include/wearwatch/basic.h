@@ -4,9 +4,10 @@
  * wall clock the schedulers read through replaceable functions so tests
  * never sleep, and the one reader of the clocks outside latency timing.
  *
- * Logging: the sink is the systemd journal (sd_journal_send, structured
+ * Logging: the sink is the systemd journal (its native protocol, structured
  * fields) when stderr is the journal stream systemd gave us
- * ($JOURNAL_STREAM), else plain stderr. Library folders below the service
+ * ($JOURNAL_STREAM), else plain stderr; an entry the journal does not take
+ * at once (its queue full, no journal) is written to stderr instead. Library folders below the service
  * log nothing above debug; the service logs a failure once and rate-limits
  * repeats per drive (chrony's LOG_RateLimited).
  *
@@ -96,6 +97,11 @@ void ww_log_set_journal(int mode);
 
 /** True when entries go to the journal. */
 bool ww_log_to_journal(void);
+
+/** The journal's native socket entries are sent to: NULL restores
+ * /run/systemd/journal/socket (the default). For tests, which bind their
+ * own datagram socket and read the entries. */
+void ww_log_set_journal_socket(const char *path);
 
 /* ----------------------------------------------------------- sd_notify --- */
 /** READY=1 together with STATUS=<status>. Call once the listener is bound and

@@ -1,19 +1,28 @@
 /* One log sink and chrony-style per-drive rate limiting (see log.h). Under
- * systemd the sink is sd_journal_send() so DRIVE=, DEVICE= and MESSAGE_ID=
- * stay machine-readable; elsewhere it is stderr. */
+ * systemd the sink is the journal's native socket, so DRIVE=, DEVICE= and
+ * MESSAGE_ID= stay machine-readable; elsewhere it is stderr. */
+#include <errno.h>
 #include <pthread.h>
 #include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
-
-#include <systemd/sd-journal.h>
+#include <sys/un.h>
+#include <unistd.h>
 
 #include "wearwatch/basic.h"
 
 static pthread_mutex_t log_lock = PTHREAD_MUTEX_INITIALIZER;
 static int journal_mode = -1; /* -1 undecided, 0 stderr, 1 journal */
+/* the journal's socket (tests bind their own) and the one descriptor that
+ * sends to it, opened at the first entry */
+static char journal_path[sizeof(((struct sockaddr_un *)0)->sun_path)] =
+	"/run/systemd/journal/socket";
+static int journal_fd = -1;
 
 /* Fixed ids, one per event kind; generated once with `systemd-id128 new` and
  * never to be changed (catalog/wearwatch.catalog documents each). */
@@ -93,35 +102,91 @@ bool ww_log_to_journal(void)
 	return j;
 }
 
+void ww_log_set_journal_socket(const char *path)
+{
+	pthread_mutex_lock(&log_lock);
+	snprintf(journal_path, sizeof(journal_path), "%s",
+		 path ? path : "/run/systemd/journal/socket");
+	pthread_mutex_unlock(&log_lock);
+}
+
+/* One field of the native protocol: "KEY=value\n", or, for a value with a
+ * newline, "KEY\n", its length as 64-bit little-endian, the value, "\n".
+ * Returns the new length; the caller's buffer always has room (below). */
+static size_t put_field(char *buf, size_t at, const char *key, const char *val)
+{
+	size_t k = strlen(key), v = strlen(val);
+
+	memcpy(buf + at, key, k);
+	at += k;
+	if (!memchr(val, '\n', v)) {
+		buf[at++] = '=';
+	} else {
+		buf[at++] = '\n';
+		for (int i = 0; i < 8; i++)
+			buf[at++] = (char)(((uint64_t)v >> (8 * i)) & 0xff);
+	}
+	memcpy(buf + at, val, v);
+	at += v;
+	buf[at++] = '\n';
+	return at;
+}
+
+/* One journal entry as one datagram of the journal's native protocol
+ * (systemd's "Native Journal Protocol") to its socket; false when it was
+ * not taken (no journal, its queue full), and the caller writes stderr.
+ * Not libsystemd's sd_journal_send(): libsystemd maps five compression and
+ * crypto libraries (libgcrypt, libgpg-error, liblzma, libzstd, liblz4;
+ * ~0.95 MiB resident with itself) into the network-less collector for this
+ * one datagram, and it sends blocking, so a journal that stops reading
+ * stalls every thread that logs (sdnotify.c has the same reason). Every
+ * value is bounded (the message at 1279 bytes, the drive id at 191, the
+ * device at 95; the text is cut at 1023 where it is formatted, for stderr
+ * too), so an entry is under 1.7 KiB, below the largest datagram a Unix
+ * socket sends even with the smallest send buffer the kernel allows
+ * (~4.5 KiB): the protocol's memfd for large entries is never needed.
+ * libsystemd's CODE_FILE=, CODE_LINE= and CODE_FUNC= are left out: they
+ * named this function, whoever logged. */
+static bool journal_send_locked(ww_log_level_t level, int kind, const char *drive,
+				const char *device, const char *msg)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	char text[1280], drv[192], dev[96], prio[4], buf[2048];
+	size_t n = 0, plen = strlen(journal_path);
+
+	if (journal_fd < 0)
+		journal_fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+	if (journal_fd < 0 || !plen)
+		return false;
+	if (drive)
+		snprintf(text, sizeof(text), "%s: %s", drive, msg);
+	else
+		snprintf(text, sizeof(text), "%s", msg);
+	snprintf(prio, sizeof(prio), "%d", (int)level & 7);
+	n = put_field(buf, n, "MESSAGE", text);
+	n = put_field(buf, n, "PRIORITY", prio);
+	n = put_field(buf, n, "SYSLOG_IDENTIFIER", "wearwatch");
+	if (kind >= 0)
+		n = put_field(buf, n, "MESSAGE_ID", message_ids[kind]);
+	if (drive) {
+		snprintf(drv, sizeof(drv), "%s", drive);
+		n = put_field(buf, n, "DRIVE", drv);
+	}
+	if (device && *device) {
+		snprintf(dev, sizeof(dev), "%s", device);
+		n = put_field(buf, n, "DEVICE", dev);
+	}
+	memcpy(sa.sun_path, journal_path, plen);
+	return sendto(journal_fd, buf, n, MSG_NOSIGNAL | MSG_DONTWAIT, (struct sockaddr *)&sa,
+		      (socklen_t)(offsetof(struct sockaddr_un, sun_path) + plen)) == (ssize_t)n;
+}
+
 /* The sink. kind < 0: plain message; drive/device may be NULL. */
 static void emit_locked(ww_log_level_t level, int kind, const char *drive, const char *device,
 			const char *msg)
 {
-	if (journal_locked()) {
-		char mid[48] = "", drv[200] = "", dev[96] = "";
-
-		if (kind >= 0)
-			snprintf(mid, sizeof(mid), "MESSAGE_ID=%s", message_ids[kind]);
-		if (drive)
-			snprintf(drv, sizeof(drv), "DRIVE=%s", drive);
-		if (device && *device)
-			snprintf(dev, sizeof(dev), "DEVICE=%s", device);
-		/* empty strings end the field list early: order the optional ones last */
-		const char *opt[3] = { mid, drv, dev };
-		const char *f[3] = { NULL, NULL, NULL };
-		int n = 0;
-
-		for (int i = 0; i < 3; i++)
-			if (opt[i][0])
-				f[n++] = opt[i];
-		if (drive)
-			sd_journal_send("MESSAGE=%s: %s", drive, msg, "PRIORITY=%d", (int)level,
-					"SYSLOG_IDENTIFIER=wearwatch", f[0], f[1], f[2], NULL);
-		else
-			sd_journal_send("MESSAGE=%s", msg, "PRIORITY=%d", (int)level,
-					"SYSLOG_IDENTIFIER=wearwatch", f[0], f[1], f[2], NULL);
+	if (journal_locked() && journal_send_locked(level, kind, drive, device, msg))
 		return;
-	}
 	if (drive)
 		fprintf(stderr, "wearwatch[%s]: %s: %s\n", level_name(level), drive, msg);
 	else
