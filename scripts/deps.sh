@@ -6,7 +6,7 @@
 #   scripts/deps.sh bench    # plus what scripts/bench-hostile.sh uses (wrk)
 set -eu
 BUILD="build-essential cmake pkg-config libnvme-dev libsgutils2-dev libatasmart-dev
- libmicrohttpd-dev libgnutls28-dev libjson-c-dev libsqlite3-dev zlib1g-dev liburing-dev libblkid-dev libsystemd-dev libudev-dev libinih-dev
+ libmicrohttpd-dev libgnutls28-dev libjson-c-dev libsqlite3-dev zlib1g-dev liburing-dev libblkid-dev libudev-dev libinih-dev
  libjs-chart.js
  libyaml-dev libcrypt-dev libpcre2-dev libcap-dev libcurl4-openssl-dev
  libssl-dev smartmontools"

@@ -12,7 +12,10 @@
  * repeats per drive (chrony's LOG_RateLimited).
  *
  * sd_notify: every call is a no-op when NOTIFY_SOCKET is unset (not started
- * by systemd with Type=notify), so callers make them unconditionally.
+ * by systemd with Type=notify), so callers make them unconditionally. The
+ * watchdog interval and socket activation's descriptors are read from
+ * systemd's environment variables here too (src/basic/sdnotify.c says why
+ * not through libsystemd).
  *
  * ww_idmap: the per-drive table kept sorted by drive id that several folders
  * keep (events, history's cache, the endurance service). */
@@ -122,9 +125,26 @@ void ww_notify_reloading(int reloading);
 void ww_notify_stopping(void);
 
 /** Watchdog interval systemd expects pings within (WatchdogSec=, from
- * WATCHDOG_USEC), in microseconds; 0 when no watchdog is configured for this
- * process. */
+ * WATCHDOG_USEC, sd_watchdog_enabled(3)'s protocol), in microseconds; 0 when
+ * no watchdog is configured for this process: WATCHDOG_USEC unset, not a
+ * decimal count above 0, or WATCHDOG_PID set to another process (a child
+ * does not inherit the duty). */
 uint64_t ww_notify_watchdog_usec(void);
+
+/** The first descriptor socket activation passes (SD_LISTEN_FDS_START). */
+#define WW_LISTEN_FDS_START 3
+
+/** Socket activation (sd_listen_fds(3)'s protocol): how many descriptors
+ * systemd passed, from WW_LISTEN_FDS_START on, when LISTEN_PID is this
+ * process and LISTEN_FDS a count; 0 when none are (LISTEN_PID or LISTEN_FDS
+ * unset, or LISTEN_PID another process); -EINVAL when a variable is
+ * malformed or LISTEN_FDNAMES does not name each descriptor; -errno when a
+ * passed descriptor is not open. Each passed descriptor gets FD_CLOEXEC.
+ * unset_env: LISTEN_PID, LISTEN_FDS and LISTEN_FDNAMES are removed, so no
+ * child takes them for its own. names (may be NULL): on a count > 0, a
+ * NULL-terminated array of the descriptors' names (LISTEN_FDNAMES split at
+ * ':', each "unknown" when it is unset), one allocation for free(). */
+int ww_listen_fds(bool unset_env, char ***names);
 
 /* --------------------------------------------------------------- clock --- */
 

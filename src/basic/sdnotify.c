@@ -6,7 +6,17 @@
  * stopped. Sent non-blocking, a datagram that does not fit is dropped; the
  * next watchdog ping or status replaces it. The kernel attaches the
  * sender's credentials for systemd (SO_PASSCRED on its socket), which is
- * all libsystemd adds for a process notifying for itself. */
+ * all libsystemd adds for a process notifying for itself.
+ *
+ * The watchdog interval and socket activation's descriptors are read from
+ * their documented environment variables (sd_watchdog_enabled(3),
+ * sd_listen_fds(3)) here too, so no process links libsystemd: it maps five
+ * compression and crypto libraries (libgcrypt, libgpg-error, liblzma,
+ * libzstd, liblz4; ~0.95 MiB resident with itself) into the network-less
+ * collector, for what is a datagram and two environment variables. */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -15,8 +25,6 @@
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <unistd.h>
-
-#include <systemd/sd-daemon.h>
 
 #include "wearwatch/basic.h"
 
@@ -84,12 +92,111 @@ void ww_notify_stopping(void)
 	notify("STOPPING=1");
 }
 
+/* a decimal count without sign, blanks or overflow (systemd's safe_atou64
+ * takes no more for these variables); false otherwise */
+static bool parse_u64(const char *s, uint64_t *out)
+{
+	uint64_t v = 0;
+
+	if (!s || !*s)
+		return false;
+	for (; *s; s++) {
+		if (*s < '0' || *s > '9' || v > (UINT64_MAX - (uint64_t)(*s - '0')) / 10)
+			return false;
+		v = v * 10 + (uint64_t)(*s - '0');
+	}
+	*out = v;
+	return true;
+}
+
+/* a process id variable: 1 it names this process, 0 another one, -EINVAL
+ * malformed */
+static int names_me(const char *s)
+{
+	uint64_t pid;
+
+	if (!parse_u64(s, &pid) || pid < 1 || pid > INT_MAX)
+		return -EINVAL;
+	return (pid_t)pid == getpid();
+}
+
 uint64_t ww_notify_watchdog_usec(void)
 {
-	uint64_t usec = 0;
+	const char *pid = getenv("WATCHDOG_PID");
+	uint64_t usec;
 
-	/* checks WATCHDOG_PID too: a child does not inherit the duty */
-	if (sd_watchdog_enabled(0, &usec) <= 0)
+	/* 0 and UINT64_MAX (infinity) are no interval */
+	if (!parse_u64(getenv("WATCHDOG_USEC"), &usec) || !usec || usec == UINT64_MAX)
+		return 0;
+	/* unset: the duty is this process's; set: only the one it names */
+	if (pid && names_me(pid) != 1)
 		return 0;
 	return usec;
+}
+
+/* the names of n descriptors from LISTEN_FDNAMES (NULL: each "unknown"),
+ * one allocation: the pointers, then the strings; NULL when the list does
+ * not have n names (-EINVAL) or no memory (-ENOMEM) */
+static char **listen_names(const char *list, int n, int *err)
+{
+	size_t len = list ? strlen(list) + 1 : (size_t)n * sizeof("unknown");
+	char **v = malloc(((size_t)n + 1) * sizeof(char *) + len), *p;
+	int i = 0;
+
+	if (!v)
+		return *err = -ENOMEM, NULL;
+	p = (char *)(v + n + 1);
+	if (!list) {
+		for (; i < n; i++, p += sizeof("unknown"))
+			v[i] = memcpy(p, "unknown", sizeof("unknown"));
+	} else {
+		memcpy(p, list, len);
+		for (char *s = p; i < n; i++) {
+			char *c = strchr(s, ':');
+
+			v[i] = s;
+			if (!c)
+				break;
+			*c = '\0';
+			s = c + 1;
+		}
+		/* exactly n: the n-th name is the last one */
+		if (i != n - 1)
+			return free(v), *err = -EINVAL, NULL;
+		i = n;
+	}
+	v[i] = NULL;
+	return v;
+}
+
+int ww_listen_fds(bool unset_env, char ***names)
+{
+	const char *pid = getenv("LISTEN_PID"), *fds = getenv("LISTEN_FDS");
+	uint64_t n = 0;
+	int rc = pid && fds ? names_me(pid) : 0;
+
+	if (names)
+		*names = NULL;
+	if (rc == 1) {
+		/* as libsystemd: a count of 0 is malformed (systemd then sets none) */
+		if (!parse_u64(fds, &n) || !n || n > (uint64_t)(INT_MAX - WW_LISTEN_FDS_START))
+			rc = -EINVAL;
+		else
+			rc = (int)n;
+	}
+	/* systemd passes them without FD_CLOEXEC: none may reach a child */
+	for (int fd = WW_LISTEN_FDS_START; rc > 0 && fd < WW_LISTEN_FDS_START + (int)n; fd++) {
+		int fl = fcntl(fd, F_GETFD);
+
+		if (fl < 0 || (!(fl & FD_CLOEXEC) && fcntl(fd, F_SETFD, fl | FD_CLOEXEC) < 0))
+			rc = -errno;
+	}
+	if (rc > 0 && names)
+		*names = listen_names(getenv("LISTEN_FDNAMES"), rc, &rc);
+	if (unset_env) {
+		unsetenv("LISTEN_PID");
+		unsetenv("LISTEN_FDS");
+		unsetenv("LISTEN_FDNAMES");
+	}
+	return rc;
 }

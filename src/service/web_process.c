@@ -16,8 +16,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <systemd/sd-daemon.h>
-
 #include "wearwatch/conf.h"
 #include "wearwatch/http.h"
 #include "wearwatch/basic.h"
@@ -120,9 +118,9 @@ int ww_web_main(int argc, char **argv)
 	struct web *x = calloc(1, sizeof(*x));
 	ww_service_ops_t ops = { NULL, web_reload, x };
 	const char *dev_dir = "/dev";
-	char err[512];
+	char err[512], **names = NULL, from[160] = "";
 	sigset_t sigs;
-	int rc;
+	int rc, nfd;
 
 	if (!x)
 		return 1;
@@ -141,14 +139,22 @@ int ww_web_main(int argc, char **argv)
 		return free(x), 1;
 	ww_service_setup_memory();
 	sigs = ww_service_block_signals();
-	x->w = ww_webfront_open(&x->conf, sd_listen_fds(1) == 1 ? SD_LISTEN_FDS_START : -1,
-				fetch_ipc, NULL, err, sizeof(err));
+	/* socket activation (wearwatch-web.socket): exactly one socket is
+	 * served; anything else binds [web] listen as without it */
+	nfd = ww_listen_fds(true, &names);
+	if (nfd == 1)
+		snprintf(from, sizeof(from), "socket from systemd (%s)", names[0]);
+	else if (nfd)
+		ww_log(WW_LOG_WARNING, "socket activation ignored (%s): binding %s",
+		       nfd < 0 ? strerror(-nfd) : "more than one socket", x->conf.listen);
+	free(names);
+	x->w = ww_webfront_open(&x->conf, nfd == 1 ? WW_LISTEN_FDS_START : -1, fetch_ipc, NULL, err,
+				sizeof(err));
 	if (!x->w) {
 		ww_log(WW_LOG_ERR, "%s", err);
 		return free(x), strstr(err, "cannot serve") ? 1 : 2;
 	}
-	ww_log(WW_LOG_INFO, "web on %s (%s%s), collector %s",
-	       sd_listen_fds(0) >= 1 ? "socket from systemd" : x->conf.listen,
+	ww_log(WW_LOG_INFO, "web on %s (%s%s), collector %s", from[0] ? from : x->conf.listen,
 	       ww_webfront_scheme(x->w), ww_webfront_auth(x->w) ? ", basic auth" : "",
 	       x->conf.socket_path);
 	ww_notify_ready(!strcmp(ww_webfront_scheme(x->w), "https") ? "serving https"

@@ -2,8 +2,11 @@
 """What the collector and serve map: the collector has no network, so no
 HTTP server, TLS or crypto library may be in its address space
 (libmicrohttpd and GnuTLS with the libraries behind it, libcurl, OpenSSL's
-libcrypto and libssl, which libnvme would bring: src/transport/nvme_admin.c);
-serve loads libmicrohttpd when its web front starts (src/http/mhd.h) and
+libcrypto and libssl, which libnvme would bring: src/transport/nvme_admin.c),
+and no compression or crypto library libsystemd would bring (libsystemd,
+libgcrypt, libgpg-error, liblzma, libzstd, liblz4: the journal, the
+watchdog, socket activation and udev's notices go without it,
+src/basic/sdnotify.c, src/basic/log.c, src/discover/uevent.c); serve loads libmicrohttpd when its web front starts (src/http/mhd.h) and
 takes the login cache's HMAC from the GnuTLS that brings, so it maps no
 libcrypto either (until the fleet page loads libcurl). Reads /proc/PID/maps of a
 running `wearwatch collector` on a copy of the fake sysfs tree
@@ -31,6 +34,10 @@ NETWORK = ("libmicrohttpd.so", "libgnutls.so", "libnettle.so", "libhogweed.so", 
            "libp11-kit.so", "libtasn1.so", "libidn2.so", "libunistring.so", "libcurl.so",
            "libcrypto.so", "libssl.so")
 
+# libsystemd and what it links (ldd of a build that linked it)
+SYSTEMD = ("libsystemd.so", "libgcrypt.so", "libgpg-error.so", "liblzma.so", "libzstd.so",
+           "liblz4.so")
+
 
 def libraries(pid):
     with open(f"/proc/{pid}/maps") as f:
@@ -45,6 +52,10 @@ def has(libs, soname):
 
 def network(libs):
     return sorted(lib for lib in libs if lib.startswith(NETWORK))
+
+
+def systemd(libs):
+    return sorted(lib for lib in libs if lib.startswith(SYSTEMD))
 
 
 with tempfile.TemporaryDirectory() as tmp:
@@ -70,6 +81,9 @@ with tempfile.TemporaryDirectory() as tmp:
               f"the collector's maps are read: its history and SCSI libraries ({len(libs)} libraries)")
         check(not has(libs, "libnvme.so"), "the collector maps no libnvme (the kernel's ioctl instead)")
         check(not network(libs), f"the collector maps no HTTP or TLS library ({network(libs)})")
+        check(has(libs, "libudev.so"), "the collector maps libudev (udev's notices)")
+        check(not systemd(libs),
+              f"the collector maps no libsystemd, nor its compression and crypto ({systemd(libs)})")
     finally:
         stop(col)
 
@@ -85,6 +99,7 @@ with tempfile.TemporaryDirectory() as tmp:
         check(has(libs, "libmicrohttpd.so.12"), "serve loaded libmicrohttpd for its web front")
         check(not has(libs, "libcrypto.so") and not has(libs, "libssl.so"),
               "serve maps no OpenSSL (the login cache's HMAC is GnuTLS's)")
+        check(not systemd(libs), f"serve maps no libsystemd, nor what it links ({systemd(libs)})")
     finally:
         stop(srv)
 
