@@ -331,6 +331,7 @@ void ww_poller_tick(ww_poller_t *p)
 	double mono = sched_now(p);
 	struct { char id[160]; } *newly_hung = NULL;
 	size_t n_hung = 0;
+	unsigned queued = 0;
 
 	pthread_mutex_lock(&p->lock);
 	bool asked = p->discover_asked;
@@ -376,13 +377,18 @@ void ww_poller_tick(ww_poller_t *p)
 		p->tail = j;
 		pd->in_flight = true;
 		p->out++;
-		pthread_cond_signal(&p->work);
+		queued++;
 	}
 	while (p->live - p->hung < p->cfg.workers &&
 	       p->live < p->cfg.workers + WW_POLLER_MAX_EXTRA_WORKERS)
 		if (spawn_worker(p) < 0)
 			break;
 	pthread_mutex_unlock(&p->lock);
+	/* after the unlock: a worker woken while the lock is held wakes only
+	 * to wait for it (two switches more per job). None is lost: a worker
+	 * looks at the queue under the lock before it waits. */
+	for (unsigned i = 0; i < queued && i < p->cfg.workers; i++)
+		pthread_cond_signal(&p->work);
 
 	for (size_t i = 0; i < n_hung; i++) {
 		ww_log(WW_LOG_WARNING, "%s: read outstanding for more than %u s, marked hung",
