@@ -103,8 +103,8 @@ unsigned ww_poller_reading(ww_poller_t *p);
 /** Seconds (on the poller's clock) until ww_poller_tick has work: the
  * earliest due drive not being read, the next rediscovery, and while a read
  * is out the moment it would count as hung. 0 when something is due now. A
- * finished read makes its drive due one interval later, so callers that
- * sleep on this also wake when a read ends (after_collect). */
+ * finished read makes its drive due one interval later: a caller sleeping
+ * on this is woken by cfg.wake once the round's reads are in. */
 double ww_poller_next_tick(ww_poller_t *p);
 
 /** A device notice (udev's action and kernel name, ww_uevent_fn): the next

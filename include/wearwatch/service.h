@@ -37,8 +37,9 @@ sigset_t ww_service_block_signals(void);
  * threshold, so memory freed by any thread is reused or returned. */
 void ww_service_setup_memory(void);
 
-/** From any thread: the main loop should tick soon (at most once a second;
- * wakes that come meanwhile are folded into that tick). */
+/** From any thread: the main loop should tick now (wakes that come before
+ * it runs are one; a caller that wakes often folds its wakes itself, as the
+ * runtime wakes once per round of reads). */
 void ww_service_wake(void);
 
 /** What a long-running process does in the one main loop (ww_service_run). */
@@ -131,8 +132,9 @@ const ww_route_src_t *ww_runtime_route_src(ww_runtime_t *rt);
 /** One main-loop step: poller tick, events (journal and notification
  * program, ww_events_update), STATUS=, reap children. Returns the seconds
  * until the next step is needed: the next drive due, the next rediscovery,
- * or the hung-read check (the end of each collection also wakes the loop,
- * ww_service_wake). */
+ * or the hung-read check, and at most a second while reads are out (their
+ * events wait that long at most); the end of the round's last read wakes the
+ * loop at once (ww_service_wake). */
 double ww_runtime_tick(ww_runtime_t *rt);
 
 /** Apply a new configuration: the poller restarts when poll settings,

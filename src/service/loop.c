@@ -11,8 +11,6 @@
 #include "wearwatch/service.h"
 
 #define WAKE_SIGNAL SIGUSR1
-/* a wake is folded into a tick at most this long after the previous one */
-#define WAKE_COALESCE_S 1.0
 /* the longest sleep without a watchdog (a tick that wants no call) */
 #define MAX_SLEEP_S 3600.0
 
@@ -65,22 +63,14 @@ static struct timespec span(double s)
 	return t;
 }
 
-/* Sleep until `deadline` (monotonic seconds) or a signal other than a wake;
- * a wake moves the deadline to one second after the last tick. Returns the
- * signal, or 0 when the deadline came. */
-static int sleep_until(const sigset_t *sigs, double deadline, double last_tick)
+/* Sleep until `deadline` (monotonic seconds), a wake or another signal.
+ * Returns the signal, or 0 when the deadline came or a wake. */
+static int sleep_until(const sigset_t *sigs, double deadline)
 {
-	for (;;) {
-		struct timespec t = span(deadline - ww_clock_monotonic(NULL));
-		int sig = sigtimedwait(sigs, NULL, &t);
+	struct timespec t = span(deadline - ww_clock_monotonic(NULL));
+	int sig = sigtimedwait(sigs, NULL, &t);
 
-		if (sig < 0)
-			return 0;
-		if (sig != WAKE_SIGNAL)
-			return sig;
-		if (last_tick + WAKE_COALESCE_S < deadline)
-			deadline = last_tick + WAKE_COALESCE_S;
-	}
+	return sig < 0 || sig == WAKE_SIGNAL ? 0 : sig;
 }
 
 int ww_service_run(sigset_t sigs, const ww_service_ops_t *ops)
@@ -98,7 +88,7 @@ int ww_service_run(sigset_t sigs, const ww_service_ops_t *ops)
 		if (wd && wait > wd / 2e6)
 			wait = wd / 2e6;
 		now = ww_clock_monotonic(NULL);
-		sig = sleep_until(&sigs, now + wait, now);
+		sig = sleep_until(&sigs, now + wait);
 		if (sig == SIGTERM || sig == SIGINT)
 			break;
 		if (sig != SIGHUP || !ops->reload)

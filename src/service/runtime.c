@@ -345,8 +345,9 @@ static void configure_events(ww_runtime_t *rt, const ww_conf_t *c)
 			    c->notify_flap_window_s);
 }
 
-/* The poller's hook: history and endurance, then wake the main loop for
- * the events of this collection (and to sleep until the drive is due). */
+/* The poller's hook: history and endurance. The main loop sees the events
+ * of this collection at its next tick: at most a second while reads are
+ * out, at once after the round's last (wake_main). */
 static void after_collect(void *arg, ww_store_t *store, const ww_drive_t *d, int rc,
 			  time_t now)
 {
@@ -358,13 +359,10 @@ static void after_collect(void *arg, ww_store_t *store, const ww_drive_t *d, int
 		ww_store_endurance_after_collect(rt->endurance, &g->thresholds, store, d, rc, now);
 		gen_drop(rt, g);
 	}
-	/* one wake per tick: every signal wakes the main thread, even one
-	 * that is folded into the coming tick */
-	if (!__atomic_exchange_n(&rt->woken, true, __ATOMIC_ACQ_REL))
-		ww_service_wake();
 }
 
-/* a udev notice asks the main loop for a tick (the rediscovery) */
+/* the round's reads are in, or a udev notice asks for the rediscovery: one
+ * signal per tick (every signal wakes the main thread) */
 static void wake_main(void *arg)
 {
 	ww_runtime_t *rt = arg;
@@ -664,9 +662,11 @@ double ww_runtime_tick(ww_runtime_t *rt)
 	ww_snapshot_release(rt->prev);
 	rt->prev = cur;
 	ww_events_reap(rt->gen->conf.notify_timeout_s);
-	/* a notification program still running is reaped within a second;
-	 * else until the poller has work (just after: it compares with >) */
-	return ww_events_running() ? 1.0 : ww_poller_next_tick(rt->poller) + 0.01;
+	/* a notification program still running is reaped within a second,
+	 * and the events of reads that ended while others are out wait at
+	 * most that long (one tick for all of them, not one per read); else
+	 * until the poller has work (just after: it compares with >) */
+	return ww_events_running() || !idle ? 1.0 : ww_poller_next_tick(rt->poller) + 0.01;
 }
 
 static bool poll_differs(const ww_conf_t *a, const ww_conf_t *b)
