@@ -168,7 +168,8 @@ size_t ww_runtime_generations(ww_runtime_t *rt);
 
 /** Heap trims the ticks asked for: one after the reads of a round are in,
  * none while one is out (a read that is marked hung aside) or nothing
- * changed. A count for tests. */
+ * changed, and at most one a minute (the first at once). A count for
+ * tests. */
 uint64_t ww_runtime_trims(const ww_runtime_t *rt);
 
 /** Of those, the ones made (malloc_trim called): the heap could give back

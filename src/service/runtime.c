@@ -24,6 +24,11 @@
  * takes the pages again, cost more than the few pages are worth (at 3
  * replayed drives a round left about 30 KiB free in the middle) */
 #define TRIM_MIN_GAIN (128 * 1024)
+/* and at most one trim (with its look at the heap, mallinfo2: a walk of
+ * every free chunk, a fifth of the main thread's time at 3 drives when
+ * made after every round) in this many seconds: what a round freed in the
+ * middle of the heap is taken again by the next round meanwhile */
+#define TRIM_EVERY_S 60.0
 
 /* One configuration generation with what is derived from it (about 70 KiB).
  * Renders (HTTP threads), collections (reader threads) and the probe
@@ -58,6 +63,7 @@ struct ww_runtime {
 	bool trim_due;       /* the store changed since the last heap trim */
 	uint64_t trims;      /* heap trims asked for (main thread) */
 	uint64_t trims_made; /* ... and made (enough to give back) */
+	double last_trim;    /* monotonic seconds of the last one asked for */
 	/* the counts last told to systemd (STATUS=), sent again only when
 	 * one changed (main thread) */
 	size_t status_sent[5];
@@ -651,9 +657,11 @@ double ww_runtime_tick(ww_runtime_t *rt)
 	 * are in (a trim between two reads of a round gave back pages the
 	 * next read faulted in again), keeping TRIM_PAD at the top, which
 	 * each round grew again (brk, page faults) when it was given back */
-	if (rt->trim_due && idle) {
+	if (rt->trim_due && idle &&
+	    (!rt->trims || ww_clock_monotonic(NULL) - rt->last_trim >= TRIM_EVERY_S)) {
 		rt->trim_due = false;
 		rt->trims++;
+		rt->last_trim = ww_clock_monotonic(NULL);
 		if (trim_gain() >= TRIM_MIN_GAIN) {
 			rt->trims_made++;
 			malloc_trim(TRIM_PAD);
