@@ -21,6 +21,9 @@
 #      over as long a window without scrapes
 #   e. wakeups per second of serve idle, 3 drives, 60 s poll, probes off
 #      and on (every thread's context switches over 120 s)
+#   f. where a round goes at 3 drives: CPU and times run (slices) of the
+#      main thread and of the readers over 4 x WINDOW, 10 s poll, probes off
+#      (not in the default steps)
 # With HISTORY_IO (build/bench_history_io) step a runs each size twice,
 # fresh and on a 90-day database (scripts/mkhistory.py, as bench-cost.sh),
 # and prints aged / fresh.
@@ -245,3 +248,24 @@ step e && for probe in --no-probe ""; do
 		"($(ls /proc/$pid/task | wc -l) threads) (load: $(cut -d' ' -f1-3 /proc/loadavg))"
 	stop
 done
+
+# f: per thread at 3 drives (schedstat: CPU ns, slices), main thread apart
+threads() { for t in /proc/$pid/task/*; do echo "${t##*/} $(cut -d' ' -f1,3 "$t/schedstat")"; done; }
+step f && {
+	[ -d "$dir/f3" ] || fleet 3 "$dir/f3"
+	start "$dir/f3s" "$dir/f3" --poll-interval 10 --poll-interval-rotational 10 --no-probe
+	sleep 5
+	c0=$(metric_sum wearwatch_drive_collections_total)
+	threads >"$dir/th0"
+	sleep $((WINDOW * 4))
+	threads >"$dir/th1"
+	c1=$(metric_sum wearwatch_drive_collections_total)
+	# the main thread's task id is the process id; the rest is every
+	# other thread (the readers, and what serves the two scrapes)
+	awk -v pid="$pid" -v c="$((c1 - c0))" -v l="$(cut -d' ' -f1-3 /proc/loadavg)" '
+		FNR == NR { t[$1] = $2; s[$1] = $3; next }
+		($1 in t) { k = $1 == pid ? "main" : "rest"; cpu[k] += $2 - t[$1]; sl[k] += $3 - s[$1] }
+		END { printf "f. 3 drives, %d collections: main thread %.0f us in %d slices, other threads %.0f us in %d slices: %.1f us per collection (load: %s)\n",
+			c, cpu["main"] / 1e3, sl["main"], cpu["rest"] / 1e3, sl["rest"], (cpu["main"] + cpu["rest"]) / 1e3 / c, l }' "$dir/th0" "$dir/th1"
+	stop
+}
