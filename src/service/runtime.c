@@ -629,6 +629,7 @@ double ww_runtime_tick(ww_runtime_t *rt)
 {
 	ww_snapshot_t *cur;
 	ww_render_ctx_t ctx;
+	double mono;
 	bool idle;
 
 	__atomic_store_n(&rt->woken, false, __ATOMIC_RELEASE);
@@ -657,11 +658,11 @@ double ww_runtime_tick(ww_runtime_t *rt)
 	 * are in (a trim between two reads of a round gave back pages the
 	 * next read faulted in again), keeping TRIM_PAD at the top, which
 	 * each round grew again (brk, page faults) when it was given back */
-	if (rt->trim_due && idle &&
-	    (!rt->trims || ww_clock_monotonic(NULL) - rt->last_trim >= TRIM_EVERY_S)) {
+	mono = ww_clock_monotonic(NULL);
+	if (rt->trim_due && idle && (!rt->trims || mono - rt->last_trim >= TRIM_EVERY_S)) {
 		rt->trim_due = false;
 		rt->trims++;
-		rt->last_trim = ww_clock_monotonic(NULL);
+		rt->last_trim = mono;
 		if (trim_gain() >= TRIM_MIN_GAIN) {
 			rt->trims_made++;
 			malloc_trim(TRIM_PAD);

@@ -136,7 +136,7 @@ int main(void)
 	CHECK_EQ_U64(collected(rt, &n), 3);
 	CHECK_EQ_U64(ww_runtime_trims(rt), 1);
 	/* nothing changed since: no trim, and the loop may sleep until the
-	 * drives are due again (the default poll interval, minutes) */
+	 * drives are due again (the default poll interval, a minute) */
 	for (int i = 0; i < 5; i++)
 		CHECK(ww_runtime_tick(rt) > 1.0);
 	printf("one round of 3 reads, %d ticks while they came in: %llu trim\n", ticks,
