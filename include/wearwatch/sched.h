@@ -101,10 +101,16 @@ unsigned ww_poller_busy(ww_poller_t *p);
 unsigned ww_poller_reading(ww_poller_t *p);
 
 /** Seconds (on the poller's clock) until ww_poller_tick has work: the
- * earliest due drive not being read, the next rediscovery, and while a read
- * is out the moment it would count as hung. 0 when something is due now. A
- * finished read makes its drive due one interval later: a caller sleeping
- * on this is woken by cfg.wake once the round's reads are in. */
+ * earliest due drive not being read, the next rediscovery, while a read is
+ * out the moment it would count as hung, and while reads wait in the queue
+ * the moment the oldest has waited 50 ms (that tick wakes every reader; a
+ * round first wakes one reader per 50 ms its reads took the last time). 0
+ * when something is due now. A finished read makes its drive due one
+ * interval after the tick that queued it (one interval after its end when
+ * it ran longer than that), and a tick reads the drives due within a tenth
+ * of their interval (at most 1 s), so a round's drives stay together: a
+ * caller sleeping on this is woken by cfg.wake once the round's reads are
+ * in. */
 double ww_poller_next_tick(ww_poller_t *p);
 
 /** A device notice (udev's action and kernel name, ww_uevent_fn): the next

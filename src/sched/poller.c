@@ -2,7 +2,24 @@
  * table and the queue; it is never held across discovery, a store update or
  * a device call. Rediscovery runs when udev says a device came, went or
  * changed (the notice thread) and as a slow safety net; a drive's nodes stay
- * open between its reads (ww_collect_drive_kept), so a poll walks no path. */
+ * open between its reads (ww_collect_drive_kept), so a poll walks no path.
+ *
+ * A round keeps its start: a drive is due one interval after the tick that
+ * queued its read, not after the read ended, so the drives read in one tick
+ * are due together again however long each read took and however long it
+ * waited for a reader. Counted from the end, each round's phase moved by
+ * the read's length and queue wait; on a live fleet the drives spread over
+ * the interval until every tick read one drive, N ticks per round each
+ * looking at N drives.
+ *
+ * A round wakes as few readers as its reads need: one per READER_SHARE_S of
+ * what the queued reads took last time (a drive not read yet counts a whole
+ * share), at least one. A reader woken for a single short read ran it on a
+ * cold cache and its wake cost as much as the read; one reader taking the
+ * round's short reads in a row runs them warm. A read that runs long keeps
+ * the others waiting at most until the queue's oldest read has waited
+ * READER_SHARE_S: ww_poller_next_tick asks for a tick then, and that tick
+ * wakes every reader. */
 #include <errno.h>
 #include <poll.h>
 #include <pthread.h>
@@ -23,7 +40,9 @@ struct pdrive {
 	bool running;       /* a worker is inside the read */
 	bool hung;
 	double started;     /* monotonic time the worker began the read */
+	double queued_at;   /* the tick that queued the read out (schedule) */
 	double next_due;    /* monotonic */
+	double last_dt;     /* seconds the last read took; 0: none yet */
 	/* open nodes of the live read path; heap, so a job keeps it while the
 	 * table moves; only the worker holding the drive's read touches it */
 	ww_collect_keep_t *keep;
@@ -32,6 +51,8 @@ struct pdrive {
 
 struct job {
 	struct job *next;
+	double queued;  /* schedule clock */
+	uint64_t round; /* the tick that queued it (ww_poller.rounds) */
 	ww_drive_t d;
 	ww_collect_keep_t *keep;
 	bool reopen;
@@ -47,7 +68,11 @@ struct ww_poller {
 	size_t n;
 	struct job *head, *tail;
 	unsigned live, hung;
-	unsigned out; /* drives in flight (hung ones too) */
+	unsigned out;       /* drives in flight (hung ones too) */
+	unsigned waiting;   /* workers waiting for work */
+	unsigned inside;    /* workers inside a read */
+	uint64_t rounds;    /* ticks that queued a read */
+	uint64_t all_woken; /* every reader was woken for the jobs of these */
 	bool stop;
 	double next_discover;
 	bool discover_asked;   /* a notice came: rediscover at the next tick */
@@ -92,6 +117,30 @@ static unsigned interval_of(const ww_poller_t *p, const ww_drive_t *d)
 	return d->rotational ? p->cfg.interval_rotational_s : p->cfg.interval_s;
 }
 
+/* seconds of queued reads one woken reader takes in a row (above) */
+#define READER_SHARE_S 0.05
+/* a drive due this much later than a tick is read in it (at most a tenth
+ * of its interval), so a drive a little out of phase (found between two
+ * rounds) joins the round at once and stays in it */
+#define JOIN_EARLY_S 1.0
+
+static double join_early(const ww_poller_t *p, const ww_drive_t *d)
+{
+	double tenth = interval_of(p, d) / 10.0;
+
+	return tenth < JOIN_EARLY_S ? tenth : JOIN_EARLY_S;
+}
+
+/* the next due time of a read queued at `queued` that ended at `end`: one
+ * interval after the queueing tick (its round), or, a read that ran past
+ * that, one interval after its end (no read right after another) */
+static double due_after(const ww_poller_t *p, const ww_drive_t *d, double queued, double end)
+{
+	double next = queued + interval_of(p, d);
+
+	return next > end ? next : end + interval_of(p, d);
+}
+
 static void collected(ww_poller_t *p, const ww_drive_t *d, int rc,
 		      const ww_read_report_t *r, double dt)
 {
@@ -134,9 +183,12 @@ static void *worker(void *arg)
 		int rc;
 
 		if (!j) {
+			p->waiting++;
 			pthread_cond_wait(&p->work, &p->lock);
+			p->waiting--;
 			continue;
 		}
+		p->inside++;
 		p->head = j->next;
 		if (!p->head)
 			p->tail = NULL;
@@ -169,12 +221,14 @@ static void *worker(void *arg)
 		collected(p, &j->d, rc, r, dt);
 
 		pthread_mutex_lock(&p->lock);
+		p->inside--;
 		pd = find(p, j->d.id);
 		if (pd) {
 			pd->in_flight = false;
 			p->out--;
 			pd->running = false;
-			pd->next_due = sched_now(p) + interval_of(p, &pd->d);
+			pd->last_dt = dt;
+			pd->next_due = due_after(p, &pd->d, pd->queued_at, sched_now(p));
 			if (pd->hung) {
 				pd->hung = false;
 				p->hung--;
@@ -331,7 +385,9 @@ void ww_poller_tick(ww_poller_t *p)
 	double mono = sched_now(p);
 	struct { char id[160]; } *newly_hung = NULL;
 	size_t n_hung = 0;
-	unsigned queued = 0;
+	unsigned queued = 0, wake, free_now;
+	double share = 0; /* what the reads queued now took last time */
+	bool stalled;
 
 	pthread_mutex_lock(&p->lock);
 	bool asked = p->discover_asked;
@@ -343,6 +399,10 @@ void ww_poller_tick(ww_poller_t *p)
 	}
 
 	pthread_mutex_lock(&p->lock);
+	/* reads queued since before a share's time ago: a long read holds
+	 * the one reader woken for them; every reader now */
+	stalled = p->head && p->head->round > p->all_woken &&
+		mono - p->head->queued >= READER_SHARE_S;
 	for (size_t i = 0; i < p->n; i++) {
 		struct pdrive *pd = &p->drives[i];
 
@@ -359,13 +419,19 @@ void ww_poller_tick(ww_poller_t *p)
 			}
 			continue;
 		}
-		if (!pd->listed || pd->d.protocol == WW_PROTO_NONE || mono < pd->next_due)
+		if (!pd->listed || pd->d.protocol == WW_PROTO_NONE ||
+		    mono + join_early(p, &pd->d) < pd->next_due)
 			continue;
 		struct job *j = malloc(sizeof(*j));
 
 		if (!j)
 			break;
 		j->next = NULL;
+		j->queued = mono;
+		j->round = p->rounds + 1;
+		pd->queued_at = mono;
+		share += pd->last_dt > 0 && pd->last_dt < READER_SHARE_S ? pd->last_dt
+									 : READER_SHARE_S;
 		j->d = pd->d;
 		j->keep = pd->keep;
 		j->reopen = pd->reopen;
@@ -379,6 +445,13 @@ void ww_poller_tick(ww_poller_t *p)
 		p->out++;
 		queued++;
 	}
+	/* workers between two reads look at the queue before they wait:
+	 * woken already */
+	free_now = p->live - p->waiting - p->inside;
+	if (queued)
+		p->rounds++;
+	if (stalled)
+		p->all_woken = p->rounds;
 	while (p->live - p->hung < p->cfg.workers &&
 	       p->live < p->cfg.workers + WW_POLLER_MAX_EXTRA_WORKERS)
 		if (spawn_worker(p) < 0)
@@ -387,8 +460,13 @@ void ww_poller_tick(ww_poller_t *p)
 	/* after the unlock: a worker woken while the lock is held wakes only
 	 * to wait for it (two switches more per job). None is lost: a worker
 	 * looks at the queue under the lock before it waits. */
-	for (unsigned i = 0; i < queued && i < p->cfg.workers; i++)
-		pthread_cond_signal(&p->work);
+	wake = queued ? 1 + (unsigned)(share / READER_SHARE_S - 1e-9) : 0;
+	wake = wake > free_now ? wake - free_now : 0;
+	if (stalled)
+		pthread_cond_broadcast(&p->work);
+	else
+		for (unsigned i = 0; i < wake && i < queued && i < p->cfg.workers; i++)
+			pthread_cond_signal(&p->work);
 
 	for (size_t i = 0; i < n_hung; i++) {
 		ww_log(WW_LOG_WARNING, "%s: read outstanding for more than %u s, marked hung",
@@ -426,6 +504,9 @@ double ww_poller_next_tick(ww_poller_t *p)
 	pthread_mutex_lock(&p->lock);
 	if (p->discover_asked)
 		next = now;
+	/* reads still waiting for a reader: the tick that wakes every reader */
+	if (p->head && p->head->round > p->all_woken && p->head->queued + READER_SHARE_S < next)
+		next = p->head->queued + READER_SHARE_S;
 	for (size_t i = 0; i < p->n; i++) {
 		const struct pdrive *pd = &p->drives[i];
 

@@ -674,8 +674,11 @@ double ww_runtime_tick(ww_runtime_t *rt)
 	/* a notification program still running is reaped within a second,
 	 * and the events of reads that ended while others are out wait at
 	 * most that long (one tick for all of them, not one per read); else
-	 * until the poller has work (just after: it compares with >) */
-	return ww_events_running() || !idle ? 1.0 : ww_poller_next_tick(rt->poller) + 0.01;
+	 * until the poller has work (just after: it compares with >), which
+	 * while reads are out may be sooner: reads that wait for a reader */
+	double next = ww_poller_next_tick(rt->poller) + 0.01;
+
+	return (ww_events_running() || !idle) && next > 1.0 ? 1.0 : next;
 }
 
 static bool poll_differs(const ww_conf_t *a, const ww_conf_t *b)

@@ -283,11 +283,258 @@ static void test_try_stop(void)
 	ww_store_free(store);
 }
 
+/* five drives whose reads take 0.2, 0.4 ... 1.0 s on the fake clock, one
+ * reader: a round of them takes 3 s; a sixth (1.2 s) once round_more */
+static const char *const round_ids[] = { "round-0", "round-1", "round-2",
+					 "round-3", "round-4", "round-5" };
+static int round_calls[6];
+static bool round_more;
+
+static int round_discover(const char *sysroot, const char *const *include, ww_drive_t **list)
+{
+	int n = round_more ? 6 : 5;
+	ww_drive_t *out = calloc(6, sizeof(*out));
+
+	if (!out)
+		return -ENOMEM;
+	for (int i = 0; i < n; i++) {
+		snprintf(out[i].id, sizeof(out[i].id), "%s", round_ids[i]);
+		out[i].protocol = WW_PROTO_NVME;
+	}
+	*list = out;
+	return n;
+}
+
+static int round_collect(const char *sysroot, const ww_drive_t *d, ww_health_t *h,
+			 ww_read_report_t *r)
+{
+	memset(h, 0, sizeof(*h));
+	memset(r, 0, sizeof(*r));
+	for (size_t i = 0; i < 6; i++)
+		if (!strcmp(d->id, round_ids[i])) {
+			pthread_mutex_lock(&mu);
+			round_calls[i]++;
+			fake_now += 0.2 * (double)(i + 1);
+			pthread_mutex_unlock(&mu);
+		}
+	return 0;
+}
+
+/* wait (bounded, 5 s) until no read is out */
+static bool drained(ww_poller_t *p)
+{
+	struct timespec ms = { 0, 1000000 };
+
+	for (int i = 0; i < 5000 && ww_poller_busy(p); i++)
+		nanosleep(&ms, NULL);
+	return ww_poller_busy(p) == 0;
+}
+
+/* the drives read in one tick are due together again: twenty rounds are
+ * twenty ticks that each read all five, though the reads ended up to 3 s
+ * apart. Due one interval after its own read's end, each drive's round
+ * moved by its read's length: the second round took five ticks. And a
+ * drive found between two rounds (due 0.5 s before the round) joins it. */
+static void test_rounds_together(void)
+{
+	ww_store_t *store = ww_store_new(0);
+	ww_poller_cfg_t cfg = {
+		.sysroot = "",
+		.interval_s = 10,
+		.interval_rotational_s = 10,
+		.rediscover_s = 3600,
+		.workers = 1,
+		.hung_after_s = 30,
+		.discover = round_discover,
+		.collect = round_collect,
+		.clock = fake_clock,
+	};
+	ww_poller_t *p = ww_poller_start(&cfg, store);
+	int ticks = 0;
+	bool all_each_tick = true;
+
+	CHECK(p != NULL);
+	if (!p)
+		return;
+	for (int round = 1; round <= 20; round++) {
+		ww_poller_tick(p);
+		ticks++;
+		CHECK(drained(p));
+		pthread_mutex_lock(&mu);
+		for (size_t i = 0; i < 5; i++)
+			all_each_tick = all_each_tick && round_calls[i] == round;
+		pthread_mutex_unlock(&mu);
+		/* 3 s of reads, then the round's start plus 10 s */
+		double wait = ww_poller_next_tick(p);
+
+		CHECK(wait > 6.999 && wait < 7.001);
+		step(wait + 0.01);
+	}
+	CHECK(all_each_tick);
+	CHECK_EQ_I64(ticks, 20);
+
+	/* round 21; then, 9.5 s after its start, a sixth drive is found: the
+	 * five, due 0.5 s later, are read with it, and the six go on together */
+	ww_poller_tick(p);
+	CHECK(drained(p));
+	step(6.5);
+	pthread_mutex_lock(&mu);
+	round_more = true;
+	pthread_mutex_unlock(&mu);
+	ww_poller_device_event(p, "add", "round-5");
+	ww_poller_tick(p);
+	CHECK(drained(p));
+	pthread_mutex_lock(&mu);
+	CHECK_EQ_I64(round_calls[0], 22);
+	CHECK_EQ_I64(round_calls[4], 22);
+	CHECK_EQ_I64(round_calls[5], 1);
+	pthread_mutex_unlock(&mu);
+	double wait = ww_poller_next_tick(p); /* 3 + 1.2 s of reads */
+
+	CHECK(wait > 5.799 && wait < 5.801);
+	step(wait + 0.01);
+	ww_poller_tick(p);
+	CHECK(drained(p));
+	pthread_mutex_lock(&mu);
+	CHECK_EQ_I64(round_calls[0], 23);
+	CHECK_EQ_I64(round_calls[5], 2);
+	pthread_mutex_unlock(&mu);
+	CHECK(ww_poller_stop(p, 5));
+	ww_store_free(store);
+}
+
+/* three drives, four readers. The first round (no read times yet) wakes a
+ * reader per drive; after it, the three short reads of a round are one
+ * reader's, in a row. The next round the first drive's read blocks: the
+ * others wait for the tick 50 ms after the round was queued
+ * (ww_poller_next_tick says so), which wakes every reader, and they are
+ * read while the first is still blocked. */
+static const char *const share_ids[] = { "share-0-slow", "share-1", "share-2" };
+static int share_calls[3];
+static pthread_t share_thread[3];
+static bool share_block, share_blocked;
+
+static int share_discover(const char *sysroot, const char *const *include, ww_drive_t **list)
+{
+	ww_drive_t *out = calloc(3, sizeof(*out));
+
+	if (!out)
+		return -ENOMEM;
+	for (size_t i = 0; i < 3; i++) {
+		snprintf(out[i].id, sizeof(out[i].id), "%s", share_ids[i]);
+		out[i].protocol = WW_PROTO_SCSI;
+	}
+	*list = out;
+	return 3;
+}
+
+static int share_collect(const char *sysroot, const ww_drive_t *d, ww_health_t *h,
+			 ww_read_report_t *r)
+{
+	memset(h, 0, sizeof(*h));
+	memset(r, 0, sizeof(*r));
+	pthread_mutex_lock(&mu);
+	for (size_t i = 0; i < 3; i++)
+		if (!strcmp(d->id, share_ids[i])) {
+			share_calls[i]++;
+			share_thread[i] = pthread_self();
+		}
+	if (!strcmp(d->id, share_ids[0]) && share_block) {
+		share_blocked = true;
+		pthread_cond_broadcast(&release_cv);
+		while (share_block)
+			pthread_cond_wait(&release_cv, &mu);
+	}
+	pthread_mutex_unlock(&mu);
+	return 0;
+}
+
+static int share_count(size_t i)
+{
+	int v;
+
+	pthread_mutex_lock(&mu);
+	v = share_calls[i];
+	pthread_mutex_unlock(&mu);
+	return v;
+}
+
+static void test_reader_share(void)
+{
+	ww_store_t *store = ww_store_new(0);
+	ww_poller_cfg_t cfg = {
+		.sysroot = "",
+		.interval_s = 10,
+		.interval_rotational_s = 10,
+		.rediscover_s = 3600,
+		.workers = 4,
+		.hung_after_s = 30,
+		.discover = share_discover,
+		.collect = share_collect,
+		.clock = fake_clock,
+	};
+	ww_poller_t *p = ww_poller_start(&cfg, store);
+	struct timespec ms = { 0, 1000000 };
+	bool one_reader = true;
+
+	CHECK(p != NULL);
+	if (!p)
+		return;
+	ww_poller_tick(p);
+	CHECK(drained(p));
+	for (int round = 2; round <= 6; round++) {
+		step(10.0);
+		ww_poller_tick(p);
+		CHECK(drained(p));
+		pthread_mutex_lock(&mu);
+		one_reader = one_reader && share_calls[2] == round &&
+			pthread_equal(share_thread[0], share_thread[1]) &&
+			pthread_equal(share_thread[1], share_thread[2]);
+		pthread_mutex_unlock(&mu);
+	}
+	CHECK(one_reader);
+
+	pthread_mutex_lock(&mu);
+	share_block = true;
+	pthread_mutex_unlock(&mu);
+	step(10.0);
+	ww_poller_tick(p);
+	pthread_mutex_lock(&mu);
+	while (!share_blocked)
+		pthread_cond_wait(&release_cv, &mu);
+	pthread_mutex_unlock(&mu);
+	/* the one reader is inside the blocked read; the other two wait */
+	nanosleep(&(struct timespec){ 0, 50000000 }, NULL);
+	CHECK_EQ_I64(share_count(1), 6);
+	CHECK_EQ_I64(share_count(2), 6);
+	double wait = ww_poller_next_tick(p);
+
+	CHECK(wait > 0.049 && wait < 0.051);
+	step(wait + 0.001);
+	ww_poller_tick(p);
+	for (int i = 0; i < 5000 && (share_count(1) < 7 || share_count(2) < 7); i++)
+		nanosleep(&ms, NULL);
+	CHECK_EQ_I64(share_count(1), 7);
+	CHECK_EQ_I64(share_count(2), 7);
+	CHECK_EQ_I64(share_count(0), 7); /* still inside it */
+	/* one wake of everyone per round: no tick asked for again */
+	CHECK(ww_poller_next_tick(p) > 1.0);
+	pthread_mutex_lock(&mu);
+	share_block = false;
+	pthread_cond_broadcast(&release_cv);
+	pthread_mutex_unlock(&mu);
+	CHECK(drained(p));
+	CHECK(ww_poller_stop(p, 5));
+	ww_store_free(store);
+}
+
 int main(void)
 {
 	test_many_drives();
 	test_next_tick();
 	test_try_stop();
+	test_rounds_together();
+	test_reader_share();
 	ww_store_t *store = ww_store_new(0);
 	ww_poller_cfg_t cfg = {
 		.sysroot = "", .interval_s = 1, .interval_rotational_s = 1, .rediscover_s = 60,
