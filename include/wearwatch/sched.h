@@ -87,8 +87,11 @@ ww_poller_t *ww_poller_start(const ww_poller_cfg_t *cfg, ww_store_t *store);
 
 /** Timer step (call about once a second from one thread): rediscover when due,
  * queue reads of drives that are due and not in flight, mark overdue reads
- * hung. Never issues a device command itself. */
-void ww_poller_tick(ww_poller_t *p);
+ * hung. Never issues a device command itself. Returns what
+ * ww_poller_reading would say just after, and puts in *next_s (when not
+ * NULL) what ww_poller_next_tick would: both are taken under the lock the
+ * tick holds, before it wakes the readers. */
+unsigned ww_poller_tick(ww_poller_t *p, double *next_s);
 
 /** Reads queued or running, hung ones included: 0 when no read is out. A
  * caller stepping its own clock (cfg.clock) waits for this to settle before

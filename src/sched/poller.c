@@ -235,9 +235,13 @@ static void *worker(void *arg)
 				ww_log(WW_LOG_NOTICE, "%s: read returned after %.0f s", j->d.id, dt);
 			}
 			/* the round's reads are in: the caller's tick after them
-			 * (its heap trim) sees none out */
-			if (p->out == p->hung && p->cfg.wake)
+			 * (its heap trim) sees none out. Woken with the lock
+			 * held, its tick waited for it at once. */
+			if (p->out == p->hung && p->cfg.wake) {
+				pthread_mutex_unlock(&p->lock);
 				p->cfg.wake(p->cfg.wake_arg);
+				pthread_mutex_lock(&p->lock);
+			}
 		}
 		free(j);
 		/* a replacement was started while this one was stuck: step down */
@@ -270,6 +274,7 @@ static int spawn_worker(ww_poller_t *p)
 }
 
 static void schedule(ww_poller_t *p, const ww_drive_t *list, size_t n, double mono);
+static double next_locked(ww_poller_t *p, double now);
 
 static void rediscover(ww_poller_t *p, double mono)
 {
@@ -380,12 +385,12 @@ static void schedule(ww_poller_t *p, const ww_drive_t *list, size_t n, double mo
 	free(sorted);
 }
 
-void ww_poller_tick(ww_poller_t *p)
+unsigned ww_poller_tick(ww_poller_t *p, double *next_s)
 {
 	double mono = sched_now(p);
 	struct { char id[160]; } *newly_hung = NULL;
 	size_t n_hung = 0;
-	unsigned queued = 0, wake, free_now;
+	unsigned queued = 0, wake, free_now, reading;
 	double share = 0; /* what the reads queued now took last time */
 	bool stalled;
 
@@ -456,6 +461,12 @@ void ww_poller_tick(ww_poller_t *p)
 	       p->live < p->cfg.workers + WW_POLLER_MAX_EXTRA_WORKERS)
 		if (spawn_worker(p) < 0)
 			break;
+	/* what the caller asks next, under this lock: taken again after the
+	 * signals below, it met the woken reader taking its job (a wait on
+	 * the lock, a switch more on both sides) */
+	reading = p->out - p->hung;
+	if (next_s)
+		*next_s = next_locked(p, sched_now(p));
 	pthread_mutex_unlock(&p->lock);
 	/* after the unlock: a worker woken while the lock is held wakes only
 	 * to wait for it (two switches more per job). None is lost: a worker
@@ -474,6 +485,7 @@ void ww_poller_tick(ww_poller_t *p)
 		ww_store_set_hung(p->store, newly_hung[i].id, true, wall(p));
 	}
 	free(newly_hung);
+	return reading;
 }
 
 unsigned ww_poller_busy(ww_poller_t *p)
@@ -497,11 +509,11 @@ unsigned ww_poller_reading(ww_poller_t *p)
 	return n;
 }
 
-double ww_poller_next_tick(ww_poller_t *p)
+/* caller holds the lock; `now` on the schedule clock */
+static double next_locked(ww_poller_t *p, double now)
 {
-	double now = sched_now(p), next = p->next_discover;
+	double next = p->next_discover;
 
-	pthread_mutex_lock(&p->lock);
 	if (p->discover_asked)
 		next = now;
 	/* reads still waiting for a reader: the tick that wakes every reader */
@@ -518,8 +530,17 @@ double ww_poller_next_tick(ww_poller_t *p)
 		if (pd->listed && pd->d.protocol != WW_PROTO_NONE && pd->next_due < next)
 			next = pd->next_due;
 	}
-	pthread_mutex_unlock(&p->lock);
 	return next > now ? next - now : 0;
+}
+
+double ww_poller_next_tick(ww_poller_t *p)
+{
+	double now = sched_now(p), next;
+
+	pthread_mutex_lock(&p->lock);
+	next = next_locked(p, now);
+	pthread_mutex_unlock(&p->lock);
+	return next;
 }
 
 /* a node name of the drive: its block devices, its command node, its

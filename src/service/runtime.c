@@ -567,7 +567,7 @@ ww_runtime_t *ww_runtime_start(const ww_conf_t *c, ww_runtime_opts_t *o, char *e
 		goto fail;
 	}
 	start_probes(rt);
-	ww_poller_tick(rt->poller); /* the first discovery and reads are queued */
+	ww_poller_tick(rt->poller, NULL); /* the first discovery and reads are queued */
 	return rt;
 fail:
 	if (rt) {
@@ -629,15 +629,15 @@ double ww_runtime_tick(ww_runtime_t *rt)
 {
 	ww_snapshot_t *cur;
 	ww_render_ctx_t ctx;
-	double mono;
+	double mono, next;
 	bool idle;
 
 	__atomic_store_n(&rt->woken, false, __ATOMIC_RELEASE);
-	ww_poller_tick(rt->poller);
-	/* asked before the snapshot is taken: what the reads that ended
-	 * changed in the store (a self-test's state after the read too) is in
-	 * it, so the trim below is not followed by one more for them */
-	idle = !ww_poller_reading(rt->poller);
+	/* reads out, asked before the snapshot is taken: what the reads that
+	 * ended changed in the store (a self-test's state after the read too)
+	 * is in it, so the trim below is not followed by one more for them */
+	idle = !ww_poller_tick(rt->poller, &next);
+	next += 0.01;
 	cur = ww_store_acquire(rt->store);
 	/* every tick: a drive whose state did not change costs a comparison,
 	 * and a flapping drive's summary is due when its window ends */
@@ -676,8 +676,6 @@ double ww_runtime_tick(ww_runtime_t *rt)
 	 * most that long (one tick for all of them, not one per read); else
 	 * until the poller has work (just after: it compares with >), which
 	 * while reads are out may be sooner: reads that wait for a reader */
-	double next = ww_poller_next_tick(rt->poller) + 0.01;
-
 	return (ww_events_running() || !idle) && next > 1.0 ? 1.0 : next;
 }
 
@@ -782,7 +780,7 @@ int ww_runtime_reload(ww_runtime_t *rt, const ww_conf_t *c)
 		rt->poller = start_poller(rt);
 		if (!rt->poller)
 			return -ENOMEM;
-		ww_poller_tick(rt->poller);
+		ww_poller_tick(rt->poller, NULL);
 	}
 	/* the old generations nobody holds any more (poll_gen moved on when
 	 * the poller restarted) */

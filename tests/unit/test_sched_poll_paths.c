@@ -178,7 +178,7 @@ static void test_no_lookup_on_polls(int n_drives)
 	if (!p)
 		return;
 	CHECK(!ww_poller_watching(p)); /* not asked: a test tree gets no notices */
-	ww_poller_tick(p);             /* discovery, every drive's first read */
+	ww_poller_tick(p, NULL);       /* discovery, every drive's first read */
 	settle(p);
 	CHECK_EQ_U64(ww_poller_discoveries(p), 1);
 	c0 = collections(s);
@@ -188,7 +188,7 @@ static void test_no_lookup_on_polls(int n_drives)
 	__atomic_store_n(&node_opens, 0, __ATOMIC_SEQ_CST);
 	for (int i = 0; i < rounds; i++) {
 		fake_now += 60;
-		ww_poller_tick(p);
+		ww_poller_tick(p, NULL);
 		settle(p);
 	}
 	/* every drive read in every round, and not one path looked up */
@@ -203,14 +203,14 @@ static void test_no_lookup_on_polls(int n_drives)
 	ww_poller_device_event(p, "change", "sda");
 	ww_poller_device_event(p, "change", "sda");
 	CHECK(ww_poller_next_tick(p) == 0);
-	ww_poller_tick(p);
+	ww_poller_tick(p, NULL);
 	settle(p);
 	CHECK_EQ_U64(ww_poller_discoveries(p), 2);
 	CHECK(ww_poller_next_tick(p) > 0);
 	fake_now += 60;
 	n_paths = 0;
 	__atomic_store_n(&lookups, 0, __ATOMIC_SEQ_CST);
-	ww_poller_tick(p);
+	ww_poller_tick(p, NULL);
 	settle(p);
 	CHECK(lookups >= 1 && lookups <= 2); /* its runtime_status, an NVMe node */
 	snprintf(sda_node, sizeof(sda_node), "%s/sys/block/sda/", root);

@@ -141,7 +141,7 @@ static void test_many_drives(void)
 	CHECK(p != NULL);
 	if (!p)
 		return;
-	ww_poller_tick(p);
+	ww_poller_tick(p, NULL);
 	s = ww_store_acquire(store);
 	CHECK_EQ_U64(s->n, 1000);
 	CHECK(ww_snapshot_find(s, "jbod-0999") != NULL);
@@ -174,20 +174,26 @@ static void test_next_tick(void)
 	};
 	ww_poller_t *p = ww_poller_start(&cfg, store);
 	ww_snapshot_t *s;
+	double next = -1;
 
 	CHECK(p != NULL);
 	if (!p)
 		return;
-	ww_poller_tick(p);                /* discovery, first read queued */
+	/* discovery, first read queued: one out, and a tick asked for when it
+	 * has waited 50 ms for a reader */
+	CHECK_EQ_U64(ww_poller_tick(p, &next), 1);
+	CHECK(next > 0.0499 && next < 0.0501);
 	CHECK(settle(p, 0, 0));
 	CHECK(ww_poller_next_tick(p) > 59.999 && ww_poller_next_tick(p) < 60.001);
 	step(30);
 	CHECK(ww_poller_next_tick(p) > 29.999 && ww_poller_next_tick(p) < 30.001);
-	ww_poller_tick(p);                /* nothing due: no read */
+	/* nothing due: no read, and the tick says what ww_poller_next_tick does */
+	CHECK_EQ_U64(ww_poller_tick(p, &next), 0);
+	CHECK(next > 29.999 && next < 30.001);
 	CHECK_EQ_U64(ww_poller_busy(p), 0);
 	step(30.01);
 	CHECK_EQ_I64((long long)ww_poller_next_tick(p), 0);
-	ww_poller_tick(p);                /* due: read again */
+	ww_poller_tick(p, NULL); /* due: read again */
 	CHECK(settle(p, 0, 0));
 	s = ww_store_acquire(store);
 	CHECK(state(s, "solo") && state(s, "solo")->collections_total == 2);
@@ -254,7 +260,7 @@ static void test_try_stop(void)
 	CHECK(p != NULL);
 	if (!p)
 		return;
-	ww_poller_tick(p);
+	ww_poller_tick(p, NULL);
 	CHECK(settle(p, 1, 0) && slow_calls(&slow_calls_b) == 1);
 	a = slow_calls(&slow_calls_a);
 	CHECK_EQ_I64(a, 1);
@@ -265,7 +271,7 @@ static void test_try_stop(void)
 	CHECK((double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9 > 0.9);
 	for (int t = 1; t <= 3; t++) {
 		step(1.0);
-		ww_poller_tick(p);
+		ww_poller_tick(p, NULL);
 		CHECK(settle(p, 1, 0));
 	}
 	CHECK_EQ_I64(slow_calls(&slow_calls_a), a + 3); /* read on its 1 s interval */
@@ -276,7 +282,7 @@ static void test_try_stop(void)
 	pthread_mutex_unlock(&mu);
 	CHECK(settle(p, 0, 0));
 	step(1.0);
-	ww_poller_tick(p);
+	ww_poller_tick(p, NULL);
 	CHECK(settle(p, 0, 0));
 	CHECK_EQ_I64(slow_calls(&slow_calls_b), 2); /* b is read again after its read ended */
 	CHECK(ww_poller_try_stop(p, 5));            /* nothing out: stopped and freed */
@@ -357,7 +363,7 @@ static void test_rounds_together(void)
 	if (!p)
 		return;
 	for (int round = 1; round <= 20; round++) {
-		ww_poller_tick(p);
+		ww_poller_tick(p, NULL);
 		ticks++;
 		CHECK(drained(p));
 		pthread_mutex_lock(&mu);
@@ -375,14 +381,14 @@ static void test_rounds_together(void)
 
 	/* round 21; then, 9.5 s after its start, a sixth drive is found: the
 	 * five, due 0.5 s later, are read with it, and the six go on together */
-	ww_poller_tick(p);
+	ww_poller_tick(p, NULL);
 	CHECK(drained(p));
 	step(6.5);
 	pthread_mutex_lock(&mu);
 	round_more = true;
 	pthread_mutex_unlock(&mu);
 	ww_poller_device_event(p, "add", "round-5");
-	ww_poller_tick(p);
+	ww_poller_tick(p, NULL);
 	CHECK(drained(p));
 	pthread_mutex_lock(&mu);
 	CHECK_EQ_I64(round_calls[0], 22);
@@ -393,7 +399,7 @@ static void test_rounds_together(void)
 
 	CHECK(wait > 5.799 && wait < 5.801);
 	step(wait + 0.01);
-	ww_poller_tick(p);
+	ww_poller_tick(p, NULL);
 	CHECK(drained(p));
 	pthread_mutex_lock(&mu);
 	CHECK_EQ_I64(round_calls[0], 23);
@@ -480,11 +486,11 @@ static void test_reader_share(void)
 	CHECK(p != NULL);
 	if (!p)
 		return;
-	ww_poller_tick(p);
+	ww_poller_tick(p, NULL);
 	CHECK(drained(p));
 	for (int round = 2; round <= 6; round++) {
 		step(10.0);
-		ww_poller_tick(p);
+		ww_poller_tick(p, NULL);
 		CHECK(drained(p));
 		pthread_mutex_lock(&mu);
 		one_reader = one_reader && share_calls[2] == round &&
@@ -498,7 +504,7 @@ static void test_reader_share(void)
 	share_block = true;
 	pthread_mutex_unlock(&mu);
 	step(10.0);
-	ww_poller_tick(p);
+	ww_poller_tick(p, NULL);
 	pthread_mutex_lock(&mu);
 	while (!share_blocked)
 		pthread_cond_wait(&release_cv, &mu);
@@ -511,7 +517,7 @@ static void test_reader_share(void)
 
 	CHECK(wait > 0.049 && wait < 0.051);
 	step(wait + 0.001);
-	ww_poller_tick(p);
+	ww_poller_tick(p, NULL);
 	for (int i = 0; i < 5000 && (share_count(1) < 7 || share_count(2) < 7); i++)
 		nanosleep(&ms, NULL);
 	CHECK_EQ_I64(share_count(1), 7);
@@ -550,11 +556,11 @@ int main(void)
 	/* t = 0: all three read; b's read never returns. t = 1, 2: a and c
 	 * again (1 s interval), b still out but not yet over hung_after_s.
 	 * t = 3: b's read is 3 s old (> 2 s): hung; a and c read a 4th time. */
-	ww_poller_tick(p);
+	ww_poller_tick(p, NULL);
 	CHECK(settle(p, 1, 1));
 	for (int t = 1; t <= 3; t++) {
 		step(1.0);
-		ww_poller_tick(p);
+		ww_poller_tick(p, NULL);
 		CHECK(settle(p, 1, 1));
 	}
 
@@ -588,7 +594,7 @@ int main(void)
 	pthread_mutex_unlock(&mu);
 	CHECK(settle(p, 0, 1));
 	step(1.0);
-	ww_poller_tick(p);
+	ww_poller_tick(p, NULL);
 	CHECK(settle(p, 0, 2));
 	s = ww_store_acquire(store);
 	b = state(s, "drive-b-hangs");
