@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "history/priv.h"
 
@@ -257,6 +258,32 @@ static time_t base_len(int k)
 	return k < WW_WIN_MAX ? (time_t)ww_window_days[k] * WW_DAY_S : WW_DAY_S;
 }
 
+/* whether the -wal file beside the database differs (inode, size, change
+ * time) from the last call: any commit, ours or another connection's, is
+ * written there first. A file that cannot be looked at counts as moved, so
+ * SQLite is asked as before. */
+static bool wal_moved(ww_history_t *h)
+{
+	const char *db = h->db ? sqlite3_db_filename(h->db, "main") : NULL;
+	char wal[4096];
+	struct stat sb;
+	bool moved;
+
+	if (!db || !db[0] || snprintf(wal, sizeof(wal), "%s-wal", db) >= (int)sizeof(wal) ||
+	    stat(wal, &sb) < 0) {
+		h->wal_known = false;
+		return true;
+	}
+	moved = !h->wal_known || sb.st_ino != h->wal_ino || sb.st_size != h->wal_size ||
+		sb.st_ctim.tv_sec != h->wal_ctime.tv_sec ||
+		sb.st_ctim.tv_nsec != h->wal_ctime.tv_nsec;
+	h->wal_known = true;
+	h->wal_ino = sb.st_ino;
+	h->wal_size = sb.st_size;
+	h->wal_ctime = sb.st_ctim;
+	return moved;
+}
+
 int ww_history_windows(ww_history_t *h, const char *id, time_t now,
 		       ww_sample_t base[WW_WIN_MAX + 1], bool has[WW_WIN_MAX + 1])
 {
@@ -265,16 +292,16 @@ int ww_history_windows(ww_history_t *h, const char *id, time_t now,
 
 	memset(has, 0, sizeof(bool) * WW_HBASE);
 	pthread_mutex_lock(&h->lock);
-	/* another writer (rows seeded by hand): what is kept in memory is read
-	 * again (PRAGMA data_version: no I/O, but a read transaction's four
-	 * locking calls and its statement, a seventh of a round's CPU at 3
-	 * replayed drives when asked once a round). Asked at each commit
-	 * (flush_locked) and here only when commit_s passed without one (the
-	 * file read-only, or no collection): rows another connection wrote are
-	 * in the windows within commit_s, as our own reach the file. */
-	if (now - h->version_seen >= (time_t)h->cfg.commit_s || now < h->version_seen) {
+	/* another writer (a restore, rows seeded by hand): what is kept in
+	 * memory is read again. Looked at once per second of collection time
+	 * (the reads of one second share the answer), and asked of SQLite
+	 * (PRAGMA data_version: no I/O, but a read transaction's four locking
+	 * calls and its statement, a seventh of a round's CPU at 3 replayed
+	 * drives) only when the write-ahead log, where every commit to a WAL
+	 * file lands, is not as it was at the last look: one stat a round */
+	if (now != h->version_seen) {
 		h->version_seen = now;
-		if (ww_hist_changed_locked(h))
+		if (wal_moved(h) && ww_hist_changed_locked(h))
 			ww_hist_forget_locked(h, 0, true);
 	}
 	d = ww_hist_drive_locked(h, id, true);

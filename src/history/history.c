@@ -407,10 +407,7 @@ static int flush_locked(ww_history_t *h, time_t now, int thin, struct hook_call 
 		ret = -EIO;
 		goto done;
 	}
-	/* another writer: re-read what is cached (the windows ask again
-	 * commit_s after this) */
-	h->version_seen = now;
-	if (ww_hist_changed_locked(h))
+	if (ww_hist_changed_locked(h)) /* another writer: re-read what is cached */
 		ww_hist_forget_locked(h, 0, true);
 	ret = run(h, HS_BEGIN);
 	if (!ret)

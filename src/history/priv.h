@@ -29,6 +29,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <time.h>
+#include <sys/types.h>
 
 #include <sqlite3.h>
 
@@ -129,7 +130,12 @@ struct ww_history {
 	sqlite3_stmt *st[HS_MAX];
 	uint64_t prepares;         /* statements prepared since open */
 	int64_t data_version;      /* PRAGMA data_version last seen */
-	time_t version_seen;       /* the commit or collection time it was last asked at */
+	time_t version_seen;       /* the collection time it was last looked at */
+	/* the -wal file at that look (cache.c wal_moved) */
+	bool wal_known;
+	ino_t wal_ino;
+	off_t wal_size;
+	struct timespec wal_ctime;
 	time_t last_maintain, last_flush;
 	time_t thin_lo[2];         /* rows of tier k older than this are thinned */
 	uint64_t write_errors;     /* failed sample/probe writes since open */
