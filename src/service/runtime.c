@@ -390,6 +390,12 @@ static ww_poller_t *start_poller(ww_runtime_t *rt)
 	/* 0: on udev's notices, with a slow safety net (ww_poller_cfg_t) */
 	cfg.rediscover_s = c->rediscover_s;
 	cfg.watch_uevents = !rt->opts.replay && !rt->opts.collect && !c->sysroot[0];
+	/* replayed drives are the captures loaded at the start: none comes or
+	 * goes, so no notice is missed by the safety net alone (without
+	 * notices the default is every poll interval: a fifth of the main
+	 * thread's round at 3 replayed drives, for the same list) */
+	if (rt->opts.replay && !cfg.rediscover_s)
+		cfg.rediscover_s = WW_POLLER_SAFETY_REDISCOVER_S;
 	cfg.wake = wake_main;
 	cfg.wake_arg = rt;
 	cfg.workers = c->workers;
