@@ -87,10 +87,11 @@ ww_poller_t *ww_poller_start(const ww_poller_cfg_t *cfg, ww_store_t *store);
 
 /** Timer step (call about once a second from one thread): rediscover when due,
  * queue reads of drives that are due and not in flight, mark overdue reads
- * hung. Never issues a device command itself. Returns what
- * ww_poller_reading would say just after, and puts in *next_s (when not
- * NULL) what ww_poller_next_tick would: both are taken under the lock the
- * tick holds, before it wakes the readers. */
+ * hung. Never issues a device command itself. Returns the reads queued or
+ * running that are not marked hung (0 once a round's reads are in; cfg.wake
+ * is called when that becomes 0), and puts in *next_s (when not NULL) what
+ * ww_poller_next_tick would say: both taken under the lock the tick holds,
+ * before it wakes the readers. */
 unsigned ww_poller_tick(ww_poller_t *p, double *next_s);
 
 /** Reads queued or running, hung ones included: 0 when no read is out. A
@@ -98,10 +99,6 @@ unsigned ww_poller_tick(ww_poller_t *p, double *next_s);
  * the next step, so that a read's next_due is taken at the time it
  * finished. */
 unsigned ww_poller_busy(ww_poller_t *p);
-
-/** Reads queued or running that are not marked hung: 0 once a round's
- * reads are in (cfg.wake is called when it becomes 0). */
-unsigned ww_poller_reading(ww_poller_t *p);
 
 /** Seconds (on the poller's clock) until ww_poller_tick has work: the
  * earliest due drive not being read, the next rediscovery, while a read is

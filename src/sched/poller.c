@@ -40,7 +40,6 @@ struct pdrive {
 	bool running;       /* a worker is inside the read */
 	bool hung;
 	double started;     /* monotonic time the worker began the read */
-	double queued_at;   /* the tick that queued the read out (schedule) */
 	double next_due;    /* monotonic */
 	double last_dt;     /* seconds the last read took; 0: none yet */
 	/* open nodes of the live read path; heap, so a job keeps it while the
@@ -228,7 +227,7 @@ static void *worker(void *arg)
 			p->out--;
 			pd->running = false;
 			pd->last_dt = dt;
-			pd->next_due = due_after(p, &pd->d, pd->queued_at, sched_now(p));
+			pd->next_due = due_after(p, &pd->d, j->queued, sched_now(p));
 			if (pd->hung) {
 				pd->hung = false;
 				p->hung--;
@@ -434,7 +433,6 @@ unsigned ww_poller_tick(ww_poller_t *p, double *next_s)
 		j->next = NULL;
 		j->queued = mono;
 		j->round = p->rounds + 1;
-		pd->queued_at = mono;
 		share += pd->last_dt > 0 && pd->last_dt < READER_SHARE_S ? pd->last_dt
 									 : READER_SHARE_S;
 		j->d = pd->d;
@@ -495,16 +493,6 @@ unsigned ww_poller_busy(ww_poller_t *p)
 	pthread_mutex_lock(&p->lock);
 	for (size_t i = 0; i < p->n; i++)
 		n += p->drives[i].in_flight;
-	pthread_mutex_unlock(&p->lock);
-	return n;
-}
-
-unsigned ww_poller_reading(ww_poller_t *p)
-{
-	unsigned n;
-
-	pthread_mutex_lock(&p->lock);
-	n = p->out - p->hung;
 	pthread_mutex_unlock(&p->lock);
 	return n;
 }

@@ -296,19 +296,24 @@ static const char *const round_ids[] = { "round-0", "round-1", "round-2",
 static int round_calls[6];
 static bool round_more;
 
-static int round_discover(const char *sysroot, const char *const *include, ww_drive_t **list)
+/* drives named ids[0..n-1], of one protocol, into *list (a discover hook) */
+static int list_of(const char *const *ids, int n, ww_protocol_t proto, ww_drive_t **list)
 {
-	int n = round_more ? 6 : 5;
-	ww_drive_t *out = calloc(6, sizeof(*out));
+	ww_drive_t *out = calloc((size_t)n, sizeof(*out));
 
 	if (!out)
 		return -ENOMEM;
 	for (int i = 0; i < n; i++) {
-		snprintf(out[i].id, sizeof(out[i].id), "%s", round_ids[i]);
-		out[i].protocol = WW_PROTO_NVME;
+		snprintf(out[i].id, sizeof(out[i].id), "%s", ids[i]);
+		out[i].protocol = proto;
 	}
 	*list = out;
 	return n;
+}
+
+static int round_discover(const char *sysroot, const char *const *include, ww_drive_t **list)
+{
+	return list_of(round_ids, round_more ? 6 : 5, WW_PROTO_NVME, list);
 }
 
 static int round_collect(const char *sysroot, const ww_drive_t *d, ww_health_t *h,
@@ -324,16 +329,6 @@ static int round_collect(const char *sysroot, const ww_drive_t *d, ww_health_t *
 			pthread_mutex_unlock(&mu);
 		}
 	return 0;
-}
-
-/* wait (bounded, 5 s) until no read is out */
-static bool drained(ww_poller_t *p)
-{
-	struct timespec ms = { 0, 1000000 };
-
-	for (int i = 0; i < 5000 && ww_poller_busy(p); i++)
-		nanosleep(&ms, NULL);
-	return ww_poller_busy(p) == 0;
 }
 
 /* the drives read in one tick are due together again: twenty rounds are
@@ -365,7 +360,7 @@ static void test_rounds_together(void)
 	for (int round = 1; round <= 20; round++) {
 		ww_poller_tick(p, NULL);
 		ticks++;
-		CHECK(drained(p));
+		CHECK(settle(p, 0, 0));
 		pthread_mutex_lock(&mu);
 		for (size_t i = 0; i < 5; i++)
 			all_each_tick = all_each_tick && round_calls[i] == round;
@@ -382,14 +377,14 @@ static void test_rounds_together(void)
 	/* round 21; then, 9.5 s after its start, a sixth drive is found: the
 	 * five, due 0.5 s later, are read with it, and the six go on together */
 	ww_poller_tick(p, NULL);
-	CHECK(drained(p));
+	CHECK(settle(p, 0, 0));
 	step(6.5);
 	pthread_mutex_lock(&mu);
 	round_more = true;
 	pthread_mutex_unlock(&mu);
 	ww_poller_device_event(p, "add", "round-5");
 	ww_poller_tick(p, NULL);
-	CHECK(drained(p));
+	CHECK(settle(p, 0, 0));
 	pthread_mutex_lock(&mu);
 	CHECK_EQ_I64(round_calls[0], 22);
 	CHECK_EQ_I64(round_calls[4], 22);
@@ -400,7 +395,7 @@ static void test_rounds_together(void)
 	CHECK(wait > 5.799 && wait < 5.801);
 	step(wait + 0.01);
 	ww_poller_tick(p, NULL);
-	CHECK(drained(p));
+	CHECK(settle(p, 0, 0));
 	pthread_mutex_lock(&mu);
 	CHECK_EQ_I64(round_calls[0], 23);
 	CHECK_EQ_I64(round_calls[5], 2);
@@ -422,16 +417,7 @@ static bool share_block, share_blocked;
 
 static int share_discover(const char *sysroot, const char *const *include, ww_drive_t **list)
 {
-	ww_drive_t *out = calloc(3, sizeof(*out));
-
-	if (!out)
-		return -ENOMEM;
-	for (size_t i = 0; i < 3; i++) {
-		snprintf(out[i].id, sizeof(out[i].id), "%s", share_ids[i]);
-		out[i].protocol = WW_PROTO_SCSI;
-	}
-	*list = out;
-	return 3;
+	return list_of(share_ids, 3, WW_PROTO_SCSI, list);
 }
 
 static int share_collect(const char *sysroot, const ww_drive_t *d, ww_health_t *h,
@@ -453,16 +439,6 @@ static int share_collect(const char *sysroot, const ww_drive_t *d, ww_health_t *
 	}
 	pthread_mutex_unlock(&mu);
 	return 0;
-}
-
-static int share_count(size_t i)
-{
-	int v;
-
-	pthread_mutex_lock(&mu);
-	v = share_calls[i];
-	pthread_mutex_unlock(&mu);
-	return v;
 }
 
 static void test_reader_share(void)
@@ -487,11 +463,11 @@ static void test_reader_share(void)
 	if (!p)
 		return;
 	ww_poller_tick(p, NULL);
-	CHECK(drained(p));
+	CHECK(settle(p, 0, 0));
 	for (int round = 2; round <= 6; round++) {
 		step(10.0);
 		ww_poller_tick(p, NULL);
-		CHECK(drained(p));
+		CHECK(settle(p, 0, 0));
 		pthread_mutex_lock(&mu);
 		one_reader = one_reader && share_calls[2] == round &&
 			pthread_equal(share_thread[0], share_thread[1]) &&
@@ -511,25 +487,26 @@ static void test_reader_share(void)
 	pthread_mutex_unlock(&mu);
 	/* the one reader is inside the blocked read; the other two wait */
 	nanosleep(&(struct timespec){ 0, 50000000 }, NULL);
-	CHECK_EQ_I64(share_count(1), 6);
-	CHECK_EQ_I64(share_count(2), 6);
+	CHECK_EQ_I64(slow_calls(&share_calls[1]), 6);
+	CHECK_EQ_I64(slow_calls(&share_calls[2]), 6);
 	double wait = ww_poller_next_tick(p);
 
 	CHECK(wait > 0.049 && wait < 0.051);
 	step(wait + 0.001);
 	ww_poller_tick(p, NULL);
-	for (int i = 0; i < 5000 && (share_count(1) < 7 || share_count(2) < 7); i++)
+	for (int i = 0;
+	     i < 5000 && (slow_calls(&share_calls[1]) < 7 || slow_calls(&share_calls[2]) < 7); i++)
 		nanosleep(&ms, NULL);
-	CHECK_EQ_I64(share_count(1), 7);
-	CHECK_EQ_I64(share_count(2), 7);
-	CHECK_EQ_I64(share_count(0), 7); /* still inside it */
+	CHECK_EQ_I64(slow_calls(&share_calls[1]), 7);
+	CHECK_EQ_I64(slow_calls(&share_calls[2]), 7);
+	CHECK_EQ_I64(slow_calls(&share_calls[0]), 7); /* still inside it */
 	/* one wake of everyone per round: no tick asked for again */
 	CHECK(ww_poller_next_tick(p) > 1.0);
 	pthread_mutex_lock(&mu);
 	share_block = false;
 	pthread_cond_broadcast(&release_cv);
 	pthread_mutex_unlock(&mu);
-	CHECK(drained(p));
+	CHECK(settle(p, 0, 0));
 	CHECK(ww_poller_stop(p, 5));
 	ww_store_free(store);
 }
