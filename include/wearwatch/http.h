@@ -28,16 +28,52 @@ int ww_http_bind_listen(const char *spec);
 /* The read-only routes both HTTP front ends serve, rendered from a store
  * snapshot: used by the collector to answer the web side (ipc.c). */
 
+/** A response body shared by the requests that send it: the render
+ * cache's /metrics and /api/v1/drives (in the collector and in `serve`),
+ * and on the web side the last of each the collector sent. Its bytes never
+ * change once made; each holder has a reference (ww_http_body_unref, also
+ * libmicrohttpd's free callback of a response that sends it). `tag` names
+ * the bytes: one tag, one content (src/http/gzip.c says how tags are made
+ * unique across a collector's restarts). Its gzip form is made once, at the
+ * first request that accepts gzip (ww_http_body_gzip). */
+typedef struct ww_http_body {
+	char *data; /* len bytes and a NUL */
+	size_t len;
+	uint64_t tag; /* never 0 */
+	/* private: the count of references, and the gzip form (gzip.c) */
+	unsigned long refs;
+	char *gz;
+	size_t gzlen;
+} ww_http_body_t;
+
+/** A body of len bytes at data (malloc'd, len + 1 bytes, taken: freed here
+ * on failure) with one reference, the caller's. tag 0 = a new tag of this
+ * process; the web side gives the collector's. NULL = out of memory. */
+ww_http_body_t *ww_http_body_new(char *data, size_t len, uint64_t tag);
+
+/** One more reference to b (NULL passes); returns b. */
+ww_http_body_t *ww_http_body_ref(ww_http_body_t *b);
+
+/** Drop one reference (b: a ww_http_body_t, NULL is a no-op); the last frees it. */
+void ww_http_body_unref(void *b);
+
+/** b's gzip form (RFC 1952, *gz valid while the caller holds b), made at
+ * the first call. 0, or -ENOMEM / -EIO (the caller sends b as it is). */
+int ww_http_body_gzip(ww_http_body_t *b, const char **gz, size_t *gzlen);
+
 typedef struct ww_route_reply {
 	unsigned status;       /* HTTP status: 200, 404 */
 	char type[64];         /* Content-Type */
 	char *body;            /* malloc'd, may contain no NUL; NULL = out of memory */
 	size_t len;
-	/* set by ww_route_render_shared() for a cached body: body belongs to
-	 * the render cache; call release(release_arg) instead of free(body) */
-	void (*release)(void *arg);
-	void *release_arg;
+	/* set for a shared body (ww_route_render_shared, ww_ipc_request of a
+	 * cached path): body and len are shared's; give the reply back with
+	 * ww_route_reply_free, never free(body) */
+	ww_http_body_t *shared;
 } ww_route_reply_t;
+
+/** Free r's body (or drop its reference to the shared one) and clear r. */
+void ww_route_reply_free(ww_route_reply_t *r);
 
 #define WW_ROUTE_MAX_PATH 400
 
@@ -76,7 +112,7 @@ int ww_route_render(const ww_route_src_t *src, const char *path, time_t now, ww_
 bool ww_route_cached(const char *path);
 
 /** ww_route_render(), except that /metrics and /api/v1/drives come as the
- * render cache's own buffer (r->release set), not a copy: a scrape of an
+ * render cache's own body (r->shared set), not a copy: a scrape of an
  * unchanged snapshot allocates and copies nothing. */
 int ww_route_render_shared(const ww_route_src_t *src, const char *path, time_t now,
 			   ww_route_reply_t *r);
@@ -88,15 +124,11 @@ int ww_route_render_shared(const ww_route_src_t *src, const char *path, time_t n
  * "gzip" or "x-gzip" token (any case) whose q is not 0 (RFC 9110 12.5.3). */
 bool ww_http_accepts_gzip(const char *accept_encoding);
 
-/** body (len bytes) of `path` compressed into *out (malloc'd, *outlen
- * bytes). With keep (a path of the render cache: ww_route_cached, also on
- * the web side, whose bodies come from the collector) the path's last body
- * and its compressed form are kept,
- * so scrapes of an unchanged body compress nothing (a compare instead);
- * other bodies are compressed each time. Returns 0, or -ENOMEM / -EIO (the
- * caller sends the body as it is). */
-int ww_http_gzip(const char *path, const char *body, size_t len, bool keep, char **out,
-		 size_t *outlen);
+/** body (len bytes) compressed into *out (malloc'd, *outlen bytes): for
+ * the bodies that are not shared (a drive, a history query); a shared one
+ * is compressed once, by ww_http_body_gzip. Returns 0, or -ENOMEM / -EIO
+ * (the caller sends the body as it is). */
+int ww_http_gzip(const char *body, size_t len, char **out, size_t *outlen);
 
 /** Bodies compressed since start (a test's count: an unchanged /metrics
  * is compressed once). */
@@ -105,9 +137,16 @@ uint64_t ww_http_gzip_compressions(void);
 /* Collector <-> web protocol on a Unix stream socket. One request per
  * connection, text header, then the body:
  *
- *   web -> collector:  "GET <path>\n"            (<= 512 bytes; path must
+ *   web -> collector:  "GET <path>[ <tag>]\n"    (<= 512 bytes; path must
  *                                                  pass ww_route_path_valid)
- *   collector -> web:  "WW1 <status> <length> <content-type>\n" <length bytes>
+ *   collector -> web:  "WW2 <status> <length> <tag> <content-type>\n" <length bytes>
+ *
+ * <tag> (decimal) names the bytes of a render-cache body (/metrics,
+ * /api/v1/drives; 0 for every other answer). A request that names the tag
+ * of the body the collector would send gets "WW2 304 0 <tag> <type>" and no
+ * body: the web side sends its own copy, and a scrape of an unchanged
+ * snapshot moves a header line instead of megabytes. Both sides are the
+ * same package; WW1 (no tag) is not spoken.
  *
  * Why this and not shipping the snapshot: the web side then parses nothing
  * but this one header line and never sees device data structures, the
@@ -127,7 +166,7 @@ typedef struct ww_ipc_server ww_ipc_server_t;
  * and when all are busy a new one replaces the oldest still sending its
  * request (idle or slow local clients cannot keep others out, see ipc.c).
  * History queries are rendered on a pool of 2 threads (8 waiting at most,
- * then "WW1 503"), so they never hold the other routes.
+ * then "WW2 503"), so they never hold the other routes.
  * NULL with *err = -errno. */
 ww_ipc_server_t *ww_ipc_server_start(const char *path, const ww_route_src_t *src, int *err);
 
@@ -135,13 +174,24 @@ ww_ipc_server_t *ww_ipc_server_start(const char *path, const ww_route_src_t *src
 void ww_ipc_server_stop(ww_ipc_server_t *s);
 
 /** Web side: ask the collector at `path` for `url` (validated here too) with
- * a timeout in milliseconds for the whole exchange. Fills r (body malloc'd).
+ * a timeout in milliseconds for the whole exchange. Fills r: a render-cache
+ * path comes as a shared body (r->shared; the last one of each path is kept
+ * here, and asked for by its tag), any other with its body malloc'd; give it
+ * back with ww_route_reply_free.
  * Returns 0, -EINVAL for an invalid url, -ETIMEDOUT, -EPROTO for a malformed
  * answer, or -errno of connect (collector down: -ENOENT, -ECONNREFUSED). */
 int ww_ipc_request(const char *path, const char *url, int timeout_ms, ww_route_reply_t *r);
 
-/** Parse a response header line (without the newline). Returns 0 or -EPROTO. */
-int ww_ipc_parse_header(const char *line, unsigned *status, size_t *len, char *type, size_t tlen);
+/** Parse a response header line (without the newline): status 100-599,
+ * length <= WW_IPC_MAX_BODY (0 for a 304), tag, content type (< tlen
+ * bytes). Numbers are digits only. Returns 0 or -EPROTO. */
+int ww_ipc_parse_header(const char *line, unsigned *status, size_t *len, uint64_t *tag, char *type,
+			size_t tlen);
+
+/** Parse a request line (without the newline): "GET <path>[ <tag>]" into
+ * path (plen bytes; must pass ww_route_path_valid) and *tag (0 when
+ * absent; 1-20 digits, at most 2^64 - 1). Returns 0 or -EINVAL. */
+int ww_ipc_parse_request(const char *line, char *path, size_t plen, uint64_t *tag);
 
 /* The HTTP(S) front end shared by `wearwatch web` and `wearwatch serve`:
  * libmicrohttpd with web.config TLS and bcrypt basic auth (webcfg.h), the

@@ -1,10 +1,13 @@
-/* gzip of response bodies (see http.h). */
+/* gzip of response bodies, and the shared bodies that keep their
+ * compressed form (see http.h). */
 #include <errno.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/random.h>
+#include <time.h>
 
 #include <zlib.h>
 
@@ -32,17 +35,6 @@ bool ww_http_accepts_gzip(const char *v)
 	return false;
 }
 
-/* The last body of each path the render cache serves (the caller says
- * which: `keep`, from ww_route_cached) and its compressed form. Only those: slots taken by the
- * first paths asked for (a drive, a history query) left /metrics to be
- * compressed again at every scrape. Other bodies are compressed each time. */
-#define SLOTS 8
-static struct slot {
-	char path[64];
-	char *plain, *gz;
-	size_t len, gzlen;
-} slots[SLOTS];
-static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static uint64_t compressions;
 
 uint64_t ww_http_gzip_compressions(void)
@@ -50,17 +42,19 @@ uint64_t ww_http_gzip_compressions(void)
 	return __atomic_load_n(&compressions, __ATOMIC_RELAXED);
 }
 
-static int compress_gzip(const char *body, size_t len, char **out, size_t *outlen)
+int ww_http_gzip(const char *body, size_t len, char **out, size_t *outlen)
 {
 	z_stream z;
 	size_t cap;
 	char *buf;
 	int rc;
 
+	if (len > UINT32_MAX)
+		return -EIO;
 	__atomic_add_fetch(&compressions, 1, __ATOMIC_RELAXED);
 	memset(&z, 0, sizeof(z));
 	/* 15 + 16: the gzip wrapper; level 1: a 1 MB /metrics in a few ms, and
-	 * it is done once per body */
+	 * a shared body is compressed once */
 	if (deflateInit2(&z, 1, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK)
 		return -ENOMEM;
 	cap = deflateBound(&z, len) + 64;
@@ -84,60 +78,87 @@ static int compress_gzip(const char *body, size_t len, char **out, size_t *outle
 	return 0;
 }
 
-static struct slot *slot_for(const char *path)
-{
-	struct slot *free_slot = NULL;
+/* Shared bodies. Why a tag and not a comparison: the web side used to keep
+ * the last body of each path and compare every new one with it byte for
+ * byte before reusing its compressed form, a third of a gzip scrape's CPU
+ * at 256 drives (1.3 MB); the collector copied each body twice more to
+ * send it. A tag names the bytes, so neither side reads a body it already
+ * has. Tags start at a random number: the web side outlives a collector's
+ * restart, and the new collector's first tags must not be the old one's. */
+static pthread_mutex_t gz_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_once_t tag_once = PTHREAD_ONCE_INIT;
+static uint64_t next_tag;
 
-	if (strlen(path) >= sizeof(slots[0].path))
-		return NULL;
-	for (size_t i = 0; i < SLOTS; i++) {
-		if (!strcmp(slots[i].path, path))
-			return &slots[i];
-		if (!slots[i].path[0] && !free_slot)
-			free_slot = &slots[i];
+static void tag_init(void)
+{
+	uint64_t t = 0;
+
+	if (getrandom(&t, sizeof(t), 0) != sizeof(t)) {
+		struct timespec ts;
+
+		clock_gettime(CLOCK_REALTIME, &ts);
+		t = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 	}
-	return free_slot;
+	/* below 2^63: room to count up, and never 0 */
+	next_tag = (t >> 1) | 1;
 }
 
-int ww_http_gzip(const char *path, const char *body, size_t len, bool keep, char **out,
-		 size_t *outlen)
+ww_http_body_t *ww_http_body_new(char *data, size_t len, uint64_t tag)
 {
-	struct slot *s;
+	ww_http_body_t *b = data ? calloc(1, sizeof(*b)) : NULL;
+
+	if (!b) {
+		free(data);
+		return NULL;
+	}
+	if (!tag) {
+		pthread_once(&tag_once, tag_init);
+		tag = __atomic_fetch_add(&next_tag, 1, __ATOMIC_RELAXED);
+	}
+	b->data = data;
+	b->len = len;
+	b->tag = tag;
+	b->refs = 1;
+	return b;
+}
+
+ww_http_body_t *ww_http_body_ref(ww_http_body_t *b)
+{
+	if (b)
+		__atomic_add_fetch(&b->refs, 1, __ATOMIC_RELAXED);
+	return b;
+}
+
+void ww_http_body_unref(void *arg)
+{
+	ww_http_body_t *b = arg;
+
+	if (!b || __atomic_sub_fetch(&b->refs, 1, __ATOMIC_ACQ_REL))
+		return;
+	free(b->data);
+	free(b->gz);
+	free(b);
+}
+
+int ww_http_body_gzip(ww_http_body_t *b, const char **gz, size_t *gzlen)
+{
 	int rc = 0;
 
-	if (len > UINT32_MAX)
-		return -EIO;
-	pthread_mutex_lock(&lock);
-	s = keep ? slot_for(path) : NULL;
-	if (!s) {
-		pthread_mutex_unlock(&lock);
-		return compress_gzip(body, len, out, outlen);
-	}
-	if (!s->plain || s->len != len || memcmp(s->plain, body, len)) {
-		char *plain = malloc(len ? len : 1), *gz = NULL;
-		size_t gzlen = 0;
+	pthread_mutex_lock(&gz_lock);
+	if (!b->gz) {
+		char *z = NULL;
+		size_t zl = 0;
 
-		rc = plain ? compress_gzip(body, len, &gz, &gzlen) : -ENOMEM;
-		if (rc) {
-			free(plain);
-			goto out;
+		rc = ww_http_gzip(b->data, b->len, &z, &zl);
+		if (!rc) {
+			b->gz = z;
+			b->gzlen = zl;
 		}
-		memcpy(plain, body, len);
-		free(s->plain);
-		free(s->gz);
-		snprintf(s->path, sizeof(s->path), "%s", path);
-		s->plain = plain;
-		s->len = len;
-		s->gz = gz;
-		s->gzlen = gzlen;
 	}
-	*out = malloc(s->gzlen);
-	if (*out) {
-		memcpy(*out, s->gz, s->gzlen);
-		*outlen = s->gzlen;
+	if (!rc) {
+		*gz = b->gz;
+		*gzlen = b->gzlen;
 	}
-	rc = *out ? 0 : -ENOMEM;
-out:
-	pthread_mutex_unlock(&lock);
+	pthread_mutex_unlock(&gz_lock);
 	return rc;
 }

@@ -77,33 +77,40 @@ static MHD_RESULT reply(struct ww_req *q, struct MHD_Connection *c, unsigned sta
 #define GZIP_MIN_BYTES 1024
 
 /* A route's answer (its body is the request's until here), gzipped when
- * the client accepts it (the compressed form of an unchanged body is kept:
- * gzip.c); the render cache's buffer is given back when MHD has sent it. */
+ * the client accepts it: a shared body (the render cache's, or the web
+ * side's copy of the collector's) carries its compressed form, made once,
+ * and is sent from its own bytes, given back when libmicrohttpd has sent
+ * them; any other body is compressed for this answer. */
 static MHD_RESULT reply_route(struct ww_req *q, struct MHD_Connection *c)
 {
 	ww_route_reply_t r = q->r;
 	struct MHD_Response *resp;
+	const char *data = r.body, *enc = NULL;
+	size_t len = r.len;
 	char *gz;
 	size_t gzlen;
 
 	memset(&q->r, 0, sizeof(q->r)); /* the response owns the body now */
 	if (r.status == MHD_HTTP_OK && r.len >= GZIP_MIN_BYTES &&
 	    ww_http_accepts_gzip(ww_mhd.lookup_connection_value(c, MHD_HEADER_KIND,
-								MHD_HTTP_HEADER_ACCEPT_ENCODING)) &&
-	    ww_http_gzip(q->path, r.body, r.len, ww_route_cached(q->path), &gz, &gzlen) == 0) {
-		if (r.release)
-			r.release(r.release_arg);
-		else
+								MHD_HTTP_HEADER_ACCEPT_ENCODING))) {
+		if (r.shared && ww_http_body_gzip(r.shared, &data, &len) == 0) {
+			enc = "gzip";
+		} else if (!r.shared && ww_http_gzip(r.body, r.len, &gz, &gzlen) == 0) {
 			free(r.body);
-		return reply_enc(q, c, r.status, r.type, gz, gzlen, "gzip");
+			return reply_enc(q, c, r.status, r.type, gz, gzlen, "gzip");
+		} else {
+			data = r.body;
+			len = r.len;
+		}
 	}
-	if (!r.release)
+	if (!r.shared)
 		return reply(q, c, r.status, r.type, r.body, r.len);
-	resp = ww_mhd.create_response_from_buffer_with_free_callback_cls(r.len, r.body, r.release,
-									 r.release_arg);
+	resp = ww_mhd.create_response_from_buffer_with_free_callback_cls(
+		len, (void *)data, ww_http_body_unref, r.shared);
 	if (!resp)
-		r.release(r.release_arg);
-	return queue(q, c, r.status, r.type, resp, NULL);
+		ww_http_body_unref(r.shared);
+	return queue(q, c, r.status, r.type, resp, enc);
 }
 
 static MHD_RESULT text(struct ww_req *q, struct MHD_Connection *c, unsigned status,
@@ -456,10 +463,7 @@ void ww_http_req_free(struct ww_req *q)
 		free(q->pass);
 	}
 	free(q->user);
-	if (q->r.release)
-		q->r.release(q->r.release_arg);
-	else
-		free(q->r.body);
+	ww_route_reply_free(&q->r);
 	explicit_bzero(q->key, sizeof(q->key));
 	free(q);
 }

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/uio.h>
 #include <sys/un.h>
 #include <time.h>
 #include <unistd.h>
@@ -32,30 +33,6 @@ struct ww_ipc_server {
 static long long now_ms(void)
 {
 	return ww_clock_monotonic_ms();
-}
-
-/* read until '\n' or max bytes, with a deadline; returns length without '\n' */
-static int read_line(int fd, char *buf, size_t max, long long deadline)
-{
-	size_t n = 0;
-
-	while (n < max - 1) {
-		struct pollfd p = { .fd = fd, .events = POLLIN };
-		long long left = deadline - now_ms();
-		ssize_t r;
-
-		if (left <= 0 || poll(&p, 1, (int)left) <= 0)
-			return -ETIMEDOUT;
-		r = read(fd, buf + n, 1);
-		if (r <= 0)
-			return r < 0 ? -errno : -EPROTO;
-		if (buf[n] == '\n') {
-			buf[n] = 0;
-			return (int)n;
-		}
-		n++;
-	}
-	return -EPROTO;
 }
 
 static int write_all(int fd, const char *b, size_t len, long long deadline)
@@ -104,14 +81,21 @@ static int write_all(int fd, const char *b, size_t len, long long deadline)
 #define IPC_SLOW_THREADS 2
 #define IPC_SLOW_QUEUE 8
 
+/* what a connection sends: the header line, then the body from where it
+ * is (a shared body is sent from the render cache's own bytes) */
+struct answer {
+	char hdr[160];
+	size_t hdr_len, off; /* off: bytes of hdr and body sent */
+	ww_route_reply_t r;
+};
+
 struct ipc_conn {
 	int fd;                /* -1: free slot */
 	unsigned long long seq; /* accept order: lower is older */
 	long long deadline;    /* closed when reached, ms; -1 while rendering */
 	size_t got;            /* request bytes in req */
 	char req[WW_IPC_MAX_REQUEST + 1];
-	char *out;             /* header + body; NULL while reading the request */
-	size_t out_len, out_off;
+	struct answer *out; /* NULL while reading the request */
 };
 
 /* a history query rendered on the pool; back to the server thread on the
@@ -122,62 +106,112 @@ struct ipc_done {
 	int idx;
 	unsigned long long seq;
 	char req[WW_IPC_MAX_REQUEST + 1];
-	char *out;
-	size_t out_len;
+	struct answer *out;
 	struct ipc_done *next;
 };
+
+static void answer_free(struct answer *a)
+{
+	if (a)
+		ww_route_reply_free(&a->r);
+	free(a);
+}
 
 static void conn_close(struct ipc_conn *c)
 {
 	if (c->fd >= 0)
 		close(c->fd);
-	free(c->out);
+	answer_free(c->out);
 	c->fd = -1;
 	c->out = NULL;
 }
 
-/* the header and body answering req (a complete line without '\n') into
- * *out (malloc'd); 0 or -errno */
-static int render_answer(const ww_route_src_t *src, const char *req, char **out, size_t *out_len)
+int ww_ipc_parse_request(const char *line, char *path, size_t plen, uint64_t *tag)
 {
-	ww_route_reply_t r = { 0 };
-	char hdr[160];
+	const char *sp;
+	size_t n;
+
+	*tag = 0;
+	if (strncmp(line, "GET ", 4))
+		return -EINVAL;
+	line += 4;
+	sp = strchr(line, ' ');
+	n = sp ? (size_t)(sp - line) : strlen(line);
+	if (n >= plen)
+		return -EINVAL;
+	memcpy(path, line, n);
+	path[n] = 0;
+	if (!ww_route_path_valid(path))
+		return -EINVAL;
+	if (sp) {
+		char *end;
+
+		/* 1-20 digits, nothing after them */
+		if (!sp[1] || strspn(sp + 1, "0123456789") != strlen(sp + 1) || strlen(sp + 1) > 20)
+			return -EINVAL;
+		errno = 0;
+		*tag = strtoull(sp + 1, &end, 10);
+		if (errno || *end)
+			return -EINVAL;
+	}
+	return 0;
+}
+
+/* The answer to req (a complete line without '\n'): its header line and
+ * body. A path of the render cache comes with the tag of its body; when
+ * the request named that tag (the web side has those bytes), the answer is
+ * a 304 without body. 0 or -errno. */
+static int render_answer(const ww_route_src_t *src, const char *req, struct answer **out)
+{
+	struct answer *a = calloc(1, sizeof(*a));
+	char path[WW_ROUTE_MAX_PATH + 1];
+	uint64_t tag, have;
 	int h;
 
-	if (strncmp(req, "GET ", 4) || !ww_route_path_valid(req + 4)) {
-		h = snprintf(hdr, sizeof(hdr), "WW1 400 0 text/plain\n");
-	} else if (ww_route_render(src, req + 4, ww_clock_wall(NULL), &r) < 0) {
-		free(r.body);
-		memset(&r, 0, sizeof(r));
-		h = snprintf(hdr, sizeof(hdr), "WW1 500 0 text/plain\n");
+	if (!a)
+		return -ENOMEM;
+	if (ww_ipc_parse_request(req, path, sizeof(path), &have) < 0) {
+		h = snprintf(a->hdr, sizeof(a->hdr), "WW2 400 0 0 text/plain\n");
+	} else if (ww_route_render_shared(src, path, ww_clock_wall(NULL), &a->r) < 0 ||
+		   (a->r.len && !a->r.body)) {
+		ww_route_reply_free(&a->r);
+		h = snprintf(a->hdr, sizeof(a->hdr), "WW2 500 0 0 text/plain\n");
 	} else {
-		h = snprintf(hdr, sizeof(hdr), "WW1 %u %zu %s\n", r.status, r.len, r.type);
+		tag = a->r.shared ? a->r.shared->tag : 0;
+		if (tag && tag == have) {
+			h = snprintf(a->hdr, sizeof(a->hdr), "WW2 304 0 %llu %s\n",
+				     (unsigned long long)tag, a->r.type);
+			ww_route_reply_free(&a->r);
+		} else {
+			h = snprintf(a->hdr, sizeof(a->hdr), "WW2 %u %zu %llu %s\n", a->r.status,
+				     a->r.len, (unsigned long long)tag, a->r.type);
+		}
 	}
-	if (h < 0 || (size_t)h >= sizeof(hdr) || (r.len && !r.body)) {
-		free(r.body);
+	if (h < 0 || (size_t)h >= sizeof(a->hdr)) {
+		answer_free(a);
 		return -EPROTO;
 	}
-	*out = malloc((size_t)h + r.len);
-	if (*out) {
-		memcpy(*out, hdr, (size_t)h);
-		if (r.len)
-			memcpy(*out + h, r.body, r.len);
-		*out_len = (size_t)h + r.len;
-	}
-	free(r.body);
-	return *out ? 0 : -ENOMEM;
+	a->hdr_len = (size_t)h;
+	*out = a;
+	return 0;
+}
+
+static struct answer *busy_answer(void)
+{
+	struct answer *a = calloc(1, sizeof(*a));
+
+	if (a)
+		a->hdr_len = (size_t)snprintf(a->hdr, sizeof(a->hdr), "WW2 503 0 0 text/plain\n");
+	return a;
 }
 
 static void slow_job(ww_job_t *j, bool cancelled)
 {
 	struct ipc_done *d = (struct ipc_done *)j;
 	ww_ipc_server_t *s = d->s;
-	static const char busy[] = "WW1 503 0 text/plain\n";
 
-	if (cancelled || render_answer(s->src, d->req, &d->out, &d->out_len) < 0) {
-		d->out = strdup(busy);
-		d->out_len = d->out ? strlen(busy) : 0;
-	}
+	if (cancelled || render_answer(s->src, d->req, &d->out) < 0)
+		d->out = busy_answer();
 	pthread_mutex_lock(&s->lock);
 	d->next = s->done;
 	s->done = d;
@@ -192,10 +226,8 @@ static int conn_answer(ww_ipc_server_t *s, struct ipc_conn *c, int idx)
 {
 	struct ipc_done *d;
 
-	if (strncmp(c->req, "GET ", 4) || !strstr(c->req, "/history")) {
-		c->out_off = 0;
-		return render_answer(s->src, c->req, &c->out, &c->out_len);
-	}
+	if (strncmp(c->req, "GET ", 4) || !strstr(c->req, "/history"))
+		return render_answer(s->src, c->req, &c->out);
 	d = calloc(1, sizeof(*d));
 	if (!d)
 		return -ENOMEM;
@@ -206,9 +238,7 @@ static int conn_answer(ww_ipc_server_t *s, struct ipc_conn *c, int idx)
 	memcpy(d->req, c->req, sizeof(d->req));
 	if (ww_jobq_submit(s->slow, &d->job)) {
 		free(d);
-		c->out = strdup("WW1 503 0 text/plain\n");
-		c->out_len = c->out ? strlen(c->out) : 0;
-		c->out_off = 0;
+		c->out = busy_answer();
 		return c->out ? 0 : -ENOMEM;
 	}
 	c->deadline = -1; /* rendering: no deadline, no poll */
@@ -233,14 +263,30 @@ static void take_done(ww_ipc_server_t *s, struct ipc_conn *c)
 		next = d->next;
 		if (x->fd >= 0 && x->seq == d->seq && x->deadline < 0 && d->out) {
 			x->out = d->out;
-			x->out_len = d->out_len;
-			x->out_off = 0;
 			x->deadline = now_ms() + IPC_WRITE_MS;
 		} else {
-			free(d->out);
+			answer_free(d->out);
 		}
 		free(d);
 	}
+}
+
+/* one send of what is left of a's header and body */
+static ssize_t send_answer(int fd, struct answer *a)
+{
+	struct iovec v[2];
+	size_t off = a->off, n = 0;
+
+	if (off < a->hdr_len) {
+		v[n++] = (struct iovec){ a->hdr + off, a->hdr_len - off };
+		off = 0;
+	} else {
+		off -= a->hdr_len;
+	}
+	if (a->r.len > off)
+		v[n++] = (struct iovec){ a->r.body + off, a->r.len - off };
+	return sendmsg(fd, &(struct msghdr){ .msg_iov = v, .msg_iovlen = n },
+		       MSG_DONTWAIT | MSG_NOSIGNAL);
 }
 
 /* the connection is ready: read more of the request, or write more answer */
@@ -274,15 +320,15 @@ static void conn_step(ww_ipc_server_t *s, struct ipc_conn *c, int idx)
 			return; /* on the pool */
 		c->deadline = now_ms() + IPC_WRITE_MS;
 	}
-	n = send(c->fd, c->out + c->out_off, c->out_len - c->out_off, MSG_DONTWAIT | MSG_NOSIGNAL);
+	n = send_answer(c->fd, c->out);
 	if (n < 0 && (errno == EAGAIN || errno == EINTR))
 		return;
 	if (n < 0) {
 		conn_close(c);
 		return;
 	}
-	c->out_off += (size_t)n;
-	if (c->out_off == c->out_len)
+	c->out->off += (size_t)n;
+	if (c->out->off == c->out->hdr_len + c->out->r.len)
 		conn_close(c);
 }
 
@@ -470,28 +516,121 @@ void ww_ipc_server_stop(ww_ipc_server_t *s)
 	server_free(s);
 }
 
-int ww_ipc_parse_header(const char *line, unsigned *status, size_t *len, char *type, size_t tlen)
+int ww_ipc_parse_header(const char *line, unsigned *status, size_t *len, uint64_t *tag, char *type,
+			size_t tlen)
 {
-	unsigned long long l;
+	unsigned long long l, t;
 	int off = 0;
 
-	if (sscanf(line, "WW1 %3u %llu %n", status, &l, &off) != 2 || !off ||
-	    *status < 100 || *status > 599 || l > WW_IPC_MAX_BODY)
+	if (sscanf(line, "WW2 %3u %llu %llu %n", status, &l, &t, &off) != 3 || !off ||
+	    *status < 100 || *status > 599 || l > WW_IPC_MAX_BODY || (*status == 304 && l))
+		return -EPROTO;
+	/* sscanf takes a sign and leading blanks in a number: only digits */
+	if (strspn(line + 4, "0123456789 ") < (size_t)off - 4)
 		return -EPROTO;
 	if (strlen(line + off) >= tlen || strpbrk(line + off, "\r\n"))
 		return -EPROTO;
 	*len = (size_t)l;
+	*tag = (uint64_t)t;
 	snprintf(type, tlen, "%s", line + off);
 	return 0;
+}
+
+/* The web side's copy of the last body of each render-cache path: asked
+ * for by its tag, the collector answers 304 and sends nothing. Four slots:
+ * "/metrics", "/metrics?profile=fleet", "/api/v1/drives" and its "/" form. */
+#define KEPT_SLOTS 4
+static struct kept {
+	char url[32];
+	ww_http_body_t *b;
+} kept[KEPT_SLOTS];
+static pthread_mutex_t kept_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* url's slot (a free one when url has none), or NULL; caller holds kept_lock */
+static struct kept *kept_slot(const char *url)
+{
+	struct kept *free_slot = NULL;
+
+	if (!ww_route_cached(url) || strlen(url) >= sizeof(kept[0].url))
+		return NULL;
+	for (int i = 0; i < KEPT_SLOTS; i++) {
+		if (!strcmp(kept[i].url, url))
+			return &kept[i];
+		if (!kept[i].url[0] && !free_slot)
+			free_slot = &kept[i];
+	}
+	return free_slot;
+}
+
+/* a reference to url's kept body, or NULL: held across the exchange, so
+ * a 304 is answered with the body whose tag was asked for even when
+ * another request replaced it meanwhile */
+static ww_http_body_t *kept_get(const char *url)
+{
+	struct kept *k;
+	ww_http_body_t *b = NULL;
+
+	pthread_mutex_lock(&kept_lock);
+	k = kept_slot(url);
+	if (k)
+		b = ww_http_body_ref(k->b);
+	pthread_mutex_unlock(&kept_lock);
+	return b;
+}
+
+/* keep b as url's body (a reference of its own) */
+static void kept_put(const char *url, ww_http_body_t *b)
+{
+	struct kept *k;
+
+	pthread_mutex_lock(&kept_lock);
+	k = kept_slot(url);
+	if (k) {
+		ww_http_body_unref(k->b);
+		snprintf(k->url, sizeof(k->url), "%s", url);
+		k->b = ww_http_body_ref(b);
+	}
+	pthread_mutex_unlock(&kept_lock);
+}
+
+/* Read the header line into line (cap bytes, NUL instead of '\n') in as few
+ * reads as it takes; what came after it (the body's first bytes) stays in
+ * line after the NUL: *extra bytes. Returns the line's length or -errno. */
+static int read_head(int fd, char *line, size_t cap, size_t *extra, long long deadline)
+{
+	size_t have = 0;
+
+	while (have < cap) {
+		struct pollfd p = { .fd = fd, .events = POLLIN };
+		long long left = deadline - now_ms();
+		char *nl;
+		ssize_t r;
+
+		if (left <= 0 || poll(&p, 1, (int)left) <= 0)
+			return -ETIMEDOUT;
+		r = read(fd, line + have, cap - have);
+		if (r <= 0)
+			return r < 0 ? -errno : -EPROTO;
+		have += (size_t)r;
+		nl = memchr(line, '\n', have);
+		if (nl) {
+			*nl = 0;
+			*extra = have - (size_t)(nl - line) - 1;
+			return (int)(nl - line);
+		}
+	}
+	return -EPROTO;
 }
 
 int ww_ipc_request(const char *path, const char *url, int timeout_ms, ww_route_reply_t *r)
 {
 	struct sockaddr_un a = { .sun_family = AF_UNIX };
 	long long deadline = now_ms() + timeout_ms;
-	char req[WW_IPC_MAX_REQUEST + 8], line[160];
-	size_t got = 0;
-	int fd, rc;
+	char req[WW_IPC_MAX_REQUEST + 8], line[4096];
+	size_t got = 0, extra = 0;
+	uint64_t tag = 0;
+	ww_http_body_t *mine = NULL;
+	int fd, rc, hl;
 
 	memset(r, 0, sizeof(*r));
 	if (!ww_route_path_valid(url))
@@ -506,21 +645,47 @@ int ww_ipc_request(const char *path, const char *url, int timeout_ms, ww_route_r
 		rc = -errno;
 		goto out;
 	}
-	snprintf(req, sizeof(req), "GET %s\n", url);
+	mine = kept_get(url);
+	if (mine)
+		snprintf(req, sizeof(req), "GET %s %llu\n", url, (unsigned long long)mine->tag);
+	else
+		snprintf(req, sizeof(req), "GET %s\n", url);
 	rc = write_all(fd, req, strlen(req), deadline);
 	if (rc)
 		goto out;
-	rc = read_line(fd, line, sizeof(line), deadline);
+	/* 160 bytes at most of header: the rest of line is the body's start */
+	rc = hl = read_head(fd, line, sizeof(line), &extra, deadline);
 	if (rc < 0)
 		goto out;
-	rc = ww_ipc_parse_header(line, &r->status, &r->len, r->type, sizeof(r->type));
+	rc = hl > 160
+		? -EPROTO
+		: ww_ipc_parse_header(line, &r->status, &r->len, &tag, r->type, sizeof(r->type));
 	if (rc)
 		goto out;
+	if (r->status == 304) {
+		/* what we have: no body follows */
+		if (extra || !mine || mine->tag != tag) {
+			rc = -EPROTO;
+			goto out;
+		}
+		r->shared = mine;
+		mine = NULL;
+		r->status = 200;
+		r->body = r->shared->data;
+		r->len = r->shared->len;
+		goto out;
+	}
+	if (extra > r->len) {
+		rc = -EPROTO;
+		goto out;
+	}
 	r->body = malloc(r->len + 1);
 	if (!r->body) {
 		rc = -ENOMEM;
 		goto out;
 	}
+	memcpy(r->body, line + hl + 1, extra);
+	got = extra;
 	while (got < r->len) {
 		struct pollfd p = { .fd = fd, .events = POLLIN };
 		long long left = deadline - now_ms();
@@ -538,12 +703,20 @@ int ww_ipc_request(const char *path, const char *url, int timeout_ms, ww_route_r
 		got += (size_t)n;
 	}
 	r->body[r->len] = 0;
+	if (tag && r->status == 200 && ww_route_cached(url)) {
+		r->shared = ww_http_body_new(r->body, r->len, tag);
+		if (!r->shared) {
+			r->body = NULL;
+			rc = -ENOMEM;
+			goto out;
+		}
+		kept_put(url, r->shared);
+	}
 	rc = 0;
 out:
-	if (rc) {
-		free(r->body);
-		r->body = NULL;
-	}
+	if (rc)
+		ww_route_reply_free(r);
+	ww_http_body_unref(mine);
 	close(fd);
 	return rc;
 }

@@ -115,17 +115,11 @@ static void set(ww_route_reply_t *r, unsigned status, const char *type, char *bo
 	r->len = len;
 }
 
-/* The bodies every scraper asks for, rendered once and copied to each
- * request until what they show changes: the snapshot (its generation), an
+/* The bodies every scraper asks for, rendered once and shared by every
+ * request (ww_route_render copies them) until what they show changes: the snapshot (its generation), an
  * endurance result, the history's write-error counter, and for the JSON
  * (values_age_seconds) the second. One lock: concurrent scrapes of a
  * changed snapshot render it once. */
-struct rbody {
-	unsigned long refs;    /* the cache's and each reply's (cache_lock) */
-	char *data;
-	size_t len;
-};
-
 static struct cached {
 	const char *path;
 	bool uses_now;
@@ -135,7 +129,7 @@ static struct cached {
 	const ww_thresholds_t *thresholds;
 	uint64_t tgen;
 	time_t now;
-	struct rbody *body;    /* NULL until rendered */
+	ww_http_body_t *body; /* NULL until rendered */
 } cache[] = {
 	{ .path = "/metrics", .uses_now = false },
 	{ .path = DRIVES, .uses_now = true },
@@ -175,25 +169,18 @@ static char *render_uncached(const struct cached *c, const ww_render_ctx_t *ctx,
 	return b;
 }
 
-/* caller holds cache_lock */
-static void unref(struct rbody *b)
+void ww_route_reply_free(ww_route_reply_t *r)
 {
-	if (b && !--b->refs) {
-		free(b->data);
-		free(b);
-	}
-}
-
-static void release_body(void *arg)
-{
-	pthread_mutex_lock(&cache_lock);
-	unref(arg);
-	pthread_mutex_unlock(&cache_lock);
+	if (r->shared)
+		ww_http_body_unref(r->shared);
+	else
+		free(r->body);
+	memset(r, 0, sizeof(*r));
 }
 
 /* c's body for ctx (rendered when stale), with a reference for the caller,
  * or NULL */
-static struct rbody *from_cache(struct cached *c, const ww_render_ctx_t *ctx)
+static ww_http_body_t *from_cache(struct cached *c, const ww_render_ctx_t *ctx)
 {
 	const ww_snapshot_t *snap = ctx->snap;
 	ww_store_endurance_t *svc = ctx->endurance;
@@ -203,17 +190,18 @@ static struct rbody *from_cache(struct cached *c, const ww_render_ctx_t *ctx)
 	uint64_t herr = hist ? ww_history_write_errors(hist) : 0;
 	uint64_t hpend = hist ? ww_history_pending(hist) : 0;
 	uint64_t tgen = ctx->thresholds ? ctx->thresholds->generation : 0;
-	struct rbody *b = NULL;
+	ww_http_body_t *b = NULL;
 
 	pthread_mutex_lock(&cache_lock);
 	if (!c->body || c->gen != snap->generation || c->egen != egen || c->herr != herr ||
 	    c->hpend != hpend || c->thresholds != ctx->thresholds || c->tgen != tgen ||
 	    (c->uses_now && c->now != now)) {
-		struct rbody *nb = calloc(1, sizeof(*nb));
+		size_t len = 0;
+		char *data = render_uncached(c, ctx, &len);
+		ww_http_body_t *nb = ww_http_body_new(data, len, 0);
 
-		if (nb && (nb->data = render_uncached(c, ctx, &nb->len))) {
-			nb->refs = 1;
-			unref(c->body);
+		if (nb) {
+			ww_http_body_unref(c->body);
 			c->body = nb;
 			c->gen = snap->generation;
 			c->egen = egen;
@@ -222,14 +210,10 @@ static struct rbody *from_cache(struct cached *c, const ww_render_ctx_t *ctx)
 			c->thresholds = ctx->thresholds;
 			c->tgen = tgen;
 			c->now = now;
-		} else {
-			free(nb);
 		}
 	}
-	if (c->body && c->gen == snap->generation) {
-		b = c->body;
-		b->refs++;
-	}
+	if (c->body && c->gen == snap->generation)
+		b = ww_http_body_ref(c->body);
 	pthread_mutex_unlock(&cache_lock);
 	return b;
 }
@@ -238,15 +222,14 @@ static struct rbody *from_cache(struct cached *c, const ww_render_ctx_t *ctx)
 static void cached_reply(struct cached *c, const ww_render_ctx_t *ctx, bool shared,
 			 ww_route_reply_t *r)
 {
-	struct rbody *b = from_cache(c, ctx);
+	ww_http_body_t *b = from_cache(c, ctx);
 	char *copy = NULL;
 
 	set(r, 200, c != &cache[1] ? WW_METRICS_CONTENT_TYPE : "application/json", NULL, 0);
 	if (b && shared) {
 		r->body = b->data;
 		r->len = b->len;
-		r->release = release_body;
-		r->release_arg = b;
+		r->shared = b;
 		return;
 	}
 	if (b && (copy = malloc(b->len + 1))) {
@@ -254,8 +237,7 @@ static void cached_reply(struct cached *c, const ww_render_ctx_t *ctx, bool shar
 		r->body = copy;
 		r->len = b->len;
 	}
-	if (b)
-		release_body(b);
+	ww_http_body_unref(b);
 }
 
 static int render(const ww_route_src_t *src, const char *path, time_t now, bool shared,

@@ -3,9 +3,11 @@
  * for a valid one its rendering (ww_route_render: the drive routes, the
  * history query's metric/from/to/max_points parsing in expo and the query
  * itself on a small history database); and the collector's answer header the
- * web side parses (ww_ipc_parse_header). The first byte selects: 0 mod 4 a
- * path against a store with one drive, 2 mod 4 the same against an empty
- * store (no drive yet: its arrays are NULL), odd a header line. Seeds:
+ * web side parses (ww_ipc_parse_header), and the request line the collector
+ * parses (ww_ipc_parse_request). The first byte selects: 0 mod 4 a path
+ * against a store with one drive, 2 mod 4 the same against an empty store
+ * (no drive yet: its arrays are NULL), 1 mod 4 a header line, 3 mod 4 a
+ * request line. Seeds:
  * tests/fuzz/regress/route-*. */
 #include <stdlib.h>
 #include <string.h>
@@ -71,13 +73,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 		if (ww_route_path_valid(s) &&
 		    ww_route_render(data[0] % 4 ? &empty : &full, s, 1700100000, &r) == 0)
-			free(r.body);
-	} else {
+			ww_route_reply_free(&r);
+	} else if (data[0] % 4 == 1) {
 		unsigned status;
 		size_t len;
+		uint64_t tag;
 		char type[64];
 
-		ww_ipc_parse_header(s, &status, &len, type, sizeof(type));
+		ww_ipc_parse_header(s, &status, &len, &tag, type, sizeof(type));
+	} else {
+		char path[WW_ROUTE_MAX_PATH + 1];
+		uint64_t tag;
+
+		ww_ipc_parse_request(s, path, sizeof(path), &tag);
 	}
 	free(s);
 	return 0;

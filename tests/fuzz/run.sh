@@ -81,7 +81,7 @@ seed() {
 	webcfg) add "$reg"/webcfg-* ;;
 	ratings) add_sel 0 "$src"/data/ratings/*.tsv "$reg"/ratings-*
 		add_sel 1 "$reg"/rating-* "$reg"/pattern-* ;;
-	route) add_sel 0 "$reg"/route-*; add_sel 1 "$reg"/ipc-* ;;
+	route) add_sel 0 "$reg"/route-*; add_sel 1 "$reg"/ipc-*; add_sel 3 "$reg"/ipcreq-* ;;
 	atasmart_blob) add "$fixtures"/libatasmart-blobs/*--* ;;
 	ioctl_trace) add "$fixtures"/smartmontools-trac/*/*.log ;;
 	fleet) add "$reg"/fleet-* ;;

@@ -93,9 +93,15 @@ def main():
         wd = [i for i, m in enumerate(msgs) if m == "WATCHDOG=1"]
         check(len(wd) >= 3 and wd[0] > 0, f"WATCHDOG=1 after READY, every ~0.5 s for WatchdogSec=1s ({len(wd)} in 2.5 s)")
         check(os.stat(sock).st_mode & 0o777 == 0o666, "collector socket is 0666")
-        check(ipc(sock, "GET /healthz\n") == "WW1 200 3 text/plain; charset=utf-8\nok\n", "collector answers GET /healthz")
-        check(ipc(sock, "GET /etc/passwd\n").startswith("WW1 400 0"), "collector rejects a path outside the route list")
+        check(ipc(sock, "GET /healthz\n") == "WW2 200 3 0 text/plain; charset=utf-8\nok\n", "collector answers GET /healthz")
+        check(ipc(sock, "GET /etc/passwd\n").startswith("WW2 400 0"), "collector rejects a path outside the route list")
         check(ipc(sock, "GET /api/v1/drives\n").endswith("\n[]"), "collector /api/v1/drives over the socket: [] for an empty tree")
+        # a render-cache body asked for by its own tag: a 304 header, no body
+        head = ipc(sock, "GET /metrics\n").split("\n", 1)[0].split(" ")
+        check(head[:2] == ["WW2", "200"] and int(head[3]) > 0, f"collector /metrics comes with a tag ({' '.join(head[:4])})")
+        again = ipc(sock, f"GET /metrics {head[3]}\n")
+        check(again.startswith(f"WW2 304 0 {head[3]} ") and again.count("\n") == 1 and again.endswith("\n"),
+              "collector answers 304 and no body to the tag of the body it would send")
 
         # --- SIGHUP with a good file: RELOADING=1 then READY=1, new interval
         msgs.clear()

@@ -57,7 +57,7 @@ static bool healthz(void)
 	int rc = ww_ipc_request(sock_path, "/healthz", 30000, &r);
 	bool ok = !rc && r.status == 200 && r.body && !strcmp(r.body, "ok\n");
 
-	free(r.body);
+	ww_route_reply_free(&r);
 	return ok;
 }
 
@@ -85,7 +85,7 @@ static void *loop(void *arg)
 			busy[k] += r.status == 503;
 		}
 		__atomic_add_fetch(&replies, 1, __ATOMIC_SEQ_CST);
-		free(r.body);
+		ww_route_reply_free(&r);
 	}
 	return NULL;
 }
@@ -208,7 +208,7 @@ static void test_history_loops(void)
 		int rc = ww_ipc_request(sock_path, "/metrics", 30000, &r);
 
 		CHECK(rc == 0 && r.status == 200);
-		free(r.body);
+		ww_route_reply_free(&r);
 		/* held behind a query, /metrics would come after its answer */
 		between += __atomic_load_n(&replies, __ATOMIC_SEQ_CST) == before;
 		usleep(20000);
@@ -231,8 +231,169 @@ static void test_history_loops(void)
 		fprintf(stderr, "cannot remove %s\n", dir);
 }
 
+/* the whole answer to a raw request line, NUL-terminated (malloc'd) */
+static char *raw_answer(const char *line, size_t *len)
+{
+	int fd = connect_raw();
+	size_t cap = 1 << 16, n = 0;
+	char *buf = malloc(cap);
+	ssize_t r;
+
+	CHECK(fd >= 0 && buf);
+	CHECK(write(fd, line, strlen(line)) == (ssize_t)strlen(line));
+	while ((r = read(fd, buf + n, cap - 1 - n)) > 0) {
+		n += (size_t)r;
+		if (n == cap - 1)
+			buf = realloc(buf, cap *= 2);
+	}
+	close(fd);
+	buf[n] = 0;
+	*len = n;
+	return buf;
+}
+
+/* A render-cache body crosses the socket once: asked for again by its tag
+ * (the web side keeps the last one), the collector answers 304 without a
+ * body, until the store changes; then a new tag and the new bytes. What the
+ * web side hands its front end is the collector's body byte for byte. */
+static void test_tags(void)
+{
+	char dir[] = "/tmp/ww-ipct-XXXXXX", line[600], type[64], *ans;
+	ww_store_t *st = ww_store_new(0);
+	ww_route_src_t src = { .store = st };
+	ww_route_reply_t a, b, direct;
+	ww_ipc_server_t *srv;
+	ww_drive_t d;
+	ww_health_t h;
+	uint64_t tag, t2;
+	unsigned status;
+	size_t len, alen;
+	int err = 0;
+
+	memset(&d, 0, sizeof(d));
+	snprintf(d.id, sizeof(d.id), "nvme-tag-0");
+	d.protocol = WW_PROTO_NVME;
+	memset(&h, 0, sizeof(h));
+	WW_SET(h.temperature_celsius, 40, "test");
+	CHECK_EQ_I64(ww_store_sync(st, &d, 1, 1700000000), 0);
+	CHECK(mkdtemp(dir) != NULL);
+	snprintf(sock_path, sizeof(sock_path), "%s/c.sock", dir);
+	srv = ww_ipc_server_start(sock_path, &src, &err);
+	CHECK(srv != NULL);
+	if (!srv)
+		return;
+
+	CHECK_EQ_I64(ww_ipc_request(sock_path, "/metrics", 30000, &a), 0);
+	CHECK(a.status == 200 && a.shared && a.shared->tag && a.len > 100);
+	CHECK_EQ_I64(ww_route_render(&src, "/metrics", time(NULL), &direct), 0);
+	CHECK(direct.len == a.len && !memcmp(direct.body, a.body, a.len));
+	ww_route_reply_free(&direct);
+	tag = a.shared->tag;
+
+	/* the collector, asked with that tag: a header line and nothing else */
+	snprintf(line, sizeof(line), "GET /metrics %llu\n", (unsigned long long)tag);
+	ans = raw_answer(line, &alen);
+	CHECK(alen == strlen(ans) && ans[alen - 1] == '\n');
+	ans[alen - 1] = 0;
+	CHECK_EQ_I64(ww_ipc_parse_header(ans, &status, &len, &t2, type, sizeof(type)), 0);
+	CHECK(status == 304 && len == 0 && t2 == tag);
+	free(ans);
+	/* another tag (a web side that restarted, or a stale copy): the body */
+	snprintf(line, sizeof(line), "GET /metrics %llu\n", (unsigned long long)(tag + 1));
+	ans = raw_answer(line, &alen);
+	CHECK(alen == strchr(ans, '\n') - ans + 1 + a.len);
+	free(ans);
+
+	/* the web side's next request: its kept copy, the same bytes */
+	CHECK_EQ_I64(ww_ipc_request(sock_path, "/metrics", 30000, &b), 0);
+	CHECK(b.status == 200 && b.shared == a.shared && b.body == a.body);
+	ww_route_reply_free(&b);
+	/* a collection: a new tag and body; the old one stays valid for the
+	 * answer that holds it */
+	CHECK_EQ_I64(ww_store_update(st, "nvme-tag-0", 0, &h, NULL, 0.01, 1700000010), 0);
+	CHECK_EQ_I64(ww_ipc_request(sock_path, "/metrics", 30000, &b), 0);
+	CHECK(b.status == 200 && b.shared && b.shared != a.shared && b.shared->tag != tag);
+	CHECK(strstr(b.body, "wearwatch_drive_collections_total{drive=\"nvme-tag-0\"") != NULL);
+	CHECK(a.len > 100 && strstr(a.body, "# HELP") != NULL);
+	ww_route_reply_free(&a);
+	ww_route_reply_free(&b);
+	/* not of the render cache: no tag, a body of its own */
+	CHECK_EQ_I64(ww_ipc_request(sock_path, "/api/v1/drives/nvme-tag-0", 30000, &a), 0);
+	CHECK(a.status == 200 && !a.shared && a.body && strstr(a.body, "nvme-tag-0"));
+	ww_route_reply_free(&a);
+
+	ww_ipc_server_stop(srv);
+	ww_store_free(st);
+	rmdir(dir);
+}
+
+static void test_lines(void)
+{
+	static const struct {
+		const char *line;
+		int rc;
+		const char *path;
+		unsigned long long tag;
+	} req[] = {
+		{ "GET /metrics", 0, "/metrics", 0 },
+		{ "GET /metrics 42", 0, "/metrics", 42 },
+		{ "GET /metrics 18446744073709551615", 0, "/metrics", 18446744073709551615ull },
+		{ "GET /metrics 18446744073709551616", -EINVAL, NULL, 0 },
+		{ "GET /metrics ", -EINVAL, NULL, 0 },
+		{ "GET /metrics -1", -EINVAL, NULL, 0 },
+		{ "GET /metrics 1 2", -EINVAL, NULL, 0 },
+		{ "GET /nope 1", -EINVAL, NULL, 0 },
+		{ "PUT /metrics", -EINVAL, NULL, 0 },
+	};
+	static const struct {
+		const char *line;
+		int rc;
+		unsigned status;
+		size_t len;
+		unsigned long long tag;
+		const char *type;
+	} hdr[] = {
+		{ "WW2 200 12 7 text/plain; charset=utf-8", 0, 200, 12, 7,
+		  "text/plain; charset=utf-8" },
+		{ "WW2 304 0 7 application/json", 0, 304, 0, 7, "application/json" },
+		{ "WW2 304 5 7 application/json", -EPROTO, 0, 0, 0, NULL },
+		{ "WW2 200 -1 7 text/plain", -EPROTO, 0, 0, 0, NULL },
+		{ "WW2 200 12 +7 text/plain", -EPROTO, 0, 0, 0, NULL },
+		{ "WW1 200 12 text/plain", -EPROTO, 0, 0, 0, NULL },
+		{ "WW2 200 99999999999 0 text/plain", -EPROTO, 0, 0, 0, NULL },
+	};
+
+	for (size_t i = 0; i < sizeof(req) / sizeof(req[0]); i++) {
+		char path[WW_ROUTE_MAX_PATH + 1];
+		uint64_t tag = 99;
+		int rc = ww_ipc_parse_request(req[i].line, path, sizeof(path), &tag);
+
+		if (rc != req[i].rc)
+			printf("request \"%s\": %d, want %d\n", req[i].line, rc, req[i].rc);
+		CHECK(rc == req[i].rc);
+		if (!rc)
+			CHECK(!strcmp(path, req[i].path) && tag == req[i].tag);
+	}
+	for (size_t i = 0; i < sizeof(hdr) / sizeof(hdr[0]); i++) {
+		unsigned status = 0;
+		size_t len = 0;
+		uint64_t tag = 0;
+		char type[64];
+		int rc = ww_ipc_parse_header(hdr[i].line, &status, &len, &tag, type, sizeof(type));
+
+		if (rc != hdr[i].rc)
+			printf("header \"%s\": %d, want %d\n", hdr[i].line, rc, hdr[i].rc);
+		CHECK(rc == hdr[i].rc);
+		if (!rc)
+			CHECK(status == hdr[i].status && len == hdr[i].len && tag == hdr[i].tag &&
+			      !strcmp(type, hdr[i].type));
+	}
+}
+
 int main(void)
 {
+	test_lines();
+	test_tags();
 	test_slow_clients();
 	test_history_loops();
 	return ww_test_done("test_http_ipc");
