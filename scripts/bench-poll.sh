@@ -18,7 +18,9 @@
 #      collector cannot replay)
 #   d. /metrics CPU per scrape (plain and gzip) at 256 and 1,000 drives,
 #      default 60 s poll: the service's CPU over 100 scrapes less its CPU
-#      over as long a window without scrapes
+#      over as long a window without scrapes; then the same through the
+#      split units (collector on the fake tree with more NVMe controllers,
+#      web as nobody: needs root and setpriv), both processes' CPU
 #   e. wakeups per second of serve idle, 3 drives, 60 s poll, probes off
 #      and on (every thread's context switches over 120 s)
 #   f. where a round goes at 3 drives: CPU and times run (slices) of the
@@ -41,7 +43,8 @@ SRC=$(cd "$(dirname "$0")/.." && pwd)
 PORT=19953
 dir=$(mktemp -d /var/tmp/ww-poll.XXXXXX)
 pid=
-trap 'if [ -n "$pid" ]; then kill "$pid" 2>/dev/null; fi; rm -rf "$dir"' EXIT INT TERM
+wpid=
+trap 'for p in $pid $wpid; do kill "$p" 2>/dev/null; done; rm -rf "$dir"' EXIT INT TERM
 
 fleet() {
 	mkdir -p "$2"
@@ -235,6 +238,52 @@ step d && for n in 256 1000; do
 	stop
 done
 
+# d, split: the units' way (collector + web as an unprivileged user): the
+# collector on the fake tree with more NVMe controllers (N listed: no
+# replay for the collector, so the bodies hold no health values and are
+# smaller), the CPU of both processes over 100 scrapes through the web side
+cpu2_ns() { cat /proc/$pid/task/*/schedstat /proc/$wpid/task/*/schedstat | awk '{s += $1} END {printf "%d", s}'; }
+step d && command -v setpriv >/dev/null && for sz in 256 1000; do
+	rm -rf "$dir/droot"
+	mkdir -p "$dir/droot" "$dir/dc$sz"
+	cp -a "$SRC/tests/fixtures/sysfs/basic/." "$dir/droot/"
+	for k in nvme0 sg0 sg1 sg4 sg5; do : >"$dir/droot/dev/$k"; done
+	more_nvme "$dir/droot" $((sz - 7))
+	chmod 755 "$dir"
+	PORT=$((PORT + 1))
+	"$BIN" collector --socket "$dir/dc$sz.sock" --state-dir "$dir/dc$sz" --sysroot "$dir/droot" \
+		--no-probe >"$dir/dc$sz.log" 2>&1 &
+	pid=$!
+	sleep 3
+	setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all \
+		"$BIN" web --listen 127.0.0.1:$PORT --socket "$dir/dc$sz.sock" >"$dir/dw$sz.log" 2>&1 &
+	wpid=$!
+	i=0
+	until [ "$(curl -s localhost:$PORT/metrics 2>/dev/null | grep -c '^wearwatch_drive_info')" -ge "$sz" ]; do
+		sleep 1
+		i=$((i + 1))
+		[ $i -lt 120 ] || { echo "d. split: web did not show $sz drives"; tail -2 "$dir/dw$sz.log"; break; }
+	done
+	sleep 5
+	for enc in identity gzip; do
+		t0=$(cpu2_ns); sleep 5; t1=$(cpu2_ns)
+		s0=$(date +%s%N); t2=$(cpu2_ns)
+		k=0
+		while [ $k -lt 100 ]; do
+			curl -s -H "Accept-Encoding: $enc" -o /dev/null localhost:$PORT/metrics
+			k=$((k + 1))
+		done
+		t3=$(cpu2_ns); s1=$(date +%s%N)
+		size=$(curl -s -H "Accept-Encoding: $enc" -o /dev/null -w '%{size_download}' localhost:$PORT/metrics)
+		awk -v n="$sz" -v e="$enc" -v b="$((t1 - t0))" -v w="$((s1 - s0))" -v c="$((t3 - t2))" -v sz="$size" -v l="$(cut -d' ' -f1-3 /proc/loadavg)" \
+			'BEGIN {printf "d. split, /metrics through web, %d listed drives (fake tree), %s: %.0f us CPU per scrape, collector and web (%d bytes; %.0f us idle CPU per 5 s subtracted) (load: %s)\n", n, e, (c - b / 5e9 * w) / 1e3 / 100, sz, b / 1e3, l}'
+	done
+	kill "$wpid"
+	wait "$wpid" 2>/dev/null || true
+	wpid=
+	stop
+done
+
 # e: idle wakeups, 3 drives, 60 s poll, probes off, then on (the default)
 sw() { cat /proc/$pid/task/*/status | awk '/ctxt_switches/ {s += $2} END {print s}'; }
 step e && for probe in --no-probe ""; do
@@ -269,3 +318,4 @@ step f && {
 			c, cpu["main"] / 1e3, sl["main"], cpu["rest"] / 1e3, sl["rest"], (cpu["main"] + cpu["rest"]) / 1e3 / c, l }' "$dir/th0" "$dir/th1"
 	stop
 }
+exit 0
