@@ -184,7 +184,7 @@ int ww_ipc_request(const char *path, const char *url, int timeout_ms, ww_route_r
 
 /** Parse a response header line (without the newline): status 100-599,
  * length <= WW_IPC_MAX_BODY (0 for a 304), tag, content type (< tlen
- * bytes). Numbers are digits only. Returns 0 or -EPROTO. */
+ * bytes). Each number is 1-20 digits and one space. Returns 0 or -EPROTO. */
 int ww_ipc_parse_header(const char *line, unsigned *status, size_t *len, uint64_t *tag, char *type,
 			size_t tlen);
 

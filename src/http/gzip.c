@@ -8,6 +8,7 @@
 #include <strings.h>
 #include <sys/random.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <zlib.h>
 
@@ -93,11 +94,15 @@ static void tag_init(void)
 {
 	uint64_t t = 0;
 
-	if (getrandom(&t, sizeof(t), 0) != sizeof(t)) {
+	/* never waits for the entropy pool (a collector started early at
+	 * boot would hold every answer): the clock and pid serve as well, as
+	 * the tag needs to be new, not secret */
+	if (getrandom(&t, sizeof(t), GRND_NONBLOCK) != sizeof(t)) {
 		struct timespec ts;
 
 		clock_gettime(CLOCK_REALTIME, &ts);
-		t = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+		t = ((uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec) ^
+			((uint64_t)getpid() << 40);
 	}
 	/* below 2^63: room to count up, and never 0 */
 	next_tag = (t >> 1) | 1;
@@ -142,23 +147,33 @@ void ww_http_body_unref(void *arg)
 
 int ww_http_body_gzip(ww_http_body_t *b, const char **gz, size_t *gzlen)
 {
-	int rc = 0;
+	char *z = NULL;
+	size_t zl = 0;
+	int rc;
 
+	/* compressed outside the lock (a 5 MB body takes milliseconds, and
+	 * other bodies' answers would wait); two first requests at once both
+	 * compress, and the second copy is dropped */
 	pthread_mutex_lock(&gz_lock);
-	if (!b->gz) {
-		char *z = NULL;
-		size_t zl = 0;
-
+	z = b->gz;
+	zl = b->gzlen;
+	pthread_mutex_unlock(&gz_lock);
+	if (!z) {
 		rc = ww_http_gzip(b->data, b->len, &z, &zl);
-		if (!rc) {
+		if (rc)
+			return rc;
+		pthread_mutex_lock(&gz_lock);
+		if (b->gz) {
+			free(z);
+		} else {
 			b->gz = z;
 			b->gzlen = zl;
 		}
+		z = b->gz;
+		zl = b->gzlen;
+		pthread_mutex_unlock(&gz_lock);
 	}
-	if (!rc) {
-		*gz = b->gz;
-		*gzlen = b->gzlen;
-	}
-	pthread_mutex_unlock(&gz_lock);
-	return rc;
+	*gz = z;
+	*gzlen = zl;
+	return 0;
 }

@@ -266,6 +266,10 @@ static void take_done(ww_ipc_server_t *s, struct ipc_conn *c)
 			x->deadline = now_ms() + IPC_WRITE_MS;
 		} else {
 			answer_free(d->out);
+			/* no answer at all (out of memory): its connection would
+			 * wait for the pool forever, neither polled nor timed out */
+			if (x->fd >= 0 && x->seq == d->seq && x->deadline < 0)
+				conn_close(x);
 		}
 		free(d);
 	}
@@ -516,23 +520,38 @@ void ww_ipc_server_stop(ww_ipc_server_t *s)
 	server_free(s);
 }
 
+/* one decimal field of 1-20 digits ending in a space: its value, *p moved
+ * past the space; -1 when malformed or out of range */
+static int field(const char **p, unsigned long long *v)
+{
+	size_t n = strspn(*p, "0123456789");
+	char *end;
+
+	if (!n || n > 20 || (*p)[n] != ' ')
+		return -1;
+	errno = 0;
+	*v = strtoull(*p, &end, 10);
+	if (errno || end != *p + n)
+		return -1;
+	*p += n + 1;
+	return 0;
+}
+
 int ww_ipc_parse_header(const char *line, unsigned *status, size_t *len, uint64_t *tag, char *type,
 			size_t tlen)
 {
-	unsigned long long l, t;
-	int off = 0;
+	unsigned long long st, l, t;
+	const char *p = line + 4;
 
-	if (sscanf(line, "WW2 %3u %llu %llu %n", status, &l, &t, &off) != 3 || !off ||
-	    *status < 100 || *status > 599 || l > WW_IPC_MAX_BODY || (*status == 304 && l))
+	if (strncmp(line, "WW2 ", 4) || field(&p, &st) || field(&p, &l) || field(&p, &t) ||
+	    st < 100 || st > 599 || l > WW_IPC_MAX_BODY || (st == 304 && l))
 		return -EPROTO;
-	/* sscanf takes a sign and leading blanks in a number: only digits */
-	if (strspn(line + 4, "0123456789 ") < (size_t)off - 4)
+	if (strlen(p) >= tlen || strpbrk(p, "\r\n"))
 		return -EPROTO;
-	if (strlen(line + off) >= tlen || strpbrk(line + off, "\r\n"))
-		return -EPROTO;
+	*status = (unsigned)st;
 	*len = (size_t)l;
 	*tag = (uint64_t)t;
-	snprintf(type, tlen, "%s", line + off);
+	snprintf(type, tlen, "%s", p);
 	return 0;
 }
 

@@ -361,6 +361,13 @@ static void test_lines(void)
 		{ "WW2 200 12 +7 text/plain", -EPROTO, 0, 0, 0, NULL },
 		{ "WW1 200 12 text/plain", -EPROTO, 0, 0, 0, NULL },
 		{ "WW2 200 99999999999 0 text/plain", -EPROTO, 0, 0, 0, NULL },
+		{ "WW2 3040 7 x", -EPROTO, 0, 0, 0, NULL },
+		{ "WW2 1000 5 7 text/plain", -EPROTO, 0, 0, 0, NULL },
+		{ "WW2200 5 7 x", -EPROTO, 0, 0, 0, NULL },
+		{ "WW2 200  5 7 x", -EPROTO, 0, 0, 0, NULL },
+		{ "WW2 200 5 123456789012345678901 x", -EPROTO, 0, 0, 0, NULL },
+		{ "WW2 200 5 18446744073709551616 x", -EPROTO, 0, 0, 0, NULL },
+		{ "WW2 200 5 18446744073709551615 x", 0, 200, 5, 18446744073709551615ull, "x" },
 	};
 
 	for (size_t i = 0; i < sizeof(req) / sizeof(req[0]); i++) {
