@@ -278,6 +278,8 @@ step d && command -v setpriv >/dev/null && for sz in 256 1000; do
 		awk -v n="$sz" -v e="$enc" -v b="$((t1 - t0))" -v w="$((s1 - s0))" -v c="$((t3 - t2))" -v sz="$size" -v l="$(cut -d' ' -f1-3 /proc/loadavg)" \
 			'BEGIN {printf "d. split, /metrics through web, %d listed drives (fake tree), %s: %.0f us CPU per scrape, collector and web (%d bytes; %.0f us idle CPU per 5 s subtracted) (load: %s)\n", n, e, (c - b / 5e9 * w) / 1e3 / 100, sz, b / 1e3, l}'
 	done
+	echo "d. split, $sz listed drives: web resident $(awk '/^VmRSS:/ {printf "%.1f MiB", $2 / 1024}' /proc/$wpid/status)," \
+		"collector $(awk '/^VmRSS:/ {printf "%.1f MiB", $2 / 1024}' /proc/$pid/status), after the scrapes"
 	kill "$wpid"
 	wait "$wpid" 2>/dev/null || true
 	wpid=
