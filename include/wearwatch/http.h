@@ -107,8 +107,16 @@ typedef struct ww_route_src {
  * clock, seconds). Returns 0 or -ENOMEM; r->body is the caller's to free. */
 int ww_route_render(const ww_route_src_t *src, const char *path, time_t now, ww_route_reply_t *r);
 
-/** True for the paths the render cache keeps (/metrics, /api/v1/drives):
- * rendered once per change, so worth keeping compressed too. */
+/** How many bodies the render cache keeps: the range of ww_route_cached_index. */
+#define WW_ROUTE_CACHED_PATHS 3
+
+/** The render cache's index of path (0 .. WW_ROUTE_CACHED_PATHS - 1;
+ * "/api/v1/drives/" is "/api/v1/drives"), or -1 for a path it does not
+ * keep. The web side keeps its copy of each cached body under this index. */
+int ww_route_cached_index(const char *path);
+
+/** True for the paths the render cache keeps (/metrics, its fleet profile,
+ * /api/v1/drives): rendered once per change, shared by every request. */
 bool ww_route_cached(const char *path);
 
 /** ww_route_render(), except that /metrics and /api/v1/drives come as the

@@ -555,44 +555,24 @@ int ww_ipc_parse_header(const char *line, unsigned *status, size_t *len, uint64_
 	return 0;
 }
 
-/* The web side's copy of the last body of each render-cache path: asked
- * for by its tag, the collector answers 304 and sends nothing. Four slots:
- * "/metrics", "/metrics?profile=fleet", "/api/v1/drives" and its "/" form. */
-#define KEPT_SLOTS 4
-static struct kept {
-	char url[32];
-	ww_http_body_t *b;
-} kept[KEPT_SLOTS];
+/* The web side's copy of the last body of each render-cache path, under
+ * the cache's own index: asked for by its tag, the collector answers 304
+ * and sends nothing. */
+static ww_http_body_t *kept[WW_ROUTE_CACHED_PATHS];
 static pthread_mutex_t kept_lock = PTHREAD_MUTEX_INITIALIZER;
-
-/* url's slot (a free one when url has none), or NULL; caller holds kept_lock */
-static struct kept *kept_slot(const char *url)
-{
-	struct kept *free_slot = NULL;
-
-	if (!ww_route_cached(url) || strlen(url) >= sizeof(kept[0].url))
-		return NULL;
-	for (int i = 0; i < KEPT_SLOTS; i++) {
-		if (!strcmp(kept[i].url, url))
-			return &kept[i];
-		if (!kept[i].url[0] && !free_slot)
-			free_slot = &kept[i];
-	}
-	return free_slot;
-}
 
 /* a reference to url's kept body, or NULL: held across the exchange, so
  * a 304 is answered with the body whose tag was asked for even when
  * another request replaced it meanwhile */
 static ww_http_body_t *kept_get(const char *url)
 {
-	struct kept *k;
+	int i = ww_route_cached_index(url);
 	ww_http_body_t *b = NULL;
 
+	if (i < 0)
+		return NULL;
 	pthread_mutex_lock(&kept_lock);
-	k = kept_slot(url);
-	if (k)
-		b = ww_http_body_ref(k->b);
+	b = ww_http_body_ref(kept[i]);
 	pthread_mutex_unlock(&kept_lock);
 	return b;
 }
@@ -600,15 +580,13 @@ static ww_http_body_t *kept_get(const char *url)
 /* keep b as url's body (a reference of its own) */
 static void kept_put(const char *url, ww_http_body_t *b)
 {
-	struct kept *k;
+	int i = ww_route_cached_index(url);
 
+	if (i < 0)
+		return;
 	pthread_mutex_lock(&kept_lock);
-	k = kept_slot(url);
-	if (k) {
-		ww_http_body_unref(k->b);
-		snprintf(k->url, sizeof(k->url), "%s", url);
-		k->b = ww_http_body_ref(b);
-	}
+	ww_http_body_unref(kept[i]);
+	kept[i] = ww_http_body_ref(b);
 	pthread_mutex_unlock(&kept_lock);
 }
 

@@ -136,20 +136,31 @@ static struct cached {
 	{ .path = "/metrics?profile=fleet", .uses_now = false },
 };
 static pthread_mutex_t cache_lock = PTHREAD_MUTEX_INITIALIZER;
+_Static_assert(sizeof(cache) / sizeof(cache[0]) == WW_ROUTE_CACHED_PATHS,
+	       "WW_ROUTE_CACHED_PATHS is the render cache's size");
+
+int ww_route_cached_index(const char *path)
+{
+	if (!path)
+		return -1;
+	if (!strcmp(path, DRIVES "/"))
+		path = DRIVES;
+	for (int i = 0; i < WW_ROUTE_CACHED_PATHS; i++)
+		if (!strcmp(path, cache[i].path))
+			return i;
+	return -1;
+}
 
 static struct cached *cached_route(const char *path)
 {
-	if (!strcmp(path, DRIVES "/"))
-		path = DRIVES;
-	for (size_t i = 0; i < sizeof(cache) / sizeof(cache[0]); i++)
-		if (!strcmp(path, cache[i].path))
-			return &cache[i];
-	return NULL;
+	int i = ww_route_cached_index(path);
+
+	return i < 0 ? NULL : &cache[i];
 }
 
 bool ww_route_cached(const char *path)
 {
-	return path && cached_route(path) != NULL;
+	return ww_route_cached_index(path) >= 0;
 }
 
 static char *render_uncached(const struct cached *c, const ww_render_ctx_t *ctx, size_t *len)

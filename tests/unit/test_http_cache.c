@@ -178,6 +178,12 @@ static void test_gzip_round_trip(void)
 	CHECK(ww_route_cached("/metrics") && ww_route_cached("/api/v1/drives") &&
 	      ww_route_cached("/api/v1/drives/"));
 	CHECK(!ww_route_cached("/api/v1/drives/d0") && !ww_route_cached("/healthz"));
+	/* one index per kept body: the list and its "/" form are one */
+	CHECK(ww_route_cached_index("/api/v1/drives/") == ww_route_cached_index("/api/v1/drives"));
+	CHECK(ww_route_cached_index("/metrics") != ww_route_cached_index("/api/v1/drives"));
+	CHECK(ww_route_cached_index("/metrics?profile=fleet") >= 0 &&
+	      ww_route_cached_index("/metrics?profile=fleet") < WW_ROUTE_CACHED_PATHS);
+	CHECK(ww_route_cached_index("/healthz") == -1 && ww_route_cached_index(NULL) == -1);
 
 	b = ww_http_body_new(body, n, 0);
 	CHECK(b != NULL && b->tag != 0 && b->data == body);
