@@ -86,7 +86,14 @@ more_nvme() {
 }
 metric_sum() { curl -s localhost:$PORT/metrics | awk -v m="$1" '$0 ~ "^" m "[{ ]" {s += $NF} END {print s + 0}'; }
 rss() { awk '/^(VmRSS|RssAnon|RssFile):/ {v[$1] = $2} END {printf "%.1f MiB (anon %.1f, file %.1f)", v["VmRSS:"] / 1024, v["RssAnon:"] / 1024, v["RssFile:"] / 1024}' /proc/$pid/status; }
-cpu_ns() { cat /proc/$pid/task/*/schedstat | awk '{s += $1} END {printf "%d", s}'; }
+# CPU ns of the service (and of the web side while $wpid is set)
+cpu_ns() { cat /proc/$pid/task/*/schedstat ${wpid:+/proc/$wpid/task/*/schedstat} | awk '{s += $1} END {printf "%d", s}'; }
+# the fake sysfs tree copied to DIR, its device nodes as plain files
+tree() {
+	mkdir -p "$1"
+	cp -a "$SRC/tests/fixtures/sysfs/basic/." "$1/"
+	for k in nvme0 sg0 sg1 sg4 sg5; do : >"$1/dev/$k"; done
+}
 start() {
 	st=$1 fl=$2
 	shift 2
@@ -156,9 +163,7 @@ if step b && command -v strace >/dev/null; then
 	start "$dir/t64" "$dir/f64" --poll-interval 10 --poll-interval-rotational 10 --no-probe
 	strace_window "64 replayed drives"
 	# the live read path on the fake tree: 5 drives with a health interface
-	mkdir -p "$dir/root"
-	cp -a "$SRC/tests/fixtures/sysfs/basic/." "$dir/root/"
-	for n in nvme0 sg0 sg1 sg4 sg5; do : >"$dir/root/dev/$n"; done
+	tree "$dir/root"
 	# rediscovery at its default (a tree gets no udev notices: every poll
 	# interval), then every 10 min as with udev's notices on a live system
 	NDRIVES=7 start "$dir/live" "" --sysroot "$dir/root" --poll-interval 2 \
@@ -218,10 +223,9 @@ fi
 fi
 
 # d: /metrics CPU per scrape at 256 and 1,000 drives, default poll
-step d && for n in 256 1000; do
-	[ -d "$dir/f$n" ] || fleet "$n" "$dir/f$n"
-	start "$dir/d$n" "$dir/f$n" --no-probe
-	sleep 5
+# scrapes LABEL: 100 scrapes of /metrics, plain then gzip, on $PORT; the
+# CPU they cost beyond what the processes spend meanwhile without them
+scrapes() {
 	for enc in identity gzip; do
 		t0=$(cpu_ns); sleep 5; t1=$(cpu_ns)   # what the service spends meanwhile
 		s0=$(date +%s%N); t2=$(cpu_ns)
@@ -232,9 +236,15 @@ step d && for n in 256 1000; do
 		done
 		t3=$(cpu_ns); s1=$(date +%s%N)
 		size=$(curl -s -H "Accept-Encoding: $enc" -o /dev/null -w '%{size_download}' localhost:$PORT/metrics)
-		awk -v n="$n" -v e="$enc" -v b="$((t1 - t0))" -v w="$((s1 - s0))" -v c="$((t3 - t2))" -v sz="$size" -v l="$(cut -d' ' -f1-3 /proc/loadavg)" \
-			'BEGIN {printf "d. /metrics, %d drives, %s: %.0f us CPU per scrape (%d bytes; %.0f us idle CPU per 5 s subtracted) (load: %s)\n", n, e, (c - b / 5e9 * w) / 1e3 / 100, sz, b / 1e3, l}'
+		awk -v what="$1" -v e="$enc" -v b="$((t1 - t0))" -v w="$((s1 - s0))" -v c="$((t3 - t2))" -v sz="$size" -v l="$(cut -d' ' -f1-3 /proc/loadavg)" \
+			'BEGIN {printf "d. %s, %s: %.0f us CPU per scrape (%d bytes; %.0f us idle CPU per 5 s subtracted) (load: %s)\n", what, e, (c - b / 5e9 * w) / 1e3 / 100, sz, b / 1e3, l}'
 	done
+}
+step d && for n in 256 1000; do
+	[ -d "$dir/f$n" ] || fleet "$n" "$dir/f$n"
+	start "$dir/d$n" "$dir/f$n" --no-probe
+	sleep 5
+	scrapes "/metrics, $n drives"
 	stop
 done
 
@@ -242,13 +252,11 @@ done
 # collector on the fake tree with more NVMe controllers (N listed: no
 # replay for the collector, so the bodies hold no health values and are
 # smaller), the CPU of both processes over 100 scrapes through the web side
-cpu2_ns() { cat /proc/$pid/task/*/schedstat /proc/$wpid/task/*/schedstat | awk '{s += $1} END {printf "%d", s}'; }
 step d && command -v setpriv >/dev/null && for sz in 256 1000; do
 	rm -rf "$dir/droot"
-	mkdir -p "$dir/droot" "$dir/dc$sz"
-	cp -a "$SRC/tests/fixtures/sysfs/basic/." "$dir/droot/"
-	for k in nvme0 sg0 sg1 sg4 sg5; do : >"$dir/droot/dev/$k"; done
+	tree "$dir/droot"
 	more_nvme "$dir/droot" $((sz - 7))
+	mkdir -p "$dir/dc$sz"
 	chmod 755 "$dir"
 	PORT=$((PORT + 1))
 	"$BIN" collector --socket "$dir/dc$sz.sock" --state-dir "$dir/dc$sz" --sysroot "$dir/droot" \
@@ -265,19 +273,7 @@ step d && command -v setpriv >/dev/null && for sz in 256 1000; do
 		[ $i -lt 120 ] || { echo "d. split: web did not show $sz drives"; tail -2 "$dir/dw$sz.log"; break; }
 	done
 	sleep 5
-	for enc in identity gzip; do
-		t0=$(cpu2_ns); sleep 5; t1=$(cpu2_ns)
-		s0=$(date +%s%N); t2=$(cpu2_ns)
-		k=0
-		while [ $k -lt 100 ]; do
-			curl -s -H "Accept-Encoding: $enc" -o /dev/null localhost:$PORT/metrics
-			k=$((k + 1))
-		done
-		t3=$(cpu2_ns); s1=$(date +%s%N)
-		size=$(curl -s -H "Accept-Encoding: $enc" -o /dev/null -w '%{size_download}' localhost:$PORT/metrics)
-		awk -v n="$sz" -v e="$enc" -v b="$((t1 - t0))" -v w="$((s1 - s0))" -v c="$((t3 - t2))" -v sz="$size" -v l="$(cut -d' ' -f1-3 /proc/loadavg)" \
-			'BEGIN {printf "d. split, /metrics through web, %d listed drives (fake tree), %s: %.0f us CPU per scrape, collector and web (%d bytes; %.0f us idle CPU per 5 s subtracted) (load: %s)\n", n, e, (c - b / 5e9 * w) / 1e3 / 100, sz, b / 1e3, l}'
-	done
+	scrapes "split, /metrics through web, $sz listed drives (fake tree), collector and web"
 	echo "d. split, $sz listed drives: web resident $(awk '/^VmRSS:/ {printf "%.1f MiB", $2 / 1024}' /proc/$wpid/status)," \
 		"collector $(awk '/^VmRSS:/ {printf "%.1f MiB", $2 / 1024}' /proc/$pid/status), after the scrapes"
 	kill "$wpid"
