@@ -557,36 +557,48 @@ int ww_ipc_parse_header(const char *line, unsigned *status, size_t *len, uint64_
 
 /* The web side's copy of the last body of each render-cache path, under
  * the cache's own index: asked for by its tag, the collector answers 304
- * and sends nothing. */
+ * and sends nothing. Beside each, the number of the exchange that brought
+ * it: exchanges are numbered as they start, and one that ends after a
+ * later-started one (a slow reader, a big body) does not put back the
+ * older body it was answered, which would cost the next scrape the whole
+ * body again instead of a 304. */
 static ww_http_body_t *kept[WW_ROUTE_CACHED_PATHS];
+static uint64_t kept_by[WW_ROUTE_CACHED_PATHS];
+static uint64_t exchanges;
 static pthread_mutex_t kept_lock = PTHREAD_MUTEX_INITIALIZER;
 
 /* a reference to url's kept body, or NULL: held across the exchange, so
  * a 304 is answered with the body whose tag was asked for even when
- * another request replaced it meanwhile */
-static ww_http_body_t *kept_get(const char *url)
+ * another request replaced it meanwhile; *seq: this exchange's number */
+static ww_http_body_t *kept_get(const char *url, uint64_t *seq)
 {
 	int i = ww_route_cached_index(url);
 	ww_http_body_t *b = NULL;
 
+	*seq = 0;
 	if (i < 0)
 		return NULL;
 	pthread_mutex_lock(&kept_lock);
+	*seq = ++exchanges;
 	b = ww_http_body_ref(kept[i]);
 	pthread_mutex_unlock(&kept_lock);
 	return b;
 }
 
-/* keep b as url's body (a reference of its own) */
-static void kept_put(const char *url, ww_http_body_t *b)
+/* keep b as url's body (a reference of its own) unless an exchange that
+ * started after seq's already kept its own */
+static void kept_put(const char *url, ww_http_body_t *b, uint64_t seq)
 {
 	int i = ww_route_cached_index(url);
 
 	if (i < 0)
 		return;
 	pthread_mutex_lock(&kept_lock);
-	ww_http_body_unref(kept[i]);
-	kept[i] = ww_http_body_ref(b);
+	if (seq > kept_by[i]) {
+		ww_http_body_unref(kept[i]);
+		kept[i] = ww_http_body_ref(b);
+		kept_by[i] = seq;
+	}
 	pthread_mutex_unlock(&kept_lock);
 }
 
@@ -625,7 +637,7 @@ int ww_ipc_request(const char *path, const char *url, int timeout_ms, ww_route_r
 	long long deadline = now_ms() + timeout_ms;
 	char req[WW_IPC_MAX_REQUEST + 8], line[4096];
 	size_t got = 0, extra = 0;
-	uint64_t tag = 0;
+	uint64_t tag = 0, seq = 0;
 	ww_http_body_t *mine = NULL;
 	int fd, rc, hl;
 
@@ -642,7 +654,7 @@ int ww_ipc_request(const char *path, const char *url, int timeout_ms, ww_route_r
 		rc = -errno;
 		goto out;
 	}
-	mine = kept_get(url);
+	mine = kept_get(url, &seq);
 	if (mine)
 		snprintf(req, sizeof(req), "GET %s %llu\n", url, (unsigned long long)mine->tag);
 	else
@@ -707,7 +719,7 @@ int ww_ipc_request(const char *path, const char *url, int timeout_ms, ww_route_r
 			rc = -ENOMEM;
 			goto out;
 		}
-		kept_put(url, r->shared);
+		kept_put(url, r->shared, seq);
 	}
 	rc = 0;
 out:

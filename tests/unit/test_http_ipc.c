@@ -17,6 +17,7 @@
 #include <errno.h>
 #include <poll.h>
 #include <pthread.h>
+#include <semaphore.h>
 #include <sqlite3.h>
 #include <stdlib.h>
 #include <string.h>
@@ -397,10 +398,105 @@ static void test_lines(void)
 	}
 }
 
+/* A fake collector for test_kept_order: the first exchange's answer is held
+ * until the second has ended. */
+static struct {
+	int lfd;
+	sem_t first_read, second_done;
+	char third[160]; /* the third request line as it came */
+} fake;
+
+static int accept_line(char *line, size_t cap)
+{
+	int fd = accept(fake.lfd, NULL, NULL);
+	size_t n = 0;
+
+	while (fd >= 0 && n + 1 < cap && read(fd, line + n, 1) == 1 && line[n] != '\n')
+		n++;
+	line[n] = 0;
+	return fd;
+}
+
+static void send_all(int fd, const char *s)
+{
+	size_t n = strlen(s), off = 0;
+	ssize_t w;
+
+	while (off < n && (w = write(fd, s + off, n - off)) > 0)
+		off += (size_t)w;
+	close(fd);
+}
+
+static void *fake_collector(void *arg)
+{
+	char line[160];
+	int first, second;
+
+	(void)arg;
+	first = accept_line(line, sizeof(line));
+	sem_post(&fake.first_read);
+	second = accept_line(line, sizeof(line));
+	send_all(second, "WW2 200 4 200 text/plain\nnew\n");
+	sem_wait(&fake.second_done);
+	send_all(first, "WW2 200 4 100 text/plain\nold\n");
+	send_all(accept_line(fake.third, sizeof(fake.third)), "WW2 304 0 200 text/plain\n");
+	return NULL;
+}
+
+static void *ask_metrics(void *arg)
+{
+	ww_route_reply_t *r = arg;
+
+	if (ww_ipc_request(sock_path, "/metrics", 30000, r))
+		r->status = 0; /* failed: nothing to free */
+	return NULL;
+}
+
+/* Two exchanges for the same path that end out of order: the one that
+ * started first ends last with the older body (tag 100), and the kept copy
+ * stays the newer one (tag 200), so the next request asks by its tag and is
+ * answered 304 with those bytes. */
+static void test_kept_order(void)
+{
+	char dir[] = "/tmp/ww-ipco-XXXXXX";
+	struct sockaddr_un a = { .sun_family = AF_UNIX };
+	ww_route_reply_t ra, rb, rc;
+	pthread_t srv, ta, tb;
+
+	CHECK(mkdtemp(dir) != NULL);
+	snprintf(sock_path, sizeof(sock_path), "%s/fake.sock", dir);
+	strcpy(a.sun_path, sock_path);
+	fake.lfd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	CHECK(fake.lfd >= 0 && !bind(fake.lfd, (struct sockaddr *)&a, sizeof(a)) &&
+	      !listen(fake.lfd, 4));
+	sem_init(&fake.first_read, 0, 0);
+	sem_init(&fake.second_done, 0, 0);
+	pthread_create(&srv, NULL, fake_collector, NULL);
+	pthread_create(&ta, NULL, ask_metrics, &ra);
+	sem_wait(&fake.first_read); /* the first exchange has started */
+	pthread_create(&tb, NULL, ask_metrics, &rb);
+	pthread_join(tb, NULL);
+	sem_post(&fake.second_done);
+	pthread_join(ta, NULL);
+	CHECK(rb.status == 200 && rb.shared && rb.shared->tag == 200 && !strcmp(rb.body, "new\n"));
+	CHECK(ra.status == 200 && ra.shared && ra.shared->tag == 100 && !strcmp(ra.body, "old\n"));
+	ww_route_reply_free(&ra);
+	ww_route_reply_free(&rb);
+	ask_metrics(&rc);
+	pthread_join(srv, NULL);
+	CHECK(!strcmp(fake.third, "GET /metrics 200"));
+	CHECK(rc.status == 200 && rc.body && !strcmp(rc.body, "new\n"));
+	ww_route_reply_free(&rc);
+	close(fake.lfd);
+	unlink(sock_path);
+	rmdir(dir);
+}
+
 int main(void)
 {
 	test_lines();
 	test_tags();
+	test_kept_order();
 	test_slow_clients();
 	test_history_loops();
 	return ww_test_done("test_http_ipc");
