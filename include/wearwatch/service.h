@@ -107,6 +107,10 @@ typedef struct ww_runtime_opts {
 					  [notify] exec here (`collector`: no network) */
 	ww_collect_fn collect;         /* reads a drive; NULL = the live or replay
 					  readers (tests give fakes) */
+	double (*clock)(void *ctx);    /* monotonic seconds of the read schedule and
+					  of the heap trim's limit; NULL =
+					  ww_clock_monotonic (tests give a fake) */
+	void *clock_ctx;
 } ww_runtime_opts_t;
 
 typedef struct ww_runtime ww_runtime_t;

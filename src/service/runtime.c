@@ -407,6 +407,8 @@ static ww_poller_t *start_poller(ww_runtime_t *rt)
 		cfg.collect = rt->opts.collect;
 	cfg.after_collect = after_collect;
 	cfg.after_collect_arg = rt;
+	cfg.clock = rt->opts.clock;
+	cfg.clock_ctx = rt->opts.clock_ctx;
 	cfg.selftests = rt->selftests;
 	rt->poll_gen = rt->gen;
 	return ww_poller_start(&cfg, rt->store);
@@ -528,6 +530,8 @@ ww_runtime_t *ww_runtime_start(const ww_conf_t *c, ww_runtime_opts_t *o, char *e
 	if (!rt || ww_runtime_check_conf(c, err, errlen))
 		goto fail;
 	rt->opts = *o;
+	if (!rt->opts.clock)
+		rt->opts.clock = ww_clock_monotonic;
 	pthread_mutex_init(&rt->gen_lock, NULL);
 	rt->gen = new_gen(c);
 	if (rt->gen) {
@@ -664,7 +668,7 @@ double ww_runtime_tick(ww_runtime_t *rt)
 	 * are in (a trim between two reads of a round gave back pages the
 	 * next read faulted in again), keeping TRIM_PAD at the top, which
 	 * each round grew again (brk, page faults) when it was given back */
-	mono = ww_clock_monotonic(NULL);
+	mono = rt->opts.clock(rt->opts.clock_ctx);
 	if (rt->trim_due && idle && (!rt->trims || mono - rt->last_trim >= TRIM_EVERY_S)) {
 		rt->trim_due = false;
 		rt->trims++;

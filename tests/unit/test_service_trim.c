@@ -8,7 +8,9 @@
  * once (made: the test leaves 1 MiB free in the middle of the heap), and
  * ticks with nothing changed after it trim nothing. The ticks while reads
  * are out ask to be called again within a second, the ones after the
- * round not before the drives are due again. */
+ * round not before the drives are due again. A change after that trim
+ * makes no second one within the minute (TRIM_EVERY_S) on the runtime's
+ * clock, here a fake one: at 59.9 s none, past a minute the one held back. */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,6 +25,19 @@ static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t cv = PTHREAD_COND_INITIALIZER;
 static bool let_go;
 static int reads;
+/* the runtime's clock (ww_runtime_opts_t.clock), ms: read by the readers too */
+static long long fake_ms = 1000000;
+
+static double fake_clock(void *ctx)
+{
+	(void)ctx;
+	return __atomic_load_n(&fake_ms, __ATOMIC_RELAXED) / 1e3;
+}
+
+static void advance(double s)
+{
+	__atomic_add_fetch(&fake_ms, (long long)(s * 1e3), __ATOMIC_RELAXED);
+}
 
 static int held_collect(const char *sysroot, const ww_drive_t *d, ww_health_t *h,
 			ww_read_report_t *r)
@@ -81,7 +96,9 @@ int main(void)
 	const char *kinds[] = { "nvme", "sas", "sata" };
 	char dir[4096], err[512] = "";
 	ww_conf_endurance_opts_t eo = { .no_history = true };
-	ww_runtime_opts_t o = { .replay = true, .endurance = &eo, .collect = held_collect };
+	ww_runtime_opts_t o = {
+		.replay = true, .endurance = &eo, .collect = held_collect, .clock = fake_clock
+	};
 	static ww_conf_t c;
 	ww_runtime_t *rt;
 	size_t n = 0;
@@ -147,6 +164,38 @@ int main(void)
 	 * nothing of it, so nothing is ever worth trimming there */
 	CHECK_EQ_U64(ww_runtime_trims_made(rt), 1);
 #endif
+
+	/* a change of the store (a drive marked hung and back) with 1 MiB
+	 * more to give back: due, but held back within the minute */
+	{
+		ww_snapshot_t *s = ww_store_acquire(ww_runtime_store(rt));
+		char id[sizeof(s->drives[0]->drive->id)];
+		void *pin2;
+
+		snprintf(id, sizeof(id), "%s", s->drives[0]->drive->id);
+		ww_snapshot_release(s);
+		pin2 = freed_middle();
+		ww_store_set_hung(ww_runtime_store(rt), id, true, time(NULL));
+		ww_store_set_hung(ww_runtime_store(rt), id, false, time(NULL));
+		ww_runtime_tick(rt);
+		advance(59.9);
+		ww_runtime_tick(rt);
+		CHECK_EQ_U64(ww_runtime_trims(rt), 1);
+		/* past the minute: the trim held back (the drives, due again,
+		 * are read first: the trim waits for the round's end) */
+		advance(0.2);
+		for (int i = 0; i < 1000 && ww_runtime_trims(rt) < 2; i++) {
+			ww_runtime_tick(rt);
+			nap_ms(5);
+		}
+		CHECK_EQ_U64(ww_runtime_trims(rt), 2);
+#ifndef __SANITIZE_ADDRESS__
+		CHECK_EQ_U64(ww_runtime_trims_made(rt), 2);
+#endif
+		printf("a change 59.9 s after the trim: none; past a minute: %llu trims\n",
+		       (unsigned long long)ww_runtime_trims(rt));
+		free(pin2);
+	}
 	ww_runtime_stop(rt);
 	free(pin);
 	return ww_test_done("test_service_trim");
