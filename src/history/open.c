@@ -331,6 +331,10 @@ static void close_all_locked(ww_history_t *h)
 	}
 	sqlite3_close(h->db);
 	h->db = NULL;
+	if (h->wal_fd >= 0)
+		close(h->wal_fd);
+	h->wal_fd = -1;
+	h->wal_known = false;
 	h->state = H_CLOSED;
 	ww_hist_forget_locked(h, 0, true);
 	for (size_t i = 0; i < ww_idmap_count(&h->drives); i++)
@@ -443,6 +447,7 @@ int ww_history_open(const char *path, const ww_history_cfg_t *cfg, ww_history_t 
 		errmsg[0] = '\0';
 	if (!h)
 		return -ENOMEM;
+	h->wal_fd = -1;
 	if (strlen(path) >= sizeof(h->path)) {
 		free(h);
 		return -ENAMETOOLONG;

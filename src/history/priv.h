@@ -131,7 +131,9 @@ struct ww_history {
 	uint64_t prepares;         /* statements prepared since open */
 	int64_t data_version;      /* PRAGMA data_version last seen */
 	time_t version_seen;       /* the collection time it was last looked at */
-	/* the -wal file at that look (cache.c wal_moved) */
+	/* the -wal file at that look (cache.c wal_moved), and a descriptor
+	 * of it (-1: none yet) */
+	int wal_fd;
 	bool wal_known;
 	ino_t wal_ino;
 	off_t wal_size;
