@@ -1,6 +1,7 @@
 /* Capture and replay of whole drives (see replay_drive.h). */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -294,9 +295,14 @@ int ww_replay_collect(const char *file, const ww_drive_t *d, ww_health_t *h,
  * capture each poll interval, and opening it and parsing its hex lines anew
  * was about a third of a replayed read's CPU. A stat of the path per read
  * tells whether the file is still the one parsed (a test or a demo swaps a
- * capture under a running service to change a drive's values). What it
- * costs: the capture's bytes in binary (about a fifth of its text),
- * resident while the drive is served. */
+ * capture under a running service to change a drive's values), through a
+ * descriptor of the file parsed kept open: a stat of the path walked its
+ * directories, about 12 us a read on a cold cache, fstat under 1 us. A
+ * file renamed over or unlinked has no links left: the path is parsed
+ * again. Without a descriptor to spare (the open-file limit) the path is
+ * looked at as before. What it costs: the capture's bytes in binary
+ * (about a fifth of its text), resident while the drive is served, and
+ * the descriptor. */
 struct kept_capture {
 	pthread_mutex_t lock; /* one read at a time uses blocks' served counts */
 	bool valid;
@@ -304,6 +310,7 @@ struct kept_capture {
 	ino_t ino;
 	off_t size;
 	struct timespec mtime;
+	int fd;              /* the file parsed; -1: none (looked up by path) */
 	bool suspended;      /* recorded runtime-suspended */
 	ww_replay_t *blocks; /* NULL when suspended */
 };
@@ -392,6 +399,7 @@ static int add_file(const char *path)
 		return -ENOMEM;
 	}
 	pthread_mutex_init(&ww_replay_kept[ww_replay_n]->lock, NULL);
+	ww_replay_kept[ww_replay_n]->fd = -1;
 	ww_replay_drives[ww_replay_n++] = d;
 	return 1;
 }
@@ -523,6 +531,9 @@ static int kept_reload(struct kept_capture *k, const char *file)
 	k->valid = false;
 	ww_replay_free(k->blocks);
 	k->blocks = NULL;
+	if (k->fd >= 0)
+		close(k->fd);
+	k->fd = -1;
 	f = ww_fopen_regular(file);
 	if (!f)
 		return -errno;
@@ -535,6 +546,8 @@ static int kept_reload(struct kept_capture *k, const char *file)
 	k->suspended = ret == 0 && !strcmp(rt, "suspended");
 	if (ret == 0 && !k->suspended)
 		ret = ww_replay_load(f, &blocks, NULL);
+	if (ret == 0)
+		k->fd = fcntl(fileno(f), F_DUPFD_CLOEXEC, 0); /* -1: by path */
 	fclose(f);
 	if (ret < 0)
 		return ret;
@@ -561,9 +574,9 @@ int ww_replay_collect_fn(const char *sysroot, const ww_drive_t *d,
 		return -ENOENT;
 	k = ww_replay_kept[i];
 	file = ww_replay_files[i];
-	if (stat(file, &sb) < 0)
-		return -errno;
 	pthread_mutex_lock(&k->lock);
+	if (k->fd >= 0 ? fstat(k->fd, &sb) < 0 || sb.st_nlink == 0 : stat(file, &sb) < 0)
+		k->valid = false; /* parsed again from the path, or its error */
 	if (!kept_same(k, &sb))
 		ret = kept_reload(k, file);
 	if (ret == 0) {
