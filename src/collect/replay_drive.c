@@ -296,8 +296,9 @@ int ww_replay_collect(const char *file, const ww_drive_t *d, ww_health_t *h,
  * was about a third of a replayed read's CPU. A stat of the path per read
  * tells whether the file is still the one parsed (a test or a demo swaps a
  * capture under a running service to change a drive's values), through a
- * descriptor of the file parsed kept open: a stat of the path walked its
- * directories, about 12 us a read on a cold cache, fstat under 1 us. A
+ * descriptor of the file parsed kept open: a stat of the path walks its
+ * directories, about 11 us a read more than fstat on a cold cache
+ * (tests/bench/bench_cold_stat.c). A
  * file renamed over or unlinked has no links left: the path is parsed
  * again. Without a descriptor to spare (the open-file limit) the path is
  * looked at as before. What it costs: the capture's bytes in binary

@@ -264,10 +264,10 @@ static time_t base_len(int k)
  * time) from the last call: any commit, ours or another connection's, is
  * written there first. A file that cannot be looked at counts as moved, so
  * SQLite is asked as before. Looked at through a descriptor kept open: a
- * stat of the path walked each of its directories, about 12 us on the
- * cold cache of a round's start against under 1 us for fstat (this
- * machine, docs/benchmarks.md). A file unlinked since (no links left) is
- * opened again by its path. Closing this descriptor drops no lock of
+ * stat of the path walks each of its directories, on the cold cache of a
+ * round's start about 11 us more than an fstat (tests/bench/
+ * bench_cold_stat.c, docs/benchmarks.md). A file unlinked since (no links
+ * left) is opened again by its path. Closing this descriptor drops no lock of
  * SQLite's: in WAL mode it locks the database and -shm files, never the
  * -wal. */
 static bool wal_moved(ww_history_t *h)
