@@ -295,15 +295,16 @@ int ww_replay_collect(const char *file, const ww_drive_t *d, ww_health_t *h,
  * capture each poll interval, and opening it and parsing its hex lines anew
  * was about a third of a replayed read's CPU. A stat of the path per read
  * tells whether the file is still the one parsed (a test or a demo swaps a
- * capture under a running service to change a drive's values), through a
- * descriptor of the file parsed kept open: a stat of the path walks its
- * directories, about 11 us a read more than fstat on a cold cache
- * (tests/bench/bench_cold_stat.c). A
- * file renamed over or unlinked has no links left: the path is parsed
- * again. Without a descriptor to spare (the open-file limit) the path is
- * looked at as before. What it costs: the capture's bytes in binary
- * (about a fifth of its text), resident while the drive is served, and
- * the descriptor. */
+ * capture under a running service to change a drive's values). The stat
+ * is of the file's name from a descriptor of its directory, kept open (one
+ * per directory of captures): a stat of the whole path walked every
+ * directory of it, about 5 us a read more on a cold cache (tests/bench/
+ * bench_cold_stat.c). A descriptor of the file itself would be cheaper
+ * still but misses a file renamed aside before its successor took the
+ * name, and costs one descriptor per drive. When the name cannot be
+ * looked at from the directory (none kept, or the directory gone), the
+ * whole path is. What it costs: the capture's bytes in binary (about a
+ * fifth of its text), resident while the drive is served. */
 struct kept_capture {
 	pthread_mutex_t lock; /* one read at a time uses blocks' served counts */
 	bool valid;
@@ -311,7 +312,8 @@ struct kept_capture {
 	ino_t ino;
 	off_t size;
 	struct timespec mtime;
-	int fd;              /* the file parsed; -1: none (looked up by path) */
+	int dirfd;           /* its directory's (not owned); -1: none */
+	const char *leaf;    /* the file's name in it */
 	bool suspended;      /* recorded runtime-suspended */
 	ww_replay_t *blocks; /* NULL when suspended */
 };
@@ -326,6 +328,47 @@ static size_t ww_replay_n, ww_replay_cap;
 static size_t *ww_replay_by_id;
 
 static ww_replay_skip_fn skip_hook;
+
+/* the directories of the captures, each opened once (O_PATH): the stat of
+ * a capture's name from it (struct kept_capture) */
+static struct capdir {
+	char *path;
+	int fd;
+} * ww_replay_dirs;
+static size_t ww_replay_n_dirs;
+
+/* path's directory's descriptor (-1: none could be had) and its last
+ * component in *leaf (a pointer into path) */
+static int dir_of(const char *path, const char **leaf)
+{
+	const char *slash = strrchr(path, '/');
+	size_t len = slash ? (size_t)(slash - path) : 0;
+	char dir[4096];
+	struct capdir *nd;
+
+	*leaf = slash ? slash + 1 : path;
+	if (len >= sizeof(dir))
+		return -1;
+	if (!slash)
+		strcpy(dir, ".");
+	else if (!len)
+		strcpy(dir, "/");
+	else
+		snprintf(dir, sizeof(dir), "%.*s", (int)len, path);
+	/* the newest first: the files of one directory are added together */
+	for (size_t i = ww_replay_n_dirs; i-- > 0;)
+		if (!strcmp(ww_replay_dirs[i].path, dir))
+			return ww_replay_dirs[i].fd;
+	nd = realloc(ww_replay_dirs, (ww_replay_n_dirs + 1) * sizeof(*nd));
+	if (!nd)
+		return -1;
+	ww_replay_dirs = nd;
+	nd[ww_replay_n_dirs].path = strdup(dir);
+	if (!nd[ww_replay_n_dirs].path)
+		return -1;
+	nd[ww_replay_n_dirs].fd = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	return nd[ww_replay_n_dirs++].fd;
+}
 
 void ww_replay_set_skip_hook(ww_replay_skip_fn fn)
 {
@@ -400,7 +443,8 @@ static int add_file(const char *path)
 		return -ENOMEM;
 	}
 	pthread_mutex_init(&ww_replay_kept[ww_replay_n]->lock, NULL);
-	ww_replay_kept[ww_replay_n]->fd = -1;
+	ww_replay_kept[ww_replay_n]->dirfd = dir_of(ww_replay_files[ww_replay_n],
+						    &ww_replay_kept[ww_replay_n]->leaf);
 	ww_replay_drives[ww_replay_n++] = d;
 	return 1;
 }
@@ -532,9 +576,6 @@ static int kept_reload(struct kept_capture *k, const char *file)
 	k->valid = false;
 	ww_replay_free(k->blocks);
 	k->blocks = NULL;
-	if (k->fd >= 0)
-		close(k->fd);
-	k->fd = -1;
 	f = ww_fopen_regular(file);
 	if (!f)
 		return -errno;
@@ -547,8 +588,6 @@ static int kept_reload(struct kept_capture *k, const char *file)
 	k->suspended = ret == 0 && !strcmp(rt, "suspended");
 	if (ret == 0 && !k->suspended)
 		ret = ww_replay_load(f, &blocks, NULL);
-	if (ret == 0)
-		k->fd = fcntl(fileno(f), F_DUPFD_CLOEXEC, 0); /* -1: by path */
 	fclose(f);
 	if (ret < 0)
 		return ret;
@@ -576,7 +615,7 @@ int ww_replay_collect_fn(const char *sysroot, const ww_drive_t *d,
 	k = ww_replay_kept[i];
 	file = ww_replay_files[i];
 	pthread_mutex_lock(&k->lock);
-	if (k->fd >= 0 ? fstat(k->fd, &sb) < 0 || sb.st_nlink == 0 : stat(file, &sb) < 0)
+	if ((k->dirfd < 0 || fstatat(k->dirfd, k->leaf, &sb, 0) < 0) && stat(file, &sb) < 0)
 		k->valid = false; /* parsed again from the path, or its error */
 	if (!kept_same(k, &sb))
 		ret = kept_reload(k, file);
