@@ -293,8 +293,8 @@ int ww_replay_collect(const char *file, const ww_drive_t *d, ww_health_t *h,
 
 /* A registered capture as last parsed, for the next poll: serve reads every
  * capture each poll interval, and opening it and parsing its hex lines anew
- * was about a third of a replayed read's CPU. A stat of the path per read
- * tells whether the file is still the one parsed (a test or a demo swaps a
+ * was about a third of a replayed read's CPU. A stat per read tells
+ * whether the file is still the one parsed (a test or a demo swaps a
  * capture under a running service to change a drive's values). The stat
  * is of the file's name from a descriptor of its directory, kept open (one
  * per directory of captures): a stat of the whole path walked every

@@ -267,7 +267,7 @@ static time_t base_len(int k)
  * stat of the path walks each of its directories, on the cold cache of a
  * round's start about 11 us more than an fstat (tests/bench/
  * bench_cold_stat.c, docs/benchmarks.md). A file unlinked since (no links
- * left) is opened again by its path. Closing this descriptor drops no lock of
+ * left) counts as moved and is opened again by its path at the next look. Closing this descriptor drops no lock of
  * SQLite's: in WAL mode it locks the database and -shm files, never the
  * -wal. */
 static bool wal_moved(ww_history_t *h)
@@ -277,21 +277,15 @@ static bool wal_moved(ww_history_t *h)
 	struct stat sb;
 	bool moved;
 
-	if (h->wal_fd >= 0 && (fstat(h->wal_fd, &sb) < 0 || sb.st_nlink == 0)) {
-		close(h->wal_fd);
+	if (h->wal_fd < 0 && db && db[0] &&
+	    snprintf(wal, sizeof(wal), "%s-wal", db) < (int)sizeof(wal))
+		h->wal_fd = open(wal, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	if (h->wal_fd < 0 || fstat(h->wal_fd, &sb) < 0 || sb.st_nlink == 0) {
+		if (h->wal_fd >= 0)
+			close(h->wal_fd); /* the next look opens the path again */
 		h->wal_fd = -1;
-	}
-	if (h->wal_fd < 0) {
-		if (db && db[0] && snprintf(wal, sizeof(wal), "%s-wal", db) < (int)sizeof(wal))
-			h->wal_fd = open(wal, O_RDONLY | O_CLOEXEC | O_NOCTTY);
-		if (h->wal_fd >= 0 && fstat(h->wal_fd, &sb) < 0) {
-			close(h->wal_fd);
-			h->wal_fd = -1;
-		}
-		if (h->wal_fd < 0) {
-			h->wal_known = false;
-			return true;
-		}
+		h->wal_known = false;
+		return true;
 	}
 	moved = !h->wal_known || sb.st_ino != h->wal_ino || sb.st_size != h->wal_size ||
 		sb.st_ctim.tv_sec != h->wal_ctime.tv_sec ||
