@@ -66,7 +66,9 @@ typedef struct ww_poller_cfg {
 	/* time of every schedule decision: when a drive is due, when a read
 	 * counts as hung, when to rediscover. NULL = ww_clock_monotonic. The
 	 * read duration reported to the store is always measured on
-	 * CLOCK_MONOTONIC. */
+	 * CLOCK_MONOTONIC. On ww_clock_monotonic a waiting reader wakes for
+	 * the next due drive and starts its round itself (the caller's tick
+	 * is the fallback, below); on another clock only ticks do. */
 	ww_mono_clock_fn clock;
 	void *clock_ctx;
 	/* the wall clock the store, history and logs are stamped with (every
@@ -101,7 +103,9 @@ unsigned ww_poller_tick(ww_poller_t *p, double *next_s);
 unsigned ww_poller_busy(ww_poller_t *p);
 
 /** Seconds (on the poller's clock) until ww_poller_tick has work: the
- * earliest due drive not being read, the next rediscovery, while a read is
+ * earliest due drive not being read (50 ms after it on ww_clock_monotonic,
+ * where a reader starts the round and this tick only covers a round no
+ * reader was free to start), the next rediscovery, while a read is
  * out the moment it would count as hung, and while reads wait in the queue
  * the moment the oldest has waited 50 ms (that tick wakes every reader; a
  * round first wakes one reader per 50 ms its reads took the last time). 0

@@ -19,8 +19,17 @@
  * round's short reads in a row runs them warm. A read that runs long keeps
  * the others waiting at most until the queue's oldest read has waited
  * READER_SHARE_S: ww_poller_next_tick asks for a tick then, and that tick
- * wakes every reader. */
+ * wakes every reader.
+ *
+ * On the monotonic clock the readers keep the time: one waiting reader
+ * (the keeper) waits with a timeout for the next due drive and queues its
+ * round itself, so the caller's thread wakes once a round (at its end,
+ * cfg.wake) instead of twice. The caller's tick still rediscovers, marks
+ * hung reads and, a share after a drive was due, queues what no reader was
+ * free to: the keeper role is taken by whichever reader waits first, and
+ * none waits while all are reading. */
 #include <errno.h>
+#include <math.h>
 #include <poll.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -72,6 +81,11 @@ struct ww_poller {
 	unsigned inside;    /* workers inside a read */
 	uint64_t rounds;    /* ticks that queued a read */
 	uint64_t all_woken; /* every reader was woken for the jobs of these */
+	/* readers start rounds themselves (the schedule is on the monotonic
+	 * clock a timed wait can wait for): the keeper's deadline, HUGE_VAL
+	 * while no reader waits for one */
+	bool keeper_on;
+	double keeper_at;
 	bool stop;
 	double next_discover;
 	bool discover_asked;   /* a notice came: rediscover at the next tick */
@@ -167,12 +181,74 @@ static void collected(ww_poller_t *p, const ww_drive_t *d, int rc,
 	}
 }
 
+/* a time on the schedule clock (CLOCK_MONOTONIC seconds while the keeper
+ * is on) as the `work` condition's timed wait takes it */
+static struct timespec mono_ts(double at)
+{
+	struct timespec ts;
+
+	ts.tv_sec = (time_t)at;
+	ts.tv_nsec = (long)((at - (double)ts.tv_sec) * 1e9);
+	if (ts.tv_nsec < 0)
+		ts.tv_nsec = 0;
+	if (ts.tv_nsec > 999999999)
+		ts.tv_nsec = 999999999;
+	return ts;
+}
+
+/* caller holds the lock: when the keeper wakes (schedule clock), the
+ * earliest due drive not being read; HUGE_VAL: none. (A reader waits only
+ * while the queue is empty: reads that wait for a reader behind a long one
+ * are the caller's tick's, a share after they were queued.) */
+static double keeper_deadline_locked(const ww_poller_t *p)
+{
+	double at = HUGE_VAL;
+
+	for (size_t i = 0; i < p->n; i++) {
+		const struct pdrive *pd = &p->drives[i];
+
+		if (!pd->in_flight && pd->listed && pd->d.protocol != WW_PROTO_NONE &&
+		    pd->next_due < at)
+			at = pd->next_due;
+	}
+	return at;
+}
+
+static unsigned queue_due_locked(ww_poller_t *p, double mono, double *share);
+static void wake_readers(ww_poller_t *p, unsigned queued, double share, unsigned free_now,
+			 bool stalled);
+
+/* caller holds the lock (and drops it for the wakes): the keeper's round,
+ * what ww_poller_tick would queue at this time without the rediscovery and
+ * the hung reads it leaves to its caller's tick */
+static unsigned keeper_round_locked(ww_poller_t *p)
+{
+	double mono = sched_now(p), share = 0;
+	bool stalled = p->head && p->head->round > p->all_woken &&
+		mono - p->head->queued >= READER_SHARE_S;
+	unsigned queued = queue_due_locked(p, mono, &share);
+	/* the keeper itself is one of them: it takes the round's first read */
+	unsigned free_now = p->live - p->waiting - p->inside;
+
+	if (queued)
+		p->rounds++;
+	if (stalled)
+		p->all_woken = p->rounds;
+	if (!stalled && queued <= free_now)
+		return queued;
+	pthread_mutex_unlock(&p->lock);
+	wake_readers(p, queued, share, free_now, stalled);
+	pthread_mutex_lock(&p->lock);
+	return queued;
+}
+
 static void *worker(void *arg)
 {
 	ww_poller_t *p = arg;
 	ww_collect_fn collect = p->cfg.collect;
 	ww_health_t *h = malloc(sizeof(*h));
 	ww_read_report_t *r = malloc(sizeof(*r));
+	bool keep_time = true; /* may be the keeper when it waits */
 
 	pthread_mutex_lock(&p->lock);
 	while (h && r && !p->stop) {
@@ -182,11 +258,32 @@ static void *worker(void *arg)
 		int rc;
 
 		if (!j) {
+			double at = p->keeper_on && keep_time ? keeper_deadline_locked(p)
+							      : HUGE_VAL;
+
 			p->waiting++;
-			pthread_cond_wait(&p->work, &p->lock);
+			if (at >= p->keeper_at) {
+				pthread_cond_wait(&p->work, &p->lock);
+				p->waiting--;
+				continue;
+			}
+			/* the keeper: the reader that wakes for the next due
+			 * drive and starts its round (below) */
+			p->keeper_at = at;
+			struct timespec ts = mono_ts(at);
+
+			pthread_cond_timedwait(&p->work, &p->lock, &ts);
+			if (p->keeper_at == at)
+				p->keeper_at = HUGE_VAL;
 			p->waiting--;
+			/* a deadline that came and queued nothing (no memory for
+			 * a job) is not waited for again at once: the next wait
+			 * is untimed, the caller's tick the fallback */
+			if (!p->stop && !keeper_round_locked(p) && sched_now(p) >= at)
+				keep_time = false;
 			continue;
 		}
+		keep_time = true;
 		p->inside++;
 		p->head = j->next;
 		if (!p->head)
@@ -384,12 +481,70 @@ static void schedule(ww_poller_t *p, const ww_drive_t *list, size_t n, double mo
 	free(sorted);
 }
 
+/* caller holds the lock: the reads of the drives due at `mono` (or within
+ * join_early of it) queued; returns how many, and adds to *share what they
+ * took last time */
+static unsigned queue_due_locked(ww_poller_t *p, double mono, double *share)
+{
+	unsigned queued = 0;
+
+	for (size_t i = 0; i < p->n; i++) {
+		struct pdrive *pd = &p->drives[i];
+
+		if (pd->in_flight || !pd->listed || pd->d.protocol == WW_PROTO_NONE ||
+		    mono + join_early(p, &pd->d) < pd->next_due)
+			continue;
+		struct job *j = malloc(sizeof(*j));
+
+		if (!j)
+			break;
+		j->next = NULL;
+		j->queued = mono;
+		j->round = p->rounds + 1;
+		*share += pd->last_dt > 0 && pd->last_dt < READER_SHARE_S ? pd->last_dt
+									  : READER_SHARE_S;
+		j->d = pd->d;
+		j->keep = pd->keep;
+		j->reopen = pd->reopen;
+		pd->reopen = false;
+		if (p->tail)
+			p->tail->next = j;
+		else
+			p->head = j;
+		p->tail = j;
+		pd->in_flight = true;
+		p->out++;
+		queued++;
+	}
+	return queued;
+}
+
+/* without the lock (a worker woken while it is held wakes only to wait for
+ * it: two switches more per job; none is lost, a worker looks at the queue
+ * under the lock before it waits): one reader per share of what the
+ * `queued` reads took last time, less the `free_now` already awake, or
+ * every reader when reads `stalled` */
+static void wake_readers(ww_poller_t *p, unsigned queued, double share, unsigned free_now,
+			 bool stalled)
+{
+	unsigned wake = queued ? 1 + (unsigned)(share / READER_SHARE_S - 1e-9) : 0;
+
+	wake = wake > free_now ? wake - free_now : 0;
+	if (stalled)
+		pthread_cond_broadcast(&p->work);
+	else
+		for (unsigned i = 0; i < wake && i < queued && i < p->cfg.workers; i++)
+			pthread_cond_signal(&p->work);
+}
+
 unsigned ww_poller_tick(ww_poller_t *p, double *next_s)
 {
 	double mono = sched_now(p);
-	struct { char id[160]; } *newly_hung = NULL;
+	struct {
+		char id[160];
+	} *newly_hung = NULL;
 	size_t n_hung = 0;
-	unsigned queued = 0, wake, free_now, reading;
+	unsigned queued, free_now, reading;
 	double share = 0; /* what the reads queued now took last time */
 	bool stalled;
 
@@ -410,44 +565,19 @@ unsigned ww_poller_tick(ww_poller_t *p, double *next_s)
 	for (size_t i = 0; i < p->n; i++) {
 		struct pdrive *pd = &p->drives[i];
 
-		if (pd->in_flight) {
-			if (pd->running && !pd->hung && mono - pd->started > p->cfg.hung_after_s) {
-				void *nh = realloc(newly_hung, (n_hung + 1) * sizeof(*newly_hung));
-
-				if (!nh)
-					continue;
-				newly_hung = nh;
-				snprintf(newly_hung[n_hung++].id, sizeof(newly_hung->id), "%s", pd->d.id);
-				pd->hung = true;
-				p->hung++;
-			}
+		if (!pd->in_flight || !pd->running || pd->hung ||
+		    mono - pd->started <= p->cfg.hung_after_s)
 			continue;
-		}
-		if (!pd->listed || pd->d.protocol == WW_PROTO_NONE ||
-		    mono + join_early(p, &pd->d) < pd->next_due)
-			continue;
-		struct job *j = malloc(sizeof(*j));
+		void *nh = realloc(newly_hung, (n_hung + 1) * sizeof(*newly_hung));
 
-		if (!j)
-			break;
-		j->next = NULL;
-		j->queued = mono;
-		j->round = p->rounds + 1;
-		share += pd->last_dt > 0 && pd->last_dt < READER_SHARE_S ? pd->last_dt
-									 : READER_SHARE_S;
-		j->d = pd->d;
-		j->keep = pd->keep;
-		j->reopen = pd->reopen;
-		pd->reopen = false;
-		if (p->tail)
-			p->tail->next = j;
-		else
-			p->head = j;
-		p->tail = j;
-		pd->in_flight = true;
-		p->out++;
-		queued++;
+		if (!nh)
+			continue;
+		newly_hung = nh;
+		snprintf(newly_hung[n_hung++].id, sizeof(newly_hung->id), "%s", pd->d.id);
+		pd->hung = true;
+		p->hung++;
 	}
+	queued = queue_due_locked(p, mono, &share);
 	/* workers between two reads look at the queue before they wait:
 	 * woken already */
 	free_now = p->live - p->waiting - p->inside;
@@ -466,16 +596,7 @@ unsigned ww_poller_tick(ww_poller_t *p, double *next_s)
 	if (next_s)
 		*next_s = next_locked(p, sched_now(p));
 	pthread_mutex_unlock(&p->lock);
-	/* after the unlock: a worker woken while the lock is held wakes only
-	 * to wait for it (two switches more per job). None is lost: a worker
-	 * looks at the queue under the lock before it waits. */
-	wake = queued ? 1 + (unsigned)(share / READER_SHARE_S - 1e-9) : 0;
-	wake = wake > free_now ? wake - free_now : 0;
-	if (stalled)
-		pthread_cond_broadcast(&p->work);
-	else
-		for (unsigned i = 0; i < wake && i < queued && i < p->cfg.workers; i++)
-			pthread_cond_signal(&p->work);
+	wake_readers(p, queued, share, free_now, stalled);
 
 	for (size_t i = 0; i < n_hung; i++) {
 		ww_log(WW_LOG_WARNING, "%s: read outstanding for more than %u s, marked hung",
@@ -500,7 +621,7 @@ unsigned ww_poller_busy(ww_poller_t *p)
 /* caller holds the lock; `now` on the schedule clock */
 static double next_locked(ww_poller_t *p, double now)
 {
-	double next = p->next_discover;
+	double next = p->next_discover, late = p->keeper_on ? READER_SHARE_S : 0;
 
 	if (p->discover_asked)
 		next = now;
@@ -515,8 +636,11 @@ static double next_locked(ww_poller_t *p, double now)
 				next = pd->started + p->cfg.hung_after_s;
 			continue;
 		}
-		if (pd->listed && pd->d.protocol != WW_PROTO_NONE && pd->next_due < next)
-			next = pd->next_due;
+		/* with a keeper, a share after it: the tick that starts the
+		 * round when no reader was free to (the round's end wakes the
+		 * caller before, cfg.wake) */
+		if (pd->listed && pd->d.protocol != WW_PROTO_NONE && pd->next_due + late < next)
+			next = pd->next_due + late;
 	}
 	return next > now ? next - now : 0;
 }
@@ -669,7 +793,17 @@ ww_poller_t *ww_poller_start(const ww_poller_cfg_t *cfg, ww_store_t *store)
 		p->cfg.wall = ww_clock_wall;
 	p->store = store;
 	pthread_mutex_init(&p->lock, NULL);
-	pthread_cond_init(&p->work, NULL);
+	/* the keeper's timed wait is on the schedule clock; a clock the
+	 * caller steps (a test) cannot be waited for: its ticks start every
+	 * round, as they do without a free reader */
+	p->keeper_on = p->cfg.clock == ww_clock_monotonic;
+	p->keeper_at = HUGE_VAL;
+	pthread_condattr_t ca;
+
+	pthread_condattr_init(&ca);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	pthread_cond_init(&p->work, &ca);
+	pthread_condattr_destroy(&ca);
 	pthread_cond_init(&p->exited, NULL);
 	pthread_mutex_lock(&p->lock);
 	for (unsigned i = 0; i < p->cfg.workers; i++)

@@ -511,8 +511,80 @@ static void test_reader_share(void)
 	ww_store_free(store);
 }
 
+/* On the monotonic clock the readers start each round themselves: after
+ * the first tick nobody ticks, and every drive is still read once a second
+ * (interval 1 s), the three together, with one wake of the caller per
+ * round (its end). Real time: 2.5 s. */
+static int keeper_calls[3], keeper_wakes;
+
+static int keeper_discover(const char *sysroot, const char *const *include, ww_drive_t **list)
+{
+	ww_drive_t *out = calloc(3, sizeof(*out));
+
+	if (!out)
+		return -ENOMEM;
+	*list = out;
+	for (size_t i = 0; i < 3; i++) {
+		snprintf(out[i].id, sizeof(out[i].id), "keeper-%zu", i);
+		out[i].protocol = WW_PROTO_SCSI;
+	}
+	return 3;
+}
+
+static int keeper_collect(const char *sysroot, const ww_drive_t *d, ww_health_t *h,
+			  ww_read_report_t *r)
+{
+	memset(h, 0, sizeof(*h));
+	memset(r, 0, sizeof(*r));
+	__atomic_add_fetch(&keeper_calls[d->id[7] - '0'], 1, __ATOMIC_RELAXED);
+	return 0;
+}
+
+static void keeper_wake(void *arg)
+{
+	(void)arg;
+	__atomic_add_fetch(&keeper_wakes, 1, __ATOMIC_RELAXED);
+}
+
+static void test_keeper(void)
+{
+	ww_store_t *store = ww_store_new(0);
+	ww_poller_cfg_t cfg = {
+		.sysroot = "",
+		.interval_s = 1,
+		.interval_rotational_s = 1,
+		.rediscover_s = 3600,
+		.workers = 2,
+		.hung_after_s = 30,
+		.discover = keeper_discover,
+		.collect = keeper_collect,
+		.wake = keeper_wake,
+	};
+	ww_poller_t *p = ww_poller_start(&cfg, store);
+	struct timespec wait = { 2, 500000000 };
+	int n[3], wakes;
+
+	CHECK(p != NULL);
+	if (!p)
+		return;
+	ww_poller_tick(p, NULL); /* the discovery and the first round */
+	nanosleep(&wait, NULL);
+	for (int i = 0; i < 3; i++)
+		n[i] = __atomic_load_n(&keeper_calls[i], __ATOMIC_RELAXED);
+	wakes = __atomic_load_n(&keeper_wakes, __ATOMIC_RELAXED);
+	/* rounds at 0, 1 and 2 s: three reads of each drive, none more */
+	CHECK_EQ_I64(n[0], 3);
+	CHECK_EQ_I64(n[1], 3);
+	CHECK_EQ_I64(n[2], 3);
+	/* the caller was woken at each round's end only */
+	CHECK_EQ_I64(wakes, 3);
+	CHECK(ww_poller_stop(p, 5));
+	ww_store_free(store);
+}
+
 int main(void)
 {
+	test_keeper();
 	test_many_drives();
 	test_next_tick();
 	test_try_stop();
