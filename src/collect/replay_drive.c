@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/inotify.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -293,18 +294,24 @@ int ww_replay_collect(const char *file, const ww_drive_t *d, ww_health_t *h,
 
 /* A registered capture as last parsed, for the next poll: serve reads every
  * capture each poll interval, and opening it and parsing its hex lines anew
- * was about a third of a replayed read's CPU. A stat per read tells
- * whether the file is still the one parsed (a test or a demo swaps a
- * capture under a running service to change a drive's values). The stat
- * is of the file's name from a descriptor of its directory, kept open (one
- * per directory of captures): a stat of the whole path walked every
- * directory of it, about 5 us a read more on a cold cache (tests/bench/
- * bench_cold_stat.c). A descriptor of the file itself would be cheaper
- * still but misses a file renamed aside before its successor took the
- * name, and costs one descriptor per drive. When the name cannot be
- * looked at from the directory (none kept, or the directory gone), the
- * whole path is. What it costs: the capture's bytes in binary (about a
- * fifth of its text), resident while the drive is served. */
+ * was about a third of a replayed read's CPU. Whether the file is still the
+ * one parsed (a test or a demo swaps a capture under a running service to
+ * change a drive's values) is asked of inotify first: each directory of
+ * captures is watched, and a read whose directory had no notice since the
+ * capture was last looked at needs no stat (a stat of the name was a sixth
+ * of a replayed read's CPU on a cold cache; an empty non-blocking read of
+ * the notice queue costs a fraction of it). After a notice, or where there
+ * is no watch (no inotify instance or watch to be had, the directory gone,
+ * a capture that is a symbolic link or has other links, through which it
+ * can change without a notice here), the name is stat'ed from a descriptor
+ * of its directory, kept open (one per directory of captures): a stat of
+ * the whole path walked every directory of it, about 5 us a read more on a
+ * cold cache (tests/bench/bench_cold_stat.c). A descriptor of the file
+ * itself would miss a file renamed aside before its successor took the
+ * name, and cost one descriptor per drive. When the name cannot be looked
+ * at from the directory (none kept, or the directory gone), the whole path
+ * is. What it costs: the capture's bytes in binary (about a fifth of its
+ * text), resident while the drive is served. */
 struct kept_capture {
 	pthread_mutex_t lock; /* one read at a time uses blocks' served counts */
 	bool valid;
@@ -312,8 +319,12 @@ struct kept_capture {
 	ino_t ino;
 	off_t size;
 	struct timespec mtime;
-	int dirfd;           /* its directory's (not owned); -1: none */
-	const char *leaf;    /* the file's name in it */
+	int dirfd;        /* its directory's (not owned); -1: none */
+	const char *leaf; /* the file's name in it */
+	long dir;         /* its ww_replay_dirs entry; -1: none */
+	bool watched;     /* changes only with a notice in dir (above) */
+	bool gen_known;   /* seen_gen is what dir's was at the last stat */
+	uint64_t seen_gen;
 	bool suspended;      /* recorded runtime-suspended */
 	ww_replay_t *blocks; /* NULL when suspended */
 };
@@ -330,16 +341,67 @@ static size_t *ww_replay_by_id;
 static ww_replay_skip_fn skip_hook;
 
 /* the directories of the captures, each opened once (O_PATH): the stat of
- * a capture's name from it (struct kept_capture) */
+ * a capture's name from it, and its inotify watch (struct kept_capture) */
 static struct capdir {
 	char *path;
 	int fd;
+	int wd;       /* its watch; -1: none (or gone) */
+	uint64_t gen; /* notices seen of it */
 } * ww_replay_dirs;
 static size_t ww_replay_n_dirs;
+/* the inotify instance of every watch (-1: none could be had), its
+ * queue and the generations (notice_lock) */
+static int notice_fd = -2; /* -2: not tried yet */
+static pthread_mutex_t notice_lock = PTHREAD_MUTEX_INITIALIZER;
 
-/* path's directory's descriptor (-1: none could be had) and its last
- * component in *leaf (a pointer into path) */
-static int dir_of(const char *path, const char **leaf)
+#define WATCHED_EVENTS                                                                             \
+	(IN_MODIFY | IN_ATTRIB | IN_CLOSE_WRITE | IN_CREATE | IN_DELETE | IN_MOVED_FROM |          \
+	 IN_MOVED_TO | IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR)
+
+/* notice_lock held: the queued notices into the generations of the
+ * directories they name; an overflow counts for every directory, a watch
+ * that ended (its directory removed or moved) leaves it unwatched */
+static void drain_notices_locked(void)
+{
+	union {
+		struct inotify_event e;
+		char b[4096];
+	} u;
+	ssize_t n;
+
+	if (notice_fd < 0)
+		return;
+	while ((n = read(notice_fd, u.b, sizeof(u.b))) > 0) {
+		for (ssize_t off = 0; off + (ssize_t)sizeof(struct inotify_event) <= n;) {
+			struct inotify_event e;
+
+			memcpy(&e, u.b + off, sizeof(e));
+			for (size_t i = 0; i < ww_replay_n_dirs; i++) {
+				struct capdir *c = &ww_replay_dirs[i];
+
+				if (!(e.mask & IN_Q_OVERFLOW) && (c->wd < 0 || c->wd != e.wd))
+					continue;
+				c->gen++;
+				if (e.mask & (IN_IGNORED | IN_DELETE_SELF | IN_MOVE_SELF))
+					c->wd = -1;
+			}
+			off += (ssize_t)sizeof(e) + e.len;
+		}
+	}
+}
+
+/* notice_lock held: a watch of the directory (-1: none to be had) */
+static int watch_dir(const char *dir)
+{
+	if (notice_fd == -2)
+		notice_fd = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
+	return notice_fd < 0 ? -1 : inotify_add_watch(notice_fd, dir, WATCHED_EVENTS);
+}
+
+/* path's directory's descriptor (-1: none could be had), its last
+ * component in *leaf (a pointer into path) and its ww_replay_dirs entry
+ * in *ix (-1: none) */
+static int dir_of(const char *path, const char **leaf, long *ix)
 {
 	const char *slash = strrchr(path, '/');
 	size_t len = slash ? (size_t)(slash - path) : 0;
@@ -347,6 +409,7 @@ static int dir_of(const char *path, const char **leaf)
 	struct capdir *nd;
 
 	*leaf = slash ? slash + 1 : path;
+	*ix = -1;
 	if (len >= sizeof(dir))
 		return -1;
 	if (!slash)
@@ -357,16 +420,23 @@ static int dir_of(const char *path, const char **leaf)
 		snprintf(dir, sizeof(dir), "%.*s", (int)len, path);
 	/* the newest first: the files of one directory are added together */
 	for (size_t i = ww_replay_n_dirs; i-- > 0;)
-		if (!strcmp(ww_replay_dirs[i].path, dir))
+		if (!strcmp(ww_replay_dirs[i].path, dir)) {
+			*ix = (long)i;
 			return ww_replay_dirs[i].fd;
+		}
+	pthread_mutex_lock(&notice_lock);
 	nd = realloc(ww_replay_dirs, (ww_replay_n_dirs + 1) * sizeof(*nd));
-	if (!nd)
+	if (nd)
+		ww_replay_dirs = nd;
+	if (!nd || !(nd[ww_replay_n_dirs].path = strdup(dir))) {
+		pthread_mutex_unlock(&notice_lock);
 		return -1;
-	ww_replay_dirs = nd;
-	nd[ww_replay_n_dirs].path = strdup(dir);
-	if (!nd[ww_replay_n_dirs].path)
-		return -1;
+	}
 	nd[ww_replay_n_dirs].fd = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	nd[ww_replay_n_dirs].wd = watch_dir(dir);
+	nd[ww_replay_n_dirs].gen = 0;
+	*ix = (long)ww_replay_n_dirs;
+	pthread_mutex_unlock(&notice_lock);
 	return nd[ww_replay_n_dirs++].fd;
 }
 
@@ -442,9 +512,14 @@ static int add_file(const char *path)
 		free(ww_replay_files[ww_replay_n]);
 		return -ENOMEM;
 	}
-	pthread_mutex_init(&ww_replay_kept[ww_replay_n]->lock, NULL);
-	ww_replay_kept[ww_replay_n]->dirfd = dir_of(ww_replay_files[ww_replay_n],
-						    &ww_replay_kept[ww_replay_n]->leaf);
+	struct kept_capture *k = ww_replay_kept[ww_replay_n];
+	struct stat lsb;
+
+	pthread_mutex_init(&k->lock, NULL);
+	k->dirfd = dir_of(ww_replay_files[ww_replay_n], &k->leaf, &k->dir);
+	/* a link, or a file with other names: it can change elsewhere */
+	k->watched = k->dir >= 0 && lstat(path, &lsb) == 0 && S_ISREG(lsb.st_mode) &&
+		lsb.st_nlink == 1;
 	ww_replay_drives[ww_replay_n++] = d;
 	return 1;
 }
@@ -615,10 +690,22 @@ int ww_replay_collect_fn(const char *sysroot, const ww_drive_t *d,
 	k = ww_replay_kept[i];
 	file = ww_replay_files[i];
 	pthread_mutex_lock(&k->lock);
-	if ((k->dirfd < 0 || fstatat(k->dirfd, k->leaf, &sb, 0) < 0) && stat(file, &sb) < 0)
-		k->valid = false; /* parsed again from the path, or its error */
-	if (!kept_same(k, &sb))
-		ret = kept_reload(k, file);
+	pthread_mutex_lock(&notice_lock);
+	drain_notices_locked();
+	bool watched = k->watched && ww_replay_dirs[k->dir].wd >= 0;
+	uint64_t gen = watched ? ww_replay_dirs[k->dir].gen : 0;
+
+	pthread_mutex_unlock(&notice_lock);
+	/* the generation is taken before the stat: a notice between the two
+	 * makes the next read look again */
+	if (!(watched && k->valid && k->gen_known && gen == k->seen_gen)) {
+		if ((k->dirfd < 0 || fstatat(k->dirfd, k->leaf, &sb, 0) < 0) && stat(file, &sb) < 0)
+			k->valid = false; /* parsed again from the path, or its error */
+		if (!kept_same(k, &sb))
+			ret = kept_reload(k, file);
+		k->gen_known = watched && ret == 0;
+		k->seen_gen = gen;
+	}
 	if (ret == 0) {
 		memset(h, 0, sizeof(*h));
 		memset(r, 0, sizeof(*r));

@@ -5,13 +5,17 @@
  * read of the file gives (ww_replay_collect, the path `decode` takes). A
  * capture swapped under the registry (rename over it, as a test swaps in a
  * drive's next state) or rewritten in place is parsed again and read as the
- * new file, also when renamed aside before its successor took its name; a
+ * new file, also when renamed aside before its successor took its name, and
+ * a symbolic link's target rewritten in another directory; a read with no
+ * change in the capture's directory since the last stats nothing (inotify;
+ * fstatat counted by --wrap); a
  * recorded runtime-suspended one leaves the drive alone; a
  * removed one fails as the open would. The parses are counted by wrapping
  * ww_replay_load (linked with --wrap). */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/inotify.h>
 #include <sys/stat.h>
 #include <sys/time.h>
 #include <unistd.h>
@@ -27,6 +31,16 @@ int __wrap_ww_replay_load(FILE *f, ww_replay_t **out, int *bad_line)
 {
 	loads++;
 	return __real_ww_replay_load(f, out, bad_line);
+}
+
+/* stats of a capture's name (the swap check) */
+static unsigned name_stats;
+
+int __real_fstatat(int dirfd, const char *path, struct stat *sb, int flags);
+int __wrap_fstatat(int dirfd, const char *path, struct stat *sb, int flags)
+{
+	name_stats++;
+	return __real_fstatat(dirfd, path, sb, flags);
 }
 
 static char tmp[64];
@@ -117,12 +131,25 @@ int main(void)
 	n = ww_replay_discover("", NULL, &list);
 	CHECK_EQ_I64(n, 3);
 	loads = 0;
+	name_stats = 0;
 
-	/* three polls of every served drive: one parse each */
+	/* three polls of every served drive: one parse each; with inotify, a
+	 * stat of each name at its first read only (nothing in the directory
+	 * changed since), without it one each read */
 	for (int round = 0; round < 3; round++)
 		for (int i = 0; i < n; i++)
 			CHECK_EQ_I64(read_both(&list[i], &h), 0);
 	CHECK_EQ_U64(loads, 3);
+	{
+		int ifd = inotify_init1(IN_CLOEXEC);
+
+		if (ifd < 0)
+			printf("no inotify here (%s): every read stats its capture\n",
+			       strerror(errno));
+		else
+			close(ifd);
+		CHECK_EQ_U64(name_stats, ifd < 0 ? 9 : 3);
+	}
 
 	sata = find(list, n, "ata-WWSATA_DISK_WWSATA0001");
 	nvme = find(list, n, "nvme-QEMU_NVMe_Ctrl_WWNVME0001");
@@ -205,6 +232,47 @@ int main(void)
 	CHECK_EQ_I64(read_both(nvme, &h), 0);
 	CHECK_STR(h.model, "QEMU NVMe Ctrl");
 	CHECK_EQ_U64(loads, 0);
+
+	/* a capture that is a symbolic link into another directory: the
+	 * target rewritten there (no notice in the watched directory) is
+	 * still seen, its name being stat'ed at every read */
+	{
+		char dir2[64], dir3[64], target[128], link[128];
+		ww_drive_t *l2 = NULL;
+		const ww_drive_t *linked;
+		int n2;
+
+		snprintf(dir2, sizeof(dir2), "/tmp/ww-replay-link.XXXXXX");
+		snprintf(dir3, sizeof(dir3), "/tmp/ww-replay-target.XXXXXX");
+		CHECK(mkdtemp(dir2) != NULL && mkdtemp(dir3) != NULL);
+		snprintf(target, sizeof(target), "%s/t.capture", dir3);
+		snprintf(link, sizeof(link), "%s/linked.capture", dir2);
+		snprintf(from, sizeof(from),
+			 "%s/tests/fixtures/captures/sata/ata-WWSATA_DISK_WWSATA0001.capture",
+			 src ? src : ".");
+		copy(from, target);
+		CHECK(symlink(target, link) == 0);
+		CHECK(ww_replay_add(dir2) == 1);
+		n2 = ww_replay_discover("", NULL, &l2);
+		linked = n2 > 0 ? &l2[n2 - 1] : NULL;
+		CHECK(linked && !strcmp(ww_replay_file(linked->id), link));
+		if (linked) {
+			CHECK_EQ_I64(read_both(linked, &h), 0);
+			CHECK_STR(h.serial, "WWSATA0001");
+			snprintf(from, sizeof(from),
+				 "%s/tests/fixtures/captures/sata-redacted/"
+				 "ata-WWSATA_DISK_XXXXXXXXXX.capture",
+				 src ? src : ".");
+			copy(from, target);
+			CHECK_EQ_I64(read_both(linked, &h), 0);
+			CHECK_STR(h.serial, "XXXXXXXXXX");
+		}
+		free(l2);
+		unlink(link);
+		unlink(target);
+		rmdir(dir2);
+		rmdir(dir3);
+	}
 
 	printf("3 captures, 3 polls each: 3 parses; a swap, a rewrite: 1 parse each\n");
 	free(list);
