@@ -461,6 +461,12 @@ int ww_replay_discover(const char *sysroot, const char *const *include, ww_drive
  * ww_replay_add found it), or NULL. */
 const char *ww_replay_file(const char *id);
 
+/** Whether the capture of drive `id` is taken as unchanged while its
+ * directory's inotify watch gives no notice (no stat per read): its last
+ * look found a plain file with one name, on a local filesystem, watched.
+ * False for an unknown id. For tests and diagnostics. */
+bool ww_replay_trusts_notices(const char *id);
+
 /** ww_collect_fn: reads a registered drive from its capture. -ENOENT when d
  * is not a registered capture. */
 int ww_replay_collect_fn(const char *sysroot, const ww_drive_t *d,

@@ -8,6 +8,8 @@
 #include <string.h>
 #include <sys/inotify.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
+#include <linux/magic.h>
 #include <unistd.h>
 
 #include "wearwatch/basic.h"
@@ -302,8 +304,9 @@ int ww_replay_collect(const char *file, const ww_drive_t *d, ww_health_t *h,
  * of a replayed read's CPU on a cold cache; an empty non-blocking read of
  * the notice queue costs a fraction of it). After a notice, or where there
  * is no watch (no inotify instance or watch to be had, the directory gone,
- * a capture that is a symbolic link or has other links, through which it
- * can change without a notice here), the name is stat'ed from a descriptor
+ * a network or FUSE filesystem, a capture that is a symbolic link or has
+ * other names, through which it can change without a notice here, as
+ * found at its last stat), the name is stat'ed from a descriptor
  * of its directory, kept open (one per directory of captures): a stat of
  * the whole path walked every directory of it, about 5 us a read more on a
  * cold cache (tests/bench/bench_cold_stat.c). A descriptor of the file
@@ -322,8 +325,9 @@ struct kept_capture {
 	int dirfd;        /* its directory's (not owned); -1: none */
 	const char *leaf; /* the file's name in it */
 	long dir;         /* its ww_replay_dirs entry; -1: none */
-	bool watched;     /* changes only with a notice in dir (above) */
-	bool gen_known;   /* seen_gen is what dir's was at the last stat */
+	/* at the last stat a plain file (one name, no link) in a watched
+	 * directory, and seen_gen what the directory's was then */
+	bool gen_known;
 	uint64_t seen_gen;
 	bool suspended;      /* recorded runtime-suspended */
 	ww_replay_t *blocks; /* NULL when suspended */
@@ -382,7 +386,10 @@ static void drain_notices_locked(void)
 				if (!(e.mask & IN_Q_OVERFLOW) && (c->wd < 0 || c->wd != e.wd))
 					continue;
 				c->gen++;
-				if (e.mask & (IN_IGNORED | IN_DELETE_SELF | IN_MOVE_SELF))
+				/* lost notices may be of a watch that ended: none
+				 * is trusted after an overflow */
+				if (e.mask &
+				    (IN_Q_OVERFLOW | IN_IGNORED | IN_DELETE_SELF | IN_MOVE_SELF))
 					c->wd = -1;
 			}
 			off += (ssize_t)sizeof(e) + e.len;
@@ -390,9 +397,18 @@ static void drain_notices_locked(void)
 	}
 }
 
-/* notice_lock held: a watch of the directory (-1: none to be had) */
+/* notice_lock held: a watch of the directory (-1: none to be had). Only
+ * on a local filesystem: on a network or FUSE one (a VM's or container's
+ * shared folder) a change made on the other side gives no notice here. */
 static int watch_dir(const char *dir)
 {
+	struct statfs fs;
+
+	if (statfs(dir, &fs) < 0 ||
+	    (fs.f_type != EXT4_SUPER_MAGIC && fs.f_type != XFS_SUPER_MAGIC &&
+	     fs.f_type != BTRFS_SUPER_MAGIC && fs.f_type != TMPFS_MAGIC &&
+	     fs.f_type != F2FS_SUPER_MAGIC))
+		return -1;
 	if (notice_fd == -2)
 		notice_fd = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
 	return notice_fd < 0 ? -1 : inotify_add_watch(notice_fd, dir, WATCHED_EVENTS);
@@ -418,13 +434,14 @@ static int dir_of(const char *path, const char **leaf, long *ix)
 		strcpy(dir, "/");
 	else
 		snprintf(dir, sizeof(dir), "%.*s", (int)len, path);
+	pthread_mutex_lock(&notice_lock);
 	/* the newest first: the files of one directory are added together */
 	for (size_t i = ww_replay_n_dirs; i-- > 0;)
 		if (!strcmp(ww_replay_dirs[i].path, dir)) {
 			*ix = (long)i;
+			pthread_mutex_unlock(&notice_lock);
 			return ww_replay_dirs[i].fd;
 		}
-	pthread_mutex_lock(&notice_lock);
 	nd = realloc(ww_replay_dirs, (ww_replay_n_dirs + 1) * sizeof(*nd));
 	if (nd)
 		ww_replay_dirs = nd;
@@ -436,8 +453,10 @@ static int dir_of(const char *path, const char **leaf, long *ix)
 	nd[ww_replay_n_dirs].wd = watch_dir(dir);
 	nd[ww_replay_n_dirs].gen = 0;
 	*ix = (long)ww_replay_n_dirs;
+	int fd = nd[ww_replay_n_dirs++].fd;
+
 	pthread_mutex_unlock(&notice_lock);
-	return nd[ww_replay_n_dirs++].fd;
+	return fd;
 }
 
 void ww_replay_set_skip_hook(ww_replay_skip_fn fn)
@@ -513,13 +532,9 @@ static int add_file(const char *path)
 		return -ENOMEM;
 	}
 	struct kept_capture *k = ww_replay_kept[ww_replay_n];
-	struct stat lsb;
 
 	pthread_mutex_init(&k->lock, NULL);
 	k->dirfd = dir_of(ww_replay_files[ww_replay_n], &k->leaf, &k->dir);
-	/* a link, or a file with other names: it can change elsewhere */
-	k->watched = k->dir >= 0 && lstat(path, &lsb) == 0 && S_ISREG(lsb.st_mode) &&
-		lsb.st_nlink == 1;
 	ww_replay_drives[ww_replay_n++] = d;
 	return 1;
 }
@@ -631,6 +646,21 @@ const char *ww_replay_file(const char *id)
 	return i < 0 ? NULL : ww_replay_files[i];
 }
 
+bool ww_replay_trusts_notices(const char *id)
+{
+	long i = replay_index(id);
+	bool yes;
+
+	if (i < 0)
+		return false;
+	pthread_mutex_lock(&ww_replay_kept[i]->lock);
+	pthread_mutex_lock(&notice_lock);
+	yes = ww_replay_kept[i]->gen_known && ww_replay_dirs[ww_replay_kept[i]->dir].wd >= 0;
+	pthread_mutex_unlock(&notice_lock);
+	pthread_mutex_unlock(&ww_replay_kept[i]->lock);
+	return yes;
+}
+
 static bool kept_same(const struct kept_capture *k, const struct stat *sb)
 {
 	return k->valid && k->dev == sb->st_dev && k->ino == sb->st_ino && k->size == sb->st_size &&
@@ -692,18 +722,25 @@ int ww_replay_collect_fn(const char *sysroot, const ww_drive_t *d,
 	pthread_mutex_lock(&k->lock);
 	pthread_mutex_lock(&notice_lock);
 	drain_notices_locked();
-	bool watched = k->watched && ww_replay_dirs[k->dir].wd >= 0;
+	bool watched = k->dir >= 0 && ww_replay_dirs[k->dir].wd >= 0;
 	uint64_t gen = watched ? ww_replay_dirs[k->dir].gen : 0;
 
 	pthread_mutex_unlock(&notice_lock);
 	/* the generation is taken before the stat: a notice between the two
 	 * makes the next read look again */
 	if (!(watched && k->valid && k->gen_known && gen == k->seen_gen)) {
-		if ((k->dirfd < 0 || fstatat(k->dirfd, k->leaf, &sb, 0) < 0) && stat(file, &sb) < 0)
+		bool plain = false;
+
+		/* the name itself first: a symbolic link or a file with other
+		 * names (either can change with no notice in this directory)
+		 * is stat'ed at every read, through the link */
+		if (k->dirfd >= 0 && fstatat(k->dirfd, k->leaf, &sb, AT_SYMLINK_NOFOLLOW) == 0)
+			plain = S_ISREG(sb.st_mode) && sb.st_nlink == 1;
+		if (!plain && stat(file, &sb) < 0)
 			k->valid = false; /* parsed again from the path, or its error */
 		if (!kept_same(k, &sb))
 			ret = kept_reload(k, file);
-		k->gen_known = watched && ret == 0;
+		k->gen_known = watched && plain && ret == 0;
 		k->seen_gen = gen;
 	}
 	if (ret == 0) {

@@ -27,7 +27,11 @@
  * cfg.wake) instead of twice. The caller's tick still rediscovers, marks
  * hung reads and, a share after a drive was due, queues what no reader was
  * free to: the keeper role is taken by whichever reader waits first, and
- * none waits while all are reading. */
+ * none waits while all are reading. A keeper woken for a job keeps no time
+ * until it waits again, and the readers that already wait untimed do not
+ * take the role over: a round due while every keeper is reading is the
+ * tick's, 50 ms late (a read longer than the interval, a notice's new
+ * drives at the moment a round is due). */
 #include <errno.h>
 #include <math.h>
 #include <poll.h>
@@ -276,9 +280,11 @@ static void *worker(void *arg)
 			if (p->keeper_at == at)
 				p->keeper_at = HUGE_VAL;
 			p->waiting--;
-			/* a deadline that came and queued nothing (no memory for
-			 * a job) is not waited for again at once: the next wait
-			 * is untimed, the caller's tick the fallback */
+			/* a deadline that came and queued nothing (the caller's
+			 * tick or another keeper queued it first, the drive was
+			 * unlisted, no memory for a job) is not waited for again
+			 * at once: the next wait is untimed until a read was
+			 * taken, the caller's tick the fallback */
 			if (!p->stop && !keeper_round_locked(p) && sched_now(p) >= at)
 				keep_time = false;
 			continue;
